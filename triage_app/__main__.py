@@ -1,0 +1,5 @@
+import sys
+
+from triage_app.cli import main
+
+sys.exit(main())

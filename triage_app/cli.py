@@ -1,0 +1,411 @@
+"""The command line: a thin layer over ``triage_app.core``; ``--json`` on every command.
+
+Exit 0 when the command did its job (a batch with quarantined rows succeeded); exit 2
+with one line on stderr for bad usage, unreadable input or an unreachable database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from triage_app import __version__
+
+JsonValue = Any
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (exit 2), the way every other refusal is reported."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
+    if as_json:
+        sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        sys.stdout.write(text() + "\n")
+
+
+def _open(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from triage_app.core import open_workspace
+
+    return open_workspace(
+        args.workspace, warehouse_url=args.warehouse, dead_letter_url=args.dead_letter
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from triage_app.core import run_batch
+
+    with _open(args) as ws:
+        s = run_batch(ws, Path(args.file), args.transform, fmt=args.format)
+    data = {
+        k: v
+        for k, v in s.to_json().items()
+        if k
+        in (
+            "batch_id",
+            "rows",
+            "loaded",
+            "superseded",
+            "quarantined",
+            "by_class",
+            "seconds",
+            "already_loaded",
+        )
+    }
+
+    def text() -> str:
+        if s.already_loaded:
+            return (
+                f"batch {s.batch_id} was already loaded: nothing to do "
+                f"({s.rows} rows: {s.loaded} loaded, {s.superseded} superseded, "
+                f"{s.quarantined} quarantined)"
+            )
+        classes = ", ".join(f"{n} {c}" for c, n in s.by_class.items()) or "none"
+        head = "resumed batch" if s.resumed else "batch"
+        return (
+            f"{head} {s.batch_id}: {s.rows} rows, {s.loaded} loaded, "
+            f"{s.superseded} superseded, {s.quarantined} quarantined ({classes}) "
+            f"in {s.seconds:.2f}s"
+        )
+
+    _emit(data, args.json, text)
+    return 0
+
+
+def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from triage_app.core import DeadLetterFilter
+
+    return DeadLetterFilter(
+        error_class=args.error_class, status=args.status, batch_id=args.batch, search=args.search
+    )
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from triage_app.core import list_dead_letters
+
+    with _open(args) as ws:
+        views = list_dead_letters(ws, _filter(args), limit=args.limit)
+
+    def text() -> str:
+        if not views:
+            return "no dead letters match"
+        lines = [
+            f"{'id':>6}  {'batch':16}  {'line':>6}  {'class':9}  {'att':>3}  {'status':9}  error"
+        ]
+        for v in views:
+            lines.append(
+                f"{v.id:>6}  {v.batch_id:16}  {v.line:>6}  {v.error_class:9}  "
+                f"{v.attempts:>3}  {v.status:9}  {v.error[:80]}"
+            )
+        return "\n".join(lines)
+
+    _emit([v.to_json() for v in views], args.json, text)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from triage_app.core import get_dead_letter
+
+    with _open(args) as ws:
+        d = get_dead_letter(ws, args.id)
+
+    def text() -> str:
+        out = [
+            f"dead letter {d.id}: batch {d.batch_id} line {d.line}, {d.status}, "
+            f"{d.attempts} attempt(s), transform {d.transform}",
+            f"error [{d.error_class}]: {d.error}",
+            f"signature: {d.signature}",
+            f"payload:  {d.payload}",
+        ]
+        if d.payload != d.original_payload:
+            out.append(f"original: {d.original_payload}")
+        out.append("history:")
+        out += [f"  {e.at}  {e.actor:12} {e.action:15} {e.detail}" for e in d.events]
+        return "\n".join(out)
+
+    _emit(d.to_json(), args.json, text)
+    return 0
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from triage_app.core import TriageError, edit_payload
+
+    if args.payload_file is not None:
+        try:
+            payload = Path(args.payload_file).read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise TriageError(f"cannot read {args.payload_file}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise TriageError(f"{args.payload_file} is not UTF-8 text") from None
+    else:
+        payload = args.payload
+    with _open(args) as ws:
+        d = edit_payload(ws, args.id, payload)
+    _emit(d.to_json(), args.json, lambda: f"dead letter {d.id} edited; the original is kept")
+    return 0
+
+
+def cmd_redrive(args: argparse.Namespace) -> int:
+    from triage_app.core import DeadLetterFilter, redrive
+
+    where = None
+    if args.all_open:
+        where = DeadLetterFilter(status="open")
+    elif args.error_class or args.batch:
+        where = DeadLetterFilter(
+            status=args.status, error_class=args.error_class, batch_id=args.batch
+        )
+    with _open(args) as ws:
+        s = redrive(
+            ws,
+            args.transform,
+            ids=args.id,
+            where=where,
+            dry_run=args.dry_run,
+            max_attempts=args.max_attempts,
+        )
+    data = s.to_json()
+    for k in ("transform", "dry_run", "cancelled"):
+        data.pop(k)
+
+    def text() -> str:
+        verb = "would re-drive" if s.dry_run else "re-drove"
+        lines = [
+            f"{verb} {s.attempted} with {s.transform}: {s.succeeded} succeeded, "
+            f"{s.failed} failed, {s.parked} parked"
+        ]
+        for r in s.results:
+            lines.append(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}")
+        return "\n".join(lines)
+
+    _emit(data, args.json, text)
+    return 0
+
+
+def cmd_transforms(args: argparse.Namespace) -> int:
+    from triage_app.core import default_registry
+
+    ts = default_registry().all()
+    data = [
+        {
+            "name": t.name,
+            "version": t.version,
+            "ref": t.ref,
+            "table": t.table,
+            "key": t.key,
+            "ordering": t.ordering,
+            "columns": list(t.column_names),
+            "format": t.input_format,
+            "description": t.description,
+        }
+        for t in ts
+    ]
+    _emit(
+        data,
+        args.json,
+        lambda: "\n".join(
+            f"{t.ref:14} -> {t.table} (key {t.key}"
+            + (f", newest {t.ordering} wins" if t.ordering else "")
+            + f")  {t.description}"
+            for t in ts
+        ),
+    )
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from triage_app.core import compute_stats
+
+    with _open(args) as ws:
+        st = compute_stats(ws)
+
+    def text() -> str:
+        out = [f"{st.total} dead letters"]
+        out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st.by_class.items()))
+        out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st.by_status.items()))
+        out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st.attempts.items()))
+        out.append("top signatures:")
+        out += [f"  {s['count']:>6}  {s['class']:9} {s['signature']}" for s in st.top_signatures]
+        return "\n".join(out)
+
+    _emit(st.to_json(), args.json, text)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from triage_app.core.demo import make_demo
+
+    if args.workspace is None and not os.environ.get("TRIAGE_WORKSPACE"):
+        from triage_app.core.workspace import default_workspace_dir
+
+        args.workspace = str(default_workspace_dir().parent / "demo")
+    with _open(args) as ws:
+        incoming, s = make_demo(ws)
+        where = ws.config.folder
+    data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
+    _emit(
+        data,
+        args.json,
+        lambda: (
+            f"demo workspace at {where}: {s.rows} rows, {s.loaded} loaded, "
+            f"{s.quarantined} quarantined\n"
+            f"open it with: triage-app --workspace {where} gui"
+        ),
+    )
+    return 0
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from triage_app.gui.app import run_gui
+
+    return run_gui(args.workspace, warehouse_url=args.warehouse, dead_letter_url=args.dead_letter)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="triage-app",
+        description=(
+            "Triage Desk: run nightly batches, quarantine the rows that fail, fix them and "
+            "re-drive them. With no command, opens the window."
+        ),
+    )
+    p.add_argument("--version", action="version", version=f"triage-app {__version__}")
+    p.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="workspace folder (env TRIAGE_WORKSPACE; default: your data folder)",
+    )
+    p.add_argument(
+        "--warehouse", metavar="URL", help="warehouse SQLAlchemy URL (env TRIAGE_WAREHOUSE_URL)"
+    )
+    p.add_argument(
+        "--dead-letter",
+        metavar="URL",
+        help="dead-letter store SQLAlchemy URL (env TRIAGE_DEAD_LETTER_URL)",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def add(
+        name: str, fn: Callable[[argparse.Namespace], int], help_: str
+    ) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.add_argument("--json", action="store_true", help="print JSON")
+        sp.set_defaults(func=fn)
+        return sp
+
+    sp = add("run", cmd_run, "run a source file through a transform")
+    sp.add_argument("file", help="the source file (JSONL or CSV)")
+    sp.add_argument(
+        "--transform",
+        required=True,
+        metavar="NAME@VERSION",
+        help="transform to run, e.g. pesanan@2",
+    )
+    sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+
+    def filters(sp: argparse.ArgumentParser, status_default: str) -> None:
+        sp.add_argument(
+            "--class",
+            dest="error_class",
+            choices=["data", "code", "transient"],
+            help="only this error class",
+        )
+        sp.add_argument(
+            "--status",
+            default=status_default,
+            choices=["open", "resolved", "parked", "discarded", "all"],
+            help=f"only this status (default {status_default})",
+        )
+        sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
+
+    sp = add("list", cmd_list, "list dead letters")
+    filters(sp, "open")
+    sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    sp.add_argument("--limit", type=int, default=100, help="at most N rows (default 100)")
+
+    sp = add("show", cmd_show, "show one dead letter with its original and history")
+    sp.add_argument("id", type=int)
+
+    sp = add("edit", cmd_edit, "replace a dead letter's payload (the original is kept)")
+    sp.add_argument("id", type=int)
+    g = sp.add_mutually_exclusive_group(required=True)
+    g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
+    g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
+
+    sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
+    g = sp.add_mutually_exclusive_group(required=True)
+    g.add_argument("--id", type=int, nargs="+", metavar="ID", help="these dead letters")
+    g.add_argument("--all-open", action="store_true", help="every open dead letter")
+    g.add_argument(
+        "--class",
+        dest="error_class",
+        choices=["data", "code", "transient"],
+        help="open dead letters of this class",
+    )
+    g.add_argument("--batch", metavar="ID", help="open dead letters of this batch")
+    sp.add_argument(
+        "--status",
+        default="open",
+        choices=["open", "parked"],
+        help="with --class or --batch: which status (default open)",
+    )
+    sp.add_argument("--transform", required=True, metavar="NAME@VERSION")
+    sp.add_argument(
+        "--dry-run", action="store_true", help="report each row's outcome and write nothing"
+    )
+    sp.add_argument(
+        "--max-attempts",
+        type=int,
+        default=3,
+        help="park a row once it has failed this often (default 3)",
+    )
+
+    add("transforms", cmd_transforms, "list the registered transforms")
+    add("stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors")
+    add("demo", cmd_demo, "make a demo workspace from the seed's 10-row batch; prints where")
+    add("gui", cmd_gui, "open the window")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from triage_app.core.errors import TriageError
+    from triage_app.core.workspace import redact_text
+
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            args.func = cmd_gui
+        return int(args.func(args))
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except TriageError as exc:
+        print(f"triage-app: {redact_text(str(exc))}", file=sys.stderr)
+        return 2
+    except SQLAlchemyError as exc:
+        reason = getattr(exc, "orig", None) or exc
+        msg = " ".join(str(reason).split())[:300]
+        print(f"triage-app: database error: {redact_text(msg)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("triage-app: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"triage-app: {exc.strerror or exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,108 @@
+"""Failure vocabulary: who must act on an error, how it is stored, how it is grouped.
+
+The stored message is always one line, ``Type: message``; the signature masks the values
+in it so that many dead letters with one cause fall into one group.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+import traceback
+from types import TracebackType
+
+
+class ErrorClass(enum.StrEnum):
+    """Who must act on a failure."""
+
+    DATA = "data"  # the payload is wrong: the source fixes and re-sends
+    CODE = "code"  # valid data the transform mishandles: the pipeline team fixes it
+    TRANSIENT = "transient"  # the infrastructure hiccuped: retry with backoff
+
+
+class TriageError(Exception):
+    """A failure the user can act on: bad usage, unreadable input, unreachable database.
+
+    The CLI prints its message as one line and exits 2; the GUI shows it in a dialog.
+    """
+
+
+class DataError(ValueError):
+    """Raised by a transform to reject a record whose data is wrong."""
+
+
+class TransientError(Exception):
+    """Raised when infrastructure failed in a way that retrying may fix."""
+
+
+# Exception types that say "the payload is wrong". ValueError and KeyError follow the
+# seed's heuristic: parse, validation and missing-column errors are the data's fault.
+_DATA_TYPES: tuple[type[BaseException], ...] = (
+    DataError,
+    json.JSONDecodeError,
+    UnicodeError,
+    ValueError,
+    KeyError,
+)
+_TRANSIENT_TYPES: tuple[type[BaseException], ...] = (
+    TransientError,
+    TimeoutError,
+    ConnectionError,
+)
+
+
+def classify(exc: BaseException) -> ErrorClass:
+    """Decide who must act on ``exc``: a heuristic that users can override by reclassifying."""
+    if isinstance(exc, _TRANSIENT_TYPES):
+        return ErrorClass.TRANSIENT
+    if isinstance(exc, _DATA_TYPES):
+        return ErrorClass.DATA
+    return ErrorClass.CODE
+
+
+def error_message(exc: BaseException, limit: int = 500) -> str:
+    """``Type: message`` on one line, bounded in length (a 20 MB line must not echo back)."""
+    text = str(exc)
+    if isinstance(exc, KeyError) and exc.args:
+        text = repr(exc.args[0])
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    name = type(exc).__name__
+    return f"{name}: {text}" if text else name
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_IDENT = re.compile(r"['\"][A-Za-z_][A-Za-z0-9_.]*['\"]")
+_HEX = re.compile(r"\b[0-9a-fA-F]{8,}\b")
+_NUMBER = re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def signature(message: str) -> str:
+    """The message with its values masked: ``qty tidak valid: -1`` -> ``qty tidak valid: <n>``.
+
+    Quoted identifiers (type and column names) are kept because they name the cause;
+    other quoted text, long hex ids and numbers are values and are masked.
+    """
+
+    def _mask_quoted(m: re.Match[str]) -> str:
+        return m.group(0) if _IDENT.fullmatch(m.group(0)) else "<s>"
+
+    masked = _QUOTED.sub(_mask_quoted, message)
+    masked = _HEX.sub("<hex>", masked)
+    masked = _NUMBER.sub("<n>", masked)
+    return masked[:300]
+
+
+_PATH_IN_FRAME = re.compile(r'File "([^"]+)"')
+
+
+def redacted_traceback(tb: TracebackType | None, limit: int = 20) -> str:
+    """A traceback of file names, line numbers and code only: no absolute paths, no locals."""
+    frames = traceback.extract_tb(tb, limit=limit)
+    out = []
+    for frame in frames:
+        name = frame.filename.replace("\\", "/").rsplit("/", 1)[-1]
+        out.append(f"{name}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}")
+    return "\n".join(out)

@@ -1,0 +1,99 @@
+"""Putting failing records into the dead-letter store, with the evidence of why."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, insert
+from sqlalchemy.dialects import postgresql, sqlite
+
+from triage_app.core.errors import (
+    ErrorClass,
+    classify,
+    error_message,
+    redacted_traceback,
+    signature,
+)
+from triage_app.core.store import AuditEvent, DeadLetter, Status
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One record that failed, as it will be stored."""
+
+    line: int
+    raw: bytes
+    error: str
+    error_class: ErrorClass
+    signature: str
+    traceback: str | None
+
+
+def failure_from(
+    line: int, raw: bytes, exc: BaseException, error_class: ErrorClass | None = None
+) -> Failure:
+    cls = error_class or classify(exc)
+    msg = error_message(exc)
+    # Tracebacks help the pipeline team only with code bugs; for data they are noise.
+    tb = redacted_traceback(exc.__traceback__) if cls is ErrorClass.CODE else None
+    return Failure(line, raw, msg, cls, signature(msg), tb)
+
+
+def _insert_ignoring_duplicates(dialect: str):  # type: ignore[no-untyped-def]
+    if dialect == "postgresql":
+        return postgresql.insert(DeadLetter).on_conflict_do_nothing(
+            index_elements=["batch_id", "line"]
+        )
+    return sqlite.insert(DeadLetter).on_conflict_do_nothing(index_elements=["batch_id", "line"])
+
+
+def quarantine(
+    conn: Connection,
+    *,
+    batch_id: str,
+    transform_ref: str,
+    payload_kind: str,
+    failures: Sequence[Failure],
+    actor: str,
+    now: dt.datetime,
+) -> int:
+    """Insert dead letters and their ``quarantined`` events; unique per (batch, line), so a
+    replayed chunk cannot double them. Returns how many were new."""
+    new = 0
+    stmt = _insert_ignoring_duplicates(conn.dialect.name).returning(DeadLetter.id)
+    for f in failures:
+        dl_id = conn.execute(
+            stmt,
+            {
+                "batch_id": batch_id,
+                "line": f.line,
+                "original_payload": f.raw,
+                "payload": f.raw,
+                "payload_kind": payload_kind,
+                "error": f.error,
+                "error_class": f.error_class.value,
+                "signature": f.signature,
+                "traceback": f.traceback,
+                "attempts": 1,
+                "status": Status.OPEN.value,
+                "transform": transform_ref,
+                "first_failed_at": now,
+                "last_failed_at": now,
+            },
+        ).scalar_one_or_none()
+        if dl_id is None:
+            continue
+        new += 1
+        conn.execute(
+            insert(AuditEvent),
+            {
+                "dead_letter_id": dl_id,
+                "at": now,
+                "actor": actor,
+                "action": "quarantined",
+                "detail": f"{f.error_class.value} via {transform_ref}: {f.error}",
+            },
+        )
+    return new

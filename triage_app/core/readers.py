@@ -1,0 +1,155 @@
+"""Readers: a source file as a stream of records, each with its raw bytes and line number.
+
+Records are read in binary so that the raw payload is kept byte-exact, invalid UTF-8 and
+NUL included. Memory stays constant: one record at a time.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO, Literal
+
+import orjson
+
+from triage_app.core.errors import DataError, TriageError
+
+Format = Literal["jsonl", "csv"]
+FORMATS: tuple[Format, ...] = ("jsonl", "csv")
+BOM = b"\xef\xbb\xbf"
+# A CSV record whose quotes never close would swallow the rest of the file; past this many
+# bytes it is cut off and quarantined as one record instead.
+MAX_CSV_RECORD = 16 * 1024 * 1024
+
+
+# (line, end_line, raw): the 1-based line where the record starts, the last line it
+# occupies (a CSV record may span lines), and its bytes exactly as read, without the line
+# terminator. A plain tuple: this is the hot path, one per input line.
+Record = tuple[int, int, bytes]
+
+
+def detect_format(path: Path, explicit: str | None = None) -> Format:
+    if explicit is not None:
+        if explicit not in FORMATS:
+            raise TriageError(f"unknown format {explicit!r}: use jsonl or csv")
+        return explicit  # type: ignore[return-value]
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    if suffix in (".csv", ".tsv"):
+        return "csv"
+    raise TriageError(f"cannot tell the format of {path.name}: pass --format jsonl or csv")
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open_source(path) as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def open_source(path: Path) -> BinaryIO:
+    try:
+        return path.open("rb")
+    except FileNotFoundError:
+        raise TriageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise TriageError(f"is a directory, not a file: {path}") from None
+    except OSError as exc:
+        raise TriageError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _strip_eol(line: bytes) -> bytes:
+    if line.endswith(b"\n"):
+        line = line[:-1]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+    return line
+
+
+def read_jsonl(f: BinaryIO) -> Iterator[Record]:
+    """One record per non-blank line; blank lines are not records."""
+    for n, line in enumerate(f, 1):
+        if n == 1 and line.startswith(BOM):
+            line = line[3:]
+        raw = _strip_eol(line)
+        if not raw.strip():
+            continue
+        yield (n, n, raw)
+
+
+def read_csv(f: BinaryIO) -> tuple[bytes, Iterator[Record]]:
+    """The header line and an iterator of records; a quoted field may span lines."""
+    header = b""
+    for line in f:
+        header = _strip_eol(line.removeprefix(BOM))
+        break
+    return header, _csv_records(f)
+
+
+def _csv_records(f: BinaryIO) -> Iterator[Record]:
+    n = 1  # the header was line 1
+    parts: list[bytes] = []
+    start = 0
+    quotes = 0
+    size = 0
+    for line in f:
+        n += 1
+        if not parts:
+            start = n
+            if not line.strip():
+                continue
+        parts.append(line)
+        size += len(line)
+        # Balanced quotes mean the record is complete: an escaped quote ("") adds two.
+        quotes += line.count(b'"')
+        if quotes % 2 == 0 or size > MAX_CSV_RECORD:
+            yield (start, n, _strip_eol(b"".join(parts)))
+            parts, quotes, size = [], 0, 0
+    if parts:
+        yield (start, n, _strip_eol(b"".join(parts)))
+
+
+def csv_header_names(header: bytes) -> list[str]:
+    try:
+        text = header.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TriageError(f"the CSV header is not UTF-8 ({exc.reason})") from None
+    names = next(csv.reader([text]), [])
+    names = [h.strip() for h in names]
+    if not names or not any(names):
+        raise TriageError("the CSV file has no header line")
+    dupes = sorted({h for h in names if names.count(h) > 1})
+    if dupes:
+        raise TriageError(f"the CSV header repeats column(s): {', '.join(dupes)}")
+    return names
+
+
+def decode_jsonl(raw: bytes) -> Any:
+    return orjson.loads(raw)
+
+
+def decode_csv(raw: bytes, names: list[str]) -> dict[str, str]:
+    text = raw.decode("utf-8")
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as exc:
+        raise DataError(f"baris CSV rusak: {exc}") from None
+    if len(rows) != 1:
+        raise DataError(f"baris CSV rusak: {len(rows)} baris dalam satu record")
+    fields = rows[0]
+    if len(fields) != len(names):
+        raise DataError(f"jumlah kolom {len(fields)}, header punya {len(names)}")
+    return dict(zip(names, fields, strict=True))
+
+
+def decode_payload(payload: bytes, kind: str, csv_names: list[str] | None) -> Any:
+    """Parse a dead letter's working payload: its original format, or JSON once edited
+    (``json`` for a JSONL record, ``json-csv`` for a CSV row edited as an object)."""
+    if kind == "csv":
+        return decode_csv(payload, csv_names or [])
+    return orjson.loads(payload)

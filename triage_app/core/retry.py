@@ -1,0 +1,72 @@
+"""Retrying transient failures: exponential backoff with full jitter."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from sqlalchemy.exc import OperationalError as SAOperationalError
+
+from triage_app.core.errors import TransientError
+
+T = TypeVar("T")
+
+try:  # psycopg is optional at run time: only PostgreSQL URLs need it
+    import psycopg
+
+    _PG_TRANSIENT: tuple[type[BaseException], ...] = (psycopg.OperationalError,)
+except ImportError:  # pragma: no cover - psycopg is a declared dependency
+    _PG_TRANSIENT = ()
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how patiently to retry a transient failure."""
+
+    attempts: int = 5  # tries in all, the first included
+    base_delay: float = 0.05
+    max_delay: float = 5.0
+    rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
+
+    def delay(self, failures: int) -> float:
+        """Full jitter: uniform in [0, min(max, base * 2**(failures-1))]."""
+        ceiling = min(self.max_delay, self.base_delay * (2 ** max(0, failures - 1)))
+        return self.rng.uniform(0, ceiling)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Infrastructure failures that a retry may fix: locks, lost connections, a full disk."""
+    if isinstance(exc, SAOperationalError) and exc.orig is not None:
+        exc = exc.orig
+    if isinstance(exc, TransientError | TimeoutError | ConnectionError):
+        return True
+    if isinstance(exc, sqlite3.OperationalError):
+        msg = str(exc).lower()
+        return any(w in msg for w in ("locked", "busy", "disk", "full", "i/o", "unable to open"))
+    return bool(_PG_TRANSIENT) and isinstance(exc, _PG_TRANSIENT)
+
+
+def with_retry(
+    fn: Callable[[], T],
+    policy: RetryPolicy,
+    on_retry: Callable[[BaseException], None] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """Call ``fn`` until it succeeds, retrying transient failures per ``policy``."""
+    failures = 0
+    while True:
+        try:
+            return fn()
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            failures += 1
+            if failures >= policy.attempts:
+                raise
+            if on_retry is not None:
+                on_retry(exc)
+            sleep(policy.delay(failures))

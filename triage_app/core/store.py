@@ -1,0 +1,113 @@
+"""The dead-letter store: batches, dead letters and their audit events.
+
+It lives in its own database, separate from the warehouse (see DESIGN.md, "Two databases,
+one rule"). Every column that the quarantine table filters or sorts on is indexed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# SQLite only makes INTEGER PRIMARY KEY a rowid alias (fast, auto-increment); BIGINT elsewhere.
+IdType = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Status(enum.StrEnum):
+    OPEN = "open"
+    RESOLVED = "resolved"
+    PARKED = "parked"
+    DISCARDED = "discarded"
+
+
+class BatchState(enum.StrEnum):
+    RUNNING = "running"  # started, or interrupted: the next run of the same file resumes it
+    COMPLETE = "complete"
+
+
+def utcnow() -> dt.datetime:
+    """Naive UTC, stored the same way on every dialect."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Batch(Base):
+    __tablename__ = "batches"
+
+    batch_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    source_name: Mapped[str] = mapped_column(Text)  # file name only: no absolute paths
+    source_sha256: Mapped[str] = mapped_column(String(64))
+    transform: Mapped[str] = mapped_column(String(100))
+    format: Mapped[str] = mapped_column(String(10))
+    csv_header: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    state: Mapped[str] = mapped_column(String(10), default=BatchState.RUNNING)
+    lines_done: Mapped[int] = mapped_column(BigInteger, default=0)  # resume point
+    rows: Mapped[int] = mapped_column(BigInteger, default=0)
+    loaded: Mapped[int] = mapped_column(BigInteger, default=0)
+    superseded: Mapped[int] = mapped_column(BigInteger, default=0)
+    quarantined: Mapped[int] = mapped_column(BigInteger, default=0)
+    q_data: Mapped[int] = mapped_column(BigInteger, default=0)
+    q_code: Mapped[int] = mapped_column(BigInteger, default=0)
+    q_transient: Mapped[int] = mapped_column(BigInteger, default=0)
+    seconds: Mapped[float] = mapped_column(default=0.0)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class DeadLetter(Base):
+    __tablename__ = "dead_letters"
+    __table_args__ = (
+        UniqueConstraint("batch_id", "line", name="uq_dead_letter_batch_line"),
+        Index("ix_dl_status_id", "status", "id"),
+        Index("ix_dl_class", "error_class"),
+        Index("ix_dl_signature", "signature"),
+        Index("ix_dl_attempts", "attempts"),
+        Index("ix_dl_last_failed", "last_failed_at"),
+        Index("ix_dl_first_failed", "first_failed_at"),
+        Index("ix_dl_transform", "transform"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    batch_id: Mapped[str] = mapped_column(ForeignKey("batches.batch_id"))
+    line: Mapped[int] = mapped_column(BigInteger)
+    original_payload: Mapped[bytes] = mapped_column(LargeBinary)  # byte-exact, never changed
+    payload: Mapped[bytes] = mapped_column(LargeBinary)  # the working copy that edits replace
+    payload_kind: Mapped[str] = mapped_column(String(10))  # jsonl, csv, or json once edited
+    error: Mapped[str] = mapped_column(Text)
+    error_class: Mapped[str] = mapped_column(String(10))
+    signature: Mapped[str] = mapped_column(Text)
+    traceback: Mapped[str | None] = mapped_column(Text, nullable=True)  # code class only
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    status: Mapped[str] = mapped_column(String(10), default=Status.OPEN)
+    transform: Mapped[str] = mapped_column(String(100))
+    first_failed_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_failed_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    resolved_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AuditEvent(Base):
+    __tablename__ = "audit_events"
+    __table_args__ = (Index("ix_event_dl", "dead_letter_id", "id"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    dead_letter_id: Mapped[int] = mapped_column(ForeignKey("dead_letters.id"))
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    actor: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(30))
+    detail: Mapped[str] = mapped_column(Text, default="")

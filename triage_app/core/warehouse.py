@@ -1,0 +1,165 @@
+"""The warehouse side: target tables, newest-wins upserts, and the content hash.
+
+The hot path writes through the driver's own ``executemany`` with tuples: SQLAlchemy Core
+with dict parameters costs several times as much per row here. The SQL is the same
+``INSERT ... ON CONFLICT (key) DO UPDATE`` on SQLite and PostgreSQL; only the parameter
+marker differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, Engine, Float, Integer, MetaData, Table, Text, inspect
+from sqlalchemy import select as sa_select
+
+from triage_app.core.errors import TriageError
+from triage_app.core.retry import is_transient
+from triage_app.core.transforms.registry import Transform
+
+LINEAGE = ("_batch_id", "_line")  # which batch and line last wrote the row
+
+
+def _sql_type(kind: str, is_key: bool) -> Any:
+    if kind == "int":
+        # SQLite only makes INTEGER PRIMARY KEY the rowid: one B-tree instead of two.
+        return BigInteger().with_variant(Integer(), "sqlite") if is_key else BigInteger()
+    if kind == "real":
+        return Float()
+    return Text()
+
+
+def target_table(transform: Transform, metadata: MetaData | None = None) -> Table:
+    md = metadata or MetaData()
+    cols = [
+        Column(
+            c.name, _sql_type(c.type, c.name == transform.key), primary_key=c.name == transform.key
+        )
+        for c in transform.columns
+    ]
+    cols += [Column("_batch_id", Text()), Column("_line", BigInteger())]
+    return Table(transform.table, md, *cols)
+
+
+@dataclass
+class UpsertResult:
+    changed: int  # rows inserted or replaced
+    failed: list[tuple[tuple[Any, ...], BaseException]]  # rows the sink refused, alone
+
+
+class WarehouseWriter:
+    """Upserts rows of one transform's table; ``rows`` carry the lineage columns last."""
+
+    def __init__(self, engine: Engine, transform: Transform) -> None:
+        self.engine = engine
+        self.transform = transform
+        self.table = target_table(transform)
+        self._ensure_table()
+        self.sql = upsert_sql(transform, engine.dialect.name)
+
+    def _ensure_table(self) -> None:
+        insp = inspect(self.engine)
+        name = self.transform.table
+        if not insp.has_table(name):
+            self.table.metadata.create_all(self.engine)
+            return
+        have = [c["name"] for c in insp.get_columns(name)]
+        want = [c.name for c in self.table.columns]
+        if sorted(have) != sorted(want):
+            raise TriageError(
+                f"warehouse table {name} has columns {', '.join(have)}; "
+                f"{self.transform.ref} writes {', '.join(want)}"
+            )
+
+    def upsert(self, rows: Sequence[tuple[Any, ...]]) -> UpsertResult:
+        """Write ``rows`` in one transaction and commit; a row the sink refuses is set aside.
+
+        Transient errors (a lock, a lost connection) propagate for the caller to retry.
+        """
+        if not rows:
+            return UpsertResult(0, [])
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                cur.executemany(self.sql, rows)
+                changed = cur.rowcount
+                conn.commit()
+                return UpsertResult(max(changed, 0), [])
+            except Exception as exc:
+                conn.rollback()
+                if is_transient(exc):
+                    raise
+            return self._upsert_one_by_one(conn, rows)
+        finally:
+            conn.close()
+
+    def _upsert_one_by_one(self, conn: Any, rows: Sequence[tuple[Any, ...]]) -> UpsertResult:
+        """Slow path after a refused chunk: each row in a savepoint, so one bad row fails alone."""
+        cur = conn.cursor()
+        if self.engine.dialect.name == "sqlite":
+            cur.execute("BEGIN")
+        changed = 0
+        failed: list[tuple[tuple[Any, ...], BaseException]] = []
+        for row in rows:
+            cur.execute("SAVEPOINT one_row")
+            try:
+                cur.execute(self.sql, row)
+                changed += max(cur.rowcount, 0)
+                cur.execute("RELEASE SAVEPOINT one_row")
+            except Exception as exc:
+                if is_transient(exc):
+                    conn.rollback()
+                    raise
+                cur.execute("ROLLBACK TO SAVEPOINT one_row")
+                cur.execute("RELEASE SAVEPOINT one_row")
+                failed.append((row, exc))
+        conn.commit()
+        return UpsertResult(changed, failed)
+
+
+def upsert_sql(transform: Transform, dialect: str) -> str:
+    names = [*transform.column_names, *LINEAGE]
+    marker = "?" if dialect == "sqlite" else "%s"
+    table = transform.table
+    updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != transform.key)
+    sql = (
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join([marker] * len(names))}) "
+        f"ON CONFLICT ({transform.key}) DO UPDATE SET {updates}"
+    )
+    if transform.ordering:
+        # Newest wins: a late-arriving older version never replaces a newer one. Ties go to
+        # the later write, so replaying a chunk counts the same rows as loaded again.
+        o = transform.ordering
+        sql += f" WHERE excluded.{o} >= {table}.{o}"
+    return sql
+
+
+def table_sha256(engine: Engine, transform: Transform) -> str:
+    """SHA-256 of the table's data columns in key order: equal content, equal hash."""
+    table = target_table(transform)
+    if not inspect(engine).has_table(transform.table):
+        return hashlib.sha256(b"").hexdigest()
+    cols = [table.c[n] for n in transform.column_names]
+    h = hashlib.sha256()
+    with engine.connect() as conn:
+        result = conn.execution_options(stream_results=True, yield_per=10_000).execute(
+            sa_select(*cols).order_by(table.c[transform.key])
+        )
+        for row in result:
+            h.update("|".join("" if v is None else str(v) for v in row).encode())
+            h.update(b"\n")
+    return h.hexdigest()
+
+
+def count_rows(engine: Engine, transform: Transform) -> int:
+    from sqlalchemy import func
+
+    if not inspect(engine).has_table(transform.table):
+        return 0
+    table = target_table(transform)
+    with engine.connect() as conn:
+        return int(conn.execute(sa_select(func.count()).select_from(table)).scalar_one())
