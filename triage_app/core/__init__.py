@@ -3,7 +3,7 @@
 The GUI and the CLI use these public functions only.
 """
 
-from triage_app.core.batch import BatchSummary, run_batch
+from triage_app.core.batch import BatchInfo, BatchSummary, list_batches, run_batch
 from triage_app.core.deadletters import (
     AuditEntry,
     DeadLetterDetail,
@@ -29,6 +29,7 @@ from triage_app.core.workspace import Workspace, WorkspaceConfig, open_workspace
 
 __all__ = [
     "AuditEntry",
+    "BatchInfo",
     "BatchSummary",
     "Column",
     "DataError",
@@ -54,6 +55,7 @@ __all__ = [
     "default_registry",
     "edit_payload",
     "get_dead_letter",
+    "list_batches",
     "list_dead_letters",
     "open_workspace",
     "reclassify",

@@ -381,3 +381,44 @@ class _BatchRun:
                 return b
 
         return with_retry(_finish, self.retry, sleep=self.sleep)
+
+
+@dataclass(frozen=True)
+class BatchInfo:
+    """A stored batch, for pickers and reports."""
+
+    batch_id: str
+    source_name: str
+    transform: str
+    state: str
+    rows: int
+    loaded: int
+    superseded: int
+    quarantined: int
+    started_at: str
+    finished_at: str
+
+
+def list_batches(ws: Workspace, limit: int | None = None) -> list[BatchInfo]:
+    """Stored batches, newest first."""
+    from triage_app.core.deadletters import iso
+
+    stmt = select(Batch).order_by(Batch.started_at.desc(), Batch.batch_id)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    with Session(ws.store) as s:
+        return [
+            BatchInfo(
+                b.batch_id,
+                b.source_name,
+                b.transform,
+                b.state,
+                b.rows,
+                b.loaded,
+                b.superseded,
+                b.quarantined,
+                iso(b.started_at),
+                iso(b.finished_at),
+            )
+            for b in s.execute(stmt).scalars()
+        ]
