@@ -1,0 +1,142 @@
+"""GUI tests: the real window on a real temporary workspace, offscreen.
+
+Every test fails when it leaves a QThread running, and settings go to a temporary folder
+so that no test reads or writes the user's own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QSettings, QThread
+from sqlalchemy import insert
+
+from triage_app.core import open_workspace
+from triage_app.core.demo import make_demo
+from triage_app.core.store import Batch, DeadLetter
+
+_started: list[weakref.ref[QThread]] = []
+_original_start = QThread.start
+
+
+def _recording_start(self: QThread, *args: object) -> None:
+    _started.append(weakref.ref(self))
+    _original_start(self, *args)
+
+
+QThread.start = _recording_start  # type: ignore[method-assign]
+
+
+def running_threads() -> list[str]:
+    """Names of QThreads started since the last call that are still running."""
+    names = []
+    for ref in _started:
+        t = ref()
+        if t is not None and shiboken6.isValid(t) and t.isRunning():
+            names.append(t.objectName() or repr(t))
+    return names
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails the test when it leaves a QThread running (autouse: torn down last)."""
+    _started.clear()
+    yield
+    left = running_threads()
+    for ref in _started:
+        t = ref()
+        if t is not None and shiboken6.isValid(t) and t.isRunning():
+            t.quit()
+            t.wait(5_000)
+    _started.clear()
+    if left:
+        pytest.fail(f"QThread left running after the test: {', '.join(left)}")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    QCoreApplication.setOrganizationName("TriageDeskTests")
+    QCoreApplication.setApplicationName("triage-desk-tests")
+
+
+@pytest.fixture
+def demo_workspace(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    with open_workspace(folder) as ws:
+        make_demo(ws)
+    return folder
+
+
+def bulk_dead_letters(folder: Path, n: int, batch_id: str = "feedfacecafe0001") -> None:
+    """``n`` dead letters straight into the store, classes and attempts in rotation."""
+    classes = ("data", "code", "transient")
+    t0 = dt.datetime(2026, 1, 1)
+    with open_workspace(folder) as ws, ws.store.begin() as conn:
+        conn.execute(
+            insert(Batch),
+            {
+                "batch_id": batch_id,
+                "source_name": "bulk.jsonl",
+                "source_sha256": "0" * 64,
+                "transform": "pesanan@1",
+                "format": "jsonl",
+                "state": "complete",
+            },
+        )
+        rows = []
+        for i in range(1, n + 1):
+            payload = b'{"pesanan_id": %d, "qty": -1}' % i
+            rows.append(
+                {
+                    "batch_id": batch_id,
+                    "line": i,
+                    "original_payload": payload,
+                    "payload": payload,
+                    "payload_kind": "jsonl",
+                    "error": f"DataError: qty tidak valid: -{i % 7}",
+                    "error_class": classes[i % 3],
+                    "signature": f"DataError: sig {i % 5}",
+                    "attempts": 1 + i % 3,
+                    "status": "open",
+                    "transform": "pesanan@1",
+                    "first_failed_at": t0 + dt.timedelta(seconds=i),
+                    "last_failed_at": t0 + dt.timedelta(seconds=(i * 7919) % n),
+                }
+            )
+        conn.execute(insert(DeadLetter), rows)
+
+
+@pytest.fixture
+def open_main_window(qtbot):  # type: ignore[no-untyped-def]
+    """Opens the real window on a folder and waits until its first count is in."""
+    from triage_app.gui import open_window
+
+    windows = []
+
+    def _open(folder: Path):  # type: ignore[no-untyped-def]
+        w = open_window(str(folder))
+        qtbot.addWidget(w)
+        windows.append(w)
+        qtbot.waitUntil(lambda: w.model.total() is not None and w.queries is not None)
+        qtbot.waitUntil(lambda: not w.queries.busy())
+        return w
+
+    yield _open
+    for w in windows:
+        w.close()
+
+
+@pytest.fixture
+def window(open_main_window, demo_workspace):  # type: ignore[no-untyped-def]
+    return open_main_window(demo_workspace)

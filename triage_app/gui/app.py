@@ -1,0 +1,120 @@
+"""Starting the window: the display check, the QApplication, the main window.
+
+Qt aborts the process when it finds no display; ``run_gui`` checks first and says, in
+one line, what is missing and how to get it.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import os
+import sys
+from collections.abc import Mapping
+
+XCB_PACKAGES = (
+    "xvfb libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 "
+    "libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0"
+)
+# The libraries Qt's xcb platform plugin loads beyond what every desktop has.
+XCB_LIBRARIES = (
+    "xcb-cursor",
+    "xcb-icccm",
+    "xcb-keysyms",
+    "xcb-image",
+    "xcb-render-util",
+    "xcb-shape",
+    "xcb-xkb",
+    "xkbcommon-x11",
+)
+HOW_TO_GET_ONE = (
+    f"install a display with `sudo apt-get install {XCB_PACKAGES}` and run under "
+    "`xvfb-run triage-app`, or set QT_QPA_PLATFORM=offscreen to run headless"
+)
+
+
+def display_problem(
+    env: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    find_library: object = None,
+) -> str | None:
+    """Why the window cannot be shown here, or None when it can (as far as we can tell)."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    find = find_library or ctypes.util.find_library
+    if env.get("QT_QPA_PLATFORM"):
+        return None
+    if not platform.startswith("linux"):
+        return None
+    if env.get("WAYLAND_DISPLAY"):
+        return None
+    if not env.get("DISPLAY"):
+        return f"no display available (DISPLAY is not set): {HOW_TO_GET_ONE}"
+    missing = [lib for lib in XCB_LIBRARIES if not find(lib)]  # type: ignore[operator]
+    if missing:
+        names = ", ".join(f"lib{m}" for m in missing)
+        return f"the display's system libraries are missing ({names}): {HOW_TO_GET_ONE}"
+    return None
+
+
+def _application():  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QApplication
+
+    from triage_app.gui.settings import APPLICATION, ORGANIZATION, app_icon
+
+    app = QApplication.instance()
+    if app is None:
+        if not QApplication.organizationName():
+            QApplication.setOrganizationName(ORGANIZATION)
+        QApplication.setApplicationName(APPLICATION)
+        app = QApplication(sys.argv[:1])
+        app.setApplicationDisplayName("Triage Desk")
+        app.setWindowIcon(app_icon())
+    return app
+
+
+def open_window(
+    workspace: str | os.PathLike[str] | None = None,
+    *,
+    warehouse_url: str | None = None,
+    dead_letter_url: str | None = None,
+):  # type: ignore[no-untyped-def]
+    """The main window on the workspace, shown, without entering the event loop.
+
+    Raises TriageError when the workspace cannot be opened.
+    """
+    from triage_app.core import resolve_config
+    from triage_app.gui.main_window import MainWindow
+
+    _application()
+    config = resolve_config(workspace, warehouse_url, dead_letter_url)
+    window = MainWindow(config)
+    window.show()
+    return window
+
+
+def run_gui(
+    workspace: str | os.PathLike[str] | None = None,
+    *,
+    warehouse_url: str | None = None,
+    dead_letter_url: str | None = None,
+) -> int:
+    """``triage-app`` and ``triage-app gui``: the window until it is closed."""
+    problem = display_problem()
+    if problem is not None:
+        print(f"triage-app: {problem}", file=sys.stderr)
+        return 2
+    from PySide6.QtWidgets import QMessageBox
+
+    from triage_app.core import TriageError
+    from triage_app.gui.main_window import MainWindow
+
+    app = _application()
+    try:
+        window = open_window(
+            workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url
+        )
+    except TriageError as exc:
+        window = MainWindow(None)
+        window.show()
+        QMessageBox.warning(window, "Cannot open the workspace", str(exc))
+    return int(app.exec())

@@ -1,0 +1,245 @@
+"""Run batch…: choose a file, its format and a transform; run it on a worker thread with
+progress, rows/s, ETA and Cancel; end with a summary and a way to see its dead letters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core import BatchSummary, TriageError, default_registry
+from triage_app.core.readers import detect_format
+from triage_app.gui.jobs import BatchJob
+from triage_app.gui.workers import JobRunner, ProgressReport
+
+StartJob = Callable[[object], JobRunner]
+
+
+def describe_progress(report: ProgressReport) -> str:
+    parts = [f"{report.rows:,} rows", f"{report.rows_per_second:,.0f} rows/s"]
+    eta = report.eta_seconds
+    if eta is not None:
+        parts.append(f"ETA {int(eta) // 60}:{int(eta) % 60:02d}")
+    return " · ".join(parts)
+
+
+def describe_batch(s: BatchSummary) -> str:
+    if s.already_loaded:
+        return (
+            f"Batch {s.batch_id[:8]} was already loaded: nothing to do "
+            f"({s.rows:,} rows: {s.loaded:,} loaded, {s.quarantined:,} quarantined)."
+        )
+    classes = ", ".join(f"{n:,} {c}" for c, n in s.by_class.items()) or "none"
+    head = "Cancelled" if s.cancelled else ("Resumed batch" if s.resumed else "Batch")
+    text = (
+        f"{head} {s.batch_id[:8]}: {s.rows:,} rows, {s.loaded:,} loaded, "
+        f"{s.superseded:,} superseded, {s.quarantined:,} quarantined ({classes}) "
+        f"in {s.seconds:.1f} s."
+    )
+    if s.cancelled:
+        text += " Run the same file again to resume where it stopped."
+    return text
+
+
+class BatchDialog(QDialog):
+    showBatch = Signal(str)  # batch id: filter the table to it
+    batchFinished = Signal(object)  # BatchSummary
+
+    def __init__(
+        self, start_job: StartJob, start_dir: str = "", parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Run batch")
+        self.setMinimumWidth(560)
+        self._start_job = start_job
+        self._runner: JobRunner | None = None
+        self._summary: BatchSummary | None = None
+        self._start_dir = start_dir
+
+        self.path_edit = QLineEdit(objectName="batchPath")
+        self.path_edit.setPlaceholderText("a JSONL or CSV file")
+        self.path_edit.textChanged.connect(self._on_path_changed)
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path_edit, 1)
+        path_row.addWidget(browse)
+        self.format_combo = QComboBox(objectName="batchFormat")
+        self.format_combo.addItem("detect from the name", None)
+        self.format_combo.addItem("JSONL", "jsonl")
+        self.format_combo.addItem("CSV", "csv")
+        self.format_combo.currentIndexChanged.connect(self._on_path_changed)
+        self.detected = QLabel()
+        self.detected.setStyleSheet("color: #6b7280")
+        self.transform_combo = QComboBox(objectName="batchTransform")
+        for t in default_registry().all():
+            self.transform_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
+
+        form = QFormLayout()
+        form.addRow("File", path_row)
+        form.addRow("Format", self.format_combo)
+        form.addRow("", self.detected)
+        form.addRow("Transform", self.transform_combo)
+
+        self.progress = QProgressBar(objectName="batchProgress", maximum=1000)
+        self.progress.setFormat("%p%")
+        self.progress.setValue(0)
+        self.rate = QLabel(objectName="batchRate")
+        self.summary = QLabel(objectName="batchSummary", wordWrap=True)
+
+        self.buttons = QDialogButtonBox()
+        self.run_button = self.buttons.addButton("Run", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.run_button.setObjectName("batchRunButton")
+        self.cancel_button = self.buttons.addButton(
+            "Cancel batch", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.cancel_button.setObjectName("batchCancelButton")
+        self.show_button = self.buttons.addButton(
+            "Show its dead letters", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.show_button.setObjectName("showBatchButton")
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.show_button.clicked.connect(self._show_batch)
+        self.close_button.clicked.connect(self.reject)
+        self.cancel_button.hide()
+        self.show_button.hide()
+
+        v = QVBoxLayout(self)
+        v.addLayout(form)
+        v.addWidget(self.progress)
+        v.addWidget(self.rate)
+        v.addWidget(self.summary)
+        v.addWidget(self.buttons)
+        self._on_path_changed()
+
+    def set_path(self, path: str | Path) -> None:
+        self.path_edit.setText(str(path))
+
+    def set_transform(self, ref: str) -> None:
+        i = self.transform_combo.findData(ref)
+        if i >= 0:
+            self.transform_combo.setCurrentIndex(i)
+
+    def is_running(self) -> bool:
+        return self._runner is not None
+
+    @Slot()
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Choose a batch file",
+            self._start_dir,
+            "Batches (*.jsonl *.ndjson *.json *.csv *.tsv);;All files (*)",
+        )
+        if path:
+            self.set_path(path)
+
+    @Slot()
+    def _on_path_changed(self) -> None:
+        text = self.path_edit.text().strip()
+        ok = False
+        if not text:
+            self.detected.setText("")
+        else:
+            try:
+                fmt = detect_format(Path(text), self.format_combo.currentData())
+            except TriageError as exc:
+                self.detected.setText(str(exc))
+            else:
+                ok = Path(text).is_file()
+                self.detected.setText(f"read as {fmt}" if ok else "no such file")
+                self._suggest_transform(fmt)
+        self.run_button.setEnabled(ok and self._runner is None)
+
+    def _suggest_transform(self, fmt: str) -> None:
+        current = default_registry().get(self.transform_combo.currentData())
+        if current.input_format == fmt:
+            return
+        for t in reversed(default_registry().all()):
+            if t.input_format == fmt:
+                self.set_transform(t.ref)
+                return
+
+    @Slot()
+    def run(self) -> None:
+        if self._runner is not None:
+            return
+        job = BatchJob(
+            Path(self.path_edit.text().strip()),
+            self.transform_combo.currentData(),
+            self.format_combo.currentData(),
+        )
+        self.summary.setText("")
+        self.show_button.hide()
+        self.progress.setValue(0)
+        self._runner = self._start_job(job)
+        self._runner.progress.connect(self._on_progress)
+        self._runner.finished.connect(self._on_finished)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.done.connect(self._on_done)
+        self.run_button.setEnabled(False)
+        self.cancel_button.show()
+        self.cancel_button.setEnabled(True)
+        self.rate.setText("starting…")
+
+    @Slot()
+    def cancel(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            self.cancel_button.setEnabled(False)
+            self.rate.setText("cancelling at the next chunk…")
+
+    @Slot(object)
+    def _on_progress(self, report: ProgressReport) -> None:
+        self.progress.setValue(round(report.fraction * 1000))
+        self.rate.setText(describe_progress(report))
+
+    @Slot(object)
+    def _on_finished(self, summary: BatchSummary) -> None:
+        self._summary = summary
+        if not summary.cancelled:
+            self.progress.setValue(1000)
+        self.summary.setText(describe_batch(summary))
+        self.show_button.setVisible(summary.quarantined > 0)
+        self.run_button.setText("Resume" if summary.cancelled else "Run")
+        self.batchFinished.emit(summary)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.summary.setText(f"<span style='color:#b91c1c'>{message}</span>")
+
+    @Slot()
+    def _on_done(self) -> None:
+        self._runner = None
+        self.cancel_button.hide()
+        self._on_path_changed()
+
+    @Slot()
+    def _show_batch(self) -> None:
+        if self._summary is not None:
+            self.showBatch.emit(self._summary.batch_id)
+            self.accept()
+
+    def reject(self) -> None:
+        if self._runner is not None:
+            # Closing the dialog does not stop the batch; the status bar keeps showing it.
+            self.hide()
+            return
+        super().reject()

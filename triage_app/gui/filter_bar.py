@@ -1,0 +1,147 @@
+"""The filter row above the quarantine table: class, status, batch, transform, attempts,
+search. It only builds a ``DeadLetterFilter``; the model runs it in SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget
+
+from triage_app.core import BatchInfo, DeadLetterFilter
+
+CLASSES = (("All", None), ("Data", "data"), ("Code", "code"), ("Transient", "transient"))
+STATUSES = (
+    ("Open", "open"),
+    ("Parked", "parked"),
+    ("Resolved", "resolved"),
+    ("Discarded", "discarded"),
+    ("All", "all"),
+)
+SEARCH_DEBOUNCE_MS = 300
+
+
+class FilterBar(QWidget):
+    filterChanged = Signal(object)  # DeadLetterFilter
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        h = QHBoxLayout(self)
+        h.setContentsMargins(4, 2, 4, 2)
+
+        self.class_combo = QComboBox(objectName="classFilter")
+        for text, value in CLASSES:
+            self.class_combo.addItem(text, value)
+        self.status_combo = QComboBox(objectName="statusFilter")
+        for text, value in STATUSES:
+            self.status_combo.addItem(text, value)
+        self.batch_combo = QComboBox(objectName="batchFilter")
+        self.batch_combo.setMinimumContentsLength(18)
+        self.batch_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.batch_combo.addItem("all", None)
+        self.transform_combo = QComboBox(objectName="transformFilter")
+        self.transform_combo.addItem("all", None)
+        self.attempts_spin = QSpinBox(objectName="attemptsFilter", minimum=1, maximum=999)
+        self.attempts_spin.setPrefix("≥ ")
+        self.attempts_spin.setToolTip("Only dead letters that failed at least this often")
+        self.search = QLineEdit(objectName="searchBox")
+        self.search.setPlaceholderText("search payload and error (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setToolTip("Literal text: % _ and quotes are plain characters")
+
+        for label, widget in (
+            ("Class", self.class_combo),
+            ("Status", self.status_combo),
+            ("Batch", self.batch_combo),
+            ("Transform", self.transform_combo),
+            ("Attempts", self.attempts_spin),
+        ):
+            h.addWidget(QLabel(label))
+            h.addWidget(widget)
+            h.addSpacing(6)
+        h.addWidget(self.search, 1)
+
+        self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
+        self._debounce.timeout.connect(self._emit)
+        self.class_combo.currentIndexChanged.connect(self._emit)
+        self.status_combo.currentIndexChanged.connect(self._emit)
+        self.batch_combo.currentIndexChanged.connect(self._emit)
+        self.transform_combo.currentIndexChanged.connect(self._emit)
+        self.attempts_spin.valueChanged.connect(self._emit)
+        self.search.textChanged.connect(self._on_search_typed)
+        self._quiet = False
+        self._last = self.current_filter()
+
+    def current_filter(self) -> DeadLetterFilter:
+        search = self.search.text()
+        attempts = self.attempts_spin.value()
+        return DeadLetterFilter(
+            error_class=self.class_combo.currentData(),
+            status=self.status_combo.currentData() or "open",
+            batch_id=self.batch_combo.currentData(),
+            transform=self.transform_combo.currentData(),
+            min_attempts=attempts if attempts > 1 else None,
+            search=search if search.strip() else None,
+        )
+
+    def set_batches(self, batches: Sequence[BatchInfo]) -> None:
+        """Fill the batch picker, newest first, keeping the current choice."""
+        current = self.batch_combo.currentData()
+        self.batch_combo.blockSignals(True)
+        self.batch_combo.clear()
+        self.batch_combo.addItem("all", None)
+        for b in batches:
+            self.batch_combo.addItem(f"{b.batch_id[:8]} · {b.source_name}", b.batch_id)
+            self.batch_combo.setItemData(
+                self.batch_combo.count() - 1,
+                f"{b.batch_id}: {b.source_name} with {b.transform}, {b.rows} rows, "
+                f"{b.quarantined} quarantined, started {b.started_at}",
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        i = self.batch_combo.findData(current)
+        self.batch_combo.setCurrentIndex(max(i, 0))
+        self.batch_combo.blockSignals(False)
+        if i < 0 and current is not None:
+            self._emit()
+
+    def set_transforms(self, refs: Sequence[str]) -> None:
+        current = self.transform_combo.currentData()
+        self.transform_combo.blockSignals(True)
+        self.transform_combo.clear()
+        self.transform_combo.addItem("all", None)
+        for ref in refs:
+            self.transform_combo.addItem(ref, ref)
+        self.transform_combo.setCurrentIndex(max(self.transform_combo.findData(current), 0))
+        self.transform_combo.blockSignals(False)
+
+    def show_batch(self, batch_id: str) -> None:
+        """Filter to one batch, every status: what the batch summary's button does."""
+        self._quiet = True
+        i = self.batch_combo.findData(batch_id)
+        if i < 0:
+            self.batch_combo.addItem(batch_id[:8], batch_id)
+            i = self.batch_combo.count() - 1
+        self.batch_combo.setCurrentIndex(i)
+        self.class_combo.setCurrentIndex(0)
+        self.status_combo.setCurrentIndex(self.status_combo.findData("all"))
+        self._quiet = False
+        self._emit()
+
+    def is_default(self) -> bool:
+        return self.current_filter() == DeadLetterFilter()
+
+    @Slot()
+    def _on_search_typed(self) -> None:
+        self._debounce.start()
+
+    @Slot()
+    def _emit(self) -> None:
+        if self._quiet:
+            return
+        self._debounce.stop()
+        f = self.current_filter()
+        if f != self._last:
+            self._last = f
+            self.filterChanged.emit(f)

@@ -1,0 +1,69 @@
+"""What the window remembers between runs: geometry, splitters, columns, recent places.
+
+Connections are remembered with their password removed (core's ``redact_url``): no
+password is ever written to settings.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtGui import QIcon
+
+from triage_app.core.resources import resources_dir
+from triage_app.core.workspace import redact_url
+
+MAX_RECENT = 8
+ORGANIZATION = "TriageDesk"
+APPLICATION = "triage-desk"
+
+
+def app_icon() -> QIcon:
+    folder = resources_dir() / "icons"
+    icon = QIcon()
+    for name in ("triage-desk.svg", "triage-desk-256.png", "triage-desk-64.png"):
+        if (folder / name).is_file():
+            icon.addFile(str(folder / name))
+    return icon
+
+
+def _list(settings: QSettings, key: str) -> list[str]:
+    value = settings.value(key, [])
+    if isinstance(value, str):
+        return [value] if value else []
+    return [str(v) for v in (value or [])]
+
+
+class Settings:
+    def __init__(self) -> None:
+        self._s = QSettings()
+
+    # -- recent places --------------------------------------------------------------------
+    def recent_workspaces(self) -> list[str]:
+        return _list(self._s, "recent/workspaces")
+
+    def add_recent_workspace(self, folder: str) -> None:
+        items = [folder] + [f for f in self.recent_workspaces() if f != folder]
+        self._s.setValue("recent/workspaces", items[:MAX_RECENT])
+
+    def recent_connections(self) -> list[tuple[str, str]]:
+        pairs = []
+        for item in _list(self._s, "recent/connections"):
+            wh, _, dl = item.partition("\n")
+            pairs.append((wh, dl))
+        return pairs
+
+    def add_recent_connection(self, warehouse_url: str, dead_letter_url: str) -> None:
+        item = f"{redact_url(warehouse_url)}\n{redact_url(dead_letter_url)}"
+        items = [item] + [i for i in _list(self._s, "recent/connections") if i != item]
+        self._s.setValue("recent/connections", items[:MAX_RECENT])
+
+    # -- window state ---------------------------------------------------------------------
+    def bytes_value(self, key: str) -> QByteArray | None:
+        value = self._s.value(key)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_value(self, key: str, value: object) -> None:
+        self._s.setValue(key, value)
+
+    def sync(self) -> None:
+        self._s.sync()

@@ -1,0 +1,281 @@
+"""Database work off the GUI thread.
+
+Two shapes of work, both on a QThread with a worker QObject that opens its own workspace:
+
+- ``JobRunner``: one long job (a batch, a re-drive, an export) with progress and Cancel.
+  The job is a frozen dataclass whose ``run(ws, progress)`` calls one core function.
+- ``QueryThread``: a long-lived thread for short calls (a count, one dead letter, an
+  audited edit). Calls with the same key coalesce: only the newest one runs.
+
+Results cross threads as frozen dataclasses or plain values, never ORM objects.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+from sqlalchemy.exc import SQLAlchemyError
+
+from triage_app.core import TriageError, open_workspace
+from triage_app.core.workspace import Workspace, WorkspaceConfig, redact_text
+
+
+def user_message(exc: BaseException) -> str:
+    """One line for a dialog or the status bar; never a traceback, never a password."""
+    if isinstance(exc, TriageError):
+        return redact_text(str(exc))
+    if isinstance(exc, SQLAlchemyError):
+        reason = getattr(exc, "orig", None) or exc
+        return "database error: " + redact_text(" ".join(str(reason).split())[:300])
+    if isinstance(exc, OSError):
+        return str(exc.strerror or exc)
+    return f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
+
+
+def open_config(config: WorkspaceConfig) -> Workspace:
+    return open_workspace(
+        config.folder, warehouse_url=config.warehouse_url, dead_letter_url=config.dead_letter_url
+    )
+
+
+@dataclass(frozen=True)
+class ProgressReport:
+    done: int
+    total: int
+    rows: int
+    elapsed: float  # seconds since the job started
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.rows / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        if not self.done or self.done >= self.total:
+            return None
+        return self.elapsed * (self.total - self.done) / self.done
+
+
+class Job(Protocol):
+    """A unit of long work: plain core calls, no Qt."""
+
+    title: str
+
+    def run(self, ws: Any, progress: Any) -> Any: ...
+
+
+class _SignalProgress:
+    """Core's progress contract, forwarded as a Qt signal from the worker thread."""
+
+    def __init__(self, worker: JobWorker) -> None:
+        self._worker = worker
+        self._started = time.perf_counter()
+
+    def update(self, done: int, total: int, rows: int = 0) -> None:
+        report = ProgressReport(done, total, rows, time.perf_counter() - self._started)
+        self._worker.progress.emit(report)
+
+    def cancelled(self) -> bool:
+        return self._worker.cancel_requested.is_set()
+
+
+class JobWorker(QObject):
+    progress = Signal(object)  # ProgressReport
+    finished = Signal(object)  # the job's result
+    failed = Signal(str)
+
+    def __init__(self, config: WorkspaceConfig | None, job: Job) -> None:
+        super().__init__()
+        self.config = config
+        self.job = job
+        self.cancel_requested = threading.Event()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            if self.config is None:  # a job that needs no workspace (a connection test)
+                result = self.job.run(None, _SignalProgress(self))
+            else:
+                with open_config(self.config) as ws:
+                    result = self.job.run(ws, _SignalProgress(self))
+        except Exception as exc:  # every failure becomes one line for the user
+            self.failed.emit(user_message(exc))
+        else:
+            self.finished.emit(result)
+
+
+class JobRunner(QObject):
+    """Runs one ``Job`` on its own QThread and relays its signals to the GUI thread."""
+
+    progress = Signal(object)
+    finished = Signal(object)
+    failed = Signal(str)
+    done = Signal()  # after finished or failed, once the thread has stopped
+
+    def __init__(
+        self, config: WorkspaceConfig | None, job: Job, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.job = job
+        self.thread = QThread()
+        self.thread.setObjectName(f"job: {job.title}")
+        self.worker = JobWorker(config, job)
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.run)
+        self.worker.progress.connect(self._on_progress)
+        self.worker.finished.connect(self._on_finished)
+        self.worker.failed.connect(self._on_failed)
+        self.thread.finished.connect(self._on_thread_finished)
+        self._outcome: tuple[str, Any] | None = None
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def cancel(self) -> None:
+        self.worker.cancel_requested.set()
+
+    def is_running(self) -> bool:
+        return self.thread.isRunning()
+
+    def stop(self, timeout_ms: int = 60_000) -> bool:
+        """Ask the job to stop at its next chunk and wait for the thread; True if it did."""
+        self.cancel()
+        return self.thread.wait(timeout_ms) if self.thread.isRunning() else True
+
+    @Slot(object)
+    def _on_progress(self, report: ProgressReport) -> None:
+        self.progress.emit(report)
+
+    @Slot(object)
+    def _on_finished(self, result: Any) -> None:
+        self._outcome = ("finished", result)
+        self.thread.quit()
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self._outcome = ("failed", message)
+        self.thread.quit()
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        outcome, self._outcome = self._outcome, None
+        if outcome is not None:
+            kind, value = outcome
+            (self.finished if kind == "finished" else self.failed).emit(value)
+        self.done.emit()
+
+
+class _QueryWorker(QObject):
+    done = Signal(int, object)
+    failed = Signal(int, str)
+
+    def __init__(self, config: WorkspaceConfig, latest: dict[str, int], lock: threading.Lock):
+        super().__init__()
+        self.config = config
+        self._ws: Workspace | None = None
+        self._latest = latest
+        self._lock = lock
+
+    @Slot(int, str, object)
+    def call(self, call_id: int, key: str, fn: Callable[[Workspace], Any]) -> None:
+        with self._lock:
+            stale = bool(key) and self._latest.get(key, call_id) != call_id
+        if stale:
+            return
+        try:
+            if self._ws is None:
+                self._ws = open_config(self.config)
+            result = fn(self._ws)
+        except Exception as exc:
+            self.failed.emit(call_id, user_message(exc))
+        else:
+            self.done.emit(call_id, result)
+
+    @Slot()
+    def close(self) -> None:
+        if self._ws is not None:
+            self._ws.close()
+            self._ws = None
+
+
+class QueryThread(QObject):
+    """Short database calls, one at a time, off the GUI thread.
+
+    ``submit(fn, on_done, on_error, key=...)``: ``fn(ws)`` runs in the worker thread with
+    the worker's own workspace; ``on_done(result)`` or ``on_error(message)`` runs in the
+    GUI thread. A call superseded by a newer one with the same ``key`` is skipped.
+    """
+
+    _request = Signal(int, str, object)
+    _close = Signal()
+    idle = Signal()
+
+    def __init__(self, config: WorkspaceConfig, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._latest: dict[str, int] = {}
+        self._callbacks: dict[int, tuple[Callable[[Any], None], Callable[[str], None] | None]] = {}
+        self._next_id = 0
+        self.thread = QThread()
+        self.thread.setObjectName("queries")
+        self.worker = _QueryWorker(config, self._latest, self._lock)
+        self.worker.moveToThread(self.thread)
+        self._request.connect(self.worker.call)
+        self._close.connect(self.worker.close)
+        self.worker.done.connect(self._on_done)
+        self.worker.failed.connect(self._on_failed)
+        self.thread.start()
+
+    def submit(
+        self,
+        fn: Callable[[Workspace], Any],
+        on_done: Callable[[Any], None],
+        on_error: Callable[[str], None] | None = None,
+        *,
+        key: str = "",
+    ) -> int:
+        self._next_id += 1
+        call_id = self._next_id
+        if key:
+            with self._lock:
+                superseded = self._latest.get(key)
+                self._latest[key] = call_id
+            if superseded is not None:
+                self._callbacks.pop(superseded, None)
+        self._callbacks[call_id] = (on_done, on_error)
+        self._request.emit(call_id, key, fn)
+        return call_id
+
+    def busy(self) -> bool:
+        return bool(self._callbacks)
+
+    def shutdown(self) -> None:
+        self._callbacks.clear()
+        self._close.emit()
+        self.thread.quit()
+        self.thread.wait()
+
+    @Slot(int, object)
+    def _on_done(self, call_id: int, result: Any) -> None:
+        callbacks = self._callbacks.pop(call_id, None)
+        if callbacks is not None:
+            callbacks[0](result)
+        if not self._callbacks:
+            self.idle.emit()
+
+    @Slot(int, str)
+    def _on_failed(self, call_id: int, message: str) -> None:
+        callbacks = self._callbacks.pop(call_id, None)
+        if callbacks is not None and callbacks[1] is not None:
+            callbacks[1](message)
+        if not self._callbacks:
+            self.idle.emit()
