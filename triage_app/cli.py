@@ -50,7 +50,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from triage_app.core import run_batch
 
     with _open(args) as ws:
-        s = run_batch(ws, Path(args.file), args.transform, fmt=args.format)
+        s = run_batch(
+            ws,
+            Path(args.file),
+            args.transform,
+            fmt=args.format,
+            **({"chunk_size": args.chunk_size} if args.chunk_size else {}),
+        )
     data = {
         k: v
         for k, v in s.to_json().items()
@@ -316,6 +322,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="transform to run, e.g. pesanan@2",
     )
     sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+    sp.add_argument(
+        "--chunk-size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="records per committed chunk (default 50000)",
+    )
 
     def filters(sp: argparse.ArgumentParser, status_default: str) -> None:
         sp.add_argument(

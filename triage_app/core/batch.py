@@ -11,29 +11,32 @@ import hashlib
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
+from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from triage_app.core.errors import ErrorClass
+from triage_app.core.errors import ErrorClass, TriageError, error_message
 from triage_app.core.progress import NoProgress, Progress
-from triage_app.core.quarantine import Failure, failure_from, quarantine
+from triage_app.core.quarantine import Failure, failure_from, failure_from_message, quarantine
 from triage_app.core.readers import (
+    BOM,
     Format,
-    Record,
     csv_header_names,
     decode_csv,
-    decode_jsonl,
     detect_format,
     file_sha256,
     open_source,
     read_csv,
-    read_jsonl,
+    strip_eol,
 )
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
+from triage_app.core.sink import RowSink, open_sink
 from triage_app.core.store import Batch, BatchState, utcnow
 from triage_app.core.transforms.registry import Registry, Transform, default_registry
 from triage_app.core.warehouse import WarehouseWriter
@@ -95,17 +98,16 @@ def _summary(
 class _Chunk:
     """What one chunk accumulates before it is committed."""
 
-    pending: dict[Any, tuple[Any, ...]] = field(default_factory=dict)  # key -> newest row
-    failures: list[Failure] = field(default_factory=list)
-    rows: int = 0
-    superseded: int = 0
-    last_line: int = 0
+    rows: list[tuple[Any, ...]]  # newest version per key, lineage last
+    failures: list[Failure]
+    records: int  # records read, whatever became of them
+    superseded: int  # older versions of a key met in the same chunk
+    last_line: int  # the resume point once this chunk is committed
 
 
 @dataclass
 class _Retry:
     line: int
-    end_line: int
     raw: bytes
     failures: int = 1
     not_before: float = 0.0
@@ -124,7 +126,11 @@ def run_batch(
     actor: str | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> BatchSummary:
-    """Run ``path`` through ``transform_ref`` (``NAME@VERSION``) into the workspace."""
+    """Run ``path`` through ``transform_ref`` (``NAME@VERSION``) into the workspace.
+
+    A batch that was interrupted (killed, cancelled, a database that stayed away) resumes
+    from its last committed chunk when the same file is run through the same transform.
+    """
     started = time.perf_counter()
     path = Path(path)
     progress = progress or NoProgress()
@@ -170,25 +176,47 @@ def run_batch(
         resume_after = batch.lines_done
 
     writer = WarehouseWriter(ws.warehouse, transform)
-    run = _BatchRun(ws, path, transform, batch_id, fmt_, writer, retry, actor, sleep)
-    with open_source(path) as f:
-        if fmt_ == "csv":
-            header, records = read_csv(f)
-            names = csv_header_names(header)
-            run.set_csv_header(header)
-            decode: Callable[[bytes], Any] = lambda raw: decode_csv(raw, names)  # noqa: E731
-        else:
-            records = read_jsonl(f)
-            decode = decode_jsonl
-        cancelled = run.consume(
-            records, decode, resume_after, chunk_size, progress, lambda: f.tell(), total_bytes
-        )
+    sink = open_sink(writer, retry, total_bytes, sleep)
+    run = _BatchRun(ws, path, transform, batch_id, fmt_, sink, retry, actor, sleep)
+    try:
+        with open_source(path) as f:
+            if fmt_ == "csv":
+                header, reader = read_csv(f)
+                names = csv_header_names(header)
+                run.save_csv_header(header)
+                records: Iterator[tuple[int, bytes]] = reader.after(resume_after)
+                decode: Callable[[bytes], Any] = partial(decode_csv, names=names)
+                end_line: Callable[[int], int] = lambda _n: reader.end_line  # noqa: E731
+            else:
+                if f.peek(3)[:3] == BOM:  # an encoding mark, not part of line 1's record
+                    f.read(3)
+                records = enumerate(islice(f, resume_after, None), resume_after + 1)
+                decode = orjson.loads
+                end_line = _same_line
+            cancelled = run.consume(
+                records, decode, end_line, chunk_size, progress, f.tell, total_bytes
+            )
+    except Exception as exc:
+        if is_transient(exc):
+            raise TriageError(
+                f"the databases stayed unavailable ({error_message(exc)}); the batch stopped "
+                "cleanly at its last committed chunk: run the same command again to resume"
+            ) from None
+        raise
+    finally:
+        sink.close()
     elapsed = time.perf_counter() - started
     final = run.finish(complete=not cancelled, seconds=elapsed)
     return _summary(final, already=False, resumed=resumed, cancelled=cancelled, seconds=elapsed)
 
 
+def _same_line(n: int) -> int:
+    return n
+
+
 class _BatchRun:
+    """One run of one batch: the record loop, and the commit of each chunk."""
+
     def __init__(
         self,
         ws: Workspace,
@@ -196,7 +224,7 @@ class _BatchRun:
         transform: Transform,
         batch_id: str,
         fmt: Format,
-        writer: WarehouseWriter,
+        sink: RowSink,
         retry: RetryPolicy,
         actor: str,
         sleep: Callable[[float], None],
@@ -206,7 +234,7 @@ class _BatchRun:
         self.transform = transform
         self.batch_id = batch_id
         self.fmt = fmt
-        self.writer = writer
+        self.sink = sink
         self.retry = retry
         self.actor = actor
         self.sleep = sleep
@@ -214,8 +242,9 @@ class _BatchRun:
         self.ord_idx = (
             transform.column_names.index(transform.ordering) if transform.ordering else None
         )
+        self.in_flight: _Chunk | None = None  # submitted to the sink, not yet acknowledged
 
-    def set_csv_header(self, header: bytes) -> None:
+    def save_csv_header(self, header: bytes) -> None:
         def _save() -> None:
             with Session(self.ws.store) as s, s.begin():
                 s.execute(
@@ -226,63 +255,93 @@ class _BatchRun:
 
     def consume(
         self,
-        records: Iterator[Record],
+        records: Iterator[tuple[int, bytes]],
         decode: Callable[[bytes], Any],
-        resume_after: int,
+        end_line: Callable[[int], int],
         chunk_size: int,
         progress: Progress,
         position: Callable[[], int],
         total_bytes: int,
     ) -> bool:
-        """Process every record after ``resume_after``; False when it ran to the end."""
+        """Run every record through the transform; True when cancelled at a chunk boundary.
+
+        This loop is the hot path: one pass per input line, so it keeps to local names and
+        does the rare things (blank lines, failures, retries) out of line.
+        """
         fn = self.transform.fn
         key_idx, ord_idx = self.key_idx, self.ord_idx
         batch_id = self.batch_id
-        chunk = _Chunk()
-        pending = chunk.pending
+        pending: dict[Any, tuple[Any, ...]] = {}
+        failures: list[Failure] = []
         retries: deque[_Retry] = deque()
-        rows_seen = 0
-        for line, end_line, raw in records:
-            if end_line <= resume_after:
-                continue
-            chunk.rows += 1
-            chunk.last_line = end_line
+        count = superseded = 0
+        done_rows = 0
+        n = 0
+        for n, raw in records:
             try:
                 row = fn(decode(raw))
                 key = row[key_idx]
                 prev = pending.get(key)
             except Exception as exc:  # every failure is evidence, none is fatal
-                if is_transient(exc):
-                    retries.append(_Retry(line, end_line, raw))
-                else:
-                    chunk.failures.append(failure_from(line, raw, exc))
+                if not self._on_failure(n, raw, exc, failures, retries):
+                    continue  # a blank line is not a record
             else:
                 if prev is not None:
-                    chunk.superseded += 1
+                    superseded += 1
                     if ord_idx is not None and prev[ord_idx] > row[ord_idx]:
+                        count += 1
                         continue
-                pending[key] = (*row, batch_id, line)
-            if chunk.rows >= chunk_size:
-                self._drain_retries(retries, chunk, decode)
-                rows_seen += chunk.rows
-                self.flush(chunk)
-                progress.update(position(), total_bytes, rows_seen)
-                chunk = _Chunk()
-                pending = chunk.pending
+                pending[key] = (*row, batch_id, n)
+            count += 1
+            if count >= chunk_size:
+                chunk = _Chunk(list(pending.values()), failures, count, superseded, end_line(n))
+                self._drain_retries(retries, chunk, pending, decode)
+                done_rows += count
+                self._ship(chunk)
+                progress.update(position(), total_bytes, done_rows)
+                pending, failures, count, superseded = {}, [], 0, 0
                 if progress.cancelled():
+                    self._settle()
                     return True
-        self._drain_retries(retries, chunk, decode)
-        rows_seen += chunk.rows
-        self.flush(chunk)
-        progress.update(total_bytes, total_bytes, rows_seen)
+        chunk = _Chunk(list(pending.values()), failures, count, superseded, end_line(n))
+        self._drain_retries(retries, chunk, pending, decode)
+        self._ship(chunk)
+        self._settle()
+        progress.update(total_bytes, total_bytes, done_rows + count)
         return False
 
+    def _on_failure(
+        self, n: int, raw: bytes, exc: Exception, failures: list[Failure], retries: deque[_Retry]
+    ) -> bool:
+        """Record a failing record; False when it was no record at all (a blank line)."""
+        line = raw
+        raw = strip_eol(raw)
+        if not raw.strip():
+            return False
+        if raw is not line and isinstance(exc, orjson.JSONDecodeError):
+            # Parsed with its line terminator for speed; report positions without it.
+            try:
+                orjson.loads(raw)
+            except orjson.JSONDecodeError as exact:
+                exc = exact
+        if is_transient(exc):
+            retries.append(_Retry(n, raw))
+        else:
+            failures.append(failure_from(n, raw, exc))
+        return True
+
     def _drain_retries(
-        self, queue: deque[_Retry], chunk: _Chunk, decode: Callable[[bytes], Any]
+        self,
+        queue: deque[_Retry],
+        chunk: _Chunk,
+        pending: dict[Any, tuple[Any, ...]],
+        decode: Callable[[bytes], Any],
     ) -> None:
         """Retry records that failed for a transient cause, each waiting its backoff at the
         back of the queue so the others don't wait for it; those that run out of tries are
         quarantined as ``transient``."""
+        if not queue:
+            return
         while queue:
             item = queue.popleft()
             wait = item.not_before - time.monotonic()
@@ -290,6 +349,7 @@ class _BatchRun:
                 self.sleep(wait)
             try:
                 row = self.transform.fn(decode(item.raw))
+                key = row[self.key_idx]
             except Exception as exc:
                 item.failures += 1
                 if is_transient(exc) and item.failures < self.retry.attempts:
@@ -298,37 +358,46 @@ class _BatchRun:
                 else:
                     chunk.failures.append(failure_from(item.line, item.raw, exc))
                 continue
-            key = row[self.key_idx]
-            prev = chunk.pending.get(key)
+            prev = pending.get(key)
             if prev is not None:
                 chunk.superseded += 1
                 if self.ord_idx is not None and prev[self.ord_idx] > row[self.ord_idx]:
                     continue
-            chunk.pending[key] = (*row, self.batch_id, item.line)
+            pending[key] = (*row, self.batch_id, item.line)
+        chunk.rows = list(pending.values())
 
-    def flush(self, chunk: _Chunk) -> None:
-        """Commit a chunk: the warehouse first, then its dead letters with the checkpoint.
+    def _ship(self, chunk: _Chunk) -> None:
+        """Hand a chunk to the sink; first settle the one before it, so that the sink
+        writes this chunk while the caller reads the next."""
+        self._settle()
+        self.sink.submit(chunk.rows)
+        self.in_flight = chunk
 
-        A crash between the two replays the chunk; the upsert is idempotent and the dead
-        letters are unique per (batch, line), so nothing is doubled.
+    def _settle(self) -> None:
+        """Wait for the chunk in flight, then commit its dead letters and the checkpoint.
+
+        The warehouse commits first, then the store. A crash between the two replays the
+        chunk; the upsert is idempotent and the dead letters are unique per (batch, line),
+        so nothing is doubled.
         """
-        rows = list(chunk.pending.values())
-        result = with_retry(lambda: self.writer.upsert(rows), self.retry, sleep=self.sleep)
-        failures = list(chunk.failures)
+        chunk, self.in_flight = self.in_flight, None
+        if chunk is None:
+            return
+        result = self.sink.result()
+        failures = chunk.failures
         if result.failed:
-            failures += self._sink_failures(result.failed)
+            failures = failures + self._sink_failures(chunk.rows, result.failed)
         loaded = result.changed
-        superseded = chunk.superseded + (len(rows) - len(result.failed) - result.changed)
-        by_class = {c: 0 for c in ErrorClass}
+        superseded = chunk.superseded + (len(chunk.rows) - len(result.failed) - result.changed)
+        by_class = dict.fromkeys(ErrorClass, 0)
         for f in failures:
             by_class[f.error_class] += 1
         now = utcnow()
 
         def _commit() -> None:
             with Session(self.ws.store) as s, s.begin():
-                conn = s.connection()
                 quarantine(
-                    conn,
+                    s.connection(),
                     batch_id=self.batch_id,
                     transform_ref=self.transform.ref,
                     payload_kind=self.fmt,
@@ -341,7 +410,7 @@ class _BatchRun:
                     .where(Batch.batch_id == self.batch_id)
                     .values(
                         lines_done=chunk.last_line or Batch.lines_done,
-                        rows=Batch.rows + chunk.rows,
+                        rows=Batch.rows + chunk.records,
                         loaded=Batch.loaded + loaded,
                         superseded=Batch.superseded + superseded,
                         quarantined=Batch.quarantined + len(failures),
@@ -353,21 +422,26 @@ class _BatchRun:
 
         with_retry(_commit, self.retry, sleep=self.sleep)
 
-    def _sink_failures(self, refused: list[tuple[tuple[Any, ...], BaseException]]) -> list[Failure]:
+    def _sink_failures(
+        self, rows: list[tuple[Any, ...]], refused: list[tuple[int, str]]
+    ) -> list[Failure]:
         """Rows the warehouse refused (say, an integer too large for its column) become dead
-        letters of their own; their raw bytes are looked up again, the hot path keeps none."""
-        wanted = {row[-1] for row, _ in refused}
+        letters of their own; their raw bytes are read again, the hot path keeps none."""
+        wanted = {rows[i][-1]: msg for i, msg in refused}
         raws: dict[int, bytes] = {}
         with open_source(self.source) as f:
-            records = read_csv(f)[1] if self.fmt == "csv" else read_jsonl(f)
-            for line, _end, raw in records:
+            if self.fmt == "csv":
+                found: Iterator[tuple[int, bytes]] = read_csv(f)[1].after(0)
+            else:
+                found = enumerate(f, 1)
+            for line, raw in found:
                 if line in wanted:
-                    raws[line] = raw
+                    raws[line] = strip_eol(raw)
                     if len(raws) == len(wanted):
                         break
         return [
-            failure_from(row[-1], raws.get(row[-1], b""), exc, ErrorClass.DATA)
-            for row, exc in refused
+            failure_from_message(line, raws.get(line, b""), msg, ErrorClass.DATA)
+            for line, msg in sorted(wanted.items())
         ]
 
     def finish(self, *, complete: bool, seconds: float) -> Batch:

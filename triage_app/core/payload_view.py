@@ -88,16 +88,13 @@ def reformat(text: str, *, compact: bool = False) -> str:
     return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
 
 
-def _comparable(text: str) -> list[str]:
-    try:
-        return reformat(text).splitlines()
-    except TriageError:
-        return text.splitlines()
-
-
 def payload_diff(original: str, current: str) -> list[DiffLine]:
-    """Line diff of two payload texts; empty when they hold the same JSON."""
-    a, b = _comparable(original), _comparable(current)
+    """Line diff of two payload texts; empty when they hold the same JSON. When both are
+    valid JSON they are compared pretty-printed, otherwise line by line as typed."""
+    try:
+        a, b = reformat(original).splitlines(), reformat(current).splitlines()
+    except TriageError:
+        a, b = original.splitlines(), current.splitlines()
     if a == b:
         return []
     context = max(len(a), len(b)) if max(len(a), len(b)) <= FULL_DIFF_LINES else 3

@@ -41,6 +41,11 @@ def failure_from(
     return Failure(line, raw, msg, cls, signature(msg), tb)
 
 
+def failure_from_message(line: int, raw: bytes, message: str, error_class: ErrorClass) -> Failure:
+    """A failure reported as text, by a process that kept the exception to itself."""
+    return Failure(line, raw, message, error_class, signature(message), None)
+
+
 def _insert_ignoring_duplicates(dialect: str):  # type: ignore[no-untyped-def]
     if dialect == "postgresql":
         return postgresql.insert(DeadLetter).on_conflict_do_nothing(

@@ -25,12 +25,6 @@ BOM = b"\xef\xbb\xbf"
 MAX_CSV_RECORD = 16 * 1024 * 1024
 
 
-# (line, end_line, raw): the 1-based line where the record starts, the last line it
-# occupies (a CSV record may span lines), and its bytes exactly as read, without the line
-# terminator. A plain tuple: this is the hot path, one per input line.
-Record = tuple[int, int, bytes]
-
-
 def detect_format(path: Path, explicit: str | None = None) -> Format:
     if explicit is not None:
         if explicit not in FORMATS:
@@ -52,9 +46,9 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def open_source(path: Path) -> BinaryIO:
+def open_source(path: Path) -> io.BufferedReader:
     try:
-        return path.open("rb")
+        return path.open("rb", buffering=1 << 20)
     except FileNotFoundError:
         raise TriageError(f"no such file: {path}") from None
     except IsADirectoryError:
@@ -63,7 +57,8 @@ def open_source(path: Path) -> BinaryIO:
         raise TriageError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _strip_eol(line: bytes) -> bytes:
+def strip_eol(line: bytes) -> bytes:
+    """The line without its terminator (LF or CRLF): the record's raw bytes."""
     if line.endswith(b"\n"):
         line = line[:-1]
         if line.endswith(b"\r"):
@@ -71,47 +66,47 @@ def _strip_eol(line: bytes) -> bytes:
     return line
 
 
-def read_jsonl(f: BinaryIO) -> Iterator[Record]:
-    """One record per non-blank line; blank lines are not records."""
-    for n, line in enumerate(f, 1):
-        if n == 1 and line.startswith(BOM):
-            line = line[3:]
-        raw = _strip_eol(line)
-        if not raw.strip():
-            continue
-        yield (n, n, raw)
-
-
-def read_csv(f: BinaryIO) -> tuple[bytes, Iterator[Record]]:
-    """The header line and an iterator of records; a quoted field may span lines."""
+def read_csv(f: BinaryIO) -> tuple[bytes, CsvRecords]:
+    """The header line and the records after it; a quoted field may span lines."""
     header = b""
     for line in f:
-        header = _strip_eol(line.removeprefix(BOM))
+        header = strip_eol(line.removeprefix(BOM))
         break
-    return header, _csv_records(f)
+    return header, CsvRecords(f)
 
 
-def _csv_records(f: BinaryIO) -> Iterator[Record]:
-    n = 1  # the header was line 1
-    parts: list[bytes] = []
-    start = 0
-    quotes = 0
-    size = 0
-    for line in f:
-        n += 1
-        if not parts:
-            start = n
-            if not line.strip():
-                continue
-        parts.append(line)
-        size += len(line)
-        # Balanced quotes mean the record is complete: an escaped quote ("") adds two.
-        quotes += line.count(b'"')
-        if quotes % 2 == 0 or size > MAX_CSV_RECORD:
-            yield (start, n, _strip_eol(b"".join(parts)))
-            parts, quotes, size = [], 0, 0
-    if parts:
-        yield (start, n, _strip_eol(b"".join(parts)))
+class CsvRecords:
+    """CSV records as (start line, raw bytes); ``end_line`` is the last line read so far."""
+
+    def __init__(self, f: BinaryIO) -> None:
+        self._f = f
+        self.end_line = 1  # the header was line 1
+
+    def after(self, resume_after: int) -> Iterator[tuple[int, bytes]]:
+        """Records that end after line ``resume_after`` (0: all of them)."""
+        n = 1
+        parts: list[bytes] = []
+        start = quotes = size = 0
+        for line in self._f:
+            n += 1
+            if not parts:
+                start = n
+                if not line.strip():
+                    continue
+            parts.append(line)
+            size += len(line)
+            # Balanced quotes mean the record is complete: an escaped quote ("") adds two.
+            quotes += line.count(b'"')
+            if quotes % 2 == 0 or size > MAX_CSV_RECORD:
+                self.end_line = n
+                record = strip_eol(b"".join(parts))
+                parts, quotes, size = [], 0, 0
+                if n > resume_after:
+                    yield start, record
+        if parts:
+            self.end_line = n
+            if n > resume_after:
+                yield start, strip_eol(b"".join(parts))
 
 
 def csv_header_names(header: bytes) -> list[str]:
@@ -127,10 +122,6 @@ def csv_header_names(header: bytes) -> list[str]:
     if dupes:
         raise TriageError(f"the CSV header repeats column(s): {', '.join(dupes)}")
     return names
-
-
-def decode_jsonl(raw: bytes) -> Any:
-    return orjson.loads(raw)
 
 
 def decode_csv(raw: bytes, names: list[str]) -> dict[str, str]:

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from triage_app.core.deadletters import DeadLetterFilter, _record_event, matching_ids
 from triage_app.core.errors import ErrorClass, TriageError
 from triage_app.core.progress import NoProgress, Progress
-from triage_app.core.quarantine import Failure, failure_from
+from triage_app.core.quarantine import Failure, failure_from, failure_from_message
 from triage_app.core.readers import csv_header_names, decode_payload
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
 from triage_app.core.store import Batch, DeadLetter, Status, utcnow
@@ -236,14 +236,16 @@ def _redrive_chunk(
 
     assert writer is not None
     result = with_retry(lambda: writer.upsert(rows), retry, sleep=sleep)
-    refused = {(row[-2], row[-1]): exc for row, exc in result.failed}
+    refused = dict(result.failed)
     resolved: list[_Item] = []
-    for item, row in zip(row_owner, rows, strict=True):
-        exc = refused.get((row[-2], row[-1]))
-        if exc is not None:
-            failures[item.id] = failure_from(item.line, item.payload, exc, ErrorClass.DATA)
-        else:
+    for i, item in enumerate(row_owner):
+        message = refused.get(i)
+        if message is None:
             resolved.append(item)
+        else:
+            failures[item.id] = failure_from_message(
+                item.line, item.payload, message, ErrorClass.DATA
+            )
     by_id = {i.id: i for i in items}
 
     def _commit() -> dict[int, RedriveResult]:

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from sqlalchemy.exc import OperationalError as SAOperationalError
-
 from triage_app.core.errors import TransientError
 
 T = TypeVar("T")
-
-try:  # psycopg is optional at run time: only PostgreSQL URLs need it
-    import psycopg
-
-    _PG_TRANSIENT: tuple[type[BaseException], ...] = (psycopg.OperationalError,)
-except ImportError:  # pragma: no cover - psycopg is a declared dependency
-    _PG_TRANSIENT = ()
 
 
 @dataclass(frozen=True)
@@ -40,14 +32,19 @@ class RetryPolicy:
 
 def is_transient(exc: BaseException) -> bool:
     """Infrastructure failures that a retry may fix: locks, lost connections, a full disk."""
-    if isinstance(exc, SAOperationalError) and exc.orig is not None:
-        exc = exc.orig
+    # SQLAlchemy wraps the driver's exception; judge the driver's own.
+    orig = getattr(exc, "orig", None)
+    if isinstance(orig, BaseException):
+        exc = orig
     if isinstance(exc, TransientError | TimeoutError | ConnectionError):
         return True
     if isinstance(exc, sqlite3.OperationalError):
         msg = str(exc).lower()
         return any(w in msg for w in ("locked", "busy", "disk", "full", "i/o", "unable to open"))
-    return bool(_PG_TRANSIENT) and isinstance(exc, _PG_TRANSIENT)
+    # psycopg is imported only where a PostgreSQL URL is used; its OperationalError is a
+    # lost connection, a server shutting down, an unreachable host.
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(exc, psycopg.OperationalError)
 
 
 def with_retry(

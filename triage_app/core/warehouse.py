@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, Engine, Float, Integer, MetaData, Table, Text, inspect
 from sqlalchemy import select as sa_select
 
 from triage_app.core.errors import TriageError
-from triage_app.core.retry import is_transient
 from triage_app.core.transforms.registry import Transform
+from triage_app.core.upsert import UpsertResult, upsert_rows
 
 LINEAGE = ("_batch_id", "_line")  # which batch and line last wrote the row
 
@@ -42,12 +41,6 @@ def target_table(transform: Transform, metadata: MetaData | None = None) -> Tabl
     ]
     cols += [Column("_batch_id", Text()), Column("_line", BigInteger())]
     return Table(transform.table, md, *cols)
-
-
-@dataclass
-class UpsertResult:
-    changed: int  # rows inserted or replaced
-    failed: list[tuple[tuple[Any, ...], BaseException]]  # rows the sink refused, alone
 
 
 class WarehouseWriter:
@@ -74,51 +67,16 @@ class WarehouseWriter:
                 f"{self.transform.ref} writes {', '.join(want)}"
             )
 
-    def upsert(self, rows: Sequence[tuple[Any, ...]]) -> UpsertResult:
-        """Write ``rows`` in one transaction and commit; a row the sink refuses is set aside.
-
-        Transient errors (a lock, a lost connection) propagate for the caller to retry.
-        """
+    def upsert(self, rows: Sequence[Sequence[Any]]) -> UpsertResult:
+        """Write ``rows`` in one transaction and commit. Transient errors (a lock, a lost
+        connection) propagate for the caller to retry."""
         if not rows:
             return UpsertResult(0, [])
         conn = self.engine.raw_connection()
         try:
-            cur = conn.cursor()
-            try:
-                cur.executemany(self.sql, rows)
-                changed = cur.rowcount
-                conn.commit()
-                return UpsertResult(max(changed, 0), [])
-            except Exception as exc:
-                conn.rollback()
-                if is_transient(exc):
-                    raise
-            return self._upsert_one_by_one(conn, rows)
+            return upsert_rows(conn, self.sql, rows, self.engine.dialect.name == "sqlite")
         finally:
             conn.close()
-
-    def _upsert_one_by_one(self, conn: Any, rows: Sequence[tuple[Any, ...]]) -> UpsertResult:
-        """Slow path after a refused chunk: each row in a savepoint, so one bad row fails alone."""
-        cur = conn.cursor()
-        if self.engine.dialect.name == "sqlite":
-            cur.execute("BEGIN")
-        changed = 0
-        failed: list[tuple[tuple[Any, ...], BaseException]] = []
-        for row in rows:
-            cur.execute("SAVEPOINT one_row")
-            try:
-                cur.execute(self.sql, row)
-                changed += max(cur.rowcount, 0)
-                cur.execute("RELEASE SAVEPOINT one_row")
-            except Exception as exc:
-                if is_transient(exc):
-                    conn.rollback()
-                    raise
-                cur.execute("ROLLBACK TO SAVEPOINT one_row")
-                cur.execute("RELEASE SAVEPOINT one_row")
-                failed.append((row, exc))
-        conn.commit()
-        return UpsertResult(changed, failed)
 
 
 def upsert_sql(transform: Transform, dialect: str) -> str:

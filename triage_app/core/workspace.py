@@ -20,10 +20,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from triage_app.core.errors import TriageError
+from triage_app.core.sqlite_pragmas import BUSY_TIMEOUT_MS, apply_pragmas
 from triage_app.core.store import Base
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
-BUSY_TIMEOUT_MS = 15_000
 
 
 def default_workspace_dir() -> Path:
@@ -89,14 +89,7 @@ def redact_text(text: str) -> str:
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    cur.execute("PRAGMA journal_mode=WAL")
-    # NORMAL is durable against a killed process in WAL mode; only power loss may lose
-    # the last commits, and never corrupts.
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
+    apply_pragmas(dbapi_conn)
 
 
 def make_engine(url: str, role: str) -> Engine:

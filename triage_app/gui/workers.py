@@ -111,6 +111,11 @@ class JobWorker(QObject):
             self.failed.emit(user_message(exc))
         else:
             self.finished.emit(result)
+        # Quit from here, not from a slot in the GUI thread: that one may be blocked in
+        # JobRunner.stop(), waiting for this very thread.
+        thread = QThread.currentThread()
+        if thread is not None:
+            thread.quit()
 
 
 class JobRunner(QObject):
@@ -158,12 +163,10 @@ class JobRunner(QObject):
     @Slot(object)
     def _on_finished(self, result: Any) -> None:
         self._outcome = ("finished", result)
-        self.thread.quit()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         self._outcome = ("failed", message)
-        self.thread.quit()
 
     @Slot()
     def _on_thread_finished(self) -> None:

@@ -24,48 +24,62 @@ COLUMNS = (
 )
 
 
-def _checked(d: Any) -> Any:
+def _reject(d: Any) -> DataError:
+    """Why ``d`` is not a valid order, in the seed's words; called only once it failed."""
     if type(d) is not dict:
-        raise DataError(f"record bukan objek JSON: {type(d).__name__}")
+        return DataError(f"record bukan objek JSON: {type(d).__name__}")
     for name in REQUIRED:
         if name not in d:
-            raise DataError(f"kolom wajib hilang: {name}")
+            return DataError(f"kolom wajib hilang: {name}")
     qty = d["qty"]
     # type() rather than isinstance: a bool is an int to Python but never a quantity.
     if type(qty) is not int or qty <= 0:
-        raise DataError(f"qty tidak valid: {qty!r}")
-    if type(d["pesanan_id"]) is not int:
-        raise DataError(f"pesanan_id tidak valid: {d['pesanan_id']!r}")
-    if type(d["harga"]) is not int:
-        raise DataError(f"harga tidak valid: {d['harga']!r}")
-    for name in ("waktu", "pelanggan", "produk"):
-        if type(d[name]) is not str:
-            raise DataError(f"{name} tidak valid: {d[name]!r}")
-    return d
+        return DataError(f"qty tidak valid: {qty!r}")
+    for name, kind in (
+        ("pesanan_id", int),
+        ("harga", int),
+        ("waktu", str),
+        ("pelanggan", str),
+        ("produk", str),
+    ):
+        if type(d[name]) is not kind:
+            return DataError(f"{name} tidak valid: {d[name]!r}")
+    return DataError("pesanan tidak valid")
+
+
+def _fields(d: Any) -> tuple[Any, Any, Any, Any, int, int]:
+    """The required fields, checked. The common case is one lookup and one type test per
+    field; the explanation of a failure is left to ``_reject``."""
+    try:
+        pid, waktu, pelanggan, produk = d["pesanan_id"], d["waktu"], d["pelanggan"], d["produk"]
+        qty, harga = d["qty"], d["harga"]
+    except (KeyError, TypeError):
+        raise _reject(d) from None
+    if (
+        type(qty) is not int
+        or qty <= 0
+        or type(pid) is not int
+        or type(harga) is not int
+        or type(waktu) is not str
+        or type(pelanggan) is not str
+        or type(produk) is not str
+    ):
+        raise _reject(d)
+    return pid, waktu, pelanggan, produk, qty, harga
 
 
 def pesanan_v1(record: Any) -> tuple[Any, ...]:
-    d = _checked(record)
-    qty, harga = d["qty"], d["harga"]
-    total = qty * harga - d["diskon"]  # the seed's bug: a null diskon raises TypeError
-    return (d["pesanan_id"], d["waktu"], d["pelanggan"], d["produk"], qty, harga, total)
+    pid, waktu, pelanggan, produk, qty, harga = _fields(record)
+    total = qty * harga - record["diskon"]  # the seed's bug: a null diskon raises TypeError
+    return (pid, waktu, pelanggan, produk, qty, harga, total)
 
 
 def pesanan_v2(record: Any) -> tuple[Any, ...]:
-    d = _checked(record)
-    qty, harga = d["qty"], d["harga"]
-    diskon = d.get("diskon") or 0
+    pid, waktu, pelanggan, produk, qty, harga = _fields(record)
+    diskon = record.get("diskon") or 0
     if type(diskon) is not int:
         raise DataError(f"diskon tidak valid: {diskon!r}")
-    return (
-        d["pesanan_id"],
-        d["waktu"],
-        d["pelanggan"],
-        d["produk"],
-        qty,
-        harga,
-        qty * harga - diskon,
-    )
+    return (pid, waktu, pelanggan, produk, qty, harga, qty * harga - diskon)
 
 
 TRANSFORMS = (

@@ -1,0 +1,91 @@
+"""Fixtures shared by every test: real workspaces on disk, and PostgreSQL where reachable."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from triage_app.core import Workspace, open_workspace
+
+from .support import SEED_BATCH
+
+PG_BASE = os.environ.get("TRIAGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Iterator[Workspace]:
+    ws = open_workspace(tmp_path / "ws")
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def seed_batch(tmp_path: Path) -> Path:
+    dst = tmp_path / SEED_BATCH.name
+    shutil.copyfile(SEED_BATCH, dst)
+    return dst
+
+
+def _pg_reachable() -> str | None:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    from sqlalchemy.engine import make_url
+
+    url = make_url(PG_BASE)
+    try:
+        with psycopg.connect(
+            host=url.host,
+            port=url.port or 5432,
+            user=url.username,
+            dbname=url.database,
+            connect_timeout=3,
+        ):
+            return None
+    except psycopg.Error as exc:
+        return f"PostgreSQL at {url.host}:{url.port} is not reachable: {exc}".splitlines()[0]
+
+
+@pytest.fixture(scope="session")
+def pg_available() -> None:
+    reason = _pg_reachable()
+    if reason is not None:
+        if os.environ.get("CI") and not os.environ.get("TRIAGE_ALLOW_PG_SKIP"):
+            pytest.fail(f"CI must run the PostgreSQL tests: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def pg_urls(pg_available: None) -> Iterator[tuple[str, str]]:
+    """Warehouse and dead-letter URLs on the test server, each in a fresh schema of its own
+    (search_path in the URL), dropped afterwards."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(PG_BASE)
+    schemas = [f"triage_{kind}_{uuid.uuid4().hex[:10]}" for kind in ("wh", "dl")]
+    conninfo = dict(
+        host=url.host,
+        port=url.port or 5432,
+        user=url.username,
+        dbname=url.database,
+        autocommit=True,
+    )
+    with psycopg.connect(**conninfo) as conn:
+        for s in schemas:
+            conn.execute(f"CREATE SCHEMA {s}")
+    yield tuple(  # type: ignore[misc]
+        url.update_query_dict({"options": f"-csearch_path={s}"}).render_as_string(
+            hide_password=False
+        )
+        for s in schemas
+    )
+    with psycopg.connect(**conninfo) as conn:
+        for s in schemas:
+            conn.execute(f"DROP SCHEMA {s} CASCADE")

@@ -1,0 +1,19 @@
+"""How every SQLite connection of a workspace is tuned; shared by the engines and the
+warehouse writer process, which talks to SQLite without SQLAlchemy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+BUSY_TIMEOUT_MS = 15_000
+
+
+def apply_pragmas(dbapi_conn: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cur.execute("PRAGMA journal_mode=WAL")
+    # NORMAL is durable against a killed process in WAL mode; only power loss may lose
+    # the last commits, and never corrupts.
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
