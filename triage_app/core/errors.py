@@ -74,28 +74,31 @@ def error_message(exc: BaseException, limit: int = 500) -> str:
 
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-_IDENT = re.compile(r"['\"][A-Za-z_][A-Za-z0-9_.]*['\"]")
 _HEX = re.compile(r"\b[0-9a-fA-F]{8,}\b")
 _NUMBER = re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+# Quoted names that say what went wrong rather than which value: Python's type names.
+_TYPE_NAMES = frozenset(
+    {"int", "str", "float", "bool", "bytes", "dict", "list", "tuple", "set", "NoneType",
+     "object", "Decimal", "datetime", "date"}
+)
 
 
 def signature(message: str) -> str:
     """The message with its values masked: ``qty tidak valid: -1`` -> ``qty tidak valid: <n>``.
 
-    Quoted identifiers (type and column names) are kept because they name the cause;
+    Type names (``'int' and 'NoneType'``) and a KeyError's key name the cause and are kept;
     other quoted text, long hex ids and numbers are values and are masked.
     """
+    if message.startswith("KeyError: "):
+        return message[:300]
 
     def _mask_quoted(m: re.Match[str]) -> str:
-        return m.group(0) if _IDENT.fullmatch(m.group(0)) else "<s>"
+        return m.group(0) if m.group(0)[1:-1] in _TYPE_NAMES else "<s>"
 
     masked = _QUOTED.sub(_mask_quoted, message)
     masked = _HEX.sub("<hex>", masked)
     masked = _NUMBER.sub("<n>", masked)
     return masked[:300]
-
-
-_PATH_IN_FRAME = re.compile(r'File "([^"]+)"')
 
 
 def redacted_traceback(tb: TracebackType | None, limit: int = 20) -> str:
