@@ -20,8 +20,13 @@ def ws(tmp_path):  # type: ignore[no-untyped-def]
             for b in ("aaaa", "bbbb"):
                 conn.execute(
                     insert(Batch),
-                    {"batch_id": b, "source_name": "x", "source_sha256": "0", "transform": "t@1",
-                     "format": "jsonl"},
+                    {
+                        "batch_id": b,
+                        "source_name": "x",
+                        "source_sha256": "0",
+                        "transform": "t@1",
+                        "format": "jsonl",
+                    },
                 )
             conn.execute(
                 insert(DeadLetter),
@@ -68,7 +73,9 @@ def test_keyset_and_from_end_pages_agree_with_offset(ws, sort, descending):
     assert last == everything[-7:]
     middle = fetch_rows(ws, f, sort=sort, descending=descending, limit=5, offset=3, from_end=True)
     assert middle == everything[-8:-3]
-    skip = fetch_rows(ws, f, sort=sort, descending=descending, limit=5, offset=4, after=everything[9])
+    skip = fetch_rows(
+        ws, f, sort=sort, descending=descending, limit=5, offset=4, after=everything[9]
+    )
     assert skip == everything[14:19]
 
 

@@ -23,8 +23,9 @@ def test_jsonl_is_edited_as_its_own_text():
     assert p.text == '{"a": 1' and p.edit_kind == "json" and p.note is None
 
 
-def test_undecodable_bytes_are_escaped():
-    assert editable_payload(b'{"a": "\xff"}', "jsonl", None).text == '{"a": "\\xff"}'
+def test_undecodable_bytes_are_replaced_with_a_note():
+    p = editable_payload(b'{"a": "\xff"}', "jsonl", None)
+    assert p.text == '{"a": "\ufffd"}' and p.note
 
 
 def test_csv_row_is_edited_as_an_object_of_header_to_value():
@@ -49,7 +50,7 @@ def test_csv_row_with_missing_and_extra_fields_is_best_effort_with_a_note():
 def test_check_edit_and_error_position():
     assert check_edit('{"a": 1}', "jsonl") is None
     problem = check_edit('{"a": 1,\n}', "jsonl")
-    assert problem is not None and error_position(problem) == (2, 1) or error_position(problem)
+    assert (problem is not None and error_position(problem) == (2, 1)) or error_position(problem)
     assert check_edit("[1, 2]", "csv") is not None  # a CSV row must stay an object
     assert error_position("no position here") is None
 

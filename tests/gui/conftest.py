@@ -118,6 +118,12 @@ def bulk_dead_letters(folder: Path, n: int, batch_id: str = "feedfacecafe0001") 
 
 
 @pytest.fixture
+def bulk_store():  # type: ignore[no-untyped-def]
+    """The ``bulk_dead_letters`` helper, for tests that need many rows."""
+    return bulk_dead_letters
+
+
+@pytest.fixture
 def open_main_window(qtbot):  # type: ignore[no-untyped-def]
     """Opens the real window on a folder and waits until its first count is in."""
     from triage_app.gui import open_window

@@ -46,7 +46,15 @@ def is_csv_kind(kind: str) -> bool:
 def editable_payload(raw: bytes, kind: str, csv_header: str | None) -> EditablePayload:
     """The text a person edits for a stored payload of ``kind``."""
     if kind != "csv":
-        return EditablePayload(payload_text(raw), "json-csv" if is_csv_kind(kind) else "json")
+        edit_kind = "json-csv" if is_csv_kind(kind) else "json"
+        try:
+            return EditablePayload(raw.decode("utf-8"), edit_kind)
+        except UnicodeDecodeError:
+            # U+FFFD, not \xNN: an escape typed into JSON text could pass as valid JSON
+            # (a backslash before a bad byte would become "\\xNN"). Original shows the bytes.
+            text = raw.decode("utf-8", errors="replace")
+            note = "bytes that are not UTF-8 are shown as \ufffd (Original shows them as \\xNN)"
+            return EditablePayload(text, edit_kind, note)
     try:
         names = csv_header_names((csv_header or "").encode("utf-8"))
     except TriageError as exc:

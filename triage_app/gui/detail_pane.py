@@ -39,7 +39,7 @@ from triage_app.core.payload_view import (
 )
 from triage_app.core.redrive import try_payload
 from triage_app.core.workspace import Workspace
-from triage_app.gui.json_editor import JsonEditor, one_line
+from triage_app.gui.json_editor import JsonEditor, editor_safe, one_line
 from triage_app.gui.workers import QueryThread
 
 TAB_PAYLOAD, TAB_ORIGINAL, TAB_DIFF, TAB_ERROR, TAB_HISTORY = range(5)
@@ -86,6 +86,7 @@ class DetailPane(QWidget):
         self._queries = queries
         self._detail: DeadLetterDetail | None = None
         self._editable: EditablePayload | None = None
+        self._shown_text = ""  # the stored payload as the editor holds it
         self._valid = False
         self._validate_timer = QTimer(self, singleShot=True, interval=250)
         self._validate_timer.timeout.connect(self._validate)
@@ -190,7 +191,7 @@ class DetailPane(QWidget):
         return self._detail.id if self._detail else None
 
     def is_dirty(self) -> bool:
-        return self._editable is not None and self.editor.toPlainText() != self._editable.text
+        return self._editable is not None and self.editor.toPlainText() != self._shown_text
 
     def show_nothing(self, why: str | None = None) -> None:
         self._detail = None
@@ -253,6 +254,7 @@ class DetailPane(QWidget):
             self.note.show()
         else:
             self.note.hide()
+        self._shown_text = editor_safe(self._editable.text)
         if not keep_text:
             self.editor.setPlainText(self._editable.text)
             self.try_result.clear()
@@ -357,32 +359,24 @@ class DetailPane(QWidget):
         self.revert_button.setEnabled(bool(editable and self.is_dirty()))
         self.try_button.setEnabled(d is not None)
 
-    def _replace_text(self, text: str) -> None:
-        """Replace the editor's text as one undoable step."""
-        cursor = self.editor.textCursor()
-        cursor.beginEditBlock()
-        cursor.select(cursor.SelectionType.Document)
-        cursor.insertText(text)
-        cursor.endEditBlock()
-
     @Slot()
     def _format(self) -> None:
         try:
-            self._replace_text(reformat(self.editor.toPlainText()))
+            self.editor.replace_all(reformat(self.editor.toPlainText()))
         except TriageError as exc:
             self.message.emit(str(exc))
 
     @Slot()
     def _compact(self) -> None:
         try:
-            self._replace_text(reformat(self.editor.toPlainText(), compact=True))
+            self.editor.replace_all(reformat(self.editor.toPlainText(), compact=True))
         except TriageError as exc:
             self.message.emit(str(exc))
 
     @Slot()
     def _revert(self) -> None:
         if self._editable is not None:
-            self._replace_text(self._editable.text)
+            self.editor.replace_all(self._editable.text)
 
     @Slot()
     def _try(self) -> None:

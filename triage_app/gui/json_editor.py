@@ -24,6 +24,15 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 HIGHLIGHT_LIMIT = 300_000
+# Qt's text document turns these two into paragraph breaks, which toPlainText() returns
+# as "\n": inside a JSON string that would turn a valid payload invalid. Escaped, they are
+# the same JSON value, and a person can see them.
+_QT_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def editor_safe(text: str) -> str:
+    """``text`` as the editor can hold it without changing its JSON meaning."""
+    return text.translate(_QT_LINE_BREAKS)
 
 
 def _format(colour: str, bold: bool = False) -> QTextCharFormat:
@@ -80,6 +89,17 @@ class JsonEditor(QPlainTextEdit):
         self.updateRequest.connect(self._update_numbers)
         self.textChanged.connect(self._follow_size)
         self._update_number_width()
+
+    def setPlainText(self, text: str) -> None:
+        super().setPlainText(editor_safe(text))
+
+    def replace_all(self, text: str) -> None:
+        """Replace the whole text as one undoable step."""
+        cursor = self.textCursor()
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(editor_safe(text))
+        cursor.endEditBlock()
 
     # -- highlighting -----------------------------------------------------------------
     def highlighting(self) -> bool:

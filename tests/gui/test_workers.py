@@ -1,0 +1,160 @@
+"""Long work on a QThread: progress signals, Cancel at a chunk boundary, resume; the
+window's batch dialog; closing the window while a batch runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox, QPushButton
+
+from triage_app.core import list_batches, open_workspace, resolve_config
+from triage_app.gui.jobs import BatchJob
+from triage_app.gui.workers import JobRunner, ProgressReport
+
+
+def write_batch(path: Path, rows: int, bad_every: int = 97) -> Path:
+    with path.open("w") as f:
+        for i in range(1, rows + 1):
+            rec = {
+                "pesanan_id": i,
+                "waktu": "2026-01-10T09:15:00",
+                "pelanggan": "Budi",
+                "produk": "Kemeja Batik",
+                "qty": -1 if i % bad_every == 0 else 1,
+                "harga": 250000,
+                "diskon": 0,
+            }
+            f.write(json.dumps(rec) + "\n")
+    return path
+
+
+def test_batch_worker_reports_progress_cancels_and_resumes(qtbot, tmp_path):
+    folder = tmp_path / "ws"
+    source = write_batch(tmp_path / "orders.jsonl", 5_000)
+    config = resolve_config(folder, env={})
+    job = BatchJob(source, "pesanan@2", chunk_size=500)
+
+    # First run: cancel as soon as the first chunk reports.
+    runner = JobRunner(config, job)
+    reports: list[ProgressReport] = []
+    runner.progress.connect(reports.append)
+    runner.progress.connect(runner.cancel)
+    with qtbot.waitSignal(runner.finished, timeout=20_000) as finished:
+        runner.start()
+    qtbot.waitUntil(lambda: not runner.is_running())
+    first = finished.args[0]
+    assert first.cancelled
+    assert reports and 0 < reports[0].done < reports[0].total
+    assert reports[0].rows == 500
+    assert 0 < first.rows < 5_000
+    with open_workspace(folder) as ws:
+        (info,) = list_batches(ws)
+        assert info.state == "running"  # consistent and resumable
+
+    # The same job again resumes where the cancelled one stopped, and finishes.
+    runner = JobRunner(config, job)
+    reports.clear()
+    runner.progress.connect(reports.append)
+    with qtbot.waitSignal(runner.finished, timeout=30_000) as finished:
+        runner.start()
+    qtbot.waitUntil(lambda: not runner.is_running())
+    second = finished.args[0]
+    assert second.resumed and not second.cancelled
+    assert second.rows == 5_000
+    assert second.rows == second.loaded + second.superseded + second.quarantined
+    assert second.quarantined == 5_000 // 97
+    assert [r.done for r in reports] == sorted(r.done for r in reports)
+    assert reports[-1].done == reports[-1].total
+
+
+def test_batch_worker_failure_is_one_line(qtbot, tmp_path):
+    config = resolve_config(tmp_path / "ws", env={})
+    runner = JobRunner(config, BatchJob(tmp_path / "missing.jsonl", "pesanan@2"))
+    with qtbot.waitSignal(runner.failed, timeout=10_000) as failed:
+        runner.start()
+    qtbot.waitUntil(lambda: not runner.is_running())
+    assert "no such file" in failed.args[0]
+    assert "\n" not in failed.args[0]
+
+
+def test_batch_dialog_runs_csv_and_shows_its_dead_letters(qtbot, window, tmp_path):
+    source = tmp_path / "orders.csv"
+    source.write_text(
+        "order_id,pelanggan,status,total,updated_at\n"
+        "3001,Budi,Baru,250000,2026-01-09T08:00:00\n"
+        "3002,Siti,Dibayar,-5,2026-01-09T08:30:00\n"
+        "3003,Dewi,Baru,120000\n"
+    )
+    qtbot.mouseClick(window.findChild(QPushButton, "runBatchButton"), Qt.MouseButton.LeftButton)
+    dialog = window.dialogs()[-1]
+    dialog.set_path(source)
+    assert dialog.transform_combo.currentData() == "orders@1"  # suggested for CSV
+    assert "read as csv" in dialog.detected.text()
+    with qtbot.waitSignal(dialog.batchFinished, timeout=20_000):
+        qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.is_running())
+    assert "quarantined" in dialog.summary.text()
+    assert dialog.show_button.isVisible()
+    qtbot.mouseClick(dialog.show_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.model.filter.batch_id is not None)
+    qtbot.waitUntil(lambda: window.model.total() == 2)
+    assert window.model.filter.status == "all"
+    # A CSV dead letter is edited as a JSON object of header -> value.
+    window.table.selectRow(0)
+    qtbot.waitUntil(lambda: window.detail.current_id() is not None)
+    assert json.loads(window.detail.editor.toPlainText()) == {
+        "order_id": "3002",
+        "pelanggan": "Siti",
+        "status": "Dibayar",
+        "total": "-5",
+        "updated_at": "2026-01-09T08:30:00",
+    }
+    assert window.detail.original.toPlainText().startswith("# CSV header: order_id,")
+    # A row that does not split into the header's columns: best effort, and a note.
+    window.table.selectRow(1)
+    qtbot.waitUntil(lambda: window.detail.note.isVisibleTo(window.detail))
+    assert json.loads(window.detail.editor.toPlainText())["updated_at"] is None
+    # Fix the total, save: the row is stored as a JSON object and re-drives cleanly.
+    window.table.selectRow(0)
+    qtbot.waitUntil(lambda: '"total": "-5"' in window.detail.editor.toPlainText())
+    window.detail.editor.setPlainText(
+        window.detail.editor.toPlainText().replace('"total": "-5"', '"total": "5"')
+    )
+    assert window.detail.save_button.isEnabled()
+    window.detail.save()
+    qtbot.waitUntil(lambda: window.detail._detail.payload_kind == "json-csv")
+    qtbot.mouseClick(window.detail.try_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "would load" in window.detail.try_result.toPlainText())
+
+
+@pytest.mark.parametrize("answer", [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes])
+def test_closing_while_a_batch_runs_asks_then_stops_it_cleanly(
+    qtbot, open_main_window, tmp_path, monkeypatch, answer
+):
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    source = write_batch(tmp_path / "big.jsonl", 60_000)
+    window = open_main_window(folder)
+    runner = window.start_job(BatchJob(source, "pesanan@2", chunk_size=2_000))
+    qtbot.waitSignal(runner.progress, timeout=20_000).wait()
+    asked = []
+
+    def question(*args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(args[2])
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    closed = window.close()
+    assert asked and "batch big.jsonl" in asked[0]
+    if answer == QMessageBox.StandardButton.No:
+        assert not closed and window.isVisible() and runner.is_running()
+        runner.stop()
+        qtbot.waitUntil(lambda: not runner.is_running())
+        return
+    assert closed and not runner.is_running()
+    with open_workspace(folder) as ws:
+        (info,) = list_batches(ws)
+    assert info.state == "running" and 0 < info.rows < 60_000  # stopped at a chunk
