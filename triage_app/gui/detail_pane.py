@@ -7,9 +7,9 @@ thread; the pane only shows what comes back.
 from __future__ import annotations
 
 import html
+import json
 from typing import Any
 
-import orjson
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (
@@ -173,7 +173,7 @@ class DetailPane(QWidget):
         row.addWidget(self.save_button)
         v.addLayout(row)
         self.try_result = QPlainTextEdit(objectName="tryResult", readOnly=True)
-        self.try_result.setMaximumHeight(110)
+        self.try_result.setMaximumHeight(72)
         self.try_result.setPlaceholderText(
             "Try with a transform version to see the warehouse row it would produce, "
             "or the error; nothing is written."
@@ -394,8 +394,8 @@ class DetailPane(QWidget):
     def _on_tried(self, result: tuple[str, dict[str, Any] | None, str | None, str | None]) -> None:
         ref, row, error, error_class = result
         if row is not None:
-            text = orjson.dumps(row, option=orjson.OPT_INDENT_2).decode()
-            self.try_result.setPlainText(f"✓ {ref} would load this warehouse row:\n{text}")
+            text = json.dumps(row, ensure_ascii=False, default=str)
+            self.try_result.setPlainText(f"✓ {ref} would load this warehouse row: {text}")
             self.try_result.setStyleSheet("color: #065f46;")
         else:
             self.try_result.setPlainText(f"✗ {ref} still fails [{error_class}]: {error}")

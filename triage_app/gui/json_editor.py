@@ -78,7 +78,7 @@ class JsonEditor(QPlainTextEdit):
         super().__init__(parent)
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.setFont(font)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # one-line records
         self.setTabChangesFocus(False)
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 2)
         self._numbers = _LineNumberArea(self)

@@ -222,7 +222,7 @@ class MainWindow(QMainWindow):
         hh = self.table.horizontalHeader()
         hh.setStretchLastSection(False)
         hh.setSectionResizeMode(COL_ERROR, QHeaderView.ResizeMode.Stretch)
-        for col, width in enumerate((60, 76, 50, 70, 300, 64, 72, 120, 88)):
+        for col, width in enumerate((48, 72, 44, 64, 300, 64, 70, 116, 84)):
             if col != COL_ERROR:
                 self.table.setColumnWidth(col, width)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -241,7 +241,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([780, 560])
+        self.splitter.setSizes([860, 540])
 
         central = QWidget()
         v = QVBoxLayout(central)

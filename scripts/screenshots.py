@@ -1,0 +1,101 @@
+"""Regenerate docs/screenshots/: the main window on the demo workspace, the editor with a
+diff, and the re-drive preview. Rendered offscreen; look at them after running.
+
+    .venv/bin/python scripts/screenshots.py [OUT_DIR]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtWidgets import QApplication, QWidget
+
+from triage_app.core import open_workspace
+from triage_app.core.demo import make_demo
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (1400, 900)
+
+
+def wait_until(app: QApplication, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the window did not get there in time")
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(20):  # let layouts and paints settle
+        app.processEvents()
+
+
+def save(widget: QWidget, path: Path) -> None:
+    widget.grab().save(str(path))
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        # Settings in a throwaway place: screenshots must not depend on, or change, yours.
+        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
+        QCoreApplication.setOrganizationName("TriageDeskScreenshots")
+        folder = Path(tmp) / "TokoKita"
+        with open_workspace(folder) as ws:
+            make_demo(ws)
+
+        from triage_app.gui import open_window
+
+        window = open_window(str(folder))
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        window.resize(*SIZE)
+        wait_until(app, lambda: window.model.total() == 4 and not window.queries.busy())
+
+        # 1. The main window: the code-class row selected, its payload in the editor.
+        window.table.selectRow(3)
+        wait_until(app, lambda: window.detail.current_id() == 4)
+        window.detail.try_combo.setCurrentText("pesanan@2")
+        window.detail.try_button.click()
+        wait_until(app, lambda: "would load" in window.detail.try_result.toPlainText())
+        save(window, out / "main-window.png")
+
+        # 2. The editor with a diff: a fixed quantity, formatted, against the original.
+        window.table.selectRow(2)
+        wait_until(app, lambda: window.detail.current_id() == 3)
+        window.detail.format_button.click()
+        editor = window.detail.editor
+        editor.replace_all(editor.toPlainText().replace('"qty": -1', '"qty": 1'))
+        window.detail.tabs.setCurrentIndex(2)
+        wait_until(app, lambda: "qty" in window.detail.diff.toPlainText())
+        save(window, out / "editor-diff.png")
+        # 2b. Live validation: a missing comma, marked where the parser stopped.
+        window.detail.tabs.setCurrentIndex(0)
+        editor.replace_all(editor.toPlainText().replace('"qty": 1,', '"qty": 1'))
+        wait_until(app, lambda: "✗" in window.detail.validation.text())
+        save(window, out / "editor-validation.png")
+        editor.undo()
+
+        # 3. The re-drive preview: every open row through pesanan@2, nothing written yet.
+        window.detail.revert_button.click()
+        window.table.selectAll()
+        window.redrive()
+        dialog = window.dialogs()[-1]
+        dialog.resize(1200, 640)
+        dialog.preview()
+        wait_until(app, lambda: dialog.run_button.isEnabled() and not dialog.is_running())
+        save(dialog, out / "redrive-preview.png")
+        dialog.close()
+        window.close()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots")
