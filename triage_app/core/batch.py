@@ -25,6 +25,7 @@ from triage_app.core.errors import ErrorClass, TriageError, error_message
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.quarantine import Failure, failure_from, failure_from_message, quarantine
 from triage_app.core.readers import (
+    BLANK,
     BOM,
     Format,
     csv_header_names,
@@ -316,7 +317,7 @@ class _BatchRun:
         """Record a failing record; False when it was no record at all (a blank line)."""
         line = raw
         raw = strip_eol(raw)
-        if not raw.strip():
+        if not raw.strip(BLANK):
             return False
         if raw is not line and isinstance(exc, orjson.JSONDecodeError):
             # Parsed with its line terminator for speed; report positions without it.

@@ -20,6 +20,9 @@ from triage_app.core.errors import DataError, TriageError
 Format = Literal["jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv")
 BOM = b"\xef\xbb\xbf"
+# A line of only these is blank, not a record; anything else (a form feed, a NUL) is a
+# record, and a bad one is quarantined rather than dropped.
+BLANK = b" \t\r\n"
 # A CSV record whose quotes never close would swallow the rest of the file; past this many
 # bytes it is cut off and quarantined as one record instead.
 MAX_CSV_RECORD = 16 * 1024 * 1024
@@ -91,7 +94,7 @@ class CsvRecords:
             n += 1
             if not parts:
                 start = n
-                if not line.strip():
+                if not line.strip(BLANK):
                     continue
             parts.append(line)
             size += len(line)
