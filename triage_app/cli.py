@@ -351,10 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--limit", type=int, default=100, help="at most N rows (default 100)")
 
     sp = add("show", cmd_show, "show one dead letter with its original and history")
-    sp.add_argument("id", type=int)
+    sp.add_argument("id", type=int, help="the dead letter's id")
 
     sp = add("edit", cmd_edit, "replace a dead letter's payload (the original is kept)")
-    sp.add_argument("id", type=int)
+    sp.add_argument("id", type=int, help="the dead letter's id")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
     g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
@@ -376,7 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["open", "parked"],
         help="with --class or --batch: which status (default open)",
     )
-    sp.add_argument("--transform", required=True, metavar="NAME@VERSION")
+    sp.add_argument("--transform", required=True, metavar="NAME@VERSION",
+                    help="transform version to re-drive through, e.g. pesanan@2")
     sp.add_argument(
         "--dry-run", action="store_true", help="report each row's outcome and write nothing"
     )
