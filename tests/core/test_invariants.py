@@ -51,13 +51,13 @@ def batch_20k(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return gen_batch(tmp_path_factory.mktemp("b") / "orders_20k.jsonl", 20_000, bad=0.05)
 
 
-@pytest.mark.parametrize("writer", ["inline", "process"])
+@pytest.mark.parametrize("lanes", ["1", "2"])
 @pytest.mark.parametrize("chunk", [7, 1_000, 50_000])
 def test_nothing_lost_nothing_doubled(
-    tmp_path: Path, batch_20k: Path, writer: str, chunk: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, batch_20k: Path, lanes: str, chunk: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Invariant 1, whatever the chunk size and the writer."""
-    monkeypatch.setenv("TRIAGE_WRITER", writer)
+    """Invariant 1, whatever the chunk size and the number of lanes."""
+    monkeypatch.setenv("TRIAGE_LANES", lanes)
     ws = open_workspace(tmp_path / "ws")
     s = run_batch(ws, batch_20k, "pesanan@2", chunk_size=chunk)
     n_lines = sum(1 for line in batch_20k.read_bytes().splitlines() if line.strip())
@@ -74,13 +74,13 @@ def test_nothing_lost_nothing_doubled(
     ws.close()
 
 
-def test_same_result_whatever_the_writer_and_chunk(
+def test_same_result_whatever_the_lanes_and_chunk(
     tmp_path: Path, batch_20k: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     results = set()
-    for writer, chunk in (("inline", 50_000), ("process", 333), ("inline", 7)):
-        monkeypatch.setenv("TRIAGE_WRITER", writer)
-        ws = open_workspace(tmp_path / f"{writer}{chunk}")
+    for lanes, chunk in (("1", 50_000), ("2", 333), ("1", 7), ("2", 1_000)):
+        monkeypatch.setenv("TRIAGE_LANES", lanes)
+        ws = open_workspace(tmp_path / f"l{lanes}c{chunk}")
         run_batch(ws, batch_20k, "pesanan@2", chunk_size=chunk)
         results.add(
             (table_sha256(ws.warehouse, PESANAN), tuple(sorted(dead_letter_lines(ws).items())))
@@ -147,7 +147,7 @@ def test_crash_safe_kill_9_then_resume(tmp_path: Path) -> None:
         "--chunk-size",
         "2000",
     ]
-    env = {**os.environ, "TRIAGE_WRITER": "process"}
+    env = {**os.environ, "TRIAGE_LANES": "2"}
     kills = 0
     for _ in range(3):
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -239,11 +239,11 @@ def test_sink_refusal_quarantines_the_row_alone(
     ]
     src = tmp_path / "big.jsonl"
     src.write_text("\n".join(lines) + "\n")
-    for writer in ("inline", "process"):
-        monkeypatch.setenv("TRIAGE_WRITER", writer)
-        ws = open_workspace(tmp_path / writer)
+    for lanes in ("1", "2"):
+        monkeypatch.setenv("TRIAGE_LANES", lanes)
+        ws = open_workspace(tmp_path / f"lanes{lanes}")
         s = run_batch(ws, src, "pesanan@2")
-        assert (s.rows, s.loaded, s.quarantined) == (5, 4, 1), writer
+        assert (s.rows, s.loaded, s.quarantined) == (5, 4, 1), lanes
         (dl,) = list_dead_letters(ws)
         assert dl.line == 3 and dl.error_class == "data"
         assert "1000000000000000000000000000000" in dl.payload

@@ -47,11 +47,11 @@ def test_seed_001_hash_on_postgres(pg_urls: tuple[str, str], tmp_path: Path) -> 
     sqlite.close()
 
 
-@pytest.mark.parametrize("writer", ["inline", "process"])
+@pytest.mark.parametrize("lanes", ["1", "2"])
 def test_batch_and_sink_refusal_on_postgres(
-    pg_urls: tuple[str, str], tmp_path: Path, writer: str, monkeypatch: pytest.MonkeyPatch
+    pg_urls: tuple[str, str], tmp_path: Path, lanes: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("TRIAGE_WRITER", writer)
+    monkeypatch.setenv("TRIAGE_LANES", lanes)
     src = gen_batch(tmp_path / "orders.jsonl", 5_000, bad=0.02)
     with src.open("a") as f:  # beyond BIGINT: PostgreSQL refuses it, alone
         f.write(

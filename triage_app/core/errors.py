@@ -78,8 +78,22 @@ _HEX = re.compile(r"\b[0-9a-fA-F]{8,}\b")
 _NUMBER = re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 # Quoted names that say what went wrong rather than which value: Python's type names.
 _TYPE_NAMES = frozenset(
-    {"int", "str", "float", "bool", "bytes", "dict", "list", "tuple", "set", "NoneType",
-     "object", "Decimal", "datetime", "date"}
+    {
+        "int",
+        "str",
+        "float",
+        "bool",
+        "bytes",
+        "dict",
+        "list",
+        "tuple",
+        "set",
+        "NoneType",
+        "object",
+        "Decimal",
+        "datetime",
+        "date",
+    }
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
@@ -47,6 +48,12 @@ def file_sha256(path: Path) -> str:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     return h.hexdigest()
+
+
+def source_size(path: Path) -> int:
+    """The file's size; a missing or unreadable file is a one-line refusal."""
+    with open_source(path) as f:
+        return os.fstat(f.fileno()).st_size
 
 
 def open_source(path: Path) -> io.BufferedReader:

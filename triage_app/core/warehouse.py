@@ -9,6 +9,7 @@ marker differs.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,14 +45,16 @@ def target_table(transform: Transform, metadata: MetaData | None = None) -> Tabl
 
 
 class WarehouseWriter:
-    """Upserts rows of one transform's table; ``rows`` carry the lineage columns last."""
+    """Upserts rows of one transform's table. Rows carry the lineage last: ``(batch, line)``,
+    or only the line when the writer serves one batch (``batch_id``), whose id is then part
+    of the statement: one value fewer to bind per row on the hot path."""
 
-    def __init__(self, engine: Engine, transform: Transform) -> None:
+    def __init__(self, engine: Engine, transform: Transform, batch_id: str | None = None) -> None:
         self.engine = engine
         self.transform = transform
         self.table = target_table(transform)
         self._ensure_table()
-        self.sql = upsert_sql(transform, engine.dialect.name)
+        self.sql = upsert_sql(transform, engine.dialect.name, batch_id)
 
     def _ensure_table(self) -> None:
         insp = inspect(self.engine)
@@ -79,13 +82,21 @@ class WarehouseWriter:
             conn.close()
 
 
-def upsert_sql(transform: Transform, dialect: str) -> str:
+_BATCH_ID = re.compile(r"[0-9a-f]{16}")
+
+
+def upsert_sql(transform: Transform, dialect: str, batch_id: str | None = None) -> str:
     names = [*transform.column_names, *LINEAGE]
     marker = "?" if dialect == "sqlite" else "%s"
+    values = [marker] * len(names)
+    if batch_id is not None:
+        if not _BATCH_ID.fullmatch(batch_id):  # it goes into the SQL text: hex only
+            raise ValueError(f"not a batch id: {batch_id!r}")
+        values[names.index("_batch_id")] = f"'{batch_id}'"
     table = transform.table
     updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != transform.key)
     sql = (
-        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join([marker] * len(names))}) "
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(values)}) "
         f"ON CONFLICT ({transform.key}) DO UPDATE SET {updates}"
     )
     if transform.ordering:

@@ -1,0 +1,205 @@
+"""A source file as chunks of records, and the hot loop that turns a chunk into rows.
+
+JSONL is chunked by physical lines and CSV by records, so that a lane can skip the chunks
+another lane owns at the speed of reading, without parsing them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from triage_app.core.quarantine import Failure, failure_from
+from triage_app.core.readers import (
+    BLANK,
+    BOM,
+    Format,
+    csv_header_names,
+    decode_csv,
+    open_source,
+    read_csv,
+    strip_eol,
+)
+from triage_app.core.retry import RetryPolicy, is_transient
+from triage_app.core.transforms.registry import Transform
+
+
+@dataclass
+class Chunk:
+    """One chunk's outcome before it is committed."""
+
+    rows: list[tuple[Any, ...]]  # newest version per key, the line last (lineage)
+    failures: list[Failure]
+    lines: int  # physical lines (JSONL) or records (CSV) taken from the source
+    records: int  # records among them, whatever became of them
+    superseded: int  # older versions of a key met in the same chunk
+    last_line: int  # the resume point once this chunk is committed
+
+
+class ChunkSource:
+    """Reads a source file chunk by chunk, from a resume point."""
+
+    def __init__(self, path: Path, fmt: Format, resume_after: int, chunk_size: int) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.chunk_size = chunk_size
+        self.f = open_source(path)
+        self.header: bytes | None = None
+        self.decode: Callable[[bytes], Any]
+        if fmt == "csv":
+            self.header, reader = read_csv(self.f)
+            names = csv_header_names(self.header)
+            self._csv = reader
+            self._records = reader.after(resume_after)
+            self.decode = partial(decode_csv, names=names)
+            self.line = max(resume_after, 1)
+        else:
+            if self.f.peek(3)[:3] == BOM:  # an encoding mark, not part of line 1's record
+                self.f.read(3)
+            for _ in islice(self.f, resume_after):
+                pass
+            self.decode = orjson.loads
+            self.line = resume_after
+
+    def take(self) -> list[tuple[int, bytes]]:
+        """The next chunk's (line, raw) items; empty at the end of the file."""
+        if self.fmt == "csv":
+            items = list(islice(self._records, self.chunk_size))
+            if items:
+                self.line = self._csv.end_line
+            return items
+        lines = list(islice(self.f, self.chunk_size))
+        start = self.line + 1
+        self.line += len(lines)
+        return list(enumerate(lines, start))
+
+    def skip(self) -> int:
+        """Pass over a chunk another lane owns; how many items it held."""
+        if self.fmt == "csv":
+            n = sum(1 for _ in islice(self._records, self.chunk_size))
+            if n:
+                self.line = self._csv.end_line
+            return n
+        n = len(list(islice(self.f, self.chunk_size)))
+        self.line += n
+        return n
+
+    def position(self) -> int:
+        return self.f.tell()
+
+    def close(self) -> None:
+        self.f.close()
+
+
+@dataclass
+class _Retry:
+    line: int
+    raw: bytes
+    failures: int = 1
+    not_before: float = 0.0
+
+
+class ChunkParser:
+    """Runs a chunk's records through the transform: rows, or failures with evidence."""
+
+    def __init__(
+        self,
+        transform: Transform,
+        decode: Callable[[bytes], Any],
+        retry: RetryPolicy,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.fn = transform.fn
+        self.decode = decode
+        self.retry = retry
+        self.sleep = sleep
+        names = transform.column_names
+        self.key_idx = names.index(transform.key)
+        self.ord_idx = names.index(transform.ordering) if transform.ordering else None
+
+    def parse(self, items: list[tuple[int, bytes]], last_line: int) -> Chunk:
+        """This loop is the hot path, one pass per input line: it keeps to local names and
+        leaves the rare things (blank lines, failures, retries) to other methods."""
+        fn, decode = self.fn, self.decode
+        key_idx, ord_idx = self.key_idx, self.ord_idx
+        pending: dict[Any, tuple[Any, ...]] = {}
+        failures: list[Failure] = []
+        retries: deque[_Retry] = deque()
+        count = superseded = 0
+        for n, raw in items:
+            try:
+                row = fn(decode(raw))
+                key = row[key_idx]
+                prev = pending.get(key)
+            except Exception as exc:  # every failure is evidence, none is fatal
+                if self._on_failure(n, raw, exc, failures, retries):
+                    count += 1
+                continue
+            count += 1
+            if prev is not None:
+                superseded += 1
+                if ord_idx is not None and prev[ord_idx] > row[ord_idx]:
+                    continue
+            pending[key] = (*row, n)
+        if retries:
+            superseded += self._drain_retries(retries, pending, failures)
+        return Chunk(list(pending.values()), failures, len(items), count, superseded, last_line)
+
+    def _on_failure(
+        self, n: int, raw: bytes, exc: Exception, failures: list[Failure], retries: deque[_Retry]
+    ) -> bool:
+        """Record a failing record; False when it was no record at all (a blank line)."""
+        line = raw
+        raw = strip_eol(raw)
+        if not raw.strip(BLANK):
+            return False
+        if raw is not line and isinstance(exc, orjson.JSONDecodeError):
+            # Parsed with its line terminator for speed; report positions without it.
+            try:
+                orjson.loads(raw)
+            except orjson.JSONDecodeError as exact:
+                exc = exact
+        if is_transient(exc):
+            retries.append(_Retry(n, raw))
+        else:
+            failures.append(failure_from(n, raw, exc))
+        return True
+
+    def _drain_retries(
+        self, queue: deque[_Retry], pending: dict[Any, tuple[Any, ...]], failures: list[Failure]
+    ) -> int:
+        """Retry records that failed for a transient cause, each waiting its backoff at the
+        back of the queue so the others don't wait for it; those that run out of tries are
+        quarantined as ``transient``. Returns how many were superseded."""
+        superseded = 0
+        while queue:
+            item = queue.popleft()
+            wait = item.not_before - time.monotonic()
+            if wait > 0:
+                self.sleep(wait)
+            try:
+                row = self.fn(self.decode(item.raw))
+                key = row[self.key_idx]
+            except Exception as exc:
+                item.failures += 1
+                if is_transient(exc) and item.failures < self.retry.attempts:
+                    item.not_before = time.monotonic() + self.retry.delay(item.failures)
+                    queue.append(item)
+                else:
+                    failures.append(failure_from(item.line, item.raw, exc))
+                continue
+            prev = pending.get(key)
+            if prev is not None:
+                superseded += 1
+                if self.ord_idx is not None and prev[self.ord_idx] > row[self.ord_idx]:
+                    continue
+            pending[key] = (*row, item.line)
+        return superseded

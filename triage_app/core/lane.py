@@ -1,0 +1,369 @@
+"""Lanes: the batch's work split between two processes that take turns at the databases.
+
+Reading, parsing and transforming a chunk is as much work as writing it. With two lanes,
+the parent parses the even chunks and a child process the odd ones; each commits its own
+chunk when its turn comes, so one lane writes while the other parses. Turns pass strictly
+in chunk order, so the warehouse sees exactly the writes a single lane would make, and the
+checkpoint only ever moves forward over committed chunks.
+
+Each chunk commits the warehouse first, then its dead letters and the checkpoint. A crash
+between the two replays the chunk: the upsert is idempotent and dead letters are unique
+per (batch, line), so nothing is doubled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from triage_app.core.chunks import Chunk, ChunkParser, ChunkSource
+from triage_app.core.errors import ErrorClass, TriageError, error_message
+from triage_app.core.progress import Progress
+from triage_app.core.quarantine import Failure, failure_from_message, quarantine
+from triage_app.core.readers import Format, open_source, read_csv, strip_eol
+from triage_app.core.retry import RetryPolicy, is_transient, with_retry
+from triage_app.core.store import Batch, utcnow
+from triage_app.core.transforms.registry import Transform, default_registry
+from triage_app.core.warehouse import WarehouseWriter
+from triage_app.core.workspace import Workspace, open_workspace
+
+# Below this size a batch runs in one lane: starting a process costs more than it saves.
+TWO_LANES_FROM_BYTES = 8 * 1024 * 1024
+_LEN = struct.Struct("<I")
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """Everything a lane needs to know about the batch; travels to the second lane."""
+
+    path: str
+    fmt: Format
+    transform: str
+    batch_id: str
+    resume_after: int
+    chunk_size: int
+    actor: str
+    retry_attempts: int
+    retry_base: float
+    retry_max: float
+
+
+def lanes_for(size: int, custom_registry: bool) -> int:
+    """Two lanes for a large file, unless forced (``TRIAGE_LANES=1|2``) or impossible: a
+    frozen app has no interpreter to start, a custom registry cannot cross a process."""
+    forced = os.environ.get("TRIAGE_LANES")
+    if custom_registry or getattr(sys, "frozen", False):
+        return 1
+    if forced in ("1", "2"):
+        return int(forced)
+    return 2 if size >= TWO_LANES_FROM_BYTES else 1
+
+
+class Lane:
+    """Commits the chunks one lane parsed."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        job: BatchJob,
+        transform: Transform,
+        fmt: Format,
+        retry: RetryPolicy,
+        sleep: Callable[[float], None],
+    ) -> None:
+        self.ws = ws
+        self.job = job
+        self.transform = transform
+        self.fmt = fmt
+        self.retry = retry
+        self.sleep = sleep
+        self.writer = WarehouseWriter(ws.warehouse, transform, job.batch_id)
+
+    def commit(self, chunk: Chunk) -> None:
+        result = with_retry(lambda: self.writer.upsert(chunk.rows), self.retry, sleep=self.sleep)
+        failures = chunk.failures
+        if result.failed:
+            failures = failures + self._sink_failures(chunk.rows, result.failed)
+        loaded = result.changed
+        superseded = chunk.superseded + (len(chunk.rows) - len(result.failed) - result.changed)
+        by_class = dict.fromkeys(ErrorClass, 0)
+        for f in failures:
+            by_class[f.error_class] += 1
+        now = utcnow()
+        job = self.job
+
+        def _commit() -> None:
+            with Session(self.ws.store) as s, s.begin():
+                quarantine(
+                    s.connection(),
+                    batch_id=job.batch_id,
+                    transform_ref=self.transform.ref,
+                    payload_kind=self.fmt,
+                    failures=failures,
+                    actor=job.actor,
+                    now=now,
+                )
+                s.execute(
+                    update(Batch)
+                    .where(Batch.batch_id == job.batch_id)
+                    .values(
+                        lines_done=chunk.last_line,
+                        rows=Batch.rows + chunk.records,
+                        loaded=Batch.loaded + loaded,
+                        superseded=Batch.superseded + superseded,
+                        quarantined=Batch.quarantined + len(failures),
+                        q_data=Batch.q_data + by_class[ErrorClass.DATA],
+                        q_code=Batch.q_code + by_class[ErrorClass.CODE],
+                        q_transient=Batch.q_transient + by_class[ErrorClass.TRANSIENT],
+                    )
+                )
+
+        with_retry(_commit, self.retry, sleep=self.sleep)
+
+    def _sink_failures(
+        self, rows: list[tuple[Any, ...]], refused: list[tuple[int, str]]
+    ) -> list[Failure]:
+        """Rows the warehouse refused (say, an integer too large for its column) become dead
+        letters of their own; their raw bytes are read again, the hot path keeps none."""
+        wanted = {rows[i][-1]: msg for i, msg in refused}
+        raws: dict[int, bytes] = {}
+        with open_source(Path(self.job.path)) as f:
+            found = read_csv(f)[1].after(0) if self.fmt == "csv" else enumerate(f, 1)
+            for line, raw in found:
+                if line in wanted:
+                    raws[line] = strip_eol(raw)
+                    if len(raws) == len(wanted):
+                        break
+        return [
+            failure_from_message(line, raws.get(line, b""), msg, ErrorClass.DATA)
+            for line, msg in sorted(wanted.items())
+        ]
+
+
+def _write_frame(stream: IO[bytes], message: dict[str, Any]) -> None:
+    payload = orjson.dumps(message)
+    stream.write(_LEN.pack(len(payload)) + payload)
+    stream.flush()
+
+
+def _read_frame(stream: IO[bytes]) -> dict[str, Any] | None:
+    head = stream.read(_LEN.size)
+    if len(head) < _LEN.size:
+        return None
+    (n,) = _LEN.unpack(head)
+    body = stream.read(n)
+    return orjson.loads(body) if len(body) == n else None  # type: ignore[no-any-return]
+
+
+class Partner:
+    """The parent's handle on the second lane.
+
+    Where this process runs a single thread (the CLI), the lane is a fork: it starts with
+    every module already imported. Where other threads run (the GUI), forking could copy a
+    lock some other thread holds, so the lane is a fresh interpreter instead, started early
+    so that it imports while the parent hashes the file.
+    """
+
+    def __init__(self, ws: Workspace) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pid: int | None = None
+        if hasattr(os, "fork") and threading.active_count() == 1:
+            # No database connection may cross a fork: SQLite keeps per-process lock state
+            # that a child would inherit and trust. The pools reconnect on next use.
+            ws.warehouse.dispose()
+            ws.store.dispose()
+            to_child_r, to_child_w = os.pipe()
+            to_parent_r, to_parent_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the lane
+                os.close(to_child_w)
+                os.close(to_parent_r)
+                code = 1
+                try:
+                    with open(to_child_r, "rb") as rin, open(to_parent_w, "wb") as wout:
+                        code = serve(rin, wout)
+                finally:
+                    os._exit(code)  # no atexit handlers, no flushing the parent's buffers
+            os.close(to_child_r)
+            os.close(to_parent_w)
+            self.pid = pid
+            self.stdin: IO[bytes] = open(to_child_w, "wb")  # noqa: SIM115
+            self.stdout: IO[bytes] = open(to_parent_r, "rb")  # noqa: SIM115
+        else:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "triage_app.core.lane"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        self.closed = False
+
+    def start(self, ws: Workspace, job: BatchJob) -> None:
+        # Database URLs may hold passwords: they travel over the pipe, never in argv.
+        self.send(
+            {
+                "warehouse": ws.warehouse.url.render_as_string(hide_password=False),
+                "store": ws.store.url.render_as_string(hide_password=False),
+                "job": job.__dict__,
+            }
+        )
+
+    def send(self, message: dict[str, Any]) -> None:
+        # A lane that is gone is reported by receive(); sending to it is not an error.
+        with contextlib.suppress(OSError):
+            _write_frame(self.stdin, message)
+
+    def receive(self) -> dict[str, Any]:
+        msg = _read_frame(self.stdout)
+        if msg is None:
+            raise TriageError(
+                "the batch's second lane stopped unexpectedly; the batch stopped "
+                "at its last committed chunk: run the same command again to resume"
+            )
+        if "error" in msg:
+            if msg.get("transient"):
+                raise TriageError(
+                    f"the databases stayed unavailable ({msg['error']}); the "
+                    "batch stopped at its last committed chunk: run the same "
+                    "command again to resume"
+                )
+            raise TriageError(msg["error"])
+        return msg
+
+    def close(self) -> None:
+        """Wait for the lane to end: no lane writes after this returns."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        elif self.pid is not None:
+            os.waitpid(self.pid, 0)
+        self.stdout.close()
+
+
+def run_lanes(
+    ws: Workspace,
+    job: BatchJob,
+    transform: Transform,
+    partner: Partner | None,
+    progress: Progress,
+    retry: RetryPolicy,
+    sleep: Callable[[float], None],
+) -> bool:
+    """Run the batch's chunks in this process and, with a partner, in a second lane too;
+    True when the user cancelled (at a chunk boundary, everything before it committed).
+    The caller closes the partner."""
+    source = ChunkSource(Path(job.path), job.fmt, job.resume_after, job.chunk_size)
+    total = os.path.getsize(job.path)
+    try:
+        parser = ChunkParser(transform, source.decode, retry, sleep)
+        lane = Lane(ws, job, transform, job.fmt, retry, sleep)
+        if partner is not None:
+            partner.start(ws, job)
+        rows_done = 0
+        try:
+            first = True
+            while True:
+                chunk = parser.parse(source.take(), source.line)
+                if partner is not None and not first:
+                    msg = partner.receive()  # the partner's chunk before this one
+                    if "end" in msg:
+                        return False
+                    rows_done += msg["records"]
+                    progress.update(max(source.position(), msg["position"]), total, rows_done)
+                first = False
+                if chunk.lines == 0:
+                    if partner is not None:
+                        partner.send({"end": True})
+                    progress.update(total, total, rows_done)
+                    return False
+                lane.commit(chunk)
+                rows_done += chunk.records
+                progress.update(source.position(), total, rows_done)
+                if progress.cancelled():
+                    if partner is not None:
+                        partner.send({"stop": True})
+                    return True
+                if partner is not None:
+                    partner.send({"go": True})
+                    source.skip()  # the partner's chunk
+        finally:
+            if partner is not None:
+                partner.close()  # waits for it: no lane writes after this returns
+    except Exception as exc:
+        if is_transient(exc):
+            raise TriageError(
+                f"the databases stayed unavailable ({error_message(exc)}); the batch stopped "
+                "cleanly at its last committed chunk: run the same command again to resume"
+            ) from None
+        raise
+    finally:
+        source.close()
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """The second lane: odd chunks, each committed when the parent passes the turn."""
+    header = _read_frame(stdin)
+    if header is None:
+        return 0
+    job = BatchJob(**header["job"])
+    try:
+        ws = open_workspace(
+            None, warehouse_url=header["warehouse"], dead_letter_url=header["store"]
+        )
+    except Exception as exc:
+        _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+        return 1
+    retry = RetryPolicy(job.retry_attempts, job.retry_base, job.retry_max)
+    transform = default_registry().get(job.transform)
+    source = ChunkSource(Path(job.path), job.fmt, job.resume_after, job.chunk_size)
+    try:
+        parser = ChunkParser(transform, source.decode, retry)
+        lane = Lane(ws, job, transform, job.fmt, retry, time.sleep)
+        source.skip()  # the parent's first chunk
+        while True:
+            chunk = parser.parse(source.take(), source.line)
+            msg = _read_frame(stdin)
+            if msg is None or "go" not in msg:
+                return 0  # stop, end, or the parent is gone: write nothing more
+            if chunk.lines == 0:
+                _write_frame(stdout, {"end": True})
+                return 0
+            try:
+                lane.commit(chunk)
+            except Exception as exc:
+                _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+                return 1
+            _write_frame(
+                stdout, {"done": True, "records": chunk.records, "position": source.position()}
+            )
+            source.skip()  # the parent's next chunk
+    finally:
+        source.close()
+        ws.close()
+
+
+if __name__ == "__main__":
+    sys.exit(serve(sys.stdin.buffer, sys.stdout.buffer))
