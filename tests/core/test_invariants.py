@@ -278,3 +278,12 @@ def test_parked_at_max_attempts(workspace: Workspace, seed_batch: Path) -> None:
     # --all-open leaves parked rows alone; a person re-drives them by id.
     assert redrive(workspace, "pesanan@2", where=DeadLetterFilter(status="open")).attempted == 3
     assert redrive(workspace, "pesanan@2", ids=[line4.id], max_attempts=5).attempted == 1
+
+
+def test_redrive_by_many_ids(workspace: Workspace, seed_batch: Path) -> None:
+    """More ids than SQLite takes parameters in one statement."""
+    from triage_app.core import TriageError
+
+    run_batch(workspace, seed_batch, "pesanan@1")
+    with pytest.raises(TriageError, match="no dead letter with id 5, 6, 7"):
+        redrive(workspace, "pesanan@2", ids=list(range(1, 40_001)))

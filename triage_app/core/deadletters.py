@@ -147,7 +147,10 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
             raise TriageError(f"unknown class {f.error_class!r}: use data, code or transient")
         out.append(dl.error_class == f.error_class)
     if f.batch_id:
-        out.append(dl.batch_id.startswith(f.batch_id, autoescape=True))
+        if len(f.batch_id) >= 16:
+            out.append(dl.batch_id == f.batch_id)
+        else:  # a prefix, as a range the index can use (batch ids are lower-case hex)
+            out.append(and_(dl.batch_id >= f.batch_id, dl.batch_id < f.batch_id + "\x7f"))
     if f.transform:
         out.append(dl.transform == f.transform)
     if f.min_attempts is not None and f.min_attempts > 1:

@@ -127,10 +127,14 @@ def redrive(
     actor = actor or current_actor()
     chosen = select_ids(ws, ids, where)
     if ids:
+        found: set[int] = set()
         with ws.store.connect() as conn:
-            found = set(
-                conn.execute(select(DeadLetter.id).where(DeadLetter.id.in_(chosen))).scalars()
-            )
+            # In slices: SQLite refuses statements with more than 32,766 parameters.
+            for start in range(0, len(chosen), CHUNK):
+                part = chosen[start : start + CHUNK]
+                found.update(
+                    conn.execute(select(DeadLetter.id).where(DeadLetter.id.in_(part))).scalars()
+                )
         missing = [i for i in chosen if i not in found]
         if missing:
             raise TriageError(f"no dead letter with id {', '.join(map(str, missing[:10]))}")

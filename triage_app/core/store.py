@@ -75,6 +75,11 @@ class DeadLetter(Base):
     __table_args__ = (
         UniqueConstraint("batch_id", "line", name="uq_dead_letter_batch_line"),
         Index("ix_dl_status_id", "status", "id"),
+        # The quarantine table's usual filters combine status with one more column.
+        Index("ix_dl_status_class_id", "status", "error_class", "id"),
+        Index("ix_dl_status_transform_id", "status", "transform", "id"),
+        Index("ix_dl_status_batch_id", "status", "batch_id", "id"),
+        Index("ix_dl_class_signature_id", "error_class", "signature", "id"),
         Index("ix_dl_class", "error_class"),
         Index("ix_dl_signature", "signature"),
         Index("ix_dl_attempts", "attempts"),

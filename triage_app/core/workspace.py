@@ -130,6 +130,7 @@ class Workspace:
             for engine, role in ((self.warehouse, "warehouse"), (self.store, "dead-letter store")):
                 check_reachable(engine, role)
             Base.metadata.create_all(self.store)
+            _add_missing_indexes(self.store)
         except Exception:
             self.close()
             raise
@@ -146,6 +147,14 @@ class Workspace:
 
     def warehouse_tables(self) -> list[str]:
         return inspect(self.warehouse).get_table_names()
+
+
+def _add_missing_indexes(engine: Engine) -> None:
+    """Stores made by an earlier version get the indexes added since (create_all only
+    creates what is missing whole: tables, not indexes on tables that exist)."""
+    for table in Base.metadata.sorted_tables:
+        for index in table.indexes:
+            index.create(engine, checkfirst=True)
 
 
 def check_reachable(engine: Engine, role: str) -> None:

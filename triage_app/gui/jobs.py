@@ -13,9 +13,6 @@ from triage_app.core import (
     run_batch,
 )
 from triage_app.core.export import ExportSummary, export_dead_letters
-
-# Not "from triage_app.core import redrive": once the submodule triage_app.core.redrive is
-# imported, the package attribute of that name is the module, not the function.
 from triage_app.core.redrive import redrive
 from triage_app.core.workspace import Workspace
 
