@@ -1,0 +1,38 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+PY ?= python3
+VENV ?= .venv
+PYTHON := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+DEMO ?= .demo
+
+.PHONY: setup run demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Opens the window on the demo workspace (the seed's 10-row batch).
+run: $(STAMP)
+	$(VENV)/bin/triage-app --workspace $(DEMO) demo
+	$(VENV)/bin/triage-app --workspace $(DEMO) gui
+
+demo: $(STAMP)
+	$(VENV)/bin/triage-app --workspace $(DEMO) demo
+
+# The whole suite, GUI tests offscreen; PostgreSQL tests use 127.0.0.1:5432 (database test).
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check triage_app tests benchmarks scripts
+	$(VENV)/bin/ruff format --check triage_app tests benchmarks scripts
+
+bench: $(STAMP)
+	$(PYTHON) benchmarks/bench_run.py
+
+clean:
+	rm -rf $(VENV) $(DEMO) .pytest_cache

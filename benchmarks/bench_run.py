@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""`triage-app run` against the shared references, measured in the same run.
+
+Targets (issue 2): at least 2x as fast as the seed's loader (ratio <= 0.50), at most 1.25x
+the orjson floor (ratio <= 1.25), peak RSS under 200 MB whatever the file size.
+
+Runs are interleaved (seed, floor, ours, seed, floor, ours, ...) so that drift on a
+shared machine hits all three alike; the median of each is reported. Peak RSS is the
+largest sum over the process tree (the CLI and its warehouse writer), sampled every 10 ms.
+
+    python benchmarks/bench_run.py [--rows 1000000] [--repeat 3] [--memory-rows 3000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+BENCH = REPO.parent / "shared" / "bench"
+
+
+def tree_rss_kb(pid: int) -> int:
+    """Resident memory of ``pid`` and all its descendants, in KiB."""
+    total = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    stack += [int(c) for c in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def measure(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak tree RSS in MB, stdout."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss_kb(proc.pid))
+            time.sleep(0.01)
+
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    t.join()
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[-500:]}")
+    return wall, peak / 1024, out.decode()
+
+
+def ours(src: Path, work: Path, i: int) -> list[str]:
+    ws = work / f"ws{i}"
+    shutil.rmtree(ws, ignore_errors=True)
+    return [
+        sys.executable,
+        "-m",
+        "triage_app",
+        "--workspace",
+        str(ws),
+        "run",
+        str(src),
+        "--transform",
+        "pesanan@2",
+        "--json",
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--bad", type=float, default=0.001)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--memory-rows",
+        type=int,
+        default=0,
+        help="also run ours once on a batch this large, for memory only",
+    )
+    ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: temp)")
+    a = ap.parse_args()
+
+    work = a.work or Path(tempfile.mkdtemp(prefix="triage-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    src = work / f"batch_{a.rows}.jsonl"
+    if not src.exists():
+        subprocess.run(
+            [
+                sys.executable,
+                str(BENCH / "gen_batch.py"),
+                str(src),
+                "--rows",
+                str(a.rows),
+                "--bad",
+                str(a.bad),
+            ],
+            check=True,
+        )
+    size_mb = src.stat().st_size / 1e6
+    print(f"batch: {a.rows:,} rows, {size_mb:.0f} MB, bad share {a.bad}")
+
+    times: dict[str, list[float]] = {"seed": [], "floor": [], "ours": []}
+    rss: dict[str, list[float]] = {k: [] for k in times}
+    for i in range(a.repeat):
+        runs = {
+            "seed": [
+                sys.executable,
+                str(BENCH / "seed_reference.py"),
+                str(src),
+                str(work / "seed.db"),
+                "2",
+            ],
+            "floor": [sys.executable, str(BENCH / "limit.py"), str(src), str(work / "floor.db")],
+            "ours": ours(src, work, i),
+        }
+        for name, cmd in runs.items():
+            wall, peak, _out = measure(cmd)
+            times[name].append(wall)
+            rss[name].append(peak)
+            print(f"  round {i + 1}: {name:5} {wall:6.2f} s  {peak:6.0f} MB", flush=True)
+
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print()
+    print(f"{'':8}{'median s':>10}{'rows/s':>12}{'peak MB':>10}")
+    for k in ("seed", "floor", "ours"):
+        print(f"{k:8}{med[k]:10.2f}{a.rows / med[k]:12,.0f}{max(rss[k]):10.0f}")
+    r_seed = med["ours"] / med["seed"]
+    r_floor = med["ours"] / med["floor"]
+    print(
+        f"\nours / seed  = {r_seed:.2f}  (target <= 0.50: {'met' if r_seed <= 0.5 else 'MISSED'})"
+    )
+    print(
+        f"ours / floor = {r_floor:.2f}  (target <= 1.25: {'met' if r_floor <= 1.25 else 'MISSED'})"
+    )
+    peak = max(rss["ours"])
+    print(f"ours peak RSS = {peak:.0f} MB (target < 200: {'met' if peak < 200 else 'MISSED'})")
+
+    if a.memory_rows:
+        big = work / f"batch_{a.memory_rows}.jsonl"
+        if not big.exists():
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(BENCH / "gen_batch.py"),
+                    str(big),
+                    "--rows",
+                    str(a.memory_rows),
+                    "--bad",
+                    str(a.bad),
+                ],
+                check=True,
+            )
+        wall, peak_big, _ = measure(ours(big, work, 99))
+        print(
+            f"ours on {a.memory_rows:,} rows: {wall:.2f} s, peak RSS {peak_big:.0f} MB "
+            f"(vs {peak:.0f} MB at {a.rows:,})"
+        )
+    if a.work is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
