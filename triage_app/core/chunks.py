@@ -134,21 +134,37 @@ class ChunkParser:
         failures: list[Failure] = []
         retries: deque[_Retry] = deque()
         count = superseded = 0
-        for n, raw in items:
-            try:
-                row = fn(decode(raw))
-                key = row[key_idx]
-                prev = pending.get(key)
-            except Exception as exc:  # every failure is evidence, none is fatal
-                if self._on_failure(n, raw, exc, failures, retries):
-                    count += 1
-                continue
-            count += 1
-            if prev is not None:
-                superseded += 1
-                if ord_idx is not None and prev[ord_idx] > row[ord_idx]:
+        if ord_idx is None:
+            # The later version of a key wins: no comparison, and the older versions are
+            # counted at the end as the rows that did not add a key.
+            ok = 0
+            for n, raw in items:
+                try:
+                    row = fn(decode(raw))
+                    pending[row[key_idx]] = (*row, n)
+                except Exception as exc:  # every failure is evidence, none is fatal
+                    if self._on_failure(n, raw, exc, failures, retries):
+                        count += 1
                     continue
-            pending[key] = (*row, n)
+                ok += 1
+            count += ok
+            superseded = ok - len(pending)
+        else:
+            for n, raw in items:
+                try:
+                    row = fn(decode(raw))
+                    key = row[key_idx]
+                    prev = pending.get(key)
+                except Exception as exc:
+                    if self._on_failure(n, raw, exc, failures, retries):
+                        count += 1
+                    continue
+                count += 1
+                if prev is not None:
+                    superseded += 1
+                    if prev[ord_idx] > row[ord_idx]:
+                        continue
+                pending[key] = (*row, n)
         if retries:
             superseded += self._drain_retries(retries, pending, failures)
         return Chunk(list(pending.values()), failures, len(items), count, superseded, last_line)

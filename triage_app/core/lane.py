@@ -27,7 +27,6 @@ from typing import IO, Any
 
 import orjson
 from sqlalchemy import update
-from sqlalchemy.orm import Session
 
 from triage_app.core.chunks import Chunk, ChunkParser, ChunkSource
 from triage_app.core.errors import ErrorClass, TriageError, error_message
@@ -106,9 +105,9 @@ class Lane:
         job = self.job
 
         def _commit() -> None:
-            with Session(self.ws.store) as s, s.begin():
+            with self.ws.store.begin() as conn:
                 quarantine(
-                    s.connection(),
+                    conn,
                     batch_id=job.batch_id,
                     transform_ref=self.transform.ref,
                     payload_kind=self.fmt,
@@ -116,7 +115,7 @@ class Lane:
                     actor=job.actor,
                     now=now,
                 )
-                s.execute(
+                conn.execute(
                     update(Batch)
                     .where(Batch.batch_id == job.batch_id)
                     .values(
