@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import Select, and_, func, insert, or_, select, update
@@ -170,7 +170,10 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
     return out
 
 
-def filtered(stmt: Select[Any], f: DeadLetterFilter) -> Select[Any]:
+SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
+
+
+def filtered(stmt: SelectT, f: DeadLetterFilter) -> SelectT:
     clauses = filter_clauses(f)
     return stmt.where(and_(*clauses)) if clauses else stmt
 

@@ -69,7 +69,7 @@ def _records(ws: Workspace, f: DeadLetterFilter) -> Iterator[dict[str, Any]]:
     cols = [getattr(DeadLetter, c) for c in EXPORT_COLUMNS]
     if f.ids is not None:
         ids = sorted(set(f.ids))
-        batches = [
+        batches: list[tuple[DeadLetterFilter, int | None]] = [
             (f.with_(ids=tuple(ids[i : i + _IDS_PER_QUERY])), None)
             for i in range(0, len(ids), _IDS_PER_QUERY)
         ]

@@ -164,7 +164,10 @@ def _read_frame(stream: IO[bytes]) -> dict[str, Any] | None:
         return None
     (n,) = _LEN.unpack(head)
     body = stream.read(n)
-    return orjson.loads(body) if len(body) == n else None  # type: ignore[no-any-return]
+    if len(body) < n:
+        return None
+    message: dict[str, Any] = orjson.loads(body)
+    return message
 
 
 class Partner:

@@ -61,16 +61,16 @@ def editable_payload(raw: bytes, kind: str, csv_header: str | None) -> EditableP
         return EditablePayload(payload_text(raw), "json-csv", f"cannot use the header: {exc}")
     try:
         obj: dict[str, Any] = decode_csv(raw, names)
-        note = None
+        split_note: str | None = None
     except (ValueError, UnicodeDecodeError) as exc:
         # Best effort: the fields that are there, by position; the person completes it.
         fields = next(csv.reader(io.StringIO(payload_text(raw), newline="")), [])
         obj = {name: (fields[i] if i < len(fields) else None) for i, name in enumerate(names)}
         for i, extra in enumerate(fields[len(names) :], 1):
             obj[f"_extra_{i}"] = extra
-        note = f"the row does not split into the header's columns ({exc}); check every value"
+        split_note = f"the row does not split into the header's columns ({exc}); check every value"
     text = orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode()
-    return EditablePayload(text, "json-csv", note)
+    return EditablePayload(text, "json-csv", split_note)
 
 
 def error_position(message: str) -> tuple[int, int] | None:

@@ -12,7 +12,7 @@ import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO, Literal, cast
 
 import orjson
 
@@ -33,7 +33,7 @@ def detect_format(path: Path, explicit: str | None = None) -> Format:
     if explicit is not None:
         if explicit not in FORMATS:
             raise TriageError(f"unknown format {explicit!r}: use jsonl or csv")
-        return explicit  # type: ignore[return-value]
+        return "csv" if explicit == "csv" else "jsonl"
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json"):
         return "jsonl"
@@ -58,7 +58,7 @@ def source_size(path: Path) -> int:
 
 def open_source(path: Path) -> io.BufferedReader:
     try:
-        return path.open("rb", buffering=1 << 20)
+        return cast(io.BufferedReader, open(path, "rb", buffering=1 << 20))
     except FileNotFoundError:
         raise TriageError(f"no such file: {path}") from None
     except IsADirectoryError:

@@ -1,0 +1,42 @@
+"""The engine type-checks under mypy --strict and the tree passes ruff: checks that any
+change can fail, run with the suite so CI holds them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from ..support import REPO
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name, path=str(REPO / ".venv" / "bin")) or shutil.which(name)
+    if path is None:
+        pytest.fail(f"{name} is not installed: it is in the test extras (pip install -e .[test])")
+    return path
+
+
+def test_core_is_mypy_strict_clean() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "triage_app/core"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout[-3000:]
+
+
+def test_ruff_is_clean() -> None:
+    ruff = _tool("ruff")
+    out = subprocess.run(
+        [ruff, "check", "triage_app", "tests", "benchmarks", "scripts"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stdout[-3000:]
