@@ -300,6 +300,46 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    from triage_app.core.reconcile import reconcile
+
+    with _open(args) as ws:
+        r = reconcile(ws, args.batch_id)
+
+    def text() -> str:
+        head = (
+            f"batch {r.batch_id}: {r.rows} rows = {r.loaded} loaded + {r.superseded} "
+            f"superseded + {r.quarantined} quarantined over {r.chunks} chunk(s)"
+        )
+        if r.ok:
+            return head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
+        out = [head + ": NOT consistent"]
+        out += [f"  missing lines {a}-{b}" for a, b in r.missing_lines]
+        out += [f"  doubled lines {a}-{b}" for a, b in r.doubled_lines]
+        out += [f"  {p}" for p in r.problems]
+        return "\n".join(out)
+
+    _emit(r.to_json(), args.json, text)
+    return 0 if r.ok else 1
+
+
+def cmd_verify_idempotent(args: argparse.Namespace) -> int:
+    from triage_app.core.idempotence import verify_idempotent
+
+    p = verify_idempotent(Path(args.file), args.transform, fmt=args.format)
+    _emit(
+        p.to_json(),
+        args.json,
+        lambda: (
+            f"{'idempotent' if p.identical else 'NOT idempotent'}: two runs of {p.rows} rows "
+            f"through {p.transform}, warehouse SHA-256 {p.first_sha256[:16]}… and "
+            f"{p.second_sha256[:16]}…"
+            + ("" if p.same_dead_letters else "; the dead letters differ")
+        ),
+    )
+    return 0 if p.identical else 1
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from triage_app.gui.app import run_gui
 
@@ -420,6 +460,29 @@ def build_parser() -> argparse.ArgumentParser:
     add("transforms", cmd_transforms, "list the registered transforms")
     add("stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors")
     add("demo", cmd_demo, "make a demo workspace from the seed's 10-row batch; prints where")
+    sp = add(
+        "reconcile",
+        cmd_reconcile,
+        "check that every line of a batch was loaded, superseded or quarantined once "
+        "(exit 1 if not)",
+    )
+    sp.add_argument("batch_id", metavar="BATCH_ID", help="the batch's id (or a unique prefix)")
+
+    sp = add(
+        "verify-idempotent",
+        cmd_verify_idempotent,
+        "run a file twice into scratch databases and compare the warehouse SHA-256 "
+        "(exit 1 if they differ); your workspace is not touched",
+    )
+    sp.add_argument("file", help="the source file (JSONL or CSV)")
+    sp.add_argument(
+        "--transform",
+        required=True,
+        metavar="NAME@VERSION",
+        help="transform to run, e.g. pesanan@2",
+    )
+    sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+
     add("gui", cmd_gui, "open the window")
     return p
 

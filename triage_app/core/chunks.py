@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.quarantine import Failure, failure_from
 from triage_app.core.readers import (
     BLANK,
@@ -41,6 +42,7 @@ class Chunk:
     lines: int  # physical lines (JSONL) or records (CSV) taken from the source
     records: int  # records among them, whatever became of them
     superseded: int  # older versions of a key met in the same chunk
+    first_line: int  # the lines this chunk covers, for the batch's ledger
     last_line: int  # the resume point once this chunk is committed
 
 
@@ -53,6 +55,7 @@ class ChunkSource:
         self.chunk_size = chunk_size
         self.f = open_source(path)
         self.header: bytes | None = None
+        self.first_line = 0
         self.decode: Callable[[bytes], Any]
         if fmt == "csv":
             self.header, reader = read_csv(self.f)
@@ -70,7 +73,9 @@ class ChunkSource:
             self.line = resume_after
 
     def take(self) -> list[tuple[int, bytes]]:
-        """The next chunk's (line, raw) items; empty at the end of the file."""
+        """The next chunk's (line, raw) items; empty at the end of the file. The chunk
+        covers lines ``first_line`` to ``line`` afterwards."""
+        self.first_line = self.line + 1
         if self.fmt == "csv":
             items = list(islice(self._records, self.chunk_size))
             if items:
@@ -125,9 +130,10 @@ class ChunkParser:
         self.key_idx = names.index(transform.key)
         self.ord_idx = names.index(transform.ordering) if transform.ordering else None
 
-    def parse(self, items: list[tuple[int, bytes]], last_line: int) -> Chunk:
+    def parse(self, items: list[tuple[int, bytes]], first_line: int, last_line: int) -> Chunk:
         """This loop is the hot path, one pass per input line: it keeps to local names and
         leaves the rare things (blank lines, failures, retries) to other methods."""
+        crash_point("mid-parse")
         fn, decode = self.fn, self.decode
         key_idx, ord_idx = self.key_idx, self.ord_idx
         pending: dict[Any, tuple[Any, ...]] = {}
@@ -167,7 +173,9 @@ class ChunkParser:
                 pending[key] = (*row, n)
         if retries:
             superseded += self._drain_retries(retries, pending, failures)
-        return Chunk(list(pending.values()), failures, len(items), count, superseded, last_line)
+        return Chunk(
+            list(pending.values()), failures, len(items), count, superseded, first_line, last_line
+        )
 
     def _on_failure(
         self, n: int, raw: bytes, exc: Exception, failures: list[Failure], retries: deque[_Retry]

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from sqlalchemy.types import Boolean
 
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.errors import ErrorClass, TriageError
 from triage_app.core.store import AuditEvent, Batch, DeadLetter, Status, utcnow
 from triage_app.core.workspace import Workspace, current_actor
@@ -332,6 +333,8 @@ def edit_payload(
             update(DeadLetter).where(DeadLetter.id == dl_id).values(payload=new, payload_kind=kind)
         )
         _record_event(s, dl_id, "edited", f"payload {before} -> {len(new)} bytes", actor)
+        s.flush()
+        crash_point("mid-edit")
     return get_dead_letter(ws, dl_id)
 
 

@@ -26,15 +26,16 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
-from sqlalchemy import update
+from sqlalchemy import insert, update
 
 from triage_app.core.chunks import Chunk, ChunkParser, ChunkSource
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.errors import ErrorClass, TriageError, error_message
 from triage_app.core.progress import Progress
 from triage_app.core.quarantine import Failure, failure_from_message, quarantine
 from triage_app.core.readers import Format, open_source, read_csv, strip_eol
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
-from triage_app.core.store import Batch, utcnow
+from triage_app.core.store import Batch, BatchChunk, utcnow
 from triage_app.core.transforms.registry import Transform, default_registry
 from triage_app.core.warehouse import WarehouseWriter
 from triage_app.core.workspace import Workspace, open_workspace
@@ -92,7 +93,9 @@ class Lane:
         self.writer = WarehouseWriter(ws.warehouse, transform, job.batch_id)
 
     def commit(self, chunk: Chunk) -> None:
+        crash_point("before-chunk-commit")
         result = with_retry(lambda: self.writer.upsert(chunk.rows), self.retry, sleep=self.sleep)
+        crash_point("after-warehouse-commit")
         failures = chunk.failures
         if result.failed:
             failures = failures + self._sink_failures(chunk.rows, result.failed)
@@ -116,6 +119,18 @@ class Lane:
                     now=now,
                 )
                 conn.execute(
+                    insert(BatchChunk).values(
+                        batch_id=job.batch_id,
+                        first_line=chunk.first_line,
+                        last_line=chunk.last_line,
+                        records=chunk.records,
+                        loaded=loaded,
+                        superseded=superseded,
+                        quarantined=len(failures),
+                        committed_at=now,
+                    )
+                )
+                conn.execute(
                     update(Batch)
                     .where(Batch.batch_id == job.batch_id)
                     .values(
@@ -131,6 +146,7 @@ class Lane:
                 )
 
         with_retry(_commit, self.retry, sleep=self.sleep)
+        crash_point("after-chunk-commit")
 
     def _sink_failures(
         self, rows: list[tuple[Any, ...]], refused: list[tuple[int, str]]
@@ -288,7 +304,7 @@ def run_lanes(
         try:
             first = True
             while True:
-                chunk = parser.parse(source.take(), source.line)
+                chunk = parser.parse(source.take(), source.first_line, source.line)
                 if partner is not None and not first:
                     msg = partner.receive()  # the partner's chunk before this one
                     if "end" in msg:
@@ -346,7 +362,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
         lane = Lane(ws, job, transform, job.fmt, retry, time.sleep)
         source.skip()  # the parent's first chunk
         while True:
-            chunk = parser.parse(source.take(), source.line)
+            chunk = parser.parse(source.take(), source.first_line, source.line)
             msg = _read_frame(stdin)
             if msg is None or "go" not in msg:
                 return 0  # stop, end, or the parent is gone: write nothing more

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.deadletters import DeadLetterFilter, _record_event, matching_ids
 from triage_app.core.errors import ErrorClass, TriageError
 from triage_app.core.progress import NoProgress, Progress
@@ -240,6 +241,7 @@ def _redrive_chunk(
 
     assert writer is not None
     result = with_retry(lambda: writer.upsert(rows), retry, sleep=sleep)
+    crash_point("redrive-after-warehouse")
     refused = dict(result.failed)
     resolved: list[_Item] = []
     for i, item in enumerate(row_owner):

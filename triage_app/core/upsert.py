@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.errors import error_message
 from triage_app.core.retry import is_transient
 
@@ -29,6 +30,7 @@ def upsert_rows(
     try:
         cur.executemany(sql, rows)
         changed = cur.rowcount
+        crash_point("mid-upsert")
         conn.commit()
         return UpsertResult(max(changed, 0), [])
     except Exception as exc:
