@@ -50,6 +50,10 @@ class DeadLetterFilter:
     search: str | None = None  # literal text in the payload or the error
     signature: str | None = None
     ids: tuple[int, ...] | None = None
+    attempts: int | None = None  # exactly this many (a bar of the attempts histogram)
+    # First failed on these UTC days, both included (a day or a span of a Trends chart).
+    failed_from: dt.date | None = None
+    failed_to: dt.date | None = None
 
     def with_(self, **changes: Any) -> DeadLetterFilter:
         return replace(self, **changes)
@@ -158,6 +162,13 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
         out.append(dl.attempts >= f.min_attempts)
     if f.signature is not None:
         out.append(dl.signature == f.signature)
+    if f.attempts is not None:
+        out.append(dl.attempts == f.attempts)
+    if f.failed_from is not None:
+        out.append(dl.first_failed_at >= dt.datetime.combine(f.failed_from, dt.time()))
+    if f.failed_to is not None:
+        end = f.failed_to + dt.timedelta(days=1)
+        out.append(dl.first_failed_at < dt.datetime.combine(end, dt.time()))
     if f.ids is not None:
         out.append(dl.id.in_(f.ids))
     if f.search:

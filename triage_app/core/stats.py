@@ -1,15 +1,32 @@
-"""Aggregates over the dead-letter store, all computed in SQL."""
+"""Aggregates over the dead-letter store, all computed in SQL (by ``core/trends.py``).
+
+``stats --json`` carries the keys it always had (by class, status, attempts, failures per
+day, top signatures) and, under ``trends``, everything the Trends tab and ``report`` show.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import datetime as dt
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sqlalchemy import Integer, Text, func, select
-
-from triage_app.core.deadletters import DeadLetterFilter, filtered
-from triage_app.core.store import DeadLetter
+from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.trends import (
+    STATUSES,
+    DayCount,
+    ErrorGroup,
+    SpikeRule,
+    Trends,
+    _cube,
+    _scope,
+    compute_trends,
+    cube_totals,
+    error_groups,
+    failures_per_day,
+)
 from triage_app.core.workspace import Workspace
+
+TOP_GROUPS = 20  # error groups under "trends": the Trends tab shows as many
 
 
 @dataclass(frozen=True)
@@ -21,72 +38,74 @@ class Stats:
     attempts: dict[int, int]  # attempts -> dead letters with that many
     failures_per_day: list[dict[str, Any]]  # {"day", "class", "count"}, by first failure
     top_signatures: list[dict[str, Any]]
+    trends: Trends | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["attempts"] = {str(k): v for k, v in self.attempts.items()}
+        d["trends"] = self.trends.to_json() if self.trends is not None else None
         return d
 
 
-def compute_stats(ws: Workspace, f: DeadLetterFilter | None = None, top: int = 10) -> Stats:
-    f = f or DeadLetterFilter(status="all")
-    dl = DeadLetter
-    day = func.substr(func.cast(dl.first_failed_at, Text()), 1, 10)
-    with ws.store.connect() as conn:
-        by_cs: dict[str, dict[str, int]] = {}
-        for cls, status, n in conn.execute(
-            filtered(select(dl.error_class, dl.status, func.count()), f).group_by(
-                dl.error_class, dl.status
-            )
-        ):
-            by_cs.setdefault(cls, {})[status] = n
-        attempts = {
-            int(a): int(n)
-            for a, n in conn.execute(
-                filtered(select(dl.attempts, func.count()), f)
-                .group_by(dl.attempts)
-                .order_by(dl.attempts)
-            )
+def _seen(t: dt.datetime | None) -> str:
+    return "None" if t is None else str(t)[:19]
+
+
+def _legacy_per_day(days: tuple[DayCount, ...]) -> list[dict[str, Any]]:
+    return [
+        {"day": d.day.isoformat(), "class": c, "count": n}
+        for d in days
+        for c, n in sorted(d.by_class.items())
+        if n
+    ]
+
+
+def _legacy_signatures(groups: tuple[ErrorGroup, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "signature": g.signature,
+            "class": g.error_class,
+            "count": g.count,
+            "open": g.open,
+            "first_seen": _seen(g.first_seen),
+            "last_seen": _seen(g.last_seen),
         }
-        per_day = [
-            {"day": d, "class": c, "count": int(n)}
-            for d, c, n in conn.execute(
-                filtered(select(day.label("day"), dl.error_class, func.count()), f)
-                .group_by("day", dl.error_class)
-                .order_by("day", dl.error_class)
-            )
-        ]
-        n_open = func.sum(func.cast(dl.status == "open", Integer()))
-        top_sigs = [
-            {
-                "signature": sig,
-                "class": cls,
-                "count": int(n),
-                "open": int(o or 0),
-                "first_seen": str(first)[:19],
-                "last_seen": str(last)[:19],
-            }
-            for sig, cls, n, o, first, last in conn.execute(
-                filtered(
-                    select(
-                        dl.signature,
-                        dl.error_class,
-                        func.count().label("n"),
-                        n_open,
-                        func.min(dl.first_failed_at),
-                        func.max(dl.last_failed_at),
-                    ),
-                    f,
-                )
-                .group_by(dl.signature, dl.error_class)
-                .order_by(func.count().desc(), dl.signature)
-                .limit(top)
-            )
-        ]
+        for g in groups
+    ]
+
+
+def compute_stats(
+    ws: Workspace,
+    f: DeadLetterFilter | None = None,
+    top: int = 10,
+    *,
+    since: dt.date | None = None,
+    rule: SpikeRule | None = None,
+) -> Stats:
+    """Counts over the dead letters matching ``f`` (default: all of them), and the trends
+    (whose attempts histogram follows ``f``; the rest covers the store from ``since``)."""
+    everything = f is None or f == DeadLetterFilter(status="all")
+    trends = compute_trends(
+        ws, None if everything else f, since=since, rule=rule, top=max(top, TOP_GROUPS)
+    )
+    if everything and since is None:
+        by_cs = trends.by_class_status
+        by_as = trends.by_attempts_status
+        days = trends.per_day
+        groups = trends.groups[:top]
+    else:
+        assert f is not None or since is not None
+        f = f or DeadLetterFilter(status="all")
+        statuses = STATUSES if f.status in ("all", None) else (f.status,)
+        with ws.store.connect() as conn:
+            cells = _cube(conn, _scope(f, since), statuses)
+            by_cs, by_as = cube_totals(cells)
+            days = failures_per_day(conn, f, since)
+            groups = error_groups(conn, f, since, top, cells)
     by_class: dict[str, int] = {}
     by_status: dict[str, int] = {}
-    for cls, statuses in by_cs.items():
-        for status, n in statuses.items():
+    for cls, statuses_n in by_cs.items():
+        for status, n in statuses_n.items():
             by_class[cls] = by_class.get(cls, 0) + n
             by_status[status] = by_status.get(status, 0) + n
     return Stats(
@@ -94,7 +113,8 @@ def compute_stats(ws: Workspace, f: DeadLetterFilter | None = None, top: int = 1
         by_class=by_class,
         by_status=by_status,
         by_class_status=by_cs,
-        attempts=attempts,
-        failures_per_day=per_day,
-        top_signatures=top_sigs,
+        attempts={a: sum(st.values()) for a, st in by_as.items()},
+        failures_per_day=_legacy_per_day(days),
+        top_signatures=_legacy_signatures(groups),
+        trends=replace(trends, groups=trends.groups[:TOP_GROUPS]),
     )
