@@ -86,3 +86,17 @@ def test_search_is_literal_on_postgres(pg_urls: tuple[str, str], tmp_path: Path)
         assert found("it's") == [3]
         assert found("kolom wajib") == [1, 2, 3]  # the error text, case-insensitively
         assert found("KOLOM") == [1, 2, 3]
+
+
+def test_escaped_nul_is_refused_by_postgres_alone(pg_urls: tuple[str, str]) -> None:
+    """PostgreSQL text cannot hold U+0000 (SQLite can): the row fails at the sink and is
+    quarantined by itself, as data."""
+    from ..support import REPO
+
+    src = REPO / "tests" / "hostile" / "escaped_nul.jsonl"
+    wh, dl = pg_urls
+    with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
+        s = run_batch(ws, src, "pesanan@2")
+        assert (s.rows, s.loaded, s.quarantined) == (1, 0, 1)
+        (d,) = list_dead_letters(ws)
+        assert d.error_class == "data" and "\\u0000" in d.payload

@@ -27,6 +27,9 @@ BLANK = b" \t\r\n"
 # A CSV record whose quotes never close would swallow the rest of the file; past this many
 # bytes it is cut off and quarantined as one record instead.
 MAX_CSV_RECORD = 16 * 1024 * 1024
+# The csv module refuses fields over 128 KiB by default; a long field is data, not an attack,
+# up to the size at which a record is cut off anyway.
+csv.field_size_limit(MAX_CSV_RECORD)
 
 
 def detect_format(path: Path, explicit: str | None = None) -> Format:
@@ -37,7 +40,7 @@ def detect_format(path: Path, explicit: str | None = None) -> Format:
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json"):
         return "jsonl"
-    if suffix in (".csv", ".tsv"):
+    if suffix == ".csv":
         return "csv"
     raise TriageError(f"cannot tell the format of {path.name}: pass --format jsonl or csv")
 
@@ -128,6 +131,13 @@ def csv_header_names(header: bytes) -> list[str]:
     names = [h.strip() for h in names]
     if not names or not any(names):
         raise TriageError("the CSV file has no header line")
+    if len(names) == 1:
+        for sep in (";", "\t", "|"):
+            if sep in names[0]:
+                raise TriageError(
+                    f"the CSV header is one column with {sep!r} in it: only ',' separates "
+                    "columns here; convert the file to comma-separated"
+                )
     dupes = sorted({h for h in names if names.count(h) > 1})
     if dupes:
         raise TriageError(f"the CSV header repeats column(s): {', '.join(dupes)}")
