@@ -90,7 +90,10 @@ class Lane:
         self.fmt = fmt
         self.retry = retry
         self.sleep = sleep
-        self.writer = WarehouseWriter(ws.warehouse, transform, job.batch_id)
+        # Creating the table is a write too: a locked or lost warehouse is retried here.
+        self.writer = with_retry(
+            lambda: WarehouseWriter(ws.warehouse, transform, job.batch_id), retry, sleep=sleep
+        )
 
     def commit(self, chunk: Chunk) -> None:
         crash_point("before-chunk-commit")

@@ -3,9 +3,11 @@ warehouse writer process, which talks to SQLite without SQLAlchemy."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-BUSY_TIMEOUT_MS = 15_000
+# How long SQLite itself waits on a lock before our retries take over; tests shorten it.
+BUSY_TIMEOUT_MS = int(os.environ.get("TRIAGE_BUSY_TIMEOUT_MS", "15000"))
 
 
 def apply_pragmas(dbapi_conn: Any) -> None:
