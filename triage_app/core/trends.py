@@ -668,3 +668,122 @@ def compute_trends(
         by_class_status,
         by_attempts_status,
     )
+
+
+# -- the numbers behind each chart, as tables (CSV export, the report) ---------------------
+Table = tuple[list[str], list[list[Any]]]
+
+CHART_TITLES = {
+    "failures_per_day": "Quarantined per day, by class",
+    "failures_per_batch": "Quarantined per batch, by class",
+    "backlog": "Backlog: open vs resolved",
+    "quarantine_rate": "Quarantine rate per batch",
+    "attempts": "Attempts",
+    "error_groups": "Error groups",
+}
+
+
+def chart_tables(t: Trends) -> dict[str, Table]:
+    """Each chart's data as (headers, rows) of plain values, named as in CHART_TITLES."""
+    rate_rows = [
+        [
+            b.batch_id,
+            b.source_name,
+            b.transform,
+            _iso(b.started_at),
+            b.rows,
+            b.quarantined,
+            round(b.rate, 6),
+            None if c.baseline is None else round(c.baseline, 6),
+            None if c.threshold is None else round(c.threshold, 6),
+            c.is_spike,
+        ]
+        for b, c in zip(t.per_batch, t.checks, strict=True)
+    ]
+    return {
+        "failures_per_day": (
+            ["day", *CLASSES, "total"],
+            [[d.day.isoformat(), *(d.by_class[c] for c in CLASSES), d.total] for d in t.per_day],
+        ),
+        "failures_per_batch": (
+            ["batch_id", "source_name", "transform", "started_at", "rows", "quarantined", *CLASSES],
+            [
+                [
+                    b.batch_id,
+                    b.source_name,
+                    b.transform,
+                    _iso(b.started_at),
+                    b.rows,
+                    b.quarantined,
+                    *(b.by_class.get(c, 0) for c in CLASSES),
+                ]
+                for b in t.per_batch
+            ],
+        ),
+        "backlog": (
+            ["day", "open", "resolved", "arrived", "resolved_on_day", "discarded_on_day"],
+            [
+                [
+                    p.day.isoformat(),
+                    p.open,
+                    p.resolved,
+                    p.arrived,
+                    p.resolved_on_day,
+                    p.discarded_on_day,
+                ]
+                for p in t.backlog
+            ],
+        ),
+        "quarantine_rate": (
+            [
+                "batch_id",
+                "source_name",
+                "transform",
+                "started_at",
+                "rows",
+                "quarantined",
+                "rate",
+                "baseline",
+                "threshold",
+                "spike",
+            ],
+            rate_rows,
+        ),
+        "attempts": (
+            ["attempts", "dead_letters", "parked"],
+            [[b.attempts, b.total, b.parked] for b in t.attempts],
+        ),
+        "error_groups": (
+            ["signature", "class", "count", *STATUSES, "first_seen", "last_seen"],
+            [
+                [
+                    g.signature,
+                    g.error_class,
+                    g.count,
+                    *(g.by_status.get(s, 0) for s in STATUSES),
+                    _iso(g.first_seen),
+                    _iso(g.last_seen),
+                ]
+                for g in t.groups
+            ],
+        ),
+    }
+
+
+def write_csv(path: Any, table: Table) -> None:
+    """One table as CSV (UTF-8, a header row; spreadsheet-safe for leading = + - @)."""
+    import csv
+
+    headers, rows = table
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(headers)
+        for row in rows:
+            w.writerow([_cell(v) for v in row])
+
+
+def _cell(v: Any) -> Any:
+    # A signature such as "=cmd|…" must not run as a formula in a spreadsheet.
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@"):
+        return "'" + v
+    return "" if v is None else v

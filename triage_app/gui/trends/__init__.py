@@ -1,0 +1,8 @@
+"""The Trends tab: charts for team leads over core/trends.py aggregates. Each chart is a
+small module; the numbers all come from core, the widgets only draw them."""
+
+from triage_app.gui.trends.base import Link
+from triage_app.gui.trends.spike_banner import SpikeBanner
+from triage_app.gui.trends.tab import TrendsTab
+
+__all__ = ["Link", "SpikeBanner", "TrendsTab"]

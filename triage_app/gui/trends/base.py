@@ -1,0 +1,138 @@
+"""What every Trends chart shares: a white plot with readable axes, the class colours of
+the quarantine table, a click that becomes a table filter, and PNG export."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont
+
+from triage_app.core import DeadLetterFilter
+from triage_app.core.trends import Trends
+from triage_app.gui.dead_letter_model import CLASS_COLOURS
+
+# The parked mark and the backlog lines: red is "needs a person", green is "done".
+PARKED_COLOUR = "#dc2626"
+WAITING_COLOUR = "#64748b"
+OPEN_COLOUR = "#ea580c"
+RESOLVED_COLOUR = "#16a34a"
+RATE_COLOUR = "#94a3b8"
+SPIKE_COLOUR = "#dc2626"
+TEXT_COLOUR = "#374151"
+GRID_ALPHA = 0.15
+DAY_SECONDS = 86_400.0
+HEADROOM = 1.28  # the y range above the tallest value: room for the legend row
+
+
+def class_colour(cls: str) -> str:
+    return CLASS_COLOURS.get(cls, "#6b7280")
+
+
+def day_x(day: dt.date) -> float:
+    """A UTC day on a date axis: its noon, so a bar one day wide sits on its own label."""
+    return dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC).timestamp()
+
+
+def x_day(x: float) -> dt.date:
+    return dt.datetime.fromtimestamp(x, dt.UTC).date()
+
+
+@dataclass(frozen=True)
+class Link:
+    """A click on a chart, as a narrowing of the quarantine table's filter."""
+
+    label: str  # what the status bar says: "first failed 2026-03-02 · data"
+    changes: tuple[tuple[str, Any], ...]  # DeadLetterFilter fields to set
+    select_all: bool = False  # a group: select its rows, ready for one re-drive
+
+    def apply(self, f: DeadLetterFilter) -> DeadLetterFilter:
+        return f.with_(**dict(self.changes))
+
+
+class TrendChart(pg.PlotWidget):
+    """A pyqtgraph plot styled for reading at a glance; subclasses draw one chart."""
+
+    linked = Signal(object)  # Link
+    table_name = ""  # the chart_tables() entry its CSV export writes
+
+    def __init__(self, left: str, bottom: str = "", axis_items: dict[str, Any] | None = None):
+        super().__init__(background="w", axisItems=axis_items or {})
+        self.setObjectName(type(self).__name__)
+        self.setAntialiasing(True)
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.showGrid(x=False, y=True, alpha=GRID_ALPHA)
+        font = QFont()
+        font.setPointSize(9)
+        for name in ("left", "bottom"):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen(TEXT_COLOUR))
+            axis.setTextPen(pg.mkPen(TEXT_COLOUR))
+            axis.setStyle(tickFont=font, tickTextOffset=4)
+        item.setLabel("left", left, color=TEXT_COLOUR)
+        if bottom:
+            item.setLabel("bottom", bottom, color=TEXT_COLOUR)
+        item.getAxis("left").setWidth(64)
+        vb = item.getViewBox()
+        vb.setMouseEnabled(x=False, y=False)  # a report, not a canvas: clicks filter
+        vb.setMenuEnabled(False)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.scene().sigMouseClicked.connect(self._on_click)
+        self.trends: Trends | None = None
+
+    def legend(self, columns: int = 1, right: bool = False) -> pg.LegendItem:
+        """One row at the top (left, or right), over the headroom the y range leaves."""
+        legend = self.getPlotItem().addLegend(
+            offset=(-6 if right else 6, 2), labelTextColor=TEXT_COLOUR, colCount=columns
+        )
+        legend.setBrush(pg.mkBrush(255, 255, 255, 220))
+        legend.setPen(pg.mkPen("#d1d5db"))
+        return legend
+
+    def show_trends(self, t: Trends) -> None:
+        self.trends = t
+        self.draw(t)
+
+    def draw(self, t: Trends) -> None:
+        raise NotImplementedError
+
+    def pick(self, x: float, y: float) -> Link | None:
+        """The link under the data point (x, y), or None."""
+        return None
+
+    def click(self, x: float, y: float) -> Link | None:
+        link = self.pick(x, y)
+        if link is not None:
+            self.linked.emit(link)
+        return link
+
+    def _on_click(self, ev: Any) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton or ev.double():
+            return
+        vb = self.getPlotItem().getViewBox()
+        pos = ev.scenePos()
+        if vb.sceneBoundingRect().contains(pos):
+            pt = vb.mapSceneToView(pos)
+            self.click(pt.x(), pt.y())
+
+    def export_png(self, path: Path, size: tuple[int, int] | None = None) -> Path:
+        """The chart as shown (or at ``size``), as a PNG file."""
+        if size is not None:
+            self.resize(*size)
+        image = self.grab()
+        if not image.save(str(path), "PNG"):
+            raise OSError(f"cannot write {path}")
+        return path
+
+
+def bars(**opts: Any) -> pg.BarGraphItem:
+    """A BarGraphItem with a hairline in the bar's own colour (edges stay crisp)."""
+    brush = opts.pop("brush")
+    colour = QColor(brush)
+    return pg.BarGraphItem(brush=pg.mkBrush(colour), pen=pg.mkPen(colour.darker(115)), **opts)

@@ -1,0 +1,108 @@
+"""Failures over time: dead letters quarantined per day (a date axis) or per batch, stacked
+by class in the quarantine table's class colours."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pyqtgraph as pg
+
+from triage_app.core.trends import CLASSES, Trends
+from triage_app.gui.trends.base import (
+    DAY_SECONDS,
+    HEADROOM,
+    Link,
+    TrendChart,
+    bars,
+    class_colour,
+    day_x,
+    x_day,
+)
+from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
+
+
+class FailuresChart(TrendChart):
+    """``mode`` is "day" (by the UTC day of the first failure) or "batch" (batch counters)."""
+
+    def __init__(self) -> None:
+        self.date_axis = DayAxis()
+        super().__init__("dead letters quarantined", axis_items={"bottom": self.date_axis})
+        self.batch_axis = BatchAxis()
+        self.mode = "day"
+        self.legend(columns=3)
+        self.stack: dict[str, pg.BarGraphItem] = {}
+        for cls in CLASSES:
+            item = bars(x=[], height=[], width=1.0, brush=class_colour(cls), name=cls)
+            self.stack[cls] = item
+            self.addItem(item)
+        self._x: list[float] = []
+        self._heights: dict[str, list[float]] = {}
+        self._keys: list[object] = []  # a date per bar, or a batch id
+
+    @property
+    def table_name(self) -> str:  # type: ignore[override]
+        return "failures_per_day" if self.mode == "day" else "failures_per_batch"
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in ("day", "batch"):
+            raise ValueError(mode)
+        self.mode = mode
+        axis = self.date_axis if mode == "day" else self.batch_axis
+        self.getPlotItem().setAxisItems({"bottom": axis})
+        self.getPlotItem().setLabel("bottom", "" if mode == "day" else "batch (started)")
+        if self.trends is not None:
+            self.draw(self.trends)
+
+    def draw(self, t: Trends) -> None:
+        if self.mode == "day":
+            self._x = [day_x(d.day) for d in t.per_day]
+            self._keys = [d.day for d in t.per_day]
+            counts = {c: [float(d.by_class.get(c, 0)) for d in t.per_day] for c in CLASSES}
+            width = DAY_SECONDS * 0.8
+        else:
+            self._x = [float(i) for i in range(len(t.per_batch))]
+            self._keys = [b.batch_id for b in t.per_batch]
+            counts = {c: [float(b.by_class.get(c, 0)) for b in t.per_batch] for c in CLASSES}
+            self.batch_axis.set_batches(t.per_batch)
+            width = 0.8
+        self._heights = counts
+        base = np.zeros(len(self._x))
+        for cls in CLASSES:
+            h = np.array(counts[cls], dtype=float)
+            self.stack[cls].setOpts(x=np.array(self._x), y0=base.copy(), height=h, width=width)
+            base += h
+        item = self.getPlotItem()
+        if self._x:
+            pad = width
+            item.setXRange(min(self._x) - pad, max(self._x) + pad, padding=0)
+        item.setYRange(0, (float(base.max()) if len(base) else 1.0) * HEADROOM or 1.0, padding=0)
+
+    def pick(self, x: float, y: float) -> Link | None:
+        if not self._x:
+            return None
+        half = DAY_SECONDS * 0.4 if self.mode == "day" else 0.4
+        i = int(np.argmin([abs(x - v) for v in self._x]))
+        if abs(x - self._x[i]) > half or y < 0:
+            return None
+        top = 0.0
+        cls = None
+        for c in CLASSES:
+            h = self._heights[c][i]
+            if top <= y < top + h:
+                cls = c
+            top += h
+        if y >= top:
+            return None
+        key = self._keys[i]
+        extra: tuple[tuple[str, object], ...] = (("error_class", cls),) if cls else ()
+        if self.mode == "day":
+            assert isinstance(key, dt.date)
+            label = f"first failed {key.isoformat()}" + (f" · {cls}" if cls else "")
+            fields = (("failed_from", key), ("failed_to", key), ("status", "all"))
+            return Link(label, fields + extra)
+        label = f"batch {str(key)[:8]}" + (f" · {cls}" if cls else "")
+        return Link(label, (("batch_id", key), ("status", "all"), *extra))
+
+    def day_at(self, x: float) -> dt.date:
+        return x_day(x)

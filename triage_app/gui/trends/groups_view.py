@@ -1,0 +1,175 @@
+"""Error groups: dead letters sharing a signature, as a table and a bar chart. Choosing a
+group filters the quarantine table to it and selects its rows, so one fix and one re-drive
+deal with all of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView
+
+from triage_app.core.trends import ErrorGroup, Trends
+from triage_app.gui.trends.base import Link, TrendChart, bars, class_colour
+
+Index = QModelIndex | QPersistentModelIndex
+
+COL_SIGNATURE, COL_CLASS, COL_COUNT, COL_OPEN, COL_RESOLVED, COL_FIRST, COL_LAST = range(7)
+HEADERS = ("signature", "class", "count", "open", "resolved", "first seen", "last seen")
+_NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED)
+BARS = 10  # the chart shows the largest few; the table has them all
+LABEL_CHARS = 30
+
+
+def group_link(g: ErrorGroup) -> Link:
+    return Link(
+        f"group {g.signature[:48]}",
+        (("signature", g.signature), ("error_class", g.error_class)),
+        select_all=True,
+    )
+
+
+def short(signature: str) -> str:
+    return signature if len(signature) <= LABEL_CHARS else signature[: LABEL_CHARS - 1] + "…"
+
+
+class GroupsModel(QAbstractTableModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.groups: tuple[ErrorGroup, ...] = ()
+
+    def set_groups(self, groups: tuple[ErrorGroup, ...]) -> None:
+        self.beginResetModel()
+        self.groups = groups
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.groups)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.groups):
+            return None
+        g = self.groups[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                g.signature,
+                g.error_class,
+                f"{g.count:,}",
+                f"{g.open:,}",
+                f"{g.resolved:,}",
+                _when(g.first_seen),
+                _when(g.last_seen),
+            )[col]
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_SIGNATURE:
+            return g.signature
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_CLASS:
+            return QColor(class_colour(g.error_class))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+def _when(t: Any) -> str:
+    return "" if t is None else t.strftime("%Y-%m-%d %H:%M")
+
+
+class GroupsChart(TrendChart):
+    """Horizontal bars, largest group on top, coloured by class."""
+
+    table_name = "error_groups"
+
+    def __init__(self) -> None:
+        super().__init__("", "dead letters")
+        self.items: dict[str, Any] = {}
+        self.groups: tuple[ErrorGroup, ...] = ()
+        self.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
+        self.getPlotItem().getAxis("left").setWidth(250)
+        self.bar_items: list[Any] = []
+
+    def draw(self, t: Trends) -> None:
+        for item in self.bar_items:
+            self.removeItem(item)
+        self.bar_items = []
+        self.groups = t.groups[:BARS]
+        n = len(self.groups)
+        # One item per class, so each keeps the table's class colour.
+        for cls in sorted({g.error_class for g in self.groups}):
+            idx = [i for i, g in enumerate(self.groups) if g.error_class == cls]
+            item = bars(
+                x0=np.zeros(len(idx)),
+                y=np.array([n - 1 - i for i in idx], dtype=float),
+                width=np.array([self.groups[i].count for i in idx], dtype=float),
+                height=0.7,
+                brush=class_colour(cls),
+            )
+            self.addItem(item)
+            self.bar_items.append(item)
+        axis = self.getPlotItem().getAxis("left")
+        axis.setTicks([[(float(n - 1 - i), short(g.signature)) for i, g in enumerate(self.groups)]])
+        top = max((g.count for g in self.groups), default=1)
+        self.getPlotItem().setXRange(0, top * 1.05, padding=0)
+        self.getPlotItem().setYRange(-0.6, max(n, 1) - 0.4, padding=0)
+
+    def pick(self, x: float, y: float) -> Link | None:
+        n = len(self.groups)
+        row = n - 1 - round(y)
+        if not 0 <= row < n or abs(y - round(y)) > 0.35 or x < 0:
+            return None
+        g = self.groups[row]
+        return group_link(g) if x <= g.count else None
+
+
+class GroupsView(QSplitter):
+    """The table beside the chart; a row or a bar chooses a group."""
+
+    linked = Signal(object)  # Link
+
+    def __init__(self) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.setObjectName("groupsView")
+        self.model = GroupsModel(self)
+        self.table = QTableView(objectName="groupsTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(COL_SIGNATURE, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((1, 64), (2, 70), (3, 64), (4, 70), (5, 118), (6, 118)):
+            self.table.setColumnWidth(col, width)
+        self.table.setToolTip("Click a group: the quarantine table shows it, its rows selected")
+        self.table.clicked.connect(self._on_clicked)
+        self.chart = GroupsChart()
+        self.chart.linked.connect(self.linked)
+        self.addWidget(self.table)
+        self.addWidget(self.chart)
+        self.setStretchFactor(0, 3)
+        self.setStretchFactor(1, 2)
+        self.setSizes([780, 520])
+
+    def show_trends(self, t: Trends) -> None:
+        self.model.set_groups(t.groups)
+        self.chart.show_trends(t)
+
+    def choose(self, row: int) -> Link | None:
+        if not 0 <= row < len(self.model.groups):
+            return None
+        link = group_link(self.model.groups[row])
+        self.linked.emit(link)
+        return link
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        self.choose(index.row())

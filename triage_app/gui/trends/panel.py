@@ -1,0 +1,94 @@
+"""A titled frame around one chart, with its PNG and CSV export buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.trends import chart_tables, write_csv
+from triage_app.gui.trends.base import TrendChart
+
+
+class ChartPanel(QFrame):
+    exported = Signal(str)  # a line for the status bar
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        hint: str,
+        body: QWidget,
+        chart: TrendChart,
+        extra: QWidget | None = None,
+    ) -> None:
+        super().__init__(objectName=f"panel_{name}")
+        self.name = name
+        self.chart = chart
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet(f"#panel_{name} {{ background: white; }}")
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel(f"<b>{title}</b>", objectName=f"title_{name}")
+        self.hint = QLabel(hint)
+        self.hint.setStyleSheet("color: #6b7280;")
+        head.addWidget(self.title)
+        head.addSpacing(8)
+        head.addWidget(self.hint, 1)
+        if extra is not None:
+            head.addWidget(extra)
+        self.png_button = self._button("PNG…", "Save the chart as a PNG image", self.ask_png)
+        self.csv_button = self._button("CSV…", "Save the chart's numbers as CSV", self.ask_csv)
+        head.addWidget(self.png_button)
+        head.addWidget(self.csv_button)
+        v = QVBoxLayout(self)
+        v.setContentsMargins(8, 6, 8, 6)
+        v.setSpacing(4)
+        v.addLayout(head)
+        v.addWidget(body, 1)
+
+    def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
+        b = QToolButton(text=text, objectName=f"{text[:3].lower()}_{self.name}")
+        b.setToolTip(tip)
+        b.setAutoRaise(True)
+        b.clicked.connect(slot)
+        return b
+
+    def export_png(self, path: Path) -> Path:
+        return self.chart.export_png(path)
+
+    def export_csv(self, path: Path) -> Path:
+        if self.chart.trends is None:
+            raise ValueError("no numbers yet")
+        write_csv(path, chart_tables(self.chart.trends)[self.chart.table_name])
+        return path
+
+    @Slot()
+    def ask_png(self) -> None:
+        self._ask("PNG image (*.png)", ".png", self.export_png)
+
+    @Slot()
+    def ask_csv(self) -> None:
+        self._ask("CSV (*.csv)", ".csv", self.export_csv)
+
+    def _ask(self, filter_: str, suffix: str, write: Callable[[Path], Path]) -> None:
+        default = f"{self.chart.table_name or self.name}{suffix}"
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {self.name}", default, filter_)
+        if not path:
+            return
+        try:
+            write(Path(path))
+        except (OSError, ValueError) as exc:
+            self.exported.emit(f"not exported: {exc}")
+        else:
+            self.exported.emit(f"exported {Path(path).name}")

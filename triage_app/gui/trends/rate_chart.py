@@ -1,0 +1,63 @@
+"""Quarantine rate per batch, with the spike rule drawn: the threshold each batch was held
+to, and the batches that crossed it in red (the banner names the newest)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from triage_app.core.trends import Trends
+from triage_app.gui.trends.base import HEADROOM, RATE_COLOUR, SPIKE_COLOUR, Link, TrendChart, bars
+from triage_app.gui.trends.time_axis import BatchAxis
+
+
+class RateChart(TrendChart):
+    table_name = "quarantine_rate"
+
+    def __init__(self) -> None:
+        self.batch_axis = BatchAxis()
+        super().__init__("% of rows quarantined", axis_items={"bottom": self.batch_axis})
+        self.legend(columns=3)
+        self.normal = bars(x=[], height=[], width=0.8, brush=RATE_COLOUR, name="rate")
+        self.spiked = bars(x=[], height=[], width=0.8, brush=SPIKE_COLOUR, name="spike")
+        self.threshold = self.plot(
+            [],
+            [],
+            pen=pg.mkPen("#111827", width=1.5, style=Qt.PenStyle.DashLine),
+            name="spike threshold",
+        )
+        self.addItem(self.normal)
+        self.addItem(self.spiked)
+        self.ids: list[str] = []
+
+    def draw(self, t: Trends) -> None:
+        self.batch_axis.set_batches(t.per_batch)
+        self.ids = [b.batch_id for b in t.per_batch]
+        x = np.arange(len(t.per_batch), dtype=float)
+        rate = np.array([b.rate * 100 for b in t.per_batch], dtype=float)
+        spike = np.array([c.is_spike for c in t.checks], dtype=bool)
+        self.normal.setOpts(x=x[~spike], height=rate[~spike], width=0.8)
+        self.spiked.setOpts(x=x[spike], height=rate[spike], width=0.8)
+        judged = [c for c in t.checks if c.threshold is not None]
+        self.threshold.setData(
+            np.array([c.index for c in judged], dtype=float),
+            np.array([(c.threshold or 0) * 100 for c in judged], dtype=float),
+        )
+        item = self.getPlotItem()
+        if len(x):
+            item.setXRange(-0.8, len(x) - 0.2, padding=0)
+        top = max(
+            float(rate.max()) if len(rate) else 0,
+            max((c.threshold or 0) * 100 for c in judged) if judged else 0,
+        )
+        item.setYRange(0, top * HEADROOM or 1, padding=0)
+
+    def pick(self, x: float, y: float) -> Link | None:
+        i = round(x)
+        if not 0 <= i < len(self.ids) or abs(x - i) > 0.4 or self.trends is None:
+            return None
+        if y < 0 or y > self.trends.per_batch[i].rate * 100:
+            return None
+        bid = self.ids[i]
+        return Link(f"batch {bid[:8]}", (("batch_id", bid), ("status", "all")))

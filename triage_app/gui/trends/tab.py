@@ -1,0 +1,285 @@
+"""The Trends tab: five views a team lead reads to answer "better or worse, which cause,
+did last night's release break something". All numbers come from one core call
+(``compute_trends``) on the tab's own query thread; the charts only draw them.
+
+A click on a bar, a day or a group emits ``linked`` with a narrowing of the quarantine
+table's filter; the window applies it. ``spikeChanged`` carries the spike the banner shows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QSettings, Signal, Slot
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core import DeadLetterFilter
+from triage_app.core.trends import (
+    DEFAULT_SPIKE_FACTOR,
+    DEFAULT_SPIKE_WINDOW,
+    AttemptsBucket,
+    SpikeRule,
+    Trends,
+    attempts_histogram,
+    compute_trends,
+)
+from triage_app.core.workspace import Workspace, WorkspaceConfig
+from triage_app.gui.trends.attempts_chart import AttemptsChart
+from triage_app.gui.trends.backlog_chart import BacklogChart
+from triage_app.gui.trends.base import TrendChart
+from triage_app.gui.trends.failures_chart import FailuresChart
+from triage_app.gui.trends.groups_view import GroupsView
+from triage_app.gui.trends.panel import ChartPanel
+from triage_app.gui.trends.rate_chart import RateChart
+from triage_app.gui.workers import QueryThread
+
+SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
+PANEL_MIN_HEIGHT = 250
+
+
+def _trends_call(
+    f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule
+) -> Callable[[Workspace], Trends]:
+    def run(ws: Workspace) -> Trends:
+        return compute_trends(ws, f, since=since, rule=rule)
+
+    return run
+
+
+def _histogram_call(f: DeadLetterFilter) -> Callable[[Workspace], tuple[AttemptsBucket, ...]]:
+    def run(ws: Workspace) -> tuple[AttemptsBucket, ...]:
+        with ws.store.connect() as conn:
+            return attempts_histogram(conn, f)
+
+    return run
+
+
+class TrendsTab(QWidget):
+    linked = Signal(object)  # Link
+    spikeChanged = Signal(object)
+    updated = Signal()  # the charts show fresh numbers
+    message = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("trendsTab")
+        self.queries: QueryThread | None = None
+        self.filter = DeadLetterFilter()
+        self.trends: Trends | None = None
+        self.last_render_ms = 0.0
+        self._settings = QSettings()
+        self._build()
+
+    # -- building -------------------------------------------------------------------------
+    def _build(self) -> None:
+        bar = QHBoxLayout()
+        bar.setContentsMargins(8, 6, 8, 2)
+        self.since_combo = QComboBox(objectName="trendsSince")
+        for text, days in SINCE_CHOICES:
+            self.since_combo.addItem(text, days)
+        self.since_combo.currentIndexChanged.connect(self.refresh)
+        self.factor_spin = QDoubleSpinBox(objectName="spikeFactor", minimum=1.0, maximum=50.0)
+        self.factor_spin.setSingleStep(0.5)
+        self.factor_spin.setDecimals(1)
+        self.factor_spin.setSuffix(" ×")
+        self.factor_spin.setValue(
+            float(self._settings.value("trends/spike_factor", DEFAULT_SPIKE_FACTOR))
+        )
+        self.window_spin = QSpinBox(objectName="spikeWindow", minimum=1, maximum=100)
+        self.window_spin.setValue(
+            int(self._settings.value("trends/spike_window", DEFAULT_SPIKE_WINDOW))
+        )
+        for spin in (self.factor_spin, self.window_spin):
+            spin.setToolTip(
+                "The spike rule: a batch whose quarantine rate exceeds this many "
+                "times the median of this many previous batches"
+            )
+            spin.valueChanged.connect(self._on_rule_changed)
+        self.updated_label = QLabel(objectName="trendsUpdated")
+        self.updated_label.setStyleSheet("color: #6b7280;")
+        bar.addWidget(QLabel("Show"))
+        bar.addWidget(self.since_combo)
+        bar.addSpacing(16)
+        bar.addWidget(QLabel("Spike: rate above"))
+        bar.addWidget(self.factor_spin)
+        bar.addWidget(QLabel("the median of the previous"))
+        bar.addWidget(self.window_spin)
+        bar.addWidget(QLabel("batches"))
+        bar.addStretch(1)
+        bar.addWidget(self.updated_label)
+
+        self.failures = FailuresChart()
+        self.backlog = BacklogChart()
+        self.rate = RateChart()
+        self.attempts = AttemptsChart()
+        self.groups = GroupsView()
+
+        mode = QWidget()
+        mh = QHBoxLayout(mode)
+        mh.setContentsMargins(0, 0, 0, 0)
+        self.per_day = QRadioButton("per day", objectName="failuresPerDay", checked=True)
+        self.per_batch = QRadioButton("per batch", objectName="failuresPerBatch")
+        group = QButtonGroup(mode)
+        for b in (self.per_day, self.per_batch):
+            group.addButton(b)
+            mh.addWidget(b)
+        self.per_batch.toggled.connect(self._on_mode)
+
+        hint = "click a bar: the table shows those rows"
+        self.panels = {
+            "failures": ChartPanel(
+                "failures",
+                "Failures over time",
+                "quarantined, stacked by class (UTC days)",
+                self.failures,
+                self.failures,
+                mode,
+            ),
+            "backlog": ChartPanel(
+                "backlog", "Backlog", "waiting for a person vs resolved", self.backlog, self.backlog
+            ),
+            "rate": ChartPanel(
+                "rate", "Quarantine rate per batch", "spikes in red", self.rate, self.rate
+            ),
+            "attempts": ChartPanel(
+                "attempts",
+                "Attempts",
+                "over the table's filter; parked in red",
+                self.attempts,
+                self.attempts,
+            ),
+            "groups": ChartPanel(
+                "groups",
+                "Error groups",
+                "one cause each: click to select its rows in the table",
+                self.groups,
+                self.groups.chart,
+            ),
+        }
+        for chart in (self.failures, self.backlog, self.rate, self.attempts):
+            chart.setToolTip(hint)
+        for chart in (self.failures, self.backlog, self.rate, self.attempts, self.groups):
+            chart.linked.connect(self.linked)
+        for panel in self.panels.values():
+            panel.setMinimumHeight(PANEL_MIN_HEIGHT)
+            panel.exported.connect(self.message)
+
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(6, 4, 6, 6)
+        grid.setSpacing(6)
+        grid.addWidget(self.panels["failures"], 0, 0)
+        grid.addWidget(self.panels["backlog"], 0, 1)
+        grid.addWidget(self.panels["rate"], 1, 0)
+        grid.addWidget(self.panels["attempts"], 1, 1)
+        grid.addWidget(self.panels["groups"], 2, 0, 1, 2)
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(1, 2)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(grid_host)
+
+        v = QVBoxLayout(self)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(0)
+        v.addLayout(bar)
+        v.addWidget(scroll, 1)
+
+    def charts(self) -> list[TrendChart]:
+        return [self.failures, self.backlog, self.rate, self.attempts, self.groups.chart]
+
+    # -- the workspace --------------------------------------------------------------------
+    def open_workspace(self, config: WorkspaceConfig | None) -> None:
+        """Its own query thread: a trends refresh never delays the table's counts."""
+        self.close_workspace()
+        if config is not None:
+            self.queries = QueryThread(config, self)
+            self.queries.thread.setObjectName("trend queries")
+            self.refresh()
+
+    def close_workspace(self) -> None:
+        if self.queries is not None:
+            self.queries.shutdown()
+            self.queries.deleteLater()
+            self.queries = None
+
+    def rule(self) -> SpikeRule:
+        return SpikeRule(factor=self.factor_spin.value(), window=self.window_spin.value())
+
+    def since(self) -> dt.date | None:
+        days = self.since_combo.currentData()
+        if days is None:
+            return None
+        return dt.datetime.now(dt.UTC).date() - dt.timedelta(days=int(days) - 1)
+
+    # -- reading --------------------------------------------------------------------------
+    @Slot()
+    def refresh(self) -> None:
+        """Read every chart again (after a batch, a re-drive, an edit of status)."""
+        if self.queries is None:
+            return
+        self._asked = time.perf_counter()
+        self.queries.submit(
+            _trends_call(self.filter, self.since(), self.rule()),
+            self.show_trends,
+            self._failed,
+            key="trends",
+        )
+
+    def set_filter(self, f: DeadLetterFilter) -> None:
+        """The table's filter changed: only the attempts histogram follows it."""
+        if f == self.filter:
+            return
+        self.filter = f
+        if self.queries is not None:
+            self.queries.submit(
+                _histogram_call(f), self.attempts.show_buckets, self._failed, key="trends-attempts"
+            )
+
+    def busy(self) -> bool:
+        return self.queries is not None and self.queries.busy()
+
+    @Slot(object)
+    def show_trends(self, t: Trends) -> None:
+        started = time.perf_counter()
+        self.trends = t
+        for chart in (self.failures, self.backlog, self.rate, self.attempts):
+            chart.show_trends(t)
+        self.groups.show_trends(t)
+        self.last_render_ms = (time.perf_counter() - started) * 1000
+        total = sum(g.count for g in t.groups)
+        self.updated_label.setText(
+            f"{len(t.per_batch):,} batches · updated {dt.datetime.now():%H:%M:%S}"
+            if t.per_batch or total
+            else "no dead letters yet"
+        )
+        self.spikeChanged.emit(t.banner_spike())
+        self.updated.emit()
+
+    def _failed(self, message: str) -> None:
+        self.message.emit(f"trends: {message}")
+
+    @Slot(bool)
+    def _on_mode(self, per_batch: bool) -> None:
+        self.failures.set_mode("batch" if per_batch else "day")
+
+    @Slot()
+    def _on_rule_changed(self) -> None:
+        self._settings.setValue("trends/spike_factor", self.factor_spin.value())
+        self._settings.setValue("trends/spike_window", self.window_spin.value())
+        self.refresh()
