@@ -235,3 +235,33 @@ def test_refresh_reads_a_new_batch(qtbot, tmp_path: Path) -> None:  # type: igno
         assert heights(t.rate.normal)[-1] == pytest.approx(100.0)
     finally:
         t.close_workspace()
+
+
+def test_the_filter_bar_shows_a_link_and_lifts_it(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from triage_app.gui.filter_bar import FilterBar
+
+    bar = FilterBar()
+    qtbot.addWidget(bar)
+    bar.show()
+    link = Link(
+        "first failed 2026-03-01 · data",
+        (
+            ("failed_from", MAR[0]),
+            ("failed_to", MAR[0]),
+            ("status", "all"),
+            ("error_class", "data"),
+        ),
+    )
+    with qtbot.waitSignal(bar.filterChanged) as got:
+        bar.apply_link(link)
+    f = got.args[0]
+    assert (f.failed_from, f.failed_to, f.status, f.error_class) == (MAR[0], MAR[0], "all", "data")
+    assert bar.class_combo.currentData() == "data" and bar.status_combo.currentData() == "all"
+    assert bar.link_chip.isVisible() and "2026-03-01" in bar.link_chip.text()
+    with qtbot.waitSignal(bar.filterChanged) as got:
+        bar.class_combo.setCurrentIndex(bar.class_combo.findData("code"))
+    assert got.args[0].failed_from == MAR[0]  # the chip's narrowing stays until lifted
+    with qtbot.waitSignal(bar.filterChanged) as got:
+        bar.link_clear.click()
+    assert got.args[0].failed_from is None and not bar.link_chip.isVisible()
+    assert not bar.is_default()  # class and status stay as the link set them

@@ -4,11 +4,23 @@ search. It only builds a ``DeadLetterFilter``; the model runs it in SQL."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
 
 from triage_app.core import BatchInfo, DeadLetterFilter
+
+if TYPE_CHECKING:
+    from triage_app.gui.trends.base import Link
 
 CLASSES = (("All", None), ("Data", "data"), ("Code", "code"), ("Transient", "transient"))
 STATUSES = (
@@ -62,6 +74,20 @@ class FilterBar(QWidget):
             h.addWidget(widget)
             h.addSpacing(6)
         h.addWidget(self.search, 1)
+        # A narrowing the pickers cannot show (a day, an exact attempt count, an error
+        # group), chosen by a click in the Trends tab; the chip says what, ✕ lifts it.
+        self._extra: dict[str, Any] = {}
+        self.link_chip = QLabel(objectName="linkChip")
+        self.link_chip.setStyleSheet(
+            "background: #eef2ff; color: #3730a3; border-radius: 8px; padding: 1px 8px;"
+        )
+        self.link_clear = QToolButton(objectName="linkClear", text="✕")
+        self.link_clear.setAutoRaise(True)
+        self.link_clear.setToolTip("Lift the narrowing chosen in Trends")
+        self.link_clear.clicked.connect(self.clear_link)
+        for w in (self.link_chip, self.link_clear):
+            h.addWidget(w)
+            w.hide()
 
         self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(self._emit)
@@ -84,7 +110,41 @@ class FilterBar(QWidget):
             transform=self.transform_combo.currentData(),
             min_attempts=attempts if attempts > 1 else None,
             search=search if search.strip() else None,
+            **self._extra,
         )
+
+    def apply_link(self, link: Link) -> None:
+        """Show what a Trends click chose: class, status and batch in their pickers, the
+        rest as the chip. Replaces an earlier chip; the other pickers stay as they are."""
+        changes = dict(link.changes)
+        self._quiet = True
+        if "error_class" in changes:
+            self.class_combo.setCurrentIndex(
+                max(self.class_combo.findData(changes["error_class"]), 0)
+            )
+        if "status" in changes:
+            self.status_combo.setCurrentIndex(max(self.status_combo.findData(changes["status"]), 0))
+        if "batch_id" in changes:
+            i = self.batch_combo.findData(changes["batch_id"])
+            if i < 0:
+                self.batch_combo.addItem(str(changes["batch_id"])[:8], changes["batch_id"])
+                i = self.batch_combo.count() - 1
+            self.batch_combo.setCurrentIndex(i)
+        self._quiet = False
+        shown = ("error_class", "status", "batch_id")
+        self._extra = {k: v for k, v in changes.items() if k not in shown}
+        self.link_chip.setText(f"Trends: {link.label}")
+        self.link_chip.setToolTip(link.label)
+        for w in (self.link_chip, self.link_clear):
+            w.setVisible(bool(self._extra))
+        self._emit()
+
+    @Slot()
+    def clear_link(self) -> None:
+        self._extra = {}
+        self.link_chip.hide()
+        self.link_clear.hide()
+        self._emit()
 
     def set_batches(self, batches: Sequence[BatchInfo]) -> None:
         """Fill the batch picker, newest first, keeping the current choice."""

@@ -132,7 +132,7 @@ class TrendChart(pg.PlotWidget):
 
 
 def bars(**opts: Any) -> pg.BarGraphItem:
-    """A BarGraphItem with a hairline in the bar's own colour (edges stay crisp)."""
+    """A BarGraphItem without outlines: an outline would draw a zero-height segment of a
+    stack as a coloured hairline on top of the bar below it."""
     brush = opts.pop("brush")
-    colour = QColor(brush)
-    return pg.BarGraphItem(brush=pg.mkBrush(colour), pen=pg.mkPen(colour.darker(115)), **opts)
+    return pg.BarGraphItem(brush=pg.mkBrush(QColor(brush)), pen=pg.mkPen(None), **opts)
