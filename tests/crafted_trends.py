@@ -70,15 +70,17 @@ class Crafted:
     batches: dict[str, str]  # batch ids: b1, b2, b3
 
 
-def build_crafted(folder: Path) -> Crafted:
-    """Fill ``folder`` as described above."""
+def build_crafted(
+    folder: Path, warehouse_url: str | None = None, dead_letter_url: str | None = None
+) -> Crafted:
+    """Fill ``folder`` (or the databases at the URLs; the batch files go in ``folder``)."""
     folder.mkdir(parents=True, exist_ok=True)
     b1 = [_row(i) for i in range(1, 7)]
     b1 += [_row(7, qty=-1), _row(8, diskon=None), '{"pesanan_id": 9, "waktu": ', _row(10, qty=-2)]
     b2 = [_row(100 + i) for i in range(1, 4)] + [_row(104, diskon=None), _row(105, qty=-5)]
     b3 = [_row(200, qty=None)] + [_row(200 + i) for i in range(1, 4)]
     batches = {}
-    with open_workspace(folder) as ws:
+    with open_workspace(folder, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url) as ws:
         for name, lines in (("b1", b1), ("b2", b2), ("b3", b3)):
             path = folder / f"{name}.jsonl"
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")

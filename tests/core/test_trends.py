@@ -274,3 +274,36 @@ def test_banner_names_the_newest_spike_and_its_transform(tmp_path: Path) -> None
         j = t.to_json()
         assert [b["spike"] for b in j["per_batch"]] == [False] * 8 + [True]
         assert j["spikes"][0]["transform"] == "pesanan@2"
+
+
+def test_the_same_counts_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path) -> None:
+    wh, dl = pg_urls
+    build_crafted(tmp_path / "files", wh, dl)
+    with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
+        t = compute_trends(ws)
+        assert t.attempts == (AttemptsBucket(1, 6, 0), AttemptsBucket(3, 1, 1))
+        assert [(d.day, d.total) for d in t.per_day] == [
+            (MAR[0], 4),
+            (MAR[1], 2),
+            (MAR[2], 0),
+            (MAR[3], 1),
+        ]
+        assert [(p.open, p.resolved) for p in t.backlog] == [(4, 0), (6, 0), (5, 1), (5, 1)]
+        assert [(g.signature, g.count) for g in t.groups][:2] == [(QTY, 3), (TYPE_ERROR, 2)]
+        assert t.groups[0].last_seen == dt.datetime(2026, 3, 3, 15)
+        assert [p.rate for p in t.per_batch] == [0.4, 0.4, 0.25]
+        assert compute_trends(ws, DeadLetterFilter(error_class="code")).attempts == (
+            AttemptsBucket(1, 2, 0),
+        )
+        assert compute_stats(ws).to_json()["by_status"] == {
+            "open": 4,
+            "resolved": 1,
+            "parked": 1,
+            "discarded": 1,
+        }
+        assert (
+            count_dead_letters(
+                ws, DeadLetterFilter(status="all", failed_from=MAR[0], failed_to=MAR[0])
+            )
+            == 4
+        )
