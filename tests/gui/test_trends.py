@@ -265,3 +265,14 @@ def test_the_filter_bar_shows_a_link_and_lifts_it(qtbot) -> None:  # type: ignor
         bar.link_clear.click()
     assert got.args[0].failed_from is None and not bar.link_chip.isVisible()
     assert not bar.is_default()  # class and status stay as the link set them
+
+
+def test_hovering_shows_the_numbers(tab) -> None:  # type: ignore[no-untyped-def]
+    assert tab.failures.describe(day_x(MAR[0]), 1) == (
+        "2026-03-01: 4 quarantined (data 3, code 1, transient 0)"
+    )
+    assert tab.failures.describe(day_x(MAR[2]), 0.5) is None  # nothing quarantined that day
+    assert tab.backlog.describe(day_x(MAR[3]), 1).startswith("end of 2026-03-04: 5 waiting")
+    assert "40.00% of 10 rows (too few batches" in tab.rate.describe(0, 10)
+    assert tab.attempts.describe(3, 0.5) == "3 attempts: 1 dead letter, 1 parked"
+    assert tab.groups.chart.describe(1, 3).startswith(QTY)

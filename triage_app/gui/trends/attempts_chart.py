@@ -12,6 +12,7 @@ from triage_app.gui.trends.base import (
     Link,
     TrendChart,
     bars,
+    dead_letters,
 )
 
 
@@ -45,6 +46,12 @@ class AttemptsChart(TrendChart):
         hi = max((b.attempts for b in buckets), default=1)
         self.getPlotItem().setXRange(lo - 0.7, hi + 0.7, padding=0)
         self.getPlotItem().setYRange(0, top * HEADROOM or 1, padding=0)
+
+    def describe(self, x: float, y: float) -> str | None:
+        for b in self.buckets:
+            if abs(x - b.attempts) <= 0.3 and 0 <= y <= b.total:
+                return f"{b.attempts} attempts: {dead_letters(b.total)}, {b.parked:,} parked"
+        return None
 
     def pick(self, x: float, y: float) -> Link | None:
         for b in self.buckets:

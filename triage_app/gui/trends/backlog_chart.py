@@ -49,6 +49,17 @@ class BacklogChart(TrendChart):
         top = max((max(p.open, p.resolved) for p in t.backlog), default=1)
         item.setYRange(0, top * HEADROOM or 1, padding=0)
 
+    def describe(self, x: float, y: float) -> str | None:
+        if self.pick(x, y) is None or self.trends is None:
+            return None
+        i = int(np.argmin([abs(x - v) for v in self._x]))
+        p = self.trends.backlog[i]
+        return (
+            f"end of {p.day.isoformat()}: {p.open:,} waiting, {p.resolved:,} resolved\n"
+            f"that day: +{p.arrived:,} quarantined, -{p.resolved_on_day:,} resolved, "
+            f"-{p.discarded_on_day:,} discarded"
+        )
+
     def pick(self, x: float, y: float) -> Link | None:
         if not self._x or self.trends is None:
             return None

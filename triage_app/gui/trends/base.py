@@ -10,7 +10,8 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QCursor, QFont
+from PySide6.QtWidgets import QToolTip
 
 from triage_app.core import DeadLetterFilter
 from triage_app.core.trends import Trends
@@ -27,6 +28,10 @@ TEXT_COLOUR = "#374151"
 GRID_ALPHA = 0.15
 DAY_SECONDS = 86_400.0
 HEADROOM = 1.28  # the y range above the tallest value: room for the legend row
+
+
+def dead_letters(n: int) -> str:
+    return f"{n:,} dead letter{'' if n == 1 else 's'}"
 
 
 def class_colour(cls: str) -> str:
@@ -84,6 +89,7 @@ class TrendChart(pg.PlotWidget):
         vb.setMenuEnabled(False)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.scene().sigMouseClicked.connect(self._on_click)
+        self.scene().sigMouseMoved.connect(self._on_hover)
         self.trends: Trends | None = None
 
     def legend(self, columns: int = 1, right: bool = False) -> pg.LegendItem:
@@ -105,6 +111,23 @@ class TrendChart(pg.PlotWidget):
     def pick(self, x: float, y: float) -> Link | None:
         """The link under the data point (x, y), or None."""
         return None
+
+    def describe(self, x: float, y: float) -> str | None:
+        """The numbers under the data point (x, y), for the tooltip; None: nothing there."""
+        return None
+
+    def _on_hover(self, pos: Any) -> None:
+        vb = self.getPlotItem().getViewBox()
+        text = None
+        if vb.sceneBoundingRect().contains(pos):
+            pt = vb.mapSceneToView(pos)
+            text = self.describe(pt.x(), pt.y())
+        if text != self.toolTip():
+            self.setToolTip(text or "")
+            if text:
+                QToolTip.showText(QCursor.pos(), text, self)
+            else:
+                QToolTip.hideText()
 
     def click(self, x: float, y: float) -> Link | None:
         link = self.pick(x, y)

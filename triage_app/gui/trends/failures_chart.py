@@ -106,3 +106,19 @@ class FailuresChart(TrendChart):
 
     def day_at(self, x: float) -> dt.date:
         return x_day(x)
+
+    def describe(self, x: float, y: float) -> str | None:
+        if self.trends is None or self.pick(x, y) is None:
+            return None
+        i = int(np.argmin([abs(x - v) for v in self._x]))
+        parts = ", ".join(f"{c} {int(self._heights[c][i]):,}" for c in CLASSES)
+        total = sum(int(self._heights[c][i]) for c in CLASSES)
+        if self.mode == "day":
+            key = self._keys[i]
+            assert isinstance(key, dt.date)
+            return f"{key.isoformat()}: {total:,} quarantined ({parts})"
+        b = self.trends.per_batch[i]
+        return (
+            f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
+            f"{b.started_at:%Y-%m-%d %H:%M}\n{total:,} quarantined ({parts})"
+        )

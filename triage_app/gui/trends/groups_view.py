@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView
 
 from triage_app.core.trends import ErrorGroup, Trends
-from triage_app.gui.trends.base import Link, TrendChart, bars, class_colour
+from triage_app.gui.trends.base import Link, TrendChart, bars, class_colour, dead_letters
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -120,6 +120,13 @@ class GroupsChart(TrendChart):
         top = max((g.count for g in self.groups), default=1)
         self.getPlotItem().setXRange(0, top * 1.05, padding=0)
         self.getPlotItem().setYRange(-0.6, max(n, 1) - 0.4, padding=0)
+
+    def describe(self, x: float, y: float) -> str | None:
+        link = self.pick(x, y)
+        if link is None:
+            return None
+        g = next(g for g in self.groups if ("signature", g.signature) in link.changes)
+        return f"{g.signature}\n{g.error_class}: {dead_letters(g.count)}, {g.open:,} open"
 
     def pick(self, x: float, y: float) -> Link | None:
         n = len(self.groups)

@@ -53,6 +53,21 @@ class RateChart(TrendChart):
         )
         item.setYRange(0, top * HEADROOM or 1, padding=0)
 
+    def describe(self, x: float, y: float) -> str | None:
+        if self.trends is None or self.pick(x, y) is None:
+            return None
+        i = round(x)
+        b, c = self.trends.per_batch[i], self.trends.checks[i]
+        rule = (
+            "too few batches before it to judge"
+            if c.threshold is None
+            else f"threshold {c.threshold:.2%}" + (": SPIKE" if c.is_spike else "")
+        )
+        return (
+            f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
+            f"{b.started_at:%Y-%m-%d %H:%M}\n{b.rate:.2%} of {b.rows:,} rows ({rule})"
+        )
+
     def pick(self, x: float, y: float) -> Link | None:
         i = round(x)
         if not 0 <= i < len(self.ids) or abs(x - i) > 0.4 or self.trends is None:

@@ -277,6 +277,11 @@ class TrendsTab(QWidget):
     @Slot(bool)
     def _on_mode(self, per_batch: bool) -> None:
         self.failures.set_mode("batch" if per_batch else "day")
+        self.panels["failures"].hint.setText(
+            "quarantined per batch, from its counters"
+            if per_batch
+            else "quarantined, stacked by class (UTC days)"
+        )
 
     @Slot()
     def _on_rule_changed(self) -> None:
