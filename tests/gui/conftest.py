@@ -9,14 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QSettings, QThread
+from PySide6.QtCore import QCoreApplication, QSettings, QThread, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 from sqlalchemy import insert
 
 from triage_app.core import open_workspace
@@ -132,7 +133,7 @@ def open_main_window(qtbot):  # type: ignore[no-untyped-def]
 
     def _open(folder: Path):  # type: ignore[no-untyped-def]
         w = open_window(str(folder))
-        qtbot.addWidget(w)
+        qtbot.addWidget(w, before_close_func=_forget_edit)
         windows.append(w)
         qtbot.waitUntil(lambda: w.model.total() is not None and w.queries is not None)
         qtbot.waitUntil(lambda: not w.queries.busy())
@@ -140,9 +141,71 @@ def open_main_window(qtbot):  # type: ignore[no-untyped-def]
 
     yield _open
     for w in windows:
+        _forget_edit(w)
         w.close()
+
+
+def _forget_edit(window) -> None:  # type: ignore[no-untyped-def]
+    """A test that leaves an edit in the editor would be asked about it on close."""
+    if window.detail.is_dirty():
+        window.detail.discard_edit()
 
 
 @pytest.fixture
 def window(open_main_window, demo_workspace):  # type: ignore[no-untyped-def]
     return open_main_window(demo_workspace)
+
+
+class DialogAnswers:
+    """Answers the real modal message boxes the window opens, one button per box, in order.
+
+    Nothing about the box is faked: it is shown, its text read, its button clicked. A box
+    that lacks the button is closed with Escape and recorded, so a test fails instead of
+    hanging."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, object]] = []
+        self._queue: list[QMessageBox.StandardButton] = []
+        self._probe: Callable[[], object] | None = None
+
+    def answer(
+        self, *buttons: QMessageBox.StandardButton, probe: Callable[[], object] | None = None
+    ) -> DialogAnswers:
+        """Queue answers; ``probe()`` is recorded as "probe" while each box is shown."""
+        self._probe = probe
+        for b in buttons:
+            self._queue.append(b)
+            QTimer.singleShot(0, lambda: self._click(tries=0))
+        return self
+
+    def _click(self, tries: int) -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or not box.isVisible():
+            if tries < 1_000:  # 10 s
+                QTimer.singleShot(10, lambda: self._click(tries + 1))
+            return
+        wanted = self._queue.pop(0)
+        buttons = [box.standardButton(b) for b in box.buttons()]
+        self.seen.append(
+            {
+                "name": box.objectName(),
+                "text": box.text() + "\n" + box.informativeText(),
+                "buttons": buttons,
+                "answered": wanted,
+                "probe": self._probe() if self._probe is not None else None,
+            }
+        )
+        button = box.button(wanted)
+        if button is None:
+            box.reject()
+        else:
+            button.click()
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+
+@pytest.fixture
+def dialogs() -> DialogAnswers:
+    return DialogAnswers()

@@ -29,7 +29,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     # Filter to code: the null-discount row only.
     class_filter.setCurrentIndex(class_filter.findText("Code"))
     qtbot.waitUntil(lambda: table.model().rowCount() == 1)
-    assert "1 open dead letters match" in window.count_label.text()
+    assert "1 open dead letter matches" in window.count_label.text()
 
     # Select it: the editor shows its payload; nothing changed yet, so Save is disabled.
     table.selectRow(0)

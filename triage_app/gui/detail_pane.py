@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
@@ -80,6 +82,7 @@ def _mono(widget: QWidget) -> None:
 class DetailPane(QWidget):
     saved = Signal(int)  # a dead letter's payload was saved
     message = Signal(str)  # one line for the status bar
+    saveFailed = Signal(str)  # a save did not go through; the edit is still in the editor
 
     def __init__(self, queries: QueryThread | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -88,6 +91,8 @@ class DetailPane(QWidget):
         self._editable: EditablePayload | None = None
         self._shown_text = ""  # the stored payload as the editor holds it
         self._valid = False
+        self._saving = False
+        self._problem = ""
         self._validate_timer = QTimer(self, singleShot=True, interval=250)
         self._validate_timer.timeout.connect(self._validate)
 
@@ -191,7 +196,31 @@ class DetailPane(QWidget):
         return self._detail.id if self._detail else None
 
     def is_dirty(self) -> bool:
-        return self._editable is not None and self.editor.toPlainText() != self._shown_text
+        """True while the editor holds an edit that is not stored (a save in flight is
+        not dirty: its result arrives before anything submitted after it)."""
+        return (
+            self._editable is not None
+            and not self._saving
+            and self.editor.toPlainText() != self._shown_text
+        )
+
+    def can_save(self) -> bool:
+        """The edit is valid and differs from the stored payload."""
+        return self.save_button.isEnabled()
+
+    def problem(self) -> str:
+        """Why the edit cannot be saved, in one line ('' when it can)."""
+        return self._problem
+
+    def validate_now(self) -> None:
+        """Validate at once (large payloads otherwise wait for typing to pause)."""
+        self._validate_timer.stop()
+        self._validate()
+
+    def discard_edit(self) -> None:
+        """Back to the stored payload, without an undo step: the edit is thrown away."""
+        if self._editable is not None:
+            self.editor.setPlainText(self._editable.text)
 
     def show_nothing(self, why: str | None = None) -> None:
         self._detail = None
@@ -217,12 +246,23 @@ class DetailPane(QWidget):
 
     @Slot()
     def save(self) -> None:
+        self.save_then(None)
+
+    def save_then(self, after: Callable[[], None] | None) -> bool:
+        """Save the edit through core's audited edit; ``after`` runs once it is stored (not
+        when the save fails: the edit stays in the editor). False when there is nothing
+        valid to save."""
         if not self.save_button.isEnabled() or self._detail is None or self._queries is None:
-            return
-        self.save_button.setEnabled(False)
+            return False
+        self._saving = True
+        self.editor.setReadOnly(True)  # typing now would be lost when the saved text returns
+        self._update_buttons()
         self._queries.submit(
-            _save(self._detail.id, self.editor.toPlainText()), self._on_saved, self._on_error
+            _save(self._detail.id, self.editor.toPlainText()),
+            partial(self._on_saved, after),
+            self._on_save_failed,
         )
+        return True
 
     # -- results --------------------------------------------------------------------------
     def _on_loaded(self, detail: DeadLetterDetail) -> None:
@@ -232,10 +272,20 @@ class DetailPane(QWidget):
         same = self._detail is not None and self._detail.id == detail.id
         self._show(detail, keep_text=same and self.is_dirty())
 
-    def _on_saved(self, detail: DeadLetterDetail) -> None:
+    def _on_saved(self, after: Callable[[], None] | None, detail: DeadLetterDetail) -> None:
+        self._saving = False
         self._show(detail, keep_text=False)
         self.message.emit(f"dead letter {detail.id} saved; the original is kept")
         self.saved.emit(detail.id)
+        if after is not None:
+            after()
+
+    def _on_save_failed(self, message: str) -> None:
+        self._saving = False
+        d = self._detail
+        self.editor.setReadOnly(d is None or d.status not in _EDITABLE)
+        self.saveFailed.emit(message)
+        self._on_error(f"not saved: {message}")
 
     def _on_error(self, message: str) -> None:
         self.message.emit(message)
@@ -333,6 +383,7 @@ class DetailPane(QWidget):
         text = self.editor.toPlainText()
         problem = check_edit(text, self._detail.payload_kind)
         self._valid = problem is None
+        self._problem = ""
         if problem is None:
             self.editor.clear_error()
             changed = " · edited, not saved" if self.is_dirty() else ""
@@ -345,6 +396,7 @@ class DetailPane(QWidget):
             else:
                 self.editor.clear_error()
                 where = ""
+            self._problem = where + one_line(problem)
             self.validation.setText(
                 f"<span style='color:#b91c1c'>✗ {html.escape(where + one_line(problem))}</span>"
             )

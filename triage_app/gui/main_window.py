@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Slot
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -90,6 +90,9 @@ class MainWindow(QMainWindow):
         self.runners: list[JobRunner] = []
         self.batches: list[BatchInfo] = []
         self._dialogs: list[QWidget] = []
+        self._row_change_pending = False  # a Save/Discard/Cancel question is on its way
+        self._row_before_change = -1  # the table row of the edited dead letter
+        self._restoring_row = False
 
         self.model = DeadLetterTableModel(self)
         self.filter_bar = FilterBar()
@@ -103,6 +106,7 @@ class MainWindow(QMainWindow):
         self.model.modelReset.connect(self._on_model_reset)
         self.filter_bar.filterChanged.connect(self._on_filter_changed)
         self.detail.message.connect(self.show_message)
+        self.detail.saveFailed.connect(self._on_save_failed)
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
         self._restore_state()
         self._update_title()
@@ -222,7 +226,9 @@ class MainWindow(QMainWindow):
         hh = self.table.horizontalHeader()
         hh.setStretchLastSection(False)
         hh.setSectionResizeMode(COL_ERROR, QHeaderView.ResizeMode.Stretch)
-        for col, width in enumerate((48, 72, 44, 64, 300, 64, 70, 116, 84)):
+        # Ids and line numbers run to millions: room for seven digits without eliding.
+        digits = self.table.fontMetrics().horizontalAdvance("0000000") + 16
+        for col, width in enumerate((digits, 72, digits, 64, 300, 64, 70, 116, 84)):
             if col != COL_ERROR:
                 self.table.setColumnWidth(col, width)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -261,8 +267,9 @@ class MainWindow(QMainWindow):
         self.job_progress.setMaximumWidth(180)
         self.job_cancel = QPushButton("Cancel", objectName="jobCancelButton")
         self.job_cancel.clicked.connect(self.cancel_jobs)
-        sb.addWidget(self.count_label)
-        sb.addWidget(self.batch_label)
+        # Permanent: a passing message must not hide how many rows match.
+        sb.addPermanentWidget(self.count_label)
+        sb.addPermanentWidget(self.batch_label)
         sb.addPermanentWidget(self.job_label)
         sb.addPermanentWidget(self.job_progress)
         sb.addPermanentWidget(self.job_cancel)
@@ -306,6 +313,9 @@ class MainWindow(QMainWindow):
         if self._running():
             self.show_message("wait for the running job to finish first")
             return
+        self.with_edit_resolved("opening another workspace", partial(self._open_now, config))
+
+    def _open_now(self, config: WorkspaceConfig) -> None:
         try:
             self.open_config(config)
         except TriageError as exc:
@@ -379,6 +389,11 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def refresh(self) -> None:
+        """F5: read the store again, once an unsaved edit is saved or discarded."""
+        self.with_edit_resolved("refreshing", self.reload)
+
+    def reload(self) -> None:
+        """Read the store again; an unsaved edit stays in the editor."""
         current = self.detail.current_id()
         self.model.refresh()
         self._load_batches()
@@ -423,12 +438,118 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     @Slot(QModelIndex, QModelIndex)
-    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+    def _on_current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if self._restoring_row:
+            return
         row = self.model.row(current.row()) if current.isValid() else None
+        if self.detail.is_dirty():
+            # Never drop an edit silently. Ask once the click or key press that moved the
+            # selection has finished (a dialog inside it would fight the view's handling).
+            moved = row is not None and row.id != self.detail.current_id()
+            if moved and not self._row_change_pending:
+                self._row_change_pending = True
+                self._row_before_change = previous.row() if previous.isValid() else -1
+                QTimer.singleShot(0, self._confirm_row_change)
+            return
         if row is None:
             self.detail.show_nothing()
         else:
             self.detail.show_dead_letter(row.id)
+
+    @Slot()
+    def _confirm_row_change(self) -> None:
+        self._row_change_pending = False
+        index = self.table.currentIndex()
+        row = self.model.row(index.row()) if index.isValid() else None
+        if row is None or row.id == self.detail.current_id():
+            return  # back on the edited row
+        # While the question is open the table shows the row being edited; Save or Discard
+        # moves on to the row that was chosen, Cancel stays.
+        self._reselect_edited_row()
+        self.with_edit_resolved(f"showing #{row.id}", partial(self._go_to_row, index.row(), row.id))
+
+    def _go_to_row(self, r: int, dl_id: int) -> None:
+        row = self.model.row(r)
+        if row is None or row.id != dl_id:
+            return  # the table changed meanwhile
+        self.table.selectionModel().setCurrentIndex(
+            self.model.index(r, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.detail.show_dead_letter(dl_id)
+
+    def _reselect_edited_row(self) -> None:
+        """Cancel: the selection goes back to the row being edited (or to none, when that
+        row is no longer in the table)."""
+        sm = self.table.selectionModel()
+        r = self._row_before_change
+        row = self.model.row(r) if r >= 0 else None
+        self._restoring_row = True
+        try:
+            if row is not None and row.id == self.detail.current_id():
+                sm.setCurrentIndex(
+                    self.model.index(r, 0),
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
+                self.table.scrollTo(self.model.index(r, 0))
+            else:
+                sm.clearSelection()
+                sm.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+        finally:
+            self._restoring_row = False
+
+    # -- an unsaved edit ----------------------------------------------------------------------
+    def ask_about_unsaved_edit(self, doing: str) -> QMessageBox.StandardButton:
+        """Save / Discard / Cancel for the edit in the payload editor, before ``doing``.
+        An edit that is not valid JSON cannot be saved: Discard / Cancel only."""
+        self.detail.validate_now()
+        b = QMessageBox.StandardButton
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Unsaved edit",
+            f"The payload of dead letter #{self.detail.current_id()} was edited and not saved.",
+            b.NoButton,
+            self,
+        )
+        box.setObjectName("unsavedEditDialog")
+        if self.detail.can_save():
+            box.setInformativeText(f"Save the edit before {doing}? (The original is kept.)")
+            box.setStandardButtons(b.Save | b.Discard | b.Cancel)
+            box.setDefaultButton(b.Save)
+        else:
+            box.setInformativeText(
+                f"It cannot be saved: {self.detail.problem() or 'not valid'}.\n"
+                f"Discard it before {doing}, or Cancel and fix it?"
+            )
+            box.setStandardButtons(b.Discard | b.Cancel)
+            box.setDefaultButton(b.Cancel)
+        box.setEscapeButton(b.Cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        answer = box.standardButton(clicked) if clicked is not None else b.Cancel
+        box.deleteLater()
+        return answer if answer in (b.Save, b.Discard) else b.Cancel
+
+    def with_edit_resolved(self, doing: str, then: Callable[[], None]) -> bool:
+        """Run ``then`` now when the editor holds no unsaved edit; otherwise ask. Save runs
+        it once the edit is stored, Discard at once; Cancel (False) does not run it."""
+        if not self.detail.is_dirty():
+            then()
+            return True
+        answer = self.ask_about_unsaved_edit(doing)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.detail.save_then(then)
+        if answer == QMessageBox.StandardButton.Discard:
+            self.detail.discard_edit()
+            then()
+            return True
+        return False
+
+    @Slot(str)
+    def _on_save_failed(self, message: str) -> None:
+        QMessageBox.warning(self, "Not saved", f"{message}\n\nThe edit is still in the editor.")
 
     @Slot()
     def _on_model_reset(self) -> None:
@@ -449,8 +570,11 @@ class MainWindow(QMainWindow):
     def _update_count_label(self) -> None:
         total = self.model.total()
         status = self.model.filter.status
-        noun = "dead letters" if status == "all" else f"{status} dead letters"
-        matched = "counting…" if total is None else f"{total:,} {noun} match"
+        one = total == 1
+        noun = ("dead letter" if one else "dead letters") + (" matches" if one else " match")
+        if status != "all":
+            noun = f"{status} {noun}"
+        matched = "counting…" if total is None else f"{total:,} {noun}"
         if self.ws is None:
             matched = "no workspace open"
         selected = self.selected_count()
@@ -539,7 +663,7 @@ class MainWindow(QMainWindow):
 
     def _after_action(self, verb: str, n: int) -> None:
         self.show_message(f"{n:,} dead letter{'s' if n != 1 else ''} {verb}")
-        self.refresh()
+        self.reload()
 
     def _action_failed(self, message: str) -> None:
         QMessageBox.warning(self, "Not done", message)
@@ -640,7 +764,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_batch_finished(self, summary: BatchSummary) -> None:
         self.show_message(describe_batch(summary))
-        self.refresh()
+        self.reload()
 
     @Slot(str)
     def show_batch(self, batch_id: str) -> None:
@@ -648,6 +772,11 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def redrive(self) -> None:
+        if self.config is not None:
+            # A re-drive runs the stored payloads, not what the editor holds.
+            self.with_edit_resolved("re-driving (a re-drive uses stored payloads)", self._redrive)
+
+    def _redrive(self) -> None:
         if self.config is None:
             return
         ids = self.selected_ids() or []
@@ -667,7 +796,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_redriven(self, summary: RedriveSummary) -> None:
         self.show_message(describe_redrive(summary))
-        self.refresh()
+        self.reload()
 
     def _keep(self, dialog: QWidget) -> None:
         self._dialogs = [d for d in self._dialogs if d.isVisible()]
@@ -746,6 +875,16 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.detail.is_dirty():
+            answer = self.ask_about_unsaved_edit("closing")
+            if answer == QMessageBox.StandardButton.Cancel:
+                event.ignore()
+                return
+            if answer == QMessageBox.StandardButton.Save:
+                event.ignore()  # closes again once the edit is stored
+                self.detail.save_then(self.close)
+                return
+            self.detail.discard_edit()
         running = self._running()
         if running:
             titles = ", ".join(r.job.title for r in running)
