@@ -22,13 +22,15 @@ class BatchJob:
     path: Path
     transform: str
     fmt: str | None = None  # None: detected from the file name
-    chunk_size: int = 50_000
+    chunk_size: int | None = None  # None: core's default (a cancel waits at most one chunk)
 
     @property
     def title(self) -> str:
         return f"batch {self.path.name} with {self.transform}"
 
     def run(self, ws: Workspace, progress: Progress) -> BatchSummary:
+        if self.chunk_size is None:
+            return run_batch(ws, self.path, self.transform, fmt=self.fmt, progress=progress)
         return run_batch(
             ws,
             self.path,
