@@ -159,23 +159,38 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
     print(f"  row count arrived (query thread)     {_ms(counted)}")
 
     def filter_change(**kw) -> float:  # type: ignore[no-untyped-def]
-        f = DeadLetterFilter(**kw)
-        took = _timed(app, lambda: window.model.set_filter(f))
-        _settle(app, lambda: window.model.total() is not None)
+        took, _ = filter_and_count(**kw)
         return took
 
+    def filter_and_count(**kw) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+        """The first page shown (GUI thread), and the count in the status bar (query
+        thread), each from the moment the filter changed."""
+        f = DeadLetterFilter(**kw)
+        t0 = time.perf_counter()
+        took = _timed(app, lambda: window.model.set_filter(f))
+        _settle(app, lambda: window.model.total() is not None)
+        return took, time.perf_counter() - t0
+
+    _settle(app, lambda: bool(window.batches))
+    first_batch = window.batches[-1].batch_id
     figures = []
     for label, kw in (
         ("class = code", {"error_class": "code"}),
         ("status = parked", {"status": "parked"}),
         ("transform = pesanan@2", {"transform": "pesanan@2"}),
+        ("batch = <full id>", {"batch_id": first_batch}),
+        ("batch + class = code", {"batch_id": first_batch, "error_class": "code"}),
+        ("class = code, all statuses", {"error_class": "code", "status": "all"}),
         ("attempts >= 3", {"min_attempts": 3}),
         ("search 'Budi'", {"search": "Budi"}),
         ("back to open", {}),
     ):
-        took = filter_change(**kw)
+        took, counted = filter_and_count(**kw)
         figures.append(took)
-        print(f"filter {label:31} {_ms(took)}   (target < 200 ms)")
+        print(
+            f"filter {label:31} {_ms(took)}   (target < 200 ms)  "
+            f"count {window.model.total():>9,} in {_ms(counted)}"
+        )
     header = window.table.horizontalHeader()
     for col, name in ((3, "class"), (4, "error"), (7, "last failed"), (1, "batch"), (0, "id")):
         for order in (Qt.SortOrder.DescendingOrder, Qt.SortOrder.AscendingOrder):
@@ -204,11 +219,20 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
     # The event loop while a batch runs from the window: a 10 ms heartbeat.
     source = tmp / "batch.jsonl"
     t = time.perf_counter()
+    # A seed of the clock: a file run before would be a finished batch, not a measurement.
+    seed = str(int(time.time()))
+    args = [str(GEN_BATCH), str(source), "--rows", str(batch_rows), "--bad", "0.001"]
     subprocess.run(
-        [sys.executable, str(GEN_BATCH), str(source), "--rows", str(batch_rows), "--bad", "0.001"],
+        [sys.executable, *args, "--seed", seed],
         check=True,
     )
     print(f"generated a {batch_rows:,}-row batch in {time.perf_counter() - t:.1f} s")
+    from triage_app.core.lane import lanes_for
+
+    print(
+        f"  {source.stat().st_size / 1e6:.0f} MB: {lanes_for(source.stat().st_size, False)} lanes"
+    )
+    lane_starts = _record_lane_starts()
     beats: list[float] = []
     heartbeat = QTimer(interval=10)
     heartbeat.timeout.connect(lambda: beats.append(time.perf_counter()))
@@ -237,7 +261,31 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
     )
     worst = ", ".join(f"{g * 1000:.0f} ms at {at:.2f} s" for g, at in gaps[:5])
     print(f"  longest gaps: {worst} (batch ended at {took:.2f} s)")
+    print(f"  second lane started by: {', '.join(lane_starts) or 'none (one lane)'}")
     window.close()
+
+
+def _record_lane_starts() -> list[str]:
+    """How core starts the batch's second lane from the window: "fork" or "process"."""
+    import triage_app.core.lane as lane
+
+    starts: list[str] = []
+    real_fork, real_popen = lane.os.fork, lane.subprocess.Popen
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            starts.append("fork")
+        return pid
+
+    def popen(args, *a, **k):  # type: ignore[no-untyped-def]
+        if "triage_app.core.lane" in args:
+            starts.append("process")
+        return real_popen(args, *a, **k)
+
+    lane.os.fork = fork  # type: ignore[assignment]
+    lane.subprocess.Popen = popen  # type: ignore[misc]
+    return starts
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
 """Regenerate docs/screenshots/: the main window on the demo workspace, the editor with a
-diff, and the re-drive preview. Rendered offscreen; look at them after running.
+diff and with a validation error, the question about an unsaved edit, and the re-drive
+preview. Rendered offscreen; look at them after running.
 
     .venv/bin/python scripts/screenshots.py [OUT_DIR]
 """
@@ -15,8 +16,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QSettings
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QCoreApplication, QSettings, QTimer
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from triage_app.core import open_workspace
 from triage_app.core.demo import make_demo
@@ -38,6 +40,21 @@ def wait_until(app: QApplication, condition: Callable[[], bool], timeout: float 
 
 def save(widget: QWidget, path: Path) -> None:
     widget.grab().save(str(path))
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def save_with_dialog(window: QWidget, dialog: QWidget, path: Path) -> None:
+    """The window, dimmed, with a modal dialog drawn over it (offscreen, a dialog is a
+    window of its own and the window's grab does not include it)."""
+    frame = window.grab()
+    box = dialog.grab()
+    painter = QPainter(frame)
+    painter.fillRect(frame.rect(), QColor(0, 0, 0, 60))
+    painter.drawPixmap(
+        (frame.width() - box.width()) // 2, (frame.height() - box.height()) // 3, box
+    )
+    painter.end()
+    frame.save(str(path))
     print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
@@ -84,8 +101,27 @@ def main(out: Path) -> None:
         save(window, out / "editor-validation.png")
         editor.undo()
 
+        # 2c. Another row while the edit is unsaved: Save / Discard / Cancel (Cancel here).
+        shot = out / "unsaved-edit.png"
+
+        def answer(tries: int = 0) -> None:
+            box = QApplication.activeModalWidget()
+            if not isinstance(box, QMessageBox):
+                if tries < 500:
+                    QTimer.singleShot(10, lambda: answer(tries + 1))
+                return
+            for _ in range(20):
+                app.processEvents()
+            save_with_dialog(window, box, shot)
+            box.button(QMessageBox.StandardButton.Cancel).click()
+
+        QTimer.singleShot(0, answer)
+        window.table.selectRow(0)
+        wait_until(app, lambda: shot.exists())
+        wait_until(app, lambda: window.table.currentIndex().row() == 2)
+
         # 3. The re-drive preview: every open row through pesanan@2, nothing written yet.
-        window.detail.revert_button.click()
+        window.detail.discard_edit()
         window.table.selectAll()
         window.redrive()
         dialog = window.dialogs()[-1]
