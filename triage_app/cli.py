@@ -340,6 +340,33 @@ def cmd_verify_idempotent(args: argparse.Namespace) -> int:
     return 0 if p.identical else 1
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from triage_app.core import TriageError
+
+    since = None
+    if args.since:
+        try:
+            since = dt.date.fromisoformat(args.since)
+        except ValueError:
+            raise TriageError(f"--since {args.since!r} is not a date (YYYY-MM-DD)") from None
+    from triage_app.report import write_report
+
+    with _open(args) as ws:
+        r = write_report(ws, Path(args.out), since)
+    _emit(
+        r.to_json(),
+        args.json,
+        lambda: (
+            f"report in {r.out_dir}: {len(r.images)} charts, {r.dead_letters} dead letters"
+            + (f", {r.spikes} spike(s)" if r.spikes else "")
+            + f"; open {r.html.name} or {r.markdown.name}"
+        ),
+    )
+    return 0
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from triage_app.gui.app import run_gui
 
@@ -482,6 +509,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="transform to run, e.g. pesanan@2",
     )
     sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+
+    sp = add(
+        "report",
+        cmd_report,
+        "write the Trends charts (PNG, with their numbers as CSV) and a Markdown and "
+        "HTML summary into a folder; needs no display",
+    )
+    sp.add_argument("--out", required=True, metavar="DIR", help="folder to write (created)")
+    sp.add_argument("--since", metavar="DATE", help="first day to cover, YYYY-MM-DD")
 
     add("gui", cmd_gui, "open the window")
     return p

@@ -179,3 +179,23 @@ def test_environment_chooses_the_databases(tmp_path: Path) -> None:
 def test_module_entry_point_and_version() -> None:
     out = cli("--version")
     assert out.returncode == 0 and out.stdout.startswith("triage-app ")
+
+
+def test_report_without_a_display(tmp_path: Path) -> None:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    env["TRIAGE_WORKSPACE"] = str(tmp_path / "ws")
+    assert cli("demo", env=env).returncode == 0
+    out = cli("report", "--out", str(tmp_path / "rep"), "--json", env=env, timeout=180)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["dead_letters"] == 4 and len(summary["images"]) >= 5
+    for png in summary["images"]:
+        data = Path(png).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2_000
+    assert "4" in Path(summary["markdown"]).read_text()
+    bad = cli("report", "--out", str(tmp_path / "r2"), "--since", "yesterday", env=env)
+    assert bad.returncode == 2 and "is not a date" in bad.stderr
