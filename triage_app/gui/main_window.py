@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -54,6 +55,7 @@ from triage_app.gui.filter_bar import FilterBar
 from triage_app.gui.jobs import ExportJob
 from triage_app.gui.redrive_dialog import RedriveDialog, describe_redrive
 from triage_app.gui.settings import Settings, app_icon
+from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.workers import JobRunner, ProgressReport, QueryThread, open_config
 
 # Acting on more rows than this by id is refused; acting on "all matching" goes by filter.
@@ -105,6 +107,11 @@ class MainWindow(QMainWindow):
         self.model.loadFailed.connect(self.show_message)
         self.model.modelReset.connect(self._on_model_reset)
         self.filter_bar.filterChanged.connect(self._on_filter_changed)
+        self._select_all_pending = False  # a group chosen in Trends: select its rows
+        self.trends.linked.connect(self.apply_link)
+        self.trends.spikeChanged.connect(self.spike_banner.show_spike)
+        self.trends.message.connect(self.show_message)
+        self.spike_banner.showBatch.connect(self.show_spike_batch)
         self.detail.message.connect(self.show_message)
         self.detail.saveFailed.connect(self._on_save_failed)
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
@@ -255,7 +262,16 @@ class MainWindow(QMainWindow):
         v.setSpacing(2)
         v.addLayout(top)
         v.addWidget(self.filter_bar)
-        v.addWidget(self.splitter, 1)
+        # The steward's table and the lead's charts share the window; the spike banner
+        # sits above both tabs, so it is seen from either.
+        self.spike_banner = SpikeBanner()
+        self.trends = TrendsTab()
+        self.tabs = QTabWidget(objectName="mainTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.splitter, "Quarantine")
+        self.tabs.addTab(self.trends, "Trends")
+        v.addWidget(self.spike_banner)
+        v.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
     def _build_status_bar(self) -> None:
@@ -289,6 +305,7 @@ class MainWindow(QMainWindow):
         self.queries = QueryThread(config, self)
         self.detail.set_queries(self.queries)
         self.model.set_workspace(ws, self._count_async)
+        self.trends.open_workspace(config)
         self._load_batches()
         if config.folder is not None:
             self.settings.add_recent_workspace(str(config.folder))
@@ -303,6 +320,8 @@ class MainWindow(QMainWindow):
             self.queries.deleteLater()
             self.queries = None
         self.detail.set_queries(None)
+        self.trends.close_workspace()
+        self.spike_banner.show_spike(None)
         self.model.set_workspace(None)
         if self.ws is not None:
             self.ws.close()
@@ -397,12 +416,35 @@ class MainWindow(QMainWindow):
         current = self.detail.current_id()
         self.model.refresh()
         self._load_batches()
+        self.trends.refresh()  # after every batch, re-drive and status change
         if current is not None:
             self.detail.reload()
 
     @Slot(object)
     def _on_filter_changed(self, f: DeadLetterFilter) -> None:
         self.model.set_filter(f)
+        self.trends.set_filter(f)
+
+    @Slot(object)
+    def apply_link(self, link: Link) -> None:
+        """A click in Trends: the table shows the rows the chart counted; a group's rows
+        are selected too, ready for one fix and one re-drive."""
+        self._select_all_pending = link.select_all
+        self.filter_bar.apply_link(link)
+        self.tabs.setCurrentWidget(self.splitter)
+        self.show_message(f"Trends: {link.label}")
+        self._select_all_when_counted()
+
+    @Slot(str)
+    def show_spike_batch(self, batch_id: str) -> None:
+        self.filter_bar.show_batch(batch_id)
+        self.tabs.setCurrentWidget(self.splitter)
+
+    def _select_all_when_counted(self) -> None:
+        # Only once the count is in: before, the table holds just its first page.
+        if self._select_all_pending and self.model.total() is not None:
+            self._select_all_pending = False
+            self.table.selectAll()
 
     @Slot()
     def focus_search(self) -> None:
@@ -564,6 +606,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_total_changed(self) -> None:
+        self._select_all_when_counted()
         self._update_count_label()
         self._update_empty_state()
 
