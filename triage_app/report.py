@@ -66,6 +66,9 @@ def _application() -> Any:
     if app is not None:
         return app
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    # The offscreen platform warns about window hints a report never uses; keep the
+    # command's output to its one line.
+    os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
     return QApplication(["triage-app report"])
 
 
