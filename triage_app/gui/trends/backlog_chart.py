@@ -12,6 +12,7 @@ from triage_app.gui.trends.base import (
     HEADROOM,
     OPEN_COLOUR,
     RESOLVED_COLOUR,
+    TEXT_COLOUR,
     Link,
     TrendChart,
     day_x,
@@ -20,21 +21,43 @@ from triage_app.gui.trends.time_axis import DayAxis
 
 
 class BacklogChart(TrendChart):
+    """Two y axes: the queue (left) is a few thousand while resolved-all-time (right) grows
+    without end; on one axis the burn-down would be a flat line at the bottom."""
+
     table_name = "backlog"
 
     def __init__(self) -> None:
-        super().__init__(
-            "dead letters",
-            axis_items={"bottom": DayAxis()},
-        )
-        self.legend(columns=2)
+        super().__init__("waiting for a person", axis_items={"bottom": DayAxis()})
+        item = self.getPlotItem()
+        item.getAxis("left").setTextPen(pg.mkPen(OPEN_COLOUR))
+        item.setLabel("left", "waiting for a person", color=OPEN_COLOUR)
+        legend = self.legend(columns=2)
         self.open_line = self.plot(
-            [], [], pen=pg.mkPen(OPEN_COLOUR, width=2.5), name="open (incl. parked)"
+            [], [], pen=pg.mkPen(OPEN_COLOUR, width=2.5), name="open + parked (left)"
         )
-        self.resolved_line = self.plot(
-            [], [], pen=pg.mkPen(RESOLVED_COLOUR, width=2.5), name="resolved (all time)"
-        )
+        # The right axis has a view box of its own, following the main one's x range.
+        self.right = pg.ViewBox()
+        self.right.setMouseEnabled(x=False, y=False)
+        self.right.setMenuEnabled(False)
+        item.showAxis("right")
+        item.scene().addItem(self.right)
+        axis = item.getAxis("right")
+        axis.linkToView(self.right)
+        axis.setWidth(64)
+        axis.setPen(pg.mkPen(TEXT_COLOUR))
+        axis.setTextPen(pg.mkPen(RESOLVED_COLOUR))
+        axis.setLabel("resolved, all time", color=RESOLVED_COLOUR)
+        self.right.setXLink(item)
+        self.resolved_line = pg.PlotDataItem(pen=pg.mkPen(RESOLVED_COLOUR, width=2.5))
+        self.right.addItem(self.resolved_line)
+        legend.addItem(self.resolved_line, "resolved (right)")
+        item.getViewBox().sigResized.connect(self._follow)
         self._x: list[float] = []
+
+    def _follow(self) -> None:
+        vb = self.getPlotItem().getViewBox()
+        self.right.setGeometry(vb.sceneBoundingRect())
+        self.right.linkedViewChanged(vb, self.right.XAxis)
 
     def draw(self, t: Trends) -> None:
         self._x = [day_x(p.day) for p in t.backlog]
@@ -46,8 +69,11 @@ class BacklogChart(TrendChart):
             item.setXRange(
                 min(self._x) - DAY_SECONDS / 2, max(self._x) + DAY_SECONDS / 2, padding=0
             )
-        top = max((max(p.open, p.resolved) for p in t.backlog), default=1)
-        item.setYRange(0, top * HEADROOM or 1, padding=0)
+        top_open = max((p.open for p in t.backlog), default=1)
+        top_resolved = max((p.resolved for p in t.backlog), default=1)
+        item.setYRange(0, top_open * HEADROOM or 1, padding=0)
+        self.right.setYRange(0, top_resolved * HEADROOM or 1, padding=0)
+        self._follow()
 
     def describe(self, x: float, y: float) -> str | None:
         if self.pick(x, y) is None or self.trends is None:

@@ -48,7 +48,7 @@ from triage_app.gui.trends.rate_chart import RateChart
 from triage_app.gui.workers import QueryThread
 
 SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
-PANEL_MIN_HEIGHT = 250
+PANEL_MIN_HEIGHT = 200  # three rows fit a 900-pixel window under the banner
 
 
 def _trends_call(
