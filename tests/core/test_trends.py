@@ -12,6 +12,7 @@ from triage_app.core import DeadLetterFilter, compute_stats, count_dead_letters,
 from triage_app.core.trends import (
     AttemptsBucket,
     SpikeRule,
+    banner_spike,
     check_spikes,
     compute_trends,
     spikes,
@@ -267,6 +268,7 @@ def test_banner_names_the_newest_spike_and_its_transform(tmp_path: Path) -> None
         assert spike is not None
         assert spike.batch.batch_id == f"{8:016x}"
         assert "pesanan@2" in spike.message()
+        assert banner_spike(ws) == spike  # the window's light query agrees
         assert "20.0%" in spike.message()
         assert spike.ratio == pytest.approx(10.0)
         # A stricter rule does not flag it; neither does an older spike fall in the banner.

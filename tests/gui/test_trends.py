@@ -188,6 +188,7 @@ def test_a_spike_is_marked_and_raises_the_banner(qtbot, tmp_path: Path) -> None:
     qtbot.addWidget(t)
     qtbot.addWidget(banner)
     t.spikeChanged.connect(banner.show_spike)
+    t.show()
     try:
         with qtbot.waitSignal(t.updated, timeout=10_000):
             t.open_workspace(resolve_config(folder, env={}))
@@ -219,6 +220,7 @@ def test_refresh_reads_a_new_batch(qtbot, tmp_path: Path) -> None:  # type: igno
     build_crafted(folder)
     t = TrendsTab()
     qtbot.addWidget(t)
+    t.show()
     try:
         with qtbot.waitSignal(t.updated, timeout=10_000):
             t.open_workspace(resolve_config(folder, env={}))
@@ -276,3 +278,23 @@ def test_hovering_shows_the_numbers(tab) -> None:  # type: ignore[no-untyped-def
     assert "40.00% of 10 rows (too few batches" in tab.rate.describe(0, 10)
     assert tab.attempts.describe(3, 0.5) == "3 attempts: 1 dead letter, 1 parked"
     assert tab.groups.chart.describe(1, 3).startswith(QTY)
+
+
+def test_off_screen_only_the_spike_is_read(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A hidden tab asks for the banner's spike only (batch counters); shown, it reads all."""
+    folder = tmp_path / "ws"
+    _spike_store(folder)
+    t = TrendsTab()
+    qtbot.addWidget(t)
+    updated: list[bool] = []
+    t.updated.connect(lambda: updated.append(True))
+    try:
+        with qtbot.waitSignal(t.spikeChanged, timeout=10_000) as got:
+            t.open_workspace(resolve_config(folder, env={}))
+        assert got.args[0].batch.transform == "pesanan@2"
+        assert t.trends is None and not updated
+        with qtbot.waitSignal(t.updated, timeout=10_000):
+            t.show()
+        assert xs(t.rate.spiked) == [8]
+    finally:
+        t.close_workspace()

@@ -21,6 +21,7 @@ def crafted_window(open_main_window, tmp_path: Path, qtbot):  # type: ignore[no-
     folder = tmp_path / "ws"
     build_crafted(folder)
     w = open_main_window(folder)
+    w.tabs.setCurrentWidget(w.trends)  # the charts are read when the tab is on screen
     qtbot.waitUntil(lambda: w.trends.trends is not None and not w.trends.busy(), timeout=10_000)
     return w
 
@@ -108,3 +109,18 @@ def test_a_spike_raises_the_banner_in_the_window(open_main_window, tmp_path, qtb
     w.spike_banner.show_button.click()
     assert w.model.filter.batch_id == f"{8:016x}"
     assert w.tabs.currentWidget() is w.splitter
+
+
+def test_a_hidden_tab_is_read_again_when_shown(crafted_window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    w = crafted_window
+    w.tabs.setCurrentWidget(w.splitter)
+    src = tmp_path / "late.jsonl"
+    src.write_text('{"pesanan_id": 950, "qty": 0}\n', encoding="utf-8")
+    with open_workspace(w.config.folder) as ws:
+        summary = run_batch(ws, src, "pesanan@1")
+    w._on_batch_finished(summary)
+    qtbot.waitUntil(lambda: not w.trends.busy(), timeout=10_000)
+    assert len(w.trends.trends.per_batch) == 3  # not on screen: not redrawn yet
+    with qtbot.waitSignal(w.trends.updated, timeout=10_000):
+        w.tabs.setCurrentWidget(w.trends)
+    assert len(w.trends.trends.per_batch) == 4

@@ -836,3 +836,15 @@ def headline(t: Trends) -> Headline:
         top_group=t.groups[0] if t.groups else None,
         spike=t.banner_spike(),
     )
+
+
+def banner_spike(
+    ws: Workspace, *, since: dt.date | None = None, rule: SpikeRule | None = None
+) -> Spike | None:
+    """Only the spike the banner names: the batch counters and the rule, no dead letters
+    counted. What the window asks while the Trends tab is not on screen."""
+    rule = rule or SpikeRule()
+    with ws.store.connect() as conn:
+        batches = per_batch(conn, since)
+    checks = check_spikes([b.rate for b in batches], rule.factor, rule.window, rule.min_baseline)
+    return Trends(since, (), (), batches, (), (), tuple(checks), rule).banner_spike()

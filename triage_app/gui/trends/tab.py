@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QSettings, Signal, Slot
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -32,9 +33,11 @@ from triage_app.core.trends import (
     DEFAULT_SPIKE_FACTOR,
     DEFAULT_SPIKE_WINDOW,
     AttemptsBucket,
+    Spike,
     SpikeRule,
     Trends,
     attempts_histogram,
+    banner_spike,
     compute_trends,
 )
 from triage_app.core.workspace import Workspace, WorkspaceConfig
@@ -60,6 +63,13 @@ def _trends_call(
     return run
 
 
+def _spike_call(since: dt.date | None, rule: SpikeRule) -> Callable[[Workspace], Spike | None]:
+    def run(ws: Workspace) -> Spike | None:
+        return banner_spike(ws, since=since, rule=rule)
+
+    return run
+
+
 def _histogram_call(f: DeadLetterFilter) -> Callable[[Workspace], tuple[AttemptsBucket, ...]]:
     def run(ws: Workspace) -> tuple[AttemptsBucket, ...]:
         with ws.store.connect() as conn:
@@ -81,6 +91,7 @@ class TrendsTab(QWidget):
         self.filter = DeadLetterFilter()
         self.trends: Trends | None = None
         self.last_render_ms = 0.0
+        self._stale = False  # refreshed while off screen: read again when shown
         self._settings = QSettings()
         self._build()
 
@@ -230,10 +241,21 @@ class TrendsTab(QWidget):
     # -- reading --------------------------------------------------------------------------
     @Slot()
     def refresh(self) -> None:
-        """Read every chart again (after a batch, a re-drive, an edit of status)."""
+        """Read every chart again (after a batch, a re-drive, a change of status). Off
+        screen only the banner's spike is read (batch counters, no dead letters counted);
+        the charts are read when the tab is shown, so they are current whenever seen."""
         if self.queries is None:
             return
-        self._asked = time.perf_counter()
+        if not self.isVisible():
+            self._stale = True
+            self.queries.submit(
+                _spike_call(self.since(), self.rule()),
+                self.spikeChanged.emit,
+                self._failed,
+                key="trends-spike",
+            )
+            return
+        self._stale = False
         self.queries.submit(
             _trends_call(self.filter, self.since(), self.rule()),
             self.show_trends,
@@ -241,15 +263,22 @@ class TrendsTab(QWidget):
             key="trends",
         )
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
     def set_filter(self, f: DeadLetterFilter) -> None:
         """The table's filter changed: only the attempts histogram follows it."""
         if f == self.filter:
             return
         self.filter = f
-        if self.queries is not None:
+        if self.queries is not None and self.isVisible():
             self.queries.submit(
                 _histogram_call(f), self.attempts.show_buckets, self._failed, key="trends-attempts"
             )
+        else:
+            self._stale = True
 
     def busy(self) -> bool:
         return self.queries is not None and self.queries.busy()
