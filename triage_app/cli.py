@@ -405,15 +405,19 @@ def build_parser() -> argparse.ArgumentParser:
         sp.set_defaults(func=fn)
         return sp
 
+    def source_args(sp: argparse.ArgumentParser) -> None:
+        """A source file and the transform to run it through (run, verify-idempotent)."""
+        sp.add_argument("file", help="the source file (JSONL or CSV)")
+        sp.add_argument(
+            "--transform",
+            required=True,
+            metavar="NAME@VERSION",
+            help="transform to run, e.g. pesanan@2",
+        )
+        sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+
     sp = add("run", cmd_run, "run a source file through a transform")
-    sp.add_argument("file", help="the source file (JSONL or CSV)")
-    sp.add_argument(
-        "--transform",
-        required=True,
-        metavar="NAME@VERSION",
-        help="transform to run, e.g. pesanan@2",
-    )
-    sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+    source_args(sp)
     sp.add_argument(
         "--chunk-size",
         type=int,
@@ -501,14 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run a file twice into scratch databases and compare the warehouse SHA-256 "
         "(exit 1 if they differ); your workspace is not touched",
     )
-    sp.add_argument("file", help="the source file (JSONL or CSV)")
-    sp.add_argument(
-        "--transform",
-        required=True,
-        metavar="NAME@VERSION",
-        help="transform to run, e.g. pesanan@2",
-    )
-    sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+    source_args(sp)
 
     sp = add(
         "report",
