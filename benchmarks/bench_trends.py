@@ -304,10 +304,19 @@ def measure_tab(folder: Path, tmp: Path) -> None:
     tab = window.trends
     tab.updated.connect(lambda: done.append(time.perf_counter()))
     window.resize(1400, 900)
-    window.tabs.setCurrentWidget(tab)
     window.show()
+    app.processEvents()
+    opened = time.perf_counter() - t
+    while window.model.total() is None or tab.busy():
+        app.processEvents()
+        time.sleep(0.001)
+    counted = time.perf_counter() - t
+    t = time.perf_counter()
+    window.tabs.setCurrentWidget(tab)  # the first time: the charts are read now
     settle()
-    print(f"window opened, Trends tab painted      {_ms(time.perf_counter() - t)}   (target < 1 s)")
+    print(f"window open (table shown)              {_ms(opened)}")
+    print(f"  table count and banner in            {_ms(counted)}")
+    print(f"Trends tab first shown, painted        {_ms(time.perf_counter() - t)}   (target < 1 s)")
 
     def render(action: Callable[[], None]) -> float:
         done.clear()
