@@ -259,21 +259,21 @@ def cmd_transforms(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from triage_app.core import compute_stats
+    from triage_app.core.stats_cache import cached_stats
 
     with _open(args) as ws:
-        st = compute_stats(ws)
+        st = cached_stats(ws)
 
     def text() -> str:
-        out = [f"{st.total} dead letters"]
-        out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st.by_class.items()))
-        out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st.by_status.items()))
-        out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st.attempts.items()))
+        out = [f"{st['total']} dead letters"]
+        out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
+        out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
+        out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
         out.append("top signatures:")
-        out += [f"  {s['count']:>6}  {s['class']:9} {s['signature']}" for s in st.top_signatures]
+        out += [f"  {s['count']:>6}  {s['class']:9} {s['signature']}" for s in st["top_signatures"]]
         return "\n".join(out)
 
-    _emit(st.to_json(), args.json, text)
+    _emit(st, args.json, text)
     return 0
 
 

@@ -189,6 +189,18 @@ def _read_frame(stream: IO[bytes]) -> dict[str, Any] | None:
     return message
 
 
+def _single_threaded() -> bool:
+    """True only where a fork is safe: one OS thread in the whole process. Python's own
+    count misses threads Qt or a driver started, so ask the kernel; where it cannot be
+    asked (not Linux), do not fork."""
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 class Partner:
     """The parent's handle on the second lane.
 
@@ -201,7 +213,7 @@ class Partner:
     def __init__(self, ws: Workspace) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid: int | None = None
-        if hasattr(os, "fork") and threading.active_count() == 1:
+        if _single_threaded():
             # No database connection may cross a fork: SQLite keeps per-process lock state
             # that a child would inherit and trust. The pools reconnect on next use.
             ws.warehouse.dispose()
@@ -225,7 +237,7 @@ class Partner:
             self.stdout: IO[bytes] = open(to_parent_r, "rb")  # noqa: SIM115
         else:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "triage_app.core.lane"],
+                [sys.executable, "-m", "triage_app.core.lane_entry"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -384,7 +396,3 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     finally:
         source.close()
         ws.close()
-
-
-if __name__ == "__main__":
-    sys.exit(serve(sys.stdin.buffer, sys.stdout.buffer))

@@ -129,6 +129,8 @@ class Workspace:
         try:
             for engine, role in ((self.warehouse, "warehouse"), (self.store, "dead-letter store")):
                 check_reachable(engine, role)
+            import triage_app.core.stats_cache  # noqa: F401  (its table is in Base)
+
             Base.metadata.create_all(self.store)
             _add_missing_indexes(self.store)
         except Exception:

@@ -1,0 +1,46 @@
+"""stats answers from its cache while the store is unchanged, and never from a stale one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from triage_app.core import (
+    Status,
+    Workspace,
+    compute_stats,
+    list_dead_letters,
+    run_batch,
+    set_status,
+)
+from triage_app.core.stats_cache import StatsCache, cached_stats
+
+
+def computed(ws: Workspace) -> int:
+    with ws.store.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(StatsCache)).scalar_one())
+
+
+def test_cache_follows_every_change(workspace: Workspace, seed_batch: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import triage_app.core.stats_cache as sc
+
+    calls = []
+    real = sc.compute_stats
+    monkeypatch.setattr(sc, "compute_stats", lambda ws: calls.append(1) or real(ws))
+
+    empty = cached_stats(workspace)
+    assert empty["total"] == 0 and len(calls) == 1
+    run_batch(workspace, seed_batch, "pesanan@1")
+    first = cached_stats(workspace)
+    assert first["total"] == 4 and len(calls) == 2
+    assert cached_stats(workspace) == first and len(calls) == 2  # unchanged: the cache
+    assert computed(workspace) == 1
+
+    set_status(workspace, [list_dead_letters(workspace)[0].id], Status.PARKED)
+    after = cached_stats(workspace)
+    assert len(calls) == 3 and after["by_status"] == {"open": 3, "parked": 1}
+    # What the cache gives is what a fresh computation gives.
+    fresh = compute_stats(workspace).to_json()
+    assert after["by_status"] == fresh["by_status"]
+    assert after["top_signatures"] == fresh["top_signatures"]

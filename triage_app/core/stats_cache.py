@@ -1,0 +1,74 @@
+"""The store's aggregates, kept until the store changes.
+
+Every change to a dead letter appends an audit event (DESIGN.md, invariant 5) and every
+batch updates its counters, so the newest event id, the newest dead-letter id and the
+batches' totals say exactly when the numbers can have moved. ``stats`` answers from the
+cache when they have not: a few indexed lookups instead of scans over the whole store.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, LargeBinary, String, delete, func, insert, select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from triage_app.core.stats import compute_stats
+from triage_app.core.store import AuditEvent, Base, Batch, DeadLetter, utcnow
+from triage_app.core.workspace import Workspace
+
+_ALL = "all"
+
+
+class StatsCache(Base):
+    __tablename__ = "stats_cache"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[str] = mapped_column(String(200))
+    payload: Mapped[bytes] = mapped_column(LargeBinary)
+    computed_at: Mapped[dt.datetime]
+
+
+def store_version(conn: Connection) -> str:
+    event = conn.execute(select(func.max(AuditEvent.id))).scalar()
+    dead = conn.execute(select(func.max(DeadLetter.id))).scalar()
+    b = conn.execute(
+        select(
+            func.count(),
+            func.sum(Batch.rows),
+            func.sum(Batch.quarantined),
+            func.max(Batch.started_at),
+            func.max(Batch.finished_at),
+        )
+    ).one()
+    # The day too: nothing here is relative to today, but a day's cache is cheap insurance.
+    return f"{event}|{dead}|{'|'.join(map(str, b))}|{utcnow().date()}"
+
+
+def cached_stats(ws: Workspace) -> dict[str, Any]:
+    """``compute_stats(ws).to_json()``, from the cache while the store is unchanged."""
+    with ws.store.connect() as conn:
+        version = store_version(conn)
+        hit = conn.execute(
+            select(StatsCache.payload).where(StatsCache.key == _ALL, StatsCache.version == version)
+        ).scalar()
+    if hit is not None:
+        cached: dict[str, Any] = orjson.loads(hit)
+        return cached
+    data = compute_stats(ws).to_json()
+    payload = orjson.dumps(data, default=str)
+    try:
+        with ws.store.begin() as conn:
+            conn.execute(delete(StatsCache).where(StatsCache.key == _ALL))
+            conn.execute(
+                insert(StatsCache).values(
+                    key=_ALL, version=version, payload=payload, computed_at=utcnow()
+                )
+            )
+    except SQLAlchemyError:
+        pass  # a read-only store still answers, only without the cache
+    fresh: dict[str, Any] = orjson.loads(payload)
+    return fresh
