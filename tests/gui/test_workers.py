@@ -203,3 +203,31 @@ def test_closing_while_a_batch_runs_asks_then_stops_it_cleanly(
     with open_workspace(folder) as ws:
         (info,) = list_batches(ws)
     assert info.state == "running" and 0 < info.rows < 60_000  # stopped at a chunk
+
+
+def test_batch_dialog_verifies_idempotence_without_touching_the_workspace(
+    qtbot, window, demo_workspace, tmp_path
+):
+    from triage_app.core import list_batches, open_workspace
+
+    source = tmp_path / "orders.csv"
+    source.write_text(
+        "order_id,pelanggan,status,total,updated_at\n"
+        "3001,Budi,Baru,250000,2026-01-09T08:00:00\n"
+        "3001,Budi,Selesai,250000,2026-01-09T18:00:00\n"
+        "3002,Siti,Dibayar,-5,2026-01-09T08:30:00\n"
+    )
+    with open_workspace(demo_workspace) as ws:
+        before = len(list_batches(ws))
+    qtbot.mouseClick(window.findChild(QPushButton, "runBatchButton"), Qt.MouseButton.LeftButton)
+    dialog = window.dialogs()[-1]
+    dialog.set_path(source)
+    verify = dialog.findChild(QPushButton, "verifyIdempotentButton")
+    assert verify.isEnabled()
+    qtbot.mouseClick(verify, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Idempotent." in dialog.summary.text(), timeout=20_000)
+    qtbot.waitUntil(lambda: not dialog.is_running())
+    assert "3 rows through orders@1" in dialog.summary.text()
+    assert "the same dead letters (1)" in dialog.summary.text()
+    with open_workspace(demo_workspace) as ws:
+        assert len(list_batches(ws)) == before  # scratch databases only

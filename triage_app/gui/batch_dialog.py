@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core import BatchSummary, TriageError, default_registry
+from triage_app.core.idempotence import IdempotenceProof
 from triage_app.core.readers import detect_format
-from triage_app.gui.jobs import BatchJob
+from triage_app.gui.jobs import BatchJob, VerifyJob
 from triage_app.gui.workers import JobRunner, ProgressReport
 
 StartJob = Callable[[object], JobRunner]
@@ -54,6 +55,22 @@ def describe_batch(s: BatchSummary) -> str:
     if s.cancelled:
         text += " Run the same file again to resume where it stopped."
     return text
+
+
+def describe_proof(p: IdempotenceProof) -> str:
+    if p.identical:
+        return (
+            f"<b>Idempotent.</b> Two runs of {p.rows:,} rows through {p.transform} left the "
+            f"same warehouse (SHA-256 {p.first_sha256[:16]}…) and the same dead letters "
+            f"({p.quarantined:,}): running it again is safe."
+        )
+    return (
+        f"<span style='color:#b91c1c'><b>Not idempotent.</b> Two runs of {p.rows:,} rows "
+        f"through {p.transform} differ: SHA-256 {p.first_sha256[:16]}… then "
+        f"{p.second_sha256[:16]}…"
+        + ("" if p.same_dead_letters else ", and the dead letters differ")
+        + ". Do not retry this transform before fixing it.</span>"
+    )
 
 
 class BatchDialog(QDialog):
@@ -113,6 +130,15 @@ class BatchDialog(QDialog):
             "Show its dead letters", QDialogButtonBox.ButtonRole.ActionRole
         )
         self.show_button.setObjectName("showBatchButton")
+        self.verify_button = self.buttons.addButton(
+            "Verify idempotent", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.verify_button.setObjectName("verifyIdempotentButton")
+        self.verify_button.setToolTip(
+            "Run this file twice into scratch databases and compare the warehouse's SHA-256: "
+            "the proof that running it again is safe. Your workspace is not touched."
+        )
+        self.verify_button.clicked.connect(self.verify)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel)
@@ -167,6 +193,7 @@ class BatchDialog(QDialog):
                 self.detected.setText(f"read as {fmt}" if ok else "no such file")
                 self._suggest_transform(fmt)
         self.run_button.setEnabled(ok and self._runner is None)
+        self.verify_button.setEnabled(ok and self._runner is None)
 
     def _suggest_transform(self, fmt: str) -> None:
         current = default_registry().get(self.transform_combo.currentData())
@@ -198,6 +225,31 @@ class BatchDialog(QDialog):
         self.cancel_button.show()
         self.cancel_button.setEnabled(True)
         self.rate.setText("starting…")
+
+    @Slot()
+    def verify(self) -> None:
+        if self._runner is not None:
+            return
+        job = VerifyJob(
+            Path(self.path_edit.text().strip()),
+            self.transform_combo.currentData(),
+            self.format_combo.currentData(),
+        )
+        self.summary.setText("running the file twice into scratch databases…")
+        self.progress.setValue(0)
+        self._runner = self._start_job(job)
+        self._runner.progress.connect(self._on_progress)
+        self._runner.finished.connect(self._on_verified)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.done.connect(self._on_done)
+        self.run_button.setEnabled(False)
+        self.verify_button.setEnabled(False)
+
+    @Slot(object)
+    def _on_verified(self, proof: IdempotenceProof) -> None:
+        self.progress.setValue(1000)
+        self.rate.setText("")
+        self.summary.setText(describe_proof(proof))
 
     @Slot()
     def cancel(self) -> None:

@@ -13,6 +13,7 @@ from triage_app.core import (
     run_batch,
 )
 from triage_app.core.export import ExportSummary, export_dead_letters
+from triage_app.core.idempotence import IdempotenceProof, verify_idempotent
 from triage_app.core.redrive import redrive
 from triage_app.core.workspace import Workspace
 
@@ -39,6 +40,23 @@ class BatchJob:
             progress=progress,
             chunk_size=self.chunk_size,
         )
+
+
+@dataclass(frozen=True)
+class VerifyJob:
+    """Run a file twice into scratch databases and compare the warehouse SHA-256; the
+    workspace it is started from is not touched."""
+
+    path: Path
+    transform: str
+    fmt: str | None = None
+
+    @property
+    def title(self) -> str:
+        return f"idempotence check of {self.path.name} with {self.transform}"
+
+    def run(self, ws: Workspace, progress: Progress) -> IdempotenceProof:
+        return verify_idempotent(self.path, self.transform, fmt=self.fmt, progress=progress)
 
 
 @dataclass(frozen=True)
