@@ -279,7 +279,7 @@ def _record_lane_starts() -> list[str]:
         return pid
 
     def popen(args, *a, **k):  # type: ignore[no-untyped-def]
-        if "triage_app.core.lane" in args:
+        if any(str(a).startswith("triage_app.core.lane") for a in args):
             starts.append("process")
         return real_popen(args, *a, **k)
 
