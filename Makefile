@@ -11,12 +11,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet -e '.[test]'
+	$(PYTHON) -m compileall -q triage_app > /dev/null
 	touch $(STAMP)
 
 setup: $(STAMP)
 
 # Opens the window on the demo workspace (the seed's 10-row batch).
 run: $(STAMP)
+	$(PYTHON) -m compileall -q triage_app > /dev/null
 	$(VENV)/bin/triage-app --workspace $(DEMO) demo
 	$(VENV)/bin/triage-app --workspace $(DEMO) gui
 
