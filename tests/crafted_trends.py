@@ -130,3 +130,30 @@ def build_crafted(
                 .values(at=_at(MAR[3], 9))
             )
     return Crafted(ids, batches)
+
+
+def build_spike_store(folder: Path) -> None:
+    """Batch counters straight into the store: eight quiet nights (2% quarantined, all
+    data), then a release of pesanan@2 that quarantines 20%, mostly code."""
+    from sqlalchemy import insert
+
+    rows = []
+    for i in range(9):
+        spike = i == 8
+        rows.append(
+            {
+                "batch_id": f"{i:016x}",
+                "source_name": f"night_{i}.jsonl",
+                "source_sha256": f"{i:064x}",
+                "transform": "pesanan@2" if spike else "pesanan@1",
+                "format": "jsonl",
+                "state": "complete",
+                "rows": 1000,
+                "quarantined": 200 if spike else 20,
+                "q_code": 180 if spike else 0,
+                "q_data": 20,
+                "started_at": dt.datetime(2026, 3, 1) + dt.timedelta(days=i),
+            }
+        )
+    with open_workspace(folder) as ws, ws.store.begin() as conn:
+        conn.execute(insert(Batch), rows)

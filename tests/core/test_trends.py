@@ -18,7 +18,15 @@ from triage_app.core.trends import (
     spikes,
 )
 
-from ..crafted_trends import MAR, MISSING, QTY, TYPE_ERROR, Crafted, build_crafted
+from ..crafted_trends import (
+    MAR,
+    MISSING,
+    QTY,
+    TYPE_ERROR,
+    Crafted,
+    build_crafted,
+    build_spike_store,
+)
 
 JSON_ERR = "JSONDecodeError: unexpected end of data: line <n> column <n> (char <n>)"
 
@@ -238,31 +246,8 @@ def test_clean_batches_do_not_make_a_single_row_a_spike() -> None:
 
 def test_banner_names_the_newest_spike_and_its_transform(tmp_path: Path) -> None:
     """Batch counters straight into the store: eight quiet batches, then a release."""
-    from sqlalchemy import insert
-
-    from triage_app.core.store import Batch
-
-    rows = []
-    for i in range(9):
-        spike = i == 8
-        rows.append(
-            {
-                "batch_id": f"{i:016x}",
-                "source_name": f"night_{i}.jsonl",
-                "source_sha256": f"{i:064x}",
-                "transform": "pesanan@2" if spike else "pesanan@1",
-                "format": "jsonl",
-                "state": "complete",
-                "rows": 1000,
-                "quarantined": 200 if spike else 20,
-                "q_code": 180 if spike else 0,
-                "q_data": 20,
-                "started_at": dt.datetime(2026, 3, 1) + dt.timedelta(days=i),
-            }
-        )
+    build_spike_store(tmp_path / "ws")
     with open_workspace(tmp_path / "ws") as ws:
-        with ws.store.begin() as conn:
-            conn.execute(insert(Batch), rows)
         t = compute_trends(ws)
         spike = t.banner_spike()
         assert spike is not None

@@ -5,18 +5,22 @@ each chart exports PNG and CSV; a spike raises the banner."""
 from __future__ import annotations
 
 import csv
-import datetime as dt
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
-from sqlalchemy import insert
 
-from tests.crafted_trends import MAR, QTY, TYPE_ERROR, Crafted, build_crafted
+from tests.crafted_trends import (
+    MAR,
+    QTY,
+    TYPE_ERROR,
+    Crafted,
+    build_crafted,
+    build_spike_store,
+)
 from triage_app.core import DeadLetterFilter, count_dead_letters, open_workspace, resolve_config
-from triage_app.core.store import Batch
 from triage_app.core.trends import chart_tables
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.trends.base import day_x
@@ -158,26 +162,7 @@ def test_each_chart_exports_png_and_csv(tab, tmp_path: Path) -> None:  # type: i
 
 
 def _spike_store(folder: Path) -> None:
-    rows = []
-    for i in range(9):
-        spike = i == 8
-        rows.append(
-            {
-                "batch_id": f"{i:016x}",
-                "source_name": f"night_{i}.jsonl",
-                "source_sha256": f"{i:064x}",
-                "transform": "pesanan@2" if spike else "pesanan@1",
-                "format": "jsonl",
-                "state": "complete",
-                "rows": 1000,
-                "quarantined": 200 if spike else 20,
-                "q_code": 180 if spike else 0,
-                "q_data": 20,
-                "started_at": dt.datetime(2026, 3, 1) + dt.timedelta(days=i),
-            }
-        )
-    with open_workspace(folder) as ws, ws.store.begin() as conn:
-        conn.execute(insert(Batch), rows)
+    build_spike_store(folder)
 
 
 def test_a_spike_is_marked_and_raises_the_banner(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

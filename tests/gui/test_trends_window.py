@@ -4,15 +4,12 @@ and a spike raises the window's banner naming the transform."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert
 
-from tests.crafted_trends import MAR, TYPE_ERROR, build_crafted
+from tests.crafted_trends import MAR, TYPE_ERROR, build_crafted, build_spike_store
 from triage_app.core import open_workspace, redrive, run_batch
-from triage_app.core.store import Batch
 from triage_app.gui.trends.base import day_x
 
 
@@ -83,26 +80,7 @@ def test_charts_refresh_after_a_batch_and_a_redrive(crafted_window, qtbot, tmp_p
 
 def test_a_spike_raises_the_banner_in_the_window(open_main_window, tmp_path, qtbot) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "ws"
-    rows = []
-    for i in range(9):
-        spike = i == 8
-        rows.append(
-            {
-                "batch_id": f"{i:016x}",
-                "source_name": f"night_{i}.jsonl",
-                "source_sha256": f"{i:064x}",
-                "transform": "pesanan@2" if spike else "pesanan@1",
-                "format": "jsonl",
-                "state": "complete",
-                "rows": 1000,
-                "quarantined": 200 if spike else 20,
-                "q_code": 180 if spike else 0,
-                "q_data": 20,
-                "started_at": dt.datetime(2026, 3, 1) + dt.timedelta(days=i),
-            }
-        )
-    with open_workspace(folder) as ws, ws.store.begin() as conn:
-        conn.execute(insert(Batch), rows)
+    build_spike_store(folder)
     w = open_main_window(folder)
     qtbot.waitUntil(lambda: not w.spike_banner.isHidden(), timeout=10_000)
     assert "transform pesanan@2" in w.spike_banner.text.text()
