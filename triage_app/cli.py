@@ -51,13 +51,14 @@ def _hash_in_background(path: Path) -> Callable[[], str | None]:
     """Start hashing the file while the engine imports (hashlib lets go of the GIL)."""
     import threading
 
-    from triage_app.core.readers import file_sha256
+    from triage_app.fingerprint import sha256_of
 
     box: list[str] = []
 
     def work() -> None:
-        with contextlib.suppress(Exception):  # run_batch reads it again and says what's wrong
-            box.append(file_sha256(path))
+        # On any error run_batch reads the file itself and says what is wrong.
+        with contextlib.suppress(Exception), path.open("rb") as f:
+            box.append(sha256_of(f))
 
     thread = threading.Thread(target=work, name="hash-source")
     thread.start()
@@ -521,11 +522,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from triage_app.core.errors import TriageError
-    from triage_app.core.workspace import redact_text
-
+    # The engine is imported by the commands, not here: `run` starts hashing its file on a
+    # thread first, and the import (SQLAlchemy, a third of a second) overlaps the hash.
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
@@ -534,17 +532,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except TriageError as exc:
-        print(f"triage-app: {redact_text(str(exc))}", file=sys.stderr)
-        return 2
-    except SQLAlchemyError as exc:
-        reason = getattr(exc, "orig", None) or exc
-        msg = " ".join(str(reason).split())[:300]
-        print(f"triage-app: database error: {redact_text(msg)}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("triage-app: interrupted; run the same command again to resume", file=sys.stderr)
         return 130
-    except OSError as exc:
-        print(f"triage-app: {exc.strerror or exc}", file=sys.stderr)
+    except Exception as exc:
+        message = _refusal(exc)
+        if message is None:
+            raise
+        print(f"triage-app: {message}", file=sys.stderr)
         return 2
+
+
+def _refusal(exc: Exception) -> str | None:
+    """The one line for a failure the user can act on; None for a bug (it propagates)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from triage_app.core.errors import TriageError
+    from triage_app.core.workspace import redact_text
+
+    if isinstance(exc, TriageError):
+        return redact_text(str(exc))
+    if isinstance(exc, SQLAlchemyError):
+        reason = getattr(exc, "orig", None) or exc
+        return "database error: " + redact_text(" ".join(str(reason).split())[:300])
+    if isinstance(exc, OSError):
+        return str(exc.strerror or exc)
+    return None

@@ -7,7 +7,6 @@ NUL included. Memory stays constant: one record at a time.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import os
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from typing import Any, BinaryIO, Literal, cast
 import orjson
 
 from triage_app.core.errors import DataError, TriageError
+from triage_app.fingerprint import sha256_of
 
 Format = Literal["jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv")
@@ -46,11 +46,8 @@ def detect_format(path: Path, explicit: str | None = None) -> Format:
 
 
 def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open_source(path) as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
+        return sha256_of(f)
 
 
 def source_size(path: Path) -> int:
