@@ -424,7 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="lines (CSV: records) per committed chunk (default 25000)",
+        help="lines (CSV: records) per committed chunk (default 20000)",
     )
 
     def filters(sp: argparse.ArgumentParser, status_default: str) -> None:

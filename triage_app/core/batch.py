@@ -33,7 +33,9 @@ from triage_app.core.store import Batch, BatchState, utcnow
 from triage_app.core.transforms.registry import Registry, Transform, default_registry
 from triage_app.core.workspace import Workspace, current_actor
 
-DEFAULT_CHUNK = 25_000
+# 20,000 lines: at 25,000 each process peaked at 105 MB against 80 MB here (1M-row
+# benchmark), for no gain in speed.
+DEFAULT_CHUNK = 20_000
 
 
 @dataclass(frozen=True)
