@@ -260,10 +260,17 @@ def cmd_transforms(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from triage_app.core.stats_cache import cached_stats
+    from triage_app import quickstats
 
-    with _open(args) as ws:
-        st = cached_stats(ws)
+    db = quickstats.store_path(args.workspace, args.dead_letter)
+    payload = quickstats.cached_stats(db) if db is not None else None
+    if payload is not None:
+        st = orjson.loads(payload)  # unchanged since last asked: no engine needed
+    else:
+        from triage_app.core.stats_cache import cached_stats
+
+        with _open(args) as ws:
+            st = cached_stats(ws)
 
     def text() -> str:
         out = [f"{st['total']} dead letters"]

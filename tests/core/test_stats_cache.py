@@ -44,3 +44,21 @@ def test_cache_follows_every_change(workspace: Workspace, seed_batch: Path, monk
     fresh = compute_stats(workspace).to_json()
     assert after["by_status"] == fresh["by_status"]
     assert after["top_signatures"] == fresh["top_signatures"]
+
+
+def test_the_engine_free_path_agrees_and_misses_after_a_change(workspace: Workspace,
+                                                               seed_batch: Path) -> None:
+    import orjson
+
+    from triage_app import quickstats
+
+    db = workspace.config.folder / "dead_letter.db"  # type: ignore[operator]
+    run_batch(workspace, seed_batch, "pesanan@1")
+    assert quickstats.cached_stats(db) is None  # nothing cached yet
+    slow = cached_stats(workspace)
+    fast = quickstats.cached_stats(db)
+    assert fast is not None and orjson.loads(fast) == slow
+    set_status(workspace, [list_dead_letters(workspace)[0].id], Status.PARKED)
+    assert quickstats.cached_stats(db) is None  # the store changed: the engine recomputes
+    assert quickstats.store_path(str(db.parent), None) == db
+    assert quickstats.store_path(None, "postgresql://h/db") is None

@@ -12,15 +12,16 @@ import datetime as dt
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, LargeBinary, String, delete, func, insert, select
+from sqlalchemy import Connection, LargeBinary, String, delete, insert, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from triage_app.core.stats import compute_stats
-from triage_app.core.store import AuditEvent, Base, Batch, DeadLetter, utcnow
+from triage_app.core.store import Base, utcnow
 from triage_app.core.workspace import Workspace
+from triage_app.quickstats import CACHE_KEY, VERSION_SQL, today, version_from
 
-_ALL = "all"
+_ALL = CACHE_KEY
 
 
 class StatsCache(Base):
@@ -33,19 +34,7 @@ class StatsCache(Base):
 
 
 def store_version(conn: Connection) -> str:
-    event = conn.execute(select(func.max(AuditEvent.id))).scalar()
-    dead = conn.execute(select(func.max(DeadLetter.id))).scalar()
-    b = conn.execute(
-        select(
-            func.count(),
-            func.sum(Batch.rows),
-            func.sum(Batch.quarantined),
-            func.max(Batch.started_at),
-            func.max(Batch.finished_at),
-        )
-    ).one()
-    # The day too: nothing here is relative to today, but a day's cache is cheap insurance.
-    return f"{event}|{dead}|{'|'.join(map(str, b))}|{utcnow().date()}"
+    return version_from([tuple(conn.exec_driver_sql(q).one()) for q in VERSION_SQL], today())
 
 
 def cached_stats(ws: Workspace) -> dict[str, Any]:
