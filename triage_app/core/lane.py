@@ -72,6 +72,15 @@ def lanes_for(size: int, custom_registry: bool) -> int:
     return 2 if size >= TWO_LANES_FROM_BYTES else 1
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a chunk's warehouse write came to, for the store half of its commit."""
+
+    loaded: int
+    superseded: int
+    failures: list[Failure]
+
+
 class Lane:
     """Commits the chunks one lane parsed."""
 
@@ -96,14 +105,24 @@ class Lane:
         )
 
     def commit(self, chunk: Chunk) -> None:
+        """Write a chunk to the warehouse, then store its outcome: one lane's whole turn."""
+        self.store(chunk, self.write(chunk))
+
+    def write(self, chunk: Chunk) -> Written:
+        """The warehouse half of a chunk's commit (the warehouse turn)."""
         crash_point("before-chunk-commit")
         result = with_retry(lambda: self.writer.upsert(chunk.rows), self.retry, sleep=self.sleep)
         crash_point("after-warehouse-commit")
         failures = chunk.failures
         if result.failed:
             failures = failures + self._sink_failures(chunk.rows, result.failed)
-        loaded = result.changed
         superseded = chunk.superseded + (len(chunk.rows) - len(result.failed) - result.changed)
+        return Written(result.changed, superseded, failures)
+
+    def store(self, chunk: Chunk, written: Written) -> None:
+        """The store half (the store turn): the chunk's dead letters, its ledger row and the
+        checkpoint, in one transaction."""
+        failures, loaded, superseded = written.failures, written.loaded, written.superseded
         by_class = dict.fromkeys(ErrorClass, 0)
         for f in failures:
             by_class[f.error_class] += 1
@@ -317,31 +336,43 @@ def run_lanes(
             partner.start(ws, job)
         rows_done = 0
         try:
+            if partner is None:
+                while (chunk := parser.parse(source.take(), source.first_line, source.line)).lines:
+                    lane.commit(chunk)
+                    rows_done += chunk.records
+                    progress.update(source.position(), total, rows_done)
+                    if progress.cancelled():
+                        return True
+                progress.update(total, total, rows_done)
+                return False
+            # Two lanes and two turns, each passed in chunk order: the warehouse turn ("w"),
+            # and the store turn ("s") for a chunk's dead letters and checkpoint. One lane
+            # stores its chunk while the other writes the next one to the warehouse.
             first = True
             while True:
                 chunk = parser.parse(source.take(), source.first_line, source.line)
-                if partner is not None and not first:
-                    msg = partner.receive()  # the partner's chunk before this one
-                    if "end" in msg:
-                        return False
-                    rows_done += msg["records"]
-                    progress.update(max(source.position(), msg["position"]), total, rows_done)
-                first = False
+                if not first and "end" in partner.receive():  # it wrote its chunk, or ended
+                    return False
                 if chunk.lines == 0:
-                    if partner is not None:
-                        partner.send({"end": True})
+                    if not first:
+                        rows_done = _stored(partner.receive(), rows_done, progress, total)
+                    partner.send({"end": True})
                     progress.update(total, total, rows_done)
                     return False
-                lane.commit(chunk)
+                written = lane.write(chunk)
+                partner.send({"w": True})
+                if not first:
+                    rows_done = _stored(partner.receive(), rows_done, progress, total)
+                lane.store(chunk, written)
                 rows_done += chunk.records
                 progress.update(source.position(), total, rows_done)
+                first = False
                 if progress.cancelled():
-                    if partner is not None:
-                        partner.send({"stop": True})
+                    # It may have written its next chunk; unstored, that is replayed on resume.
+                    partner.send({"stop": True})
                     return True
-                if partner is not None:
-                    partner.send({"go": True})
-                    source.skip()  # the partner's chunk
+                partner.send({"s": True})
+                source.skip()  # the partner's chunk
         finally:
             if partner is not None:
                 partner.close()  # waits for it: no lane writes after this returns
@@ -356,8 +387,16 @@ def run_lanes(
         source.close()
 
 
+def _stored(msg: dict[str, Any], rows_done: int, progress: Progress, total: int) -> int:
+    """The partner stored its chunk: count it and report."""
+    rows_done += msg["records"]
+    progress.update(msg["position"], total, rows_done)
+    return rows_done
+
+
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """The second lane: odd chunks, each committed when the parent passes the turn."""
+    """The second lane: the odd chunks, each written when the parent passes the warehouse
+    turn and stored when it passes the store turn."""
     header = _read_frame(stdin)
     if header is None:
         return 0
@@ -379,18 +418,27 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
         while True:
             chunk = parser.parse(source.take(), source.first_line, source.line)
             msg = _read_frame(stdin)
-            if msg is None or "go" not in msg:
+            if msg is None or "w" not in msg:
                 return 0  # stop, end, or the parent is gone: write nothing more
             if chunk.lines == 0:
                 _write_frame(stdout, {"end": True})
                 return 0
             try:
-                lane.commit(chunk)
+                written = lane.write(chunk)
+            except Exception as exc:
+                _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+                return 1
+            _write_frame(stdout, {"wrote": True})
+            msg = _read_frame(stdin)
+            if msg is None or "s" not in msg:
+                return 0  # written, not stored: the chunk is replayed on resume
+            try:
+                lane.store(chunk, written)
             except Exception as exc:
                 _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
                 return 1
             _write_frame(
-                stdout, {"done": True, "records": chunk.records, "position": source.position()}
+                stdout, {"stored": True, "records": chunk.records, "position": source.position()}
             )
             source.skip()  # the parent's next chunk
     finally:
