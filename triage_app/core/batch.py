@@ -153,6 +153,9 @@ def run_batch(
             partner.close()  # closing twice is harmless; never leave it running
     elapsed = time.perf_counter() - started
     final = _finish(ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep)
+    from triage_app.core.stats_cache import warm_stats_cache  # it needs the engine's stats
+
+    warm_stats_cache(ws)
     return _summary(final, already=False, resumed=resumed, cancelled=cancelled, seconds=elapsed)
 
 

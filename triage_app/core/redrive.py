@@ -155,6 +155,10 @@ def redrive(
             break
     attempted = [r for r in results if r.outcome != "skipped"]
     ok = ("resolved", "would_succeed")
+    if not dry_run:
+        from triage_app.core.stats_cache import warm_stats_cache
+
+        warm_stats_cache(ws)
     return RedriveSummary(
         transform=transform.ref,
         dry_run=dry_run,

@@ -8,6 +8,7 @@ cache when they have not: a few indexed lookups instead of scans over the whole 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from typing import Any
 
@@ -61,3 +62,11 @@ def cached_stats(ws: Workspace) -> dict[str, Any]:
         pass  # a read-only store still answers, only without the cache
     fresh: dict[str, Any] = orjson.loads(payload)
     return fresh
+
+
+def warm_stats_cache(ws: Workspace) -> None:
+    """Recompute the cached aggregates now, after a batch or a re-drive (the work that
+    changes many rows at once), so that the lead's ``stats`` right after it is answered
+    from the cache. Best effort: the numbers are recomputed on demand anyway."""
+    with contextlib.suppress(SQLAlchemyError):
+        cached_stats(ws)
