@@ -187,7 +187,7 @@ def test_disk_full_stops_cleanly_then_resumes(
             subprocess.run(["umount", "-l", str(disk)], check=False)
         return
     # No file system of our own here: the same path with a simulated full disk.
-    import triage_app.core.upsert as upsert
+    import triage_app.core.warehouse as upsert
 
     real = upsert.upsert_rows
     fails = {"left": 3}

@@ -1,5 +1,4 @@
-"""How every SQLite connection of a workspace is tuned; shared by the engines and the
-warehouse writer process, which talks to SQLite without SQLAlchemy."""
+"""How every SQLite connection of a workspace is tuned."""
 
 from __future__ import annotations
 
