@@ -552,16 +552,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _refusal(exc: Exception) -> str | None:
     """The one line for a failure the user can act on; None for a bug (it propagates)."""
-    from sqlalchemy.exc import SQLAlchemyError
+    from triage_app.core.workspace import refusal_message
 
-    from triage_app.core.errors import TriageError
-    from triage_app.core.workspace import redact_text
-
-    if isinstance(exc, TriageError):
-        return redact_text(str(exc))
-    if isinstance(exc, SQLAlchemyError):
-        reason = getattr(exc, "orig", None) or exc
-        return "database error: " + redact_text(" ".join(str(reason).split())[:300])
-    if isinstance(exc, OSError):
-        return str(exc.strerror or exc)
-    return None
+    return refusal_message(exc)

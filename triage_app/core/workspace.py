@@ -17,7 +17,7 @@ from typing import Any
 import platformdirs
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from triage_app.core.errors import TriageError
 from triage_app.core.sqlite_pragmas import BUSY_TIMEOUT_MS, apply_pragmas
@@ -86,6 +86,19 @@ def redact_url(url: str) -> str:
 def redact_text(text: str) -> str:
     """Hide ``user:password@`` in any text (error messages quote URLs)."""
     return _CREDENTIALS.sub(r"\1\2:***@", text)
+
+
+def refusal_message(exc: BaseException) -> str | None:
+    """The one line a user sees for a failure they can act on (bad input, a database that
+    is unreachable or refuses), with any password hidden; None for anything else, a bug."""
+    if isinstance(exc, TriageError):
+        return redact_text(str(exc))
+    if isinstance(exc, SQLAlchemyError):
+        reason = getattr(exc, "orig", None) or exc
+        return "database error: " + redact_text(" ".join(str(reason).split())[:300])
+    if isinstance(exc, OSError):
+        return str(exc.strerror or exc)
+    return None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

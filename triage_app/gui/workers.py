@@ -19,22 +19,21 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
-from sqlalchemy.exc import SQLAlchemyError
 
-from triage_app.core import TriageError, open_workspace
-from triage_app.core.workspace import Workspace, WorkspaceConfig, redact_text
+from triage_app.core import open_workspace
+from triage_app.core.workspace import (
+    Workspace,
+    WorkspaceConfig,
+    redact_text,
+    refusal_message,
+)
 
 
 def user_message(exc: BaseException) -> str:
     """One line for a dialog or the status bar; never a traceback, never a password."""
-    if isinstance(exc, TriageError):
-        return redact_text(str(exc))
-    if isinstance(exc, SQLAlchemyError):
-        reason = getattr(exc, "orig", None) or exc
-        return "database error: " + redact_text(" ".join(str(reason).split())[:300])
-    if isinstance(exc, OSError):
-        return str(exc.strerror or exc)
-    return f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
+    return refusal_message(exc) or (
+        f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
+    )
 
 
 def open_config(config: WorkspaceConfig) -> Workspace:
