@@ -11,8 +11,6 @@ import argparse
 import importlib.util
 import os
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -20,8 +18,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
-ROOT = Path(__file__).resolve().parent.parent
-SIZE = (1400, 900)
+# The same window size and helpers as the other screenshots (this script's folder is on
+# sys.path when it runs).
+from screenshots import ROOT, SIZE, save, wait_until
 
 
 def _bench() -> object:
@@ -33,22 +32,6 @@ def _bench() -> object:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def wait_until(app: QApplication, condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the window did not get there in time")
-        app.processEvents()
-        time.sleep(0.01)
-    for _ in range(20):  # let layouts and paints settle
-        app.processEvents()
-
-
-def save(widget: QWidget, path: Path) -> None:
-    widget.grab().save(str(path))
-    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def main() -> None:
@@ -94,13 +77,15 @@ def shoot(app: QApplication, folder: Path, out: Path) -> None:
         done: list[bool] = []
         tab.updated.connect(lambda: done.append(True))
         tab.open_workspace(resolve_config(folder, env={}))
-        wait_until(app, lambda: bool(done))
+        wait_until(app, lambda: bool(done), timeout=60.0)
         save(host, out / "trends.png")
         save(banner, out / "trends-banner.png")
         tab.close_workspace()
         return
     tabs.setCurrentWidget(window.trends)
-    wait_until(app, lambda: window.trends.trends is not None and not window.trends.busy())
+    wait_until(
+        app, lambda: window.trends.trends is not None and not window.trends.busy(), timeout=60.0
+    )
     save(window, out / "trends.png")
     save(window.spike_banner, out / "trends-banner.png")
     window.close()
