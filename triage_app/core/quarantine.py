@@ -69,12 +69,18 @@ def quarantine(
     now: dt.datetime,
 ) -> int:
     """Insert dead letters and their ``quarantined`` events; unique per (batch, line), so a
-    replayed chunk cannot double them. Returns how many were new."""
-    new = 0
-    stmt = _insert_ignoring_duplicates(conn.dialect.name).returning(DeadLetter.id)
-    for f in failures:
-        dl_id = conn.execute(
-            stmt,
+    replayed chunk cannot double them. Returns how many were new.
+
+    Two statements for the whole chunk, whatever its number of failures: one multi-row
+    insert that returns the (id, line) of each row it added, skipping lines already stored,
+    and one for their events."""
+    if not failures:
+        return 0
+    by_line = {f.line: f for f in failures}
+    stmt = _insert_ignoring_duplicates(conn.dialect.name).returning(DeadLetter.id, DeadLetter.line)
+    added = conn.execute(
+        stmt,
+        [
             {
                 "batch_id": batch_id,
                 "line": f.line,
@@ -90,19 +96,23 @@ def quarantine(
                 "transform": transform_ref,
                 "first_failed_at": now,
                 "last_failed_at": now,
-            },
-        ).scalar_one_or_none()
-        if dl_id is None:
-            continue
-        new += 1
+            }
+            for f in by_line.values()
+        ],
+    ).all()
+    if added:
         conn.execute(
             insert(AuditEvent),
-            {
-                "dead_letter_id": dl_id,
-                "at": now,
-                "actor": actor,
-                "action": "quarantined",
-                "detail": f"{f.error_class.value} via {transform_ref}: {f.error}",
-            },
+            [
+                {
+                    "dead_letter_id": dl_id,
+                    "at": now,
+                    "actor": actor,
+                    "action": "quarantined",
+                    "detail": f"{by_line[line].error_class.value} via {transform_ref}: "
+                    f"{by_line[line].error}",
+                }
+                for dl_id, line in added
+            ],
         )
-    return new
+    return len(added)
