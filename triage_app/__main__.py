@@ -2,4 +2,4 @@ import sys
 
 from triage_app.cli import main
 
-sys.exit(main())
+sys.exit(main(fast_exit=True))
