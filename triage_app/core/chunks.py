@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
@@ -56,6 +56,7 @@ class ChunkSource:
         self.f = open_source(path)
         self.header: bytes | None = None
         self.first_line = 0
+        self.taken = 0  # lines (JSONL) or records (CSV) in the last chunk taken
         self.decode: Callable[[bytes], Any]
         if fmt == "csv":
             self.header, reader = read_csv(self.f)
@@ -72,19 +73,20 @@ class ChunkSource:
             self.decode = orjson.loads
             self.line = resume_after
 
-    def take(self) -> list[tuple[int, bytes]]:
-        """The next chunk's (line, raw) items; empty at the end of the file. The chunk
-        covers lines ``first_line`` to ``line`` afterwards."""
+    def take(self) -> Iterable[tuple[int, bytes]]:
+        """The next chunk's (line, raw) items, ``taken`` of them: none at the end of the
+        file. The chunk covers lines ``first_line`` to ``line`` afterwards."""
         self.first_line = self.line + 1
         if self.fmt == "csv":
             items = list(islice(self._records, self.chunk_size))
             if items:
                 self.line = self._csv.end_line
+            self.taken = len(items)
             return items
         lines = list(islice(self.f, self.chunk_size))
-        start = self.line + 1
+        self.taken = len(lines)
         self.line += len(lines)
-        return list(enumerate(lines, start))
+        return enumerate(lines, self.first_line)
 
     def skip(self) -> int:
         """Pass over a chunk another lane owns; how many items it held."""
@@ -93,7 +95,9 @@ class ChunkSource:
             if n:
                 self.line = self._csv.end_line
             return n
-        n = len(list(islice(self.f, self.chunk_size)))
+        n = 0
+        for n, _ in enumerate(islice(self.f, self.chunk_size), 1):  # noqa: B007
+            pass
         self.line += n
         return n
 
@@ -121,70 +125,140 @@ class ChunkParser:
         decode: Callable[[bytes], Any],
         retry: RetryPolicy,
         sleep: Callable[[float], None] = time.sleep,
+        fmt: Format = "jsonl",
     ) -> None:
         self.fn = transform.fn
         self.decode = decode
+        # The transform's own raw-bytes path, tried first; fn decides whatever it declines.
+        self.fast = transform.fast if fmt == "jsonl" else None
         self.retry = retry
         self.sleep = sleep
         names = transform.column_names
         self.key_idx = names.index(transform.key)
         self.ord_idx = names.index(transform.ordering) if transform.ordering else None
 
-    def parse(self, items: list[tuple[int, bytes]], first_line: int, last_line: int) -> Chunk:
-        """This loop is the hot path, one pass per input line: it keeps to local names and
-        leaves the rare things (blank lines, failures, retries) to other methods."""
+    def parse(self, source: ChunkSource) -> Chunk:
+        """The source's next chunk, parsed: ``lines`` is 0 at the end of the file."""
+        items = source.take()
         crash_point("mid-parse")
-        fn, decode = self.fn, self.decode
-        key_idx, ord_idx = self.key_idx, self.ord_idx
         pending: dict[Any, tuple[Any, ...]] = {}
         failures: list[Failure] = []
         retries: deque[_Retry] = deque()
-        count = superseded = 0
-        if ord_idx is None:
-            # The later version of a key wins: no comparison, and the older versions are
-            # counted at the end as the rows that did not add a key.
-            ok = 0
-            for n, raw in items:
-                try:
-                    row = fn(decode(raw))
-                    pending[row[key_idx]] = (*row, n)
-                except Exception as exc:  # every failure is evidence, none is fatal
-                    if self._on_failure(n, raw, exc, failures, retries):
-                        count += 1
-                    continue
-                ok += 1
-            count += ok
+        if self.ord_idx is None:
+            ok = self._latest(items, pending, failures, retries)
+            # The older versions of a key are the rows that did not add one.
             superseded = ok - len(pending)
         else:
-            for n, raw in items:
-                try:
-                    row = fn(decode(raw))
-                    key = row[key_idx]
-                    prev = pending.get(key)
-                except Exception as exc:
-                    if self._on_failure(n, raw, exc, failures, retries):
-                        count += 1
-                    continue
-                count += 1
-                if prev is not None:
-                    superseded += 1
-                    if prev[ord_idx] > row[ord_idx]:
-                        continue
-                pending[key] = (*row, n)
+            ok, superseded = self._newest(items, pending, failures, retries)
+        records = ok + len(failures) + len(retries)
         if retries:
             superseded += self._drain_retries(retries, pending, failures)
         return Chunk(
-            list(pending.values()), failures, len(items), count, superseded, first_line, last_line
+            list(pending.values()),
+            failures,
+            source.taken,
+            records,
+            superseded,
+            source.first_line,
+            source.line,
         )
+
+    def _latest(
+        self,
+        items: Iterable[tuple[int, bytes]],
+        pending: dict[Any, tuple[Any, ...]],
+        failures: list[Failure],
+        retries: deque[_Retry],
+    ) -> int:
+        """The later version of a key wins, with no comparison; how many rows were good.
+
+        These loops are the hot path, one pass per input line: they keep to local names and
+        leave the rare things (blank lines, failures, retries) to other methods."""
+        fn, decode, fast, key_idx = self.fn, self.decode, self.fast, self.key_idx
+        ok = 0
+        if fast is None:
+            for n, raw in items:
+                try:
+                    row = fn(decode(raw))
+                    # Concatenation builds one tuple; (*row, n) builds a list first.
+                    pending[row[key_idx]] = row + (n,)  # noqa: RUF005
+                except Exception as exc:  # every failure is evidence, none is fatal
+                    self._on_failure(n, raw, exc, failures, retries)
+                    continue
+                ok += 1
+            return ok
+        for n, raw in items:
+            try:
+                row = fast(raw)
+                pending[row[key_idx]] = row + (n,)  # noqa: RUF005
+            except Exception:  # declined: the reference path decides
+                if not self._reference(n, raw, pending, failures, retries):
+                    continue
+            ok += 1
+        return ok
+
+    def _reference(
+        self,
+        n: int,
+        raw: bytes,
+        pending: dict[Any, tuple[Any, ...]],
+        failures: list[Failure],
+        retries: deque[_Retry],
+    ) -> bool:
+        """A record the fast path declined, through fn; False when it failed."""
+        try:
+            row = self.fn(self.decode(raw))
+            pending[row[self.key_idx]] = row + (n,)  # noqa: RUF005
+        except Exception as exc:
+            self._on_failure(n, raw, exc, failures, retries)
+            return False
+        return True
+
+    def _newest(
+        self,
+        items: Iterable[tuple[int, bytes]],
+        pending: dict[Any, tuple[Any, ...]],
+        failures: list[Failure],
+        retries: deque[_Retry],
+    ) -> tuple[int, int]:
+        """The version with the larger ordering value wins; how many rows were good, and
+        how many of them were superseded."""
+        fn, decode, fast = self.fn, self.decode, self.fast
+        key_idx, ord_idx = self.key_idx, self.ord_idx
+        assert ord_idx is not None
+        ok = superseded = 0
+        for n, raw in items:
+            try:
+                row = self._fast_first(raw) if fast is not None else fn(decode(raw))
+                key = row[key_idx]
+                prev = pending.get(key)
+            except Exception as exc:
+                self._on_failure(n, raw, exc, failures, retries)
+                continue
+            ok += 1
+            if prev is not None:
+                superseded += 1
+                if prev[ord_idx] > row[ord_idx]:
+                    continue
+            pending[key] = row + (n,)  # noqa: RUF005
+        return ok, superseded
+
+    def _fast_first(self, raw: bytes) -> tuple[Any, ...]:
+        assert self.fast is not None
+        try:
+            return self.fast(raw)
+        except Exception:
+            return self.fn(self.decode(raw))
 
     def _on_failure(
         self, n: int, raw: bytes, exc: Exception, failures: list[Failure], retries: deque[_Retry]
-    ) -> bool:
-        """Record a failing record; False when it was no record at all (a blank line)."""
+    ) -> None:
+        """Keep a failing record's evidence, or queue it for a retry; a blank line is no
+        record at all and leaves no trace."""
         line = raw
         raw = strip_eol(raw)
         if not raw.strip(BLANK):
-            return False
+            return
         if raw is not line and isinstance(exc, orjson.JSONDecodeError):
             # Parsed with its line terminator for speed; report positions without it.
             try:
@@ -195,7 +269,6 @@ class ChunkParser:
             retries.append(_Retry(n, raw))
         else:
             failures.append(failure_from(n, raw, exc))
-        return True
 
     def _drain_retries(
         self, queue: deque[_Retry], pending: dict[Any, tuple[Any, ...]], failures: list[Failure]

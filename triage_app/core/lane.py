@@ -330,14 +330,14 @@ def run_lanes(
     source = ChunkSource(Path(job.path), job.fmt, job.resume_after, job.chunk_size)
     total = os.path.getsize(job.path)
     try:
-        parser = ChunkParser(transform, source.decode, retry, sleep)
+        parser = ChunkParser(transform, source.decode, retry, sleep, job.fmt)
         lane = Lane(ws, job, transform, job.fmt, retry, sleep)
         if partner is not None:
             partner.start(ws, job)
         rows_done = 0
         try:
             if partner is None:
-                while (chunk := parser.parse(source.take(), source.first_line, source.line)).lines:
+                while (chunk := parser.parse(source)).lines:
                     lane.commit(chunk)
                     rows_done += chunk.records
                     progress.update(source.position(), total, rows_done)
@@ -350,7 +350,7 @@ def run_lanes(
             # stores its chunk while the other writes the next one to the warehouse.
             first = True
             while True:
-                chunk = parser.parse(source.take(), source.first_line, source.line)
+                chunk = parser.parse(source)
                 if not first and "end" in partner.receive():  # it wrote its chunk, or ended
                     return False
                 if chunk.lines == 0:
@@ -412,11 +412,11 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     transform = default_registry().get(job.transform)
     source = ChunkSource(Path(job.path), job.fmt, job.resume_after, job.chunk_size)
     try:
-        parser = ChunkParser(transform, source.decode, retry)
+        parser = ChunkParser(transform, source.decode, retry, time.sleep, job.fmt)
         lane = Lane(ws, job, transform, job.fmt, retry, time.sleep)
         source.skip()  # the parent's first chunk
         while True:
-            chunk = parser.parse(source.take(), source.first_line, source.line)
+            chunk = parser.parse(source)
             msg = _read_frame(stdin)
             if msg is None or "w" not in msg:
                 return 0  # stop, end, or the parent is gone: write nothing more

@@ -7,7 +7,9 @@ null discount as 0.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from triage_app.core.errors import DataError
 from triage_app.core.transforms.registry import Column, Transform
@@ -82,6 +84,65 @@ def pesanan_v2(record: Any) -> tuple[Any, ...]:
     return (pid, waktu, pelanggan, produk, qty, harga, qty * harga - diskon)
 
 
+# The fast path: msgspec decodes and type-checks a record in C, about twice as fast as
+# orjson.loads and the checks above in Python. It only ever says yes; for anything it
+# refuses, the functions above decide, so every failure keeps the seed's words.
+#
+# It must accept nothing the reference path refuses and build the same row:
+# - only 64-bit signed integers: orjson reads larger ones as floats, which the reference
+#   refuses (and its unsigned range, which it reads as ints, the fast path declines);
+# - no fields but these: an unknown field could hold a number orjson cannot read
+#   (1e400), which fails the whole record there.
+# tests/core/test_fast_path.py checks the agreement on hostile, conformance and random
+# records.
+_Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+
+
+class _OrderV1(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    pesanan_id: _Int
+    waktu: str
+    pelanggan: str
+    produk: str
+    qty: _Int
+    harga: _Int
+    diskon: _Int  # v1 needs it, as an integer: anything else goes the reference way
+
+
+class _OrderV2(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    pesanan_id: _Int
+    waktu: str
+    pelanggan: str
+    produk: str
+    qty: _Int
+    harga: _Int
+    diskon: _Int | None = None
+
+
+_decode_v1 = msgspec.json.Decoder(_OrderV1).decode
+_decode_v2 = msgspec.json.Decoder(_OrderV2).decode
+
+
+class _AskReference(Exception):
+    """The fast path declines a record; the reference path will say why."""
+
+
+def pesanan_v1_fast(raw: bytes) -> tuple[Any, ...]:
+    o = _decode_v1(raw)
+    qty, harga = o.qty, o.harga
+    if qty <= 0:
+        raise _AskReference
+    return (o.pesanan_id, o.waktu, o.pelanggan, o.produk, qty, harga, qty * harga - o.diskon)
+
+
+def pesanan_v2_fast(raw: bytes) -> tuple[Any, ...]:
+    o = _decode_v2(raw)
+    qty, harga = o.qty, o.harga
+    if qty <= 0:
+        raise _AskReference
+    diskon = o.diskon or 0
+    return (o.pesanan_id, o.waktu, o.pelanggan, o.produk, qty, harga, qty * harga - diskon)
+
+
 TRANSFORMS = (
     Transform(
         "pesanan",
@@ -91,6 +152,7 @@ TRANSFORMS = (
         COLUMNS,
         pesanan_v1,
         description="seed 000 orders; a null diskon fails (code class)",
+        fast=pesanan_v1_fast,
     ),
     Transform(
         "pesanan",
@@ -100,5 +162,6 @@ TRANSFORMS = (
         COLUMNS,
         pesanan_v2,
         description="seed 000 orders; a missing or null diskon counts as 0",
+        fast=pesanan_v2_fast,
     ),
 )

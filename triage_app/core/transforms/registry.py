@@ -39,6 +39,10 @@ class Transform:
     ordering: str | None = None  # column whose larger value wins (newest wins)
     input_format: Literal["jsonl", "csv"] = "jsonl"
     description: str = ""
+    # Optional, JSONL only: a raw record's bytes straight to its row, for speed. It may raise
+    # anything for any record, which means "ask fn": fn decides every failure and its
+    # evidence. Wherever it returns, it must return exactly fn(orjson.loads(raw)).
+    fast: Callable[[bytes], tuple[Any, ...]] | None = None
 
     @property
     def ref(self) -> str:
