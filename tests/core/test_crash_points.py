@@ -217,15 +217,34 @@ def test_edit_killed_mid_transaction(tmp_path: Path) -> None:
         assert [e.action for e in d.events] == ["quarantined", "edited"]
 
 
-def kill_at_random_moments(
-    cmd: list[str], env: dict[str, str], rnd: random.Random, kills: int, window: tuple[float, float]
+def progress(store: Path) -> int:
+    """Chunks committed and events recorded so far: grows with every commit of a batch or
+    a re-drive."""
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as conn:
+            return sum(
+                conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("batch_chunks", "audit_events")
+            )
+    except sqlite3.Error:
+        return 0  # not created yet, or busy: ask again
+
+
+def kill_mid_run(
+    cmd: list[str], env: dict[str, str], rnd: random.Random, kills: int, store: Path
 ) -> int:
-    """Start ``cmd`` and SIGKILL it after a random delay, ``kills`` times; how many runs
-    were really killed (a run may finish before its moment comes)."""
+    """Start ``cmd`` and SIGKILL it a random moment after it committed something, ``kills``
+    times; how many runs were really killed (a run may finish first). Waiting for progress
+    rather than a clock keeps the kills mid-run however fast the engine or the machine."""
     killed = 0
     for _ in range(kills):
+        before = progress(store)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rnd.uniform(*window))
+        while proc.poll() is None and progress(store) == before:
+            time.sleep(0.002)
+        time.sleep(rnd.uniform(0, 0.05))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             killed += 1
@@ -273,7 +292,7 @@ def test_random_kills_of_a_300k_batch_and_a_10k_redrive(tmp_path: Path) -> None:
     killed = 0
     for i, cmd in enumerate(steps(victim)):
         if i != 1:  # the small batch of nulls runs clean; the big batch and re-drive are hit
-            killed += kill_at_random_moments(cmd, env, rnd, kills=4, window=(0.4, 1.6))
+            killed += kill_mid_run(cmd, env, rnd, kills=4, store=victim / "dead_letter.db")
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
     assert killed >= 4, f"only {killed} runs were killed before they finished"
