@@ -92,6 +92,7 @@ class Lane:
         fmt: Format,
         retry: RetryPolicy,
         sleep: Callable[[float], None],
+        two_lanes: bool = False,
     ) -> None:
         self.ws = ws
         self.job = job
@@ -101,7 +102,11 @@ class Lane:
         self.sleep = sleep
         # Creating the table is a write too: a locked or lost warehouse is retried here.
         self.writer = with_retry(
-            lambda: WarehouseWriter(ws.warehouse, transform, job.batch_id), retry, sleep=sleep
+            lambda: WarehouseWriter(
+                ws.warehouse, transform, job.batch_id, checkpoints_apart=two_lanes
+            ),
+            retry,
+            sleep=sleep,
         )
 
     def commit(self, chunk: Chunk) -> None:
@@ -118,6 +123,14 @@ class Lane:
             failures = failures + self._sink_failures(chunk.rows, result.failed)
         superseded = chunk.superseded + (len(chunk.rows) - len(result.failed) - result.changed)
         return Written(result.changed, superseded, failures)
+
+    def checkpoint(self) -> None:
+        """Called just after passing the warehouse turn on: this lane copies WAL pages into
+        the database while the other one writes, so the writer's commits never pay for a
+        checkpoint (at 1,000,000 rows they cost 0.15 us a row there). A checkpoint that
+        fails is left to the next one, or to SQLite when the batch ends."""
+        with contextlib.suppress(Exception):
+            self.writer.checkpoint()
 
     def store(self, chunk: Chunk, written: Written) -> None:
         """The store half (the store turn): the chunk's dead letters, its ledger row and the
@@ -331,7 +344,7 @@ def run_lanes(
     total = os.path.getsize(job.path)
     try:
         parser = ChunkParser(transform, source.decode, retry, sleep, job.fmt)
-        lane = Lane(ws, job, transform, job.fmt, retry, sleep)
+        lane = Lane(ws, job, transform, job.fmt, retry, sleep, two_lanes=partner is not None)
         if partner is not None:
             partner.start(ws, job)
         rows_done = 0
@@ -361,6 +374,7 @@ def run_lanes(
                     return False
                 written = lane.write(chunk)
                 partner.send({"w": True})
+                lane.checkpoint()
                 if not first:
                     rows_done = _stored(partner.receive(), rows_done, progress, total)
                 lane.store(chunk, written)
@@ -413,7 +427,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     source = ChunkSource(Path(job.path), job.fmt, job.resume_after, job.chunk_size)
     try:
         parser = ChunkParser(transform, source.decode, retry, time.sleep, job.fmt)
-        lane = Lane(ws, job, transform, job.fmt, retry, time.sleep)
+        lane = Lane(ws, job, transform, job.fmt, retry, time.sleep, two_lanes=True)
         source.skip()  # the parent's first chunk
         while True:
             chunk = parser.parse(source)
@@ -429,6 +443,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
                 _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
                 return 1
             _write_frame(stdout, {"wrote": True})
+            lane.checkpoint()
             msg = _read_frame(stdin)
             if msg is None or "s" not in msg:
                 return 0  # written, not stored: the chunk is replayed on resume
