@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection, Insert, insert
 
 from triage_app.core.errors import (
     ErrorClass,
@@ -45,17 +46,25 @@ def failure_from_message(line: int, raw: bytes, message: str, error_class: Error
     return Failure(line, raw, message, error_class, signature(message), None)
 
 
+@functools.cache
 def _insert_ignoring_duplicates(dialect: str):  # type: ignore[no-untyped-def]
     # Imported here: the PostgreSQL dialect costs a SQLite user 45 ms at every start.
     if dialect == "postgresql":
         from sqlalchemy.dialects import postgresql
 
-        return postgresql.insert(DeadLetter).on_conflict_do_nothing(
+        stmt = postgresql.insert(DeadLetter).on_conflict_do_nothing(
             index_elements=["batch_id", "line"]
         )
+        return stmt.returning(DeadLetter.id, DeadLetter.line)
     from sqlalchemy.dialects import sqlite
 
-    return sqlite.insert(DeadLetter).on_conflict_do_nothing(index_elements=["batch_id", "line"])
+    lite = sqlite.insert(DeadLetter).on_conflict_do_nothing(index_elements=["batch_id", "line"])
+    return lite.returning(DeadLetter.id, DeadLetter.line)
+
+
+@functools.cache
+def _event_row() -> Insert:
+    return insert(AuditEvent)
 
 
 def quarantine(
@@ -77,9 +86,8 @@ def quarantine(
     if not failures:
         return 0
     by_line = {f.line: f for f in failures}
-    stmt = _insert_ignoring_duplicates(conn.dialect.name).returning(DeadLetter.id, DeadLetter.line)
     added = conn.execute(
-        stmt,
+        _insert_ignoring_duplicates(conn.dialect.name),
         [
             {
                 "batch_id": batch_id,
@@ -102,7 +110,7 @@ def quarantine(
     ).all()
     if added:
         conn.execute(
-            insert(AuditEvent),
+            _event_row(),
             [
                 {
                     "dead_letter_id": dl_id,
