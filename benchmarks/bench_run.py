@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -47,6 +48,13 @@ def tree_rss_kb(pid: int) -> int:
         except (FileNotFoundError, ProcessLookupError, PermissionError):
             continue
     return total
+
+
+def cpu_of_children() -> float:
+    """User + system seconds of every child waited for so far (grandchildren included
+    when their parent waited for them, as the CLI does for its second lane)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def measure(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
@@ -129,9 +137,17 @@ def main() -> int:
         )
     size_mb = src.stat().st_size / 1e6
     print(f"batch: {a.rows:,} rows, {size_mb:.0f} MB, bad share {a.bad}")
+    load = os.getloadavg()[0]
+    print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f} over the last minute")
+    if load > 0.5:
+        print(
+            "  (something else is running: two lanes need both cores, the seed's loader one, "
+            "so ours / seed suffers first; the CPU line below shows the work itself)"
+        )
 
     times: dict[str, list[float]] = {"seed": [], "floor": [], "ours": []}
     rss: dict[str, list[float]] = {k: [] for k in times}
+    cpu: dict[str, list[float]] = {k: [] for k in times}
     for i in range(a.repeat):
         runs = {
             "seed": [
@@ -145,16 +161,23 @@ def main() -> int:
             "ours": ours(src, work, i),
         }
         for name, cmd in runs.items():
+            before = cpu_of_children()
             wall, peak, _out = measure(cmd)
             times[name].append(wall)
             rss[name].append(peak)
-            print(f"  round {i + 1}: {name:5} {wall:6.2f} s  {peak:6.0f} MB", flush=True)
+            cpu[name].append(cpu_of_children() - before)
+            print(
+                f"  round {i + 1}: {name:5} {wall:6.2f} s  {peak:6.0f} MB  "
+                f"cpu {cpu[name][-1]:5.2f} s",
+                flush=True,
+            )
 
     med = {k: statistics.median(v) for k, v in times.items()}
     print()
-    print(f"{'':8}{'median s':>10}{'rows/s':>12}{'peak MB':>10}")
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"{'':8}{'median s':>10}{'rows/s':>12}{'peak MB':>10}{'cpu s':>8}")
     for k in ("seed", "floor", "ours"):
-        print(f"{k:8}{med[k]:10.2f}{a.rows / med[k]:12,.0f}{max(rss[k]):10.0f}")
+        print(f"{k:8}{med[k]:10.2f}{a.rows / med[k]:12,.0f}{max(rss[k]):10.0f}{med_cpu[k]:8.2f}")
     r_seed = med["ours"] / med["seed"]
     r_floor = med["ours"] / med["floor"]
     print(
@@ -162,6 +185,10 @@ def main() -> int:
     )
     print(
         f"ours / floor = {r_floor:.2f}  (target <= 1.25: {'met' if r_floor <= 1.25 else 'MISSED'})"
+    )
+    print(
+        f"cpu: ours / seed = {med_cpu['ours'] / med_cpu['seed']:.2f} "
+        "(about the wall ratio if only one core were free for us)"
     )
     peak = max(rss["ours"])
     print(f"ours peak RSS = {peak:.0f} MB (target < 200: {'met' if peak < 200 else 'MISSED'})")
