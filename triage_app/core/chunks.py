@@ -96,7 +96,7 @@ class ChunkSource:
                 self.line = self._csv.end_line
             return n
         n = 0
-        for n, _ in enumerate(islice(self.f, self.chunk_size), 1):  # noqa: B007
+        for n, _ in enumerate(islice(self.f, self.chunk_size), 1):  # noqa: B007 (a count)
             pass
         self.line += n
         return n
