@@ -3,6 +3,7 @@ but speed: the same table, the same counts, one refused row failing alone."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +76,25 @@ def test_a_key_twice_in_one_block_keeps_the_later_row(
     assert result.changed == 200  # an insert and an update both change a row
     got = {r[0]: r for r in table(tmp_path / "ws")}
     assert got[7][4] == 3 and got[7][8] == 51
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_checkpoints_kept_apart_leave_the_commit_and_run_from_a_thread(
+    tmp_path: Path, apart: bool
+) -> None:
+    """With two lanes the writer's commits never checkpoint; a lane's thread does. The
+    database file grows only when a checkpoint copies pages from the WAL into it."""
+    ws = open_workspace(tmp_path / "ws")
+    w = WarehouseWriter(ws.warehouse, PESANAN, BATCH, checkpoints_apart=apart)
+    db = tmp_path / "ws" / "warehouse.db"
+    w.upsert([row(k, k) for k in range(1, 80_001)])  # about 2,000 pages of WAL
+    if not apart:
+        assert db.stat().st_size > 2_000_000  # SQLite checkpointed at 1,000 pages
+    else:
+        assert db.stat().st_size < 100_000  # everything is still in the WAL
+        worker = threading.Thread(target=w.checkpoint)
+        worker.start()
+        worker.join()
+        assert db.stat().st_size > 4_000_000
+    assert len(table(tmp_path / "ws")) == 80_000
+    ws.close()
