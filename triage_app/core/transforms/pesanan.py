@@ -98,23 +98,20 @@ def pesanan_v2(record: Any) -> tuple[Any, ...]:
 _Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 
 
-class _OrderV1(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class _Order(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     pesanan_id: _Int
     waktu: str
     pelanggan: str
     produk: str
     qty: _Int
     harga: _Int
+
+
+class _OrderV1(_Order):  # the base's settings carry over
     diskon: _Int  # v1 needs it, as an integer: anything else goes the reference way
 
 
-class _OrderV2(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    pesanan_id: _Int
-    waktu: str
-    pelanggan: str
-    produk: str
-    qty: _Int
-    harga: _Int
+class _OrderV2(_Order):
     diskon: _Int | None = None
 
 
