@@ -98,6 +98,20 @@ def ours(src: Path, work: Path, i: int) -> list[str]:
     ]
 
 
+def generated(work: Path, rows: int, bad: float) -> Path:
+    """A batch from the shared generator, made once per scratch folder."""
+    path = work / f"batch_{rows}.jsonl"
+    if not path.exists():
+        subprocess.run(
+            [
+                *(sys.executable, str(BENCH / "gen_batch.py"), str(path)),
+                *("--rows", str(rows), "--bad", str(bad)),
+            ],
+            check=True,
+        )
+    return path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
@@ -121,20 +135,7 @@ def main() -> int:
     )
     work = a.work or Path(tempfile.mkdtemp(prefix="triage-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    src = work / f"batch_{a.rows}.jsonl"
-    if not src.exists():
-        subprocess.run(
-            [
-                sys.executable,
-                str(BENCH / "gen_batch.py"),
-                str(src),
-                "--rows",
-                str(a.rows),
-                "--bad",
-                str(a.bad),
-            ],
-            check=True,
-        )
+    src = generated(work, a.rows, a.bad)
     size_mb = src.stat().st_size / 1e6
     print(f"batch: {a.rows:,} rows, {size_mb:.0f} MB, bad share {a.bad}")
     load = os.getloadavg()[0]
@@ -194,20 +195,7 @@ def main() -> int:
     print(f"ours peak RSS = {peak:.0f} MB (target < 200: {'met' if peak < 200 else 'MISSED'})")
 
     if a.memory_rows:
-        big = work / f"batch_{a.memory_rows}.jsonl"
-        if not big.exists():
-            subprocess.run(
-                [
-                    sys.executable,
-                    str(BENCH / "gen_batch.py"),
-                    str(big),
-                    "--rows",
-                    str(a.memory_rows),
-                    "--bad",
-                    str(a.bad),
-                ],
-                check=True,
-            )
+        big = generated(work, a.memory_rows, a.bad)
         wall, peak_big, _ = measure(ours(big, work, 99))
         print(
             f"ours on {a.memory_rows:,} rows: {wall:.2f} s, peak RSS {peak_big:.0f} MB "
