@@ -24,8 +24,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from sqlalchemy import insert
 
-from triage_app.core import open_workspace
-from triage_app.core.store import Batch, DeadLetter
+from triage_app.core.db import Batch, DeadLetter, open_workspace
 
 GEN_BATCH = Path("/work/shared/bench/gen_batch.py")
 SIGNATURES = [
@@ -142,7 +141,7 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp))
     QCoreApplication.setOrganizationName("TriageDeskBench")
-    from triage_app.core import DeadLetterFilter
+    from triage_app.core.deadletters import DeadLetterFilter
     from triage_app.gui import open_window
 
     t0 = time.perf_counter()
@@ -227,7 +226,7 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
         check=True,
     )
     print(f"generated a {batch_rows:,}-row batch in {time.perf_counter() - t:.1f} s")
-    from triage_app.core.lane import lanes_for
+    from triage_app.core.batch.lanes import lanes_for
 
     print(
         f"  {source.stat().st_size / 1e6:.0f} MB: {lanes_for(source.stat().st_size, False)} lanes"
@@ -267,7 +266,7 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
 
 def _record_lane_starts() -> list[str]:
     """How core starts the batch's second lane from the window: "fork" or "process"."""
-    import triage_app.core.lane as lane
+    import triage_app.core.batch.lanes as lane
 
     starts: list[str] = []
     real_fork, real_popen = lane.os.fork, lane.subprocess.Popen
@@ -279,7 +278,7 @@ def _record_lane_starts() -> list[str]:
         return pid
 
     def popen(args, *a, **k):  # type: ignore[no-untyped-def]
-        if any(str(a).startswith("triage_app.core.lane") for a in args):
+        if any(str(a).startswith("triage_app.core.batch.lane") for a in args):
             starts.append("process")
         return real_popen(args, *a, **k)
 

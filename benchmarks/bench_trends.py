@@ -24,7 +24,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from triage_app.core import open_workspace
+from triage_app.core.db import open_workspace
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -256,8 +256,7 @@ def _stats_subprocess(folder: Path) -> float:
 
 
 def measure(folder: Path, tmp: Path) -> None:
-    from triage_app.core import compute_stats
-    from triage_app.core.trends import compute_trends
+    from triage_app.core.trends import compute_stats, compute_trends
 
     with open_workspace(folder) as ws, ws.store.connect() as conn:
         total = conn.exec_driver_sql("SELECT count(*) FROM dead_letters").scalar_one()

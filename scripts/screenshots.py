@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QSettings, QTimer
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from triage_app.core import open_workspace
+from triage_app.core.db import open_workspace
 from triage_app.core.demo import make_demo
 
 ROOT = Path(__file__).resolve().parent.parent

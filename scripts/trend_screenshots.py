@@ -59,7 +59,7 @@ def shoot(app: QApplication, folder: Path, out: Path) -> None:
     window.show()
     tabs = getattr(window, "tabs", None)
     if tabs is None:  # the window without the Trends tab yet: show the tab on its own
-        from triage_app.core import resolve_config
+        from triage_app.core.db import resolve_config
         from triage_app.gui.trends import SpikeBanner, TrendsTab
 
         window.close()

@@ -1,4 +1,5 @@
-"""Fixtures shared by every test: real workspaces on disk, and PostgreSQL where reachable."""
+"""Fixtures shared by every test: real workspaces on disk, the JSONTestSuite corpus, and
+PostgreSQL where reachable."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from triage_app.core import Workspace, open_workspace
-
-from .support import SEED_BATCH
+from tests.support import SEED_BATCH, JsonTestSuite
+from triage_app.core.db import Workspace, open_workspace
 
 PG_BASE = os.environ.get("TRIAGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -29,6 +29,13 @@ def seed_batch(tmp_path: Path) -> Path:
     dst = tmp_path / SEED_BATCH.name
     shutil.copyfile(SEED_BATCH, dst)
     return dst
+
+
+@pytest.fixture(scope="session")
+def json_test_suite() -> JsonTestSuite:
+    """All 318 JSONTestSuite cases (vendored under tests/conformance); a missing case fails
+    every test that asks for them, it never skips one."""
+    return JsonTestSuite.load()
 
 
 def _pg_reachable() -> str | None:

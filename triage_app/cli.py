@@ -11,12 +11,14 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
 import orjson
 
 from triage_app import __version__
+from triage_app.core.vocabulary import CLASSES, SOURCE_FORMATS, STATUS_FILTERS, WAITING
 
 JsonValue = Any
 
@@ -40,7 +42,7 @@ def _emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
 
 
 def _open(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from triage_app.core import open_workspace
+    from triage_app.core.db import open_workspace
 
     return open_workspace(
         args.workspace, warehouse_url=args.warehouse, dead_letter_url=args.dead_letter
@@ -51,7 +53,7 @@ def _hash_in_background(path: Path) -> Callable[[], str | None]:
     """Start hashing the file while the engine imports (hashlib lets go of the GIL)."""
     import threading
 
-    from triage_app.fingerprint import sha256_of
+    from triage_app.core.fingerprint import sha256_of
 
     box: list[str] = []
 
@@ -72,17 +74,13 @@ def _hash_in_background(path: Path) -> Callable[[], str | None]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     sha = _hash_in_background(Path(args.file))
-    from triage_app.core import run_batch
+    from triage_app.core.jobs import BatchJob
 
+    job = BatchJob(Path(args.file), args.transform, args.format)
+    if args.chunk_size:
+        job = replace(job, chunk_size=args.chunk_size)
     with _open(args) as ws:
-        s = run_batch(
-            ws,
-            Path(args.file),
-            args.transform,
-            fmt=args.format,
-            sha256=sha(),
-            **({"chunk_size": args.chunk_size} if args.chunk_size else {}),
-        )
+        s = replace(job, sha256=sha()).run(ws)
     data = {
         k: v
         for k, v in s.to_json().items()
@@ -119,7 +117,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from triage_app.core import DeadLetterFilter
+    from triage_app.core.deadletters import DeadLetterFilter
 
     return DeadLetterFilter(
         error_class=args.error_class, status=args.status, batch_id=args.batch, search=args.search
@@ -127,7 +125,7 @@ def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from triage_app.core import list_dead_letters
+    from triage_app.core.deadletters import list_dead_letters
 
     with _open(args) as ws:
         views = list_dead_letters(ws, _filter(args), limit=args.limit)
@@ -150,7 +148,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from triage_app.core import get_dead_letter
+    from triage_app.core.deadletters import get_dead_letter
 
     with _open(args) as ws:
         d = get_dead_letter(ws, args.id)
@@ -174,7 +172,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    from triage_app.core import TriageError, edit_payload
+    from triage_app.core.deadletters import edit_payload
+    from triage_app.core.errors import TriageError
 
     if args.payload_file is not None:
         try:
@@ -192,24 +191,26 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_redrive(args: argparse.Namespace) -> int:
-    from triage_app.core import DeadLetterFilter, redrive
+    from triage_app.core.deadletters import DeadLetterFilter
+    from triage_app.core.jobs import RedriveJob
+    from triage_app.core.vocabulary import Status
 
     where = None
     if args.all_open:
-        where = DeadLetterFilter(status="open")
+        where = DeadLetterFilter(status=Status.OPEN)
     elif args.error_class or args.batch:
         where = DeadLetterFilter(
             status=args.status, error_class=args.error_class, batch_id=args.batch
         )
+    job = RedriveJob(
+        args.transform,
+        ids=tuple(args.id) if args.id else None,
+        where=where,
+        dry_run=args.dry_run,
+        max_attempts=args.max_attempts,
+    )
     with _open(args) as ws:
-        s = redrive(
-            ws,
-            args.transform,
-            ids=args.id,
-            where=where,
-            dry_run=args.dry_run,
-            max_attempts=args.max_attempts,
-        )
+        s = job.run(ws)
     data = s.to_json()
     for k in ("transform", "dry_run", "cancelled"):
         data.pop(k)
@@ -229,7 +230,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
 
 
 def cmd_transforms(args: argparse.Namespace) -> int:
-    from triage_app.core import default_registry
+    from triage_app.core.transforms import default_registry
 
     ts = default_registry().all()
     data = [
@@ -260,17 +261,17 @@ def cmd_transforms(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from triage_app import quickstats
+    from triage_app.core import quick_stats
 
-    db = quickstats.store_path(args.workspace, args.dead_letter)
-    payload = quickstats.cached_stats(db) if db is not None else None
+    db = quick_stats.store_path(args.workspace, args.dead_letter)
+    payload = quick_stats.cached_answer(db) if db is not None else None
     if payload is not None:
         st = orjson.loads(payload)  # unchanged since last asked: no engine needed
     else:
-        from triage_app.core.stats_cache import cached_stats
+        from triage_app.core.trends import stats_json
 
         with _open(args) as ws:
-            st = cached_stats(ws)
+            st = stats_json(ws)
 
     def text() -> str:
         out = [f"{st['total']} dead letters"]
@@ -286,14 +287,18 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from triage_app.core.demo import make_demo
+    from triage_app.core.errors import TriageError
+    from triage_app.core.jobs import DemoJob
+    from triage_app.core.places import user_data_dir
 
     if args.workspace is None and not os.environ.get("TRIAGE_WORKSPACE"):
-        from triage_app.core.workspace import default_workspace_dir
-
-        args.workspace = str(default_workspace_dir().parent / "demo")
+        args.workspace = str(user_data_dir() / "demo")
+    if args.rows is not None and args.rows < 1:
+        raise TriageError(f"--rows {args.rows}: a batch needs at least one row")
+    if not 0 <= args.bad <= 1:
+        raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
     with _open(args) as ws:
-        incoming, s = make_demo(ws)
+        incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
         where = ws.config.folder
     data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
     _emit(
@@ -309,7 +314,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
-    from triage_app.core.reconcile import reconcile
+    from triage_app.core.verify import reconcile
 
     with _open(args) as ws:
         r = reconcile(ws, args.batch_id)
@@ -332,9 +337,9 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_idempotent(args: argparse.Namespace) -> int:
-    from triage_app.core.idempotence import verify_idempotent
+    from triage_app.core.jobs import VerifyJob
 
-    p = verify_idempotent(Path(args.file), args.transform, fmt=args.format)
+    p = VerifyJob(Path(args.file), args.transform, args.format).run(None)
     _emit(
         p.to_json(),
         args.json,
@@ -351,7 +356,7 @@ def cmd_verify_idempotent(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from triage_app.core import TriageError
+    from triage_app.core.errors import TriageError
 
     since = None
     if args.since:
@@ -359,7 +364,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             since = dt.date.fromisoformat(args.since)
         except ValueError:
             raise TriageError(f"--since {args.since!r} is not a date (YYYY-MM-DD)") from None
-    from triage_app.report import write_report
+    from triage_app.gui.trends.report import write_report
 
     with _open(args) as ws:
         r = write_report(ws, Path(args.out), since)
@@ -422,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="NAME@VERSION",
             help="transform to run, e.g. pesanan@2",
         )
-        sp.add_argument("--format", choices=["jsonl", "csv"], help="default: from the extension")
+        sp.add_argument("--format", choices=SOURCE_FORMATS, help="default: from the extension")
 
     sp = add("run", cmd_run, "run a source file through a transform")
     source_args(sp)
@@ -438,13 +443,13 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument(
             "--class",
             dest="error_class",
-            choices=["data", "code", "transient"],
+            choices=CLASSES,
             help="only this error class",
         )
         sp.add_argument(
             "--status",
             default=status_default,
-            choices=["open", "resolved", "parked", "discarded", "all"],
+            choices=STATUS_FILTERS,
             help=f"only this status (default {status_default})",
         )
         sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
@@ -470,14 +475,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--class",
         dest="error_class",
-        choices=["data", "code", "transient"],
+        choices=CLASSES,
         help="open dead letters of this class",
     )
     g.add_argument("--batch", metavar="ID", help="open dead letters of this batch")
     sp.add_argument(
         "--status",
         default="open",
-        choices=["open", "parked"],
+        choices=[s.value for s in WAITING],
         help="with --class or --batch: which status (default open)",
     )
     sp.add_argument(
@@ -498,7 +503,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("transforms", cmd_transforms, "list the registered transforms")
     add("stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors")
-    add("demo", cmd_demo, "make a demo workspace from the seed's 10-row batch; prints where")
+    sp = add(
+        "demo",
+        cmd_demo,
+        "make a demo workspace from the seed's 10-row batch, or from a generated batch of "
+        "N orders; prints where",
+    )
+    sp.add_argument(
+        "--rows",
+        type=int,
+        metavar="N",
+        help="generate a batch of N orders in the seed's shape instead of the seed's 10 rows",
+    )
+    sp.add_argument(
+        "--bad",
+        type=float,
+        default=0.01,
+        metavar="SHARE",
+        help="with --rows: the share of defective orders (default 0.01)",
+    )
+    sp.add_argument(
+        "--seed", type=int, default=43, help="with --rows: the generator's seed (default 43)"
+    )
     sp = add(
         "reconcile",
         cmd_reconcile,
@@ -573,6 +599,6 @@ def entry() -> NoReturn:
 
 def _refusal(exc: Exception) -> str | None:
     """The one line for a failure the user can act on; None for a bug (it propagates)."""
-    from triage_app.core.workspace import refusal_message
+    from triage_app.core.db import refusal_message
 
     return refusal_message(exc)

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import SEED_BATCH, cli
 from triage_app.cli import build_parser, main
-
-from ..support import SEED_BATCH, cli
 
 LIST_KEYS = {
     "id",

@@ -7,14 +7,8 @@ import json
 import orjson
 import pytest
 
-from triage_app.core.errors import (
-    DataError,
-    ErrorClass,
-    TransientError,
-    classify,
-    error_message,
-    signature,
-)
+from triage_app.core.errors import DataError, TransientError, classify, error_message, signature
+from triage_app.core.vocabulary import ErrorClass
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from ..support import REPO
+from tests.support import REPO
 
 
 def _tool(name: str) -> str:

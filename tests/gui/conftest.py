@@ -20,9 +20,8 @@ from PySide6.QtCore import QCoreApplication, QSettings, QThread, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from sqlalchemy import insert
 
-from triage_app.core import open_workspace
+from triage_app.core.db import Batch, DeadLetter, open_workspace
 from triage_app.core.demo import make_demo
-from triage_app.core.store import Batch, DeadLetter
 
 _started: list[weakref.ref[QThread]] = []
 _original_start = QThread.start
@@ -62,8 +61,9 @@ def no_thread_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
         pytest.fail(f"QThread left running after the test: {', '.join(left)}")
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test starts with no settings: none reads what another test remembered."""
     folder = tmp_path_factory.mktemp("settings")
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))

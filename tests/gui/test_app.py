@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from triage_app.core.resources import resources_dir
+from triage_app.core.places import resources_dir
 from triage_app.gui.app import XCB_PACKAGES, display_problem
 
 

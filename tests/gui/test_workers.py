@@ -10,8 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from triage_app.core import list_batches, open_workspace, resolve_config
-from triage_app.gui.jobs import BatchJob
+from triage_app.core.batch import list_batches
+from triage_app.core.db import open_workspace, resolve_config
+from triage_app.core.jobs import BatchJob
 from triage_app.gui.workers import JobRunner, ProgressReport
 
 
@@ -95,13 +96,13 @@ def _record_lane_starts(monkeypatch) -> list[str]:  # type: ignore[no-untyped-de
     import os
     import subprocess
 
-    from triage_app.core import lane
+    from triage_app.core.batch import lanes as lane
 
     started: list[str] = []
     real_popen, real_fork = subprocess.Popen, os.fork
 
     def popen(args, *a, **k):  # type: ignore[no-untyped-def]
-        if any(str(a).startswith("triage_app.core.lane") for a in args):
+        if any(str(a).startswith("triage_app.core.batch.lane") for a in args):
             started.append("process")
         return real_popen(args, *a, **k)
 
@@ -211,7 +212,8 @@ def test_closing_while_a_batch_runs_asks_then_stops_it_cleanly(
 def test_batch_dialog_verifies_idempotence_without_touching_the_workspace(
     qtbot, window, demo_workspace, tmp_path
 ):
-    from triage_app.core import list_batches, open_workspace
+    from triage_app.core.batch import list_batches
+    from triage_app.core.db import open_workspace
 
     source = tmp_path / "orders.csv"
     source.write_text(

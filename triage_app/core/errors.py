@@ -1,4 +1,4 @@
-"""Failure vocabulary: who must act on an error, how it is stored, how it is grouped.
+"""Failures: which class an error falls in, how it is stored, how it is grouped.
 
 The stored message is always one line, ``Type: message``; the signature masks the values
 in it so that many dead letters with one cause fall into one group.
@@ -6,19 +6,12 @@ in it so that many dead letters with one cause fall into one group.
 
 from __future__ import annotations
 
-import enum
 import json
 import re
 import traceback
 from types import TracebackType
 
-
-class ErrorClass(enum.StrEnum):
-    """Who must act on a failure."""
-
-    DATA = "data"  # the payload is wrong: the source fixes and re-sends
-    CODE = "code"  # valid data the transform mishandles: the pipeline team fixes it
-    TRANSIENT = "transient"  # the infrastructure hiccuped: retry with backoff
+from triage_app.core.vocabulary import ErrorClass
 
 
 class TriageError(Exception):

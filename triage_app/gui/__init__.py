@@ -1,4 +1,6 @@
-"""The window (PySide6). It talks to ``triage_app.core`` only through its public functions.
+"""The window (PySide6): ``window/`` assembles it, ``quarantine/`` is the steward's table and
+editor, ``dialogs/`` the batch, re-drive and connection dialogs, ``trends/`` the lead's
+charts and the report. It uses only the public interfaces of core's sub-packages.
 
 ``open_window`` is the testability contract the acceptance scripts use: it returns the
 main window, shown, without entering the event loop.
@@ -9,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from triage_app.gui.main_window import MainWindow
+    from triage_app.gui.window.main_window import MainWindow
 
 
 def open_window(

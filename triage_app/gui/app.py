@@ -82,8 +82,8 @@ def open_window(
 
     Raises TriageError when the workspace cannot be opened.
     """
-    from triage_app.core import resolve_config
-    from triage_app.gui.main_window import MainWindow
+    from triage_app.core.db import resolve_config
+    from triage_app.gui.window.main_window import MainWindow
 
     _application()
     config = resolve_config(workspace, warehouse_url, dead_letter_url)
@@ -105,8 +105,8 @@ def run_gui(
         return 2
     from PySide6.QtWidgets import QMessageBox
 
-    from triage_app.core import TriageError
-    from triage_app.gui.main_window import MainWindow
+    from triage_app.core.errors import TriageError
+    from triage_app.gui.window.main_window import MainWindow
 
     app = _application()
     try:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QIcon
 
-from triage_app.core.resources import resources_dir
-from triage_app.core.workspace import redact_url
+from triage_app.core.db import redact_url
+from triage_app.core.places import resources_dir
 
 MAX_RECENT = 8
 ORGANIZATION = "TriageDesk"

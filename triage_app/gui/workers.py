@@ -3,7 +3,7 @@
 Two shapes of work, both on a QThread with a worker QObject that opens its own workspace:
 
 - ``JobRunner``: one long job (a batch, a re-drive, an export) with progress and Cancel.
-  The job is a frozen dataclass whose ``run(ws, progress)`` calls one core function.
+  The job is one of core's jobs (``core/jobs.py``), the same the command line runs.
 - ``QueryThread``: a long-lived thread for short calls (a count, one dead letter, an
   audited edit). Calls with the same key coalesce: only the newest one runs.
 
@@ -16,30 +16,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from triage_app.core import open_workspace
-from triage_app.core.workspace import (
-    Workspace,
-    WorkspaceConfig,
-    redact_text,
-    refusal_message,
-)
-
-
-def user_message(exc: BaseException) -> str:
-    """One line for a dialog or the status bar; never a traceback, never a password."""
-    return refusal_message(exc) or (
-        f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
-    )
-
-
-def open_config(config: WorkspaceConfig) -> Workspace:
-    return open_workspace(
-        config.folder, warehouse_url=config.warehouse_url, dead_letter_url=config.dead_letter_url
-    )
+from triage_app.core.db import Workspace, WorkspaceConfig, open_config, user_message
+from triage_app.core.jobs import Job
 
 
 @dataclass(frozen=True)
@@ -63,13 +45,13 @@ class ProgressReport:
             return None
         return self.elapsed * (self.total - self.done) / self.done
 
-
-class Job(Protocol):
-    """A unit of long work: plain core calls, no Qt."""
-
-    title: str
-
-    def run(self, ws: Any, progress: Any) -> Any: ...
+    def describe(self) -> str:
+        """``12,000 rows · 48,000 rows/s · ETA 0:03``."""
+        parts = [f"{self.rows:,} rows", f"{self.rows_per_second:,.0f} rows/s"]
+        eta = self.eta_seconds
+        if eta is not None:
+            parts.append(f"ETA {int(eta) // 60}:{int(eta) % 60:02d}")
+        return " · ".join(parts)
 
 
 class _SignalProgress:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from triage_app.core.errors import DataError
-from triage_app.core.transforms.registry import Column, Transform
+from triage_app.core.transforms.transform import Column, Transform
 
 COLUMNS = (
     Column("order_id", "int"),

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import msgspec
 
 from triage_app.core.errors import DataError
-from triage_app.core.transforms.registry import Column, Transform
+from triage_app.core.transforms.transform import Column, Transform
 
 REQUIRED = ("pesanan_id", "waktu", "pelanggan", "produk", "qty", "harga")
 COLUMNS = (

@@ -1,4 +1,4 @@
-"""The Trends tab: charts for team leads over core/trends.py aggregates. Each chart is a
+"""The Trends tab: charts for team leads over ``core.trends`` aggregates. Each chart is a
 small module; the numbers all come from core, the widgets only draw them."""
 
 from triage_app.gui.trends.base import Link

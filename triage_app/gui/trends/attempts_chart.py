@@ -5,15 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from triage_app.core.trends import AttemptsBucket, Trends
-from triage_app.gui.trends.base import (
-    HEADROOM,
-    PARKED_COLOUR,
-    WAITING_COLOUR,
-    Link,
-    TrendChart,
-    bars,
-    dead_letters,
-)
+from triage_app.core.vocabulary import Status
+from triage_app.gui import style
+from triage_app.gui.trends.base import HEADROOM, Link, TrendChart, bars, dead_letters
 
 
 class AttemptsChart(TrendChart):
@@ -22,8 +16,8 @@ class AttemptsChart(TrendChart):
     def __init__(self) -> None:
         super().__init__("dead letters", "attempts")
         self.legend(columns=2, right=True)  # the tallest bar is usually the first
-        self.waiting = bars(x=[], height=[], width=0.6, brush=WAITING_COLOUR, name="not parked")
-        self.parked = bars(x=[], height=[], width=0.6, brush=PARKED_COLOUR, name="parked")
+        self.waiting = bars(x=[], height=[], width=0.6, brush=style.WAITING, name="not parked")
+        self.parked = bars(x=[], height=[], width=0.6, brush=style.ALERT, name="parked")
         self.addItem(self.waiting)
         self.addItem(self.parked)
         self.buckets: tuple[AttemptsBucket, ...] = ()
@@ -59,7 +53,7 @@ class AttemptsChart(TrendChart):
                 if y > b.not_parked:
                     return Link(
                         f"{b.attempts} attempts · parked",
-                        (("attempts", b.attempts), ("status", "parked")),
+                        (("attempts", b.attempts), ("status", Status.PARKED.value)),
                     )
                 return Link(f"{b.attempts} attempts", (("attempts", b.attempts),))
         return None

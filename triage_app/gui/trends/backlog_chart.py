@@ -7,16 +7,9 @@ import numpy as np
 import pyqtgraph as pg
 
 from triage_app.core.trends import Trends
-from triage_app.gui.trends.base import (
-    DAY_SECONDS,
-    HEADROOM,
-    OPEN_COLOUR,
-    RESOLVED_COLOUR,
-    TEXT_COLOUR,
-    Link,
-    TrendChart,
-    day_x,
-)
+from triage_app.core.vocabulary import ALL
+from triage_app.gui import style
+from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, Link, TrendChart, day_x
 from triage_app.gui.trends.time_axis import DayAxis
 
 
@@ -29,11 +22,11 @@ class BacklogChart(TrendChart):
     def __init__(self) -> None:
         super().__init__("waiting for a person", axis_items={"bottom": DayAxis()})
         item = self.getPlotItem()
-        item.getAxis("left").setTextPen(pg.mkPen(OPEN_COLOUR))
-        item.setLabel("left", "waiting for a person", color=OPEN_COLOUR)
+        item.getAxis("left").setTextPen(pg.mkPen(style.OPEN))
+        item.setLabel("left", "waiting for a person", color=style.OPEN)
         legend = self.legend(columns=2)
         self.open_line = self.plot(
-            [], [], pen=pg.mkPen(OPEN_COLOUR, width=2.5), name="open + parked (left)"
+            [], [], pen=pg.mkPen(style.OPEN, width=2.5), name="open + parked (left)"
         )
         # The right axis has a view box of its own, following the main one's x range.
         self.right = pg.ViewBox()
@@ -44,11 +37,11 @@ class BacklogChart(TrendChart):
         axis = item.getAxis("right")
         axis.linkToView(self.right)
         axis.setWidth(64)
-        axis.setPen(pg.mkPen(TEXT_COLOUR))
-        axis.setTextPen(pg.mkPen(RESOLVED_COLOUR))
-        axis.setLabel("resolved, all time", color=RESOLVED_COLOUR)
+        axis.setPen(pg.mkPen(style.TEXT))
+        axis.setTextPen(pg.mkPen(style.RESOLVED))
+        axis.setLabel("resolved, all time", color=style.RESOLVED)
         self.right.setXLink(item)
-        self.resolved_line = pg.PlotDataItem(pen=pg.mkPen(RESOLVED_COLOUR, width=2.5))
+        self.resolved_line = pg.PlotDataItem(pen=pg.mkPen(style.RESOLVED, width=2.5))
         self.right.addItem(self.resolved_line)
         legend.addItem(self.resolved_line, "resolved (right)")
         item.getViewBox().sigResized.connect(self._follow)
@@ -95,5 +88,5 @@ class BacklogChart(TrendChart):
         day = self.trends.backlog[i].day
         return Link(
             f"first failed {day.isoformat()}",
-            (("failed_from", day), ("failed_to", day), ("status", "all")),
+            (("failed_from", day), ("failed_to", day), ("status", ALL)),
         )

@@ -13,18 +13,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import QToolTip
 
-from triage_app.core import DeadLetterFilter
+from triage_app.core.deadletters import DeadLetterFilter
 from triage_app.core.trends import Trends
-from triage_app.gui.dead_letter_model import CLASS_COLOURS
+from triage_app.gui import style
 
-# The parked mark and the backlog lines: red is "needs a person", green is "done".
-PARKED_COLOUR = "#dc2626"
-WAITING_COLOUR = "#64748b"
-OPEN_COLOUR = "#ea580c"
-RESOLVED_COLOUR = "#16a34a"
-RATE_COLOUR = "#94a3b8"
-SPIKE_COLOUR = "#dc2626"
-TEXT_COLOUR = "#374151"
 GRID_ALPHA = 0.15
 DAY_SECONDS = 86_400.0
 HEADROOM = 1.28  # the y range above the tallest value: room for the legend row
@@ -34,17 +26,9 @@ def dead_letters(n: int) -> str:
     return f"{n:,} dead letter{'' if n == 1 else 's'}"
 
 
-def class_colour(cls: str) -> str:
-    return CLASS_COLOURS.get(cls, "#6b7280")
-
-
 def day_x(day: dt.date) -> float:
     """A UTC day on a date axis: its noon, so a bar one day wide sits on its own label."""
     return dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC).timestamp()
-
-
-def x_day(x: float) -> dt.date:
-    return dt.datetime.fromtimestamp(x, dt.UTC).date()
 
 
 @dataclass(frozen=True)
@@ -77,12 +61,12 @@ class TrendChart(pg.PlotWidget):
         font.setPointSize(9)
         for name in ("left", "bottom"):
             axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(TEXT_COLOUR))
-            axis.setTextPen(pg.mkPen(TEXT_COLOUR))
+            axis.setPen(pg.mkPen(style.TEXT))
+            axis.setTextPen(pg.mkPen(style.TEXT))
             axis.setStyle(tickFont=font, tickTextOffset=4)
-        item.setLabel("left", left, color=TEXT_COLOUR)
+        item.setLabel("left", left, color=style.TEXT)
         if bottom:
-            item.setLabel("bottom", bottom, color=TEXT_COLOUR)
+            item.setLabel("bottom", bottom, color=style.TEXT)
         item.getAxis("left").setWidth(64)
         vb = item.getViewBox()
         vb.setMouseEnabled(x=False, y=False)  # a report, not a canvas: clicks filter
@@ -95,10 +79,10 @@ class TrendChart(pg.PlotWidget):
     def legend(self, columns: int = 1, right: bool = False) -> pg.LegendItem:
         """One row at the top (left, or right), over the headroom the y range leaves."""
         legend = self.getPlotItem().addLegend(
-            offset=(-6 if right else 6, 2), labelTextColor=TEXT_COLOUR, colCount=columns
+            offset=(-6 if right else 6, 2), labelTextColor=style.TEXT, colCount=columns
         )
         legend.setBrush(pg.mkBrush(255, 255, 255, 220))
-        legend.setPen(pg.mkPen("#d1d5db"))
+        legend.setPen(pg.mkPen(style.RULE))
         return legend
 
     def show_trends(self, t: Trends) -> None:

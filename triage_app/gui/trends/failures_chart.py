@@ -8,17 +8,11 @@ import datetime as dt
 import numpy as np
 import pyqtgraph as pg
 
-from triage_app.core.trends import CLASSES, Trends
-from triage_app.gui.trends.base import (
-    DAY_SECONDS,
-    HEADROOM,
-    Link,
-    TrendChart,
-    bars,
-    class_colour,
-    day_x,
-    x_day,
-)
+from triage_app.core.clock import minute
+from triage_app.core.trends import Trends
+from triage_app.core.vocabulary import ALL, CLASSES
+from triage_app.gui.style import class_colour
+from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, Link, TrendChart, bars, day_x
 from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
 
 
@@ -99,13 +93,10 @@ class FailuresChart(TrendChart):
         if self.mode == "day":
             assert isinstance(key, dt.date)
             label = f"first failed {key.isoformat()}" + (f" · {cls}" if cls else "")
-            fields = (("failed_from", key), ("failed_to", key), ("status", "all"))
+            fields = (("failed_from", key), ("failed_to", key), ("status", ALL))
             return Link(label, fields + extra)
         label = f"batch {str(key)[:8]}" + (f" · {cls}" if cls else "")
-        return Link(label, (("batch_id", key), ("status", "all"), *extra))
-
-    def day_at(self, x: float) -> dt.date:
-        return x_day(x)
+        return Link(label, (("batch_id", key), ("status", ALL), *extra))
 
     def describe(self, x: float, y: float) -> str | None:
         if self.trends is None or self.pick(x, y) is None:
@@ -120,5 +111,5 @@ class FailuresChart(TrendChart):
         b = self.trends.per_batch[i]
         return (
             f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
-            f"{b.started_at:%Y-%m-%d %H:%M}\n{total:,} quarantined ({parts})"
+            f"{minute(b.started_at)}\n{total:,} quarantined ({parts})"
         )

@@ -11,8 +11,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView
 
+from triage_app.core.clock import minute
 from triage_app.core.trends import ErrorGroup, Trends
-from triage_app.gui.trends.base import Link, TrendChart, bars, class_colour, dead_letters
+from triage_app.gui.style import class_colour
+from triage_app.gui.trends.base import Link, TrendChart, bars, dead_letters
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -81,7 +83,7 @@ class GroupsModel(QAbstractTableModel):
 
 
 def _when(t: Any) -> str:
-    return "" if t is None else t.strftime("%Y-%m-%d %H:%M")
+    return "" if t is None else minute(t)
 
 
 class GroupsChart(TrendChart):

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.trends import chart_tables, write_csv
+from triage_app.gui import style
 from triage_app.gui.trends.base import TrendChart
 
 
@@ -41,7 +42,7 @@ class ChartPanel(QFrame):
         head.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel(f"<b>{title}</b>", objectName=f"title_{name}")
         self.hint = QLabel(hint)
-        self.hint.setStyleSheet("color: #6b7280;")
+        self.hint.setStyleSheet(style.HINT)
         head.addWidget(self.title)
         head.addSpacing(8)
         head.addWidget(self.hint, 1)

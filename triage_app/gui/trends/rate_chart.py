@@ -7,8 +7,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from triage_app.core.clock import minute
 from triage_app.core.trends import Trends
-from triage_app.gui.trends.base import HEADROOM, RATE_COLOUR, SPIKE_COLOUR, Link, TrendChart, bars
+from triage_app.core.vocabulary import ALL
+from triage_app.gui import style
+from triage_app.gui.trends.base import HEADROOM, Link, TrendChart, bars
 from triage_app.gui.trends.time_axis import BatchAxis
 
 
@@ -19,12 +22,12 @@ class RateChart(TrendChart):
         self.batch_axis = BatchAxis()
         super().__init__("% of rows quarantined", axis_items={"bottom": self.batch_axis})
         self.legend(columns=3)
-        self.normal = bars(x=[], height=[], width=0.8, brush=RATE_COLOUR, name="rate")
-        self.spiked = bars(x=[], height=[], width=0.8, brush=SPIKE_COLOUR, name="spike")
+        self.normal = bars(x=[], height=[], width=0.8, brush=style.RATE, name="rate")
+        self.spiked = bars(x=[], height=[], width=0.8, brush=style.ALERT, name="spike")
         self.threshold = self.plot(
             [],
             [],
-            pen=pg.mkPen("#111827", width=1.5, style=Qt.PenStyle.DashLine),
+            pen=pg.mkPen(style.INK, width=1.5, style=Qt.PenStyle.DashLine),
             name="spike threshold",
         )
         self.addItem(self.normal)
@@ -65,7 +68,7 @@ class RateChart(TrendChart):
         )
         return (
             f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
-            f"{b.started_at:%Y-%m-%d %H:%M}\n{b.rate:.2%} of {b.rows:,} rows ({rule})"
+            f"{minute(b.started_at)}\n{b.rate:.2%} of {b.rows:,} rows ({rule})"
         )
 
     def pick(self, x: float, y: float) -> Link | None:
@@ -75,4 +78,4 @@ class RateChart(TrendChart):
         if y < 0 or y > self.trends.per_batch[i].rate * 100:
             return None
         bid = self.ids[i]
-        return Link(f"batch {bid[:8]}", (("batch_id", bid), ("status", "all")))
+        return Link(f"batch {bid[:8]}", (("batch_id", bid), ("status", ALL)))

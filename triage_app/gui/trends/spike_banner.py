@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
 from triage_app.core.trends import Spike
+from triage_app.gui import style
 
 
 class SpikeBanner(QFrame):
@@ -15,14 +16,11 @@ class SpikeBanner(QFrame):
 
     def __init__(self) -> None:
         super().__init__(objectName="spikeBanner")
-        self.setStyleSheet(
-            "#spikeBanner { background: #fef2f2; border: 1px solid #fca5a5; border-radius: 4px; }"
-            "#spikeBanner QLabel { color: #7f1d1d; }"
-        )
+        self.setStyleSheet(style.SPIKE_BANNER)
         h = QHBoxLayout(self)
         h.setContentsMargins(10, 6, 6, 6)
         icon = QLabel("▲", objectName="spikeIcon")
-        icon.setStyleSheet("color: #dc2626; font-weight: bold;")
+        icon.setStyleSheet(f"color: {style.ALERT}; font-weight: bold;")
         self.text = QLabel(objectName="spikeText")
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

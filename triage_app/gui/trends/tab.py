@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core import DeadLetterFilter
+from triage_app.core.clock import local_time_of_day, today
+from triage_app.core.db import Workspace, WorkspaceConfig
+from triage_app.core.deadletters import DeadLetterFilter
 from triage_app.core.trends import (
     DEFAULT_SPIKE_FACTOR,
     DEFAULT_SPIKE_WINDOW,
@@ -40,7 +42,7 @@ from triage_app.core.trends import (
     banner_spike,
     compute_trends,
 )
-from triage_app.core.workspace import Workspace, WorkspaceConfig
+from triage_app.gui import style
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
 from triage_app.gui.trends.base import TrendChart
@@ -121,7 +123,7 @@ class TrendsTab(QWidget):
             )
             spin.valueChanged.connect(self._on_rule_changed)
         self.updated_label = QLabel(objectName="trendsUpdated")
-        self.updated_label.setStyleSheet("color: #6b7280;")
+        self.updated_label.setStyleSheet(style.HINT)
         bar.addWidget(QLabel("Show"))
         bar.addWidget(self.since_combo)
         bar.addSpacing(16)
@@ -236,7 +238,7 @@ class TrendsTab(QWidget):
         days = self.since_combo.currentData()
         if days is None:
             return None
-        return dt.datetime.now(dt.UTC).date() - dt.timedelta(days=int(days) - 1)
+        return today() - dt.timedelta(days=int(days) - 1)
 
     # -- reading --------------------------------------------------------------------------
     @Slot()
@@ -293,7 +295,7 @@ class TrendsTab(QWidget):
         self.last_render_ms = (time.perf_counter() - started) * 1000
         total = sum(g.count for g in t.groups)
         self.updated_label.setText(
-            f"{len(t.per_batch):,} batches · updated {dt.datetime.now():%H:%M:%S}"
+            f"{len(t.per_batch):,} batches · updated {local_time_of_day()}"
             if t.per_batch or total
             else "no dead letters yet"
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 import pyqtgraph as pg
 
+from triage_app.core.clock import day
 from triage_app.core.trends import BatchPoint
 
 LABEL_PIXELS = 78  # room one "2026-03-04" label needs at the tick font
@@ -19,7 +20,7 @@ class BatchAxis(pg.AxisItem):
         self.labels: list[str] = []
 
     def set_batches(self, batches: Sequence[BatchPoint]) -> None:
-        self.labels = [b.started_at.strftime("%Y-%m-%d") for b in batches]
+        self.labels = [day(b.started_at) for b in batches]
         self.picture = None
         self.update()
 

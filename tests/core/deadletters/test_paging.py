@@ -1,0 +1,83 @@
+"""Keyset and from-the-end pages agree with plain OFFSET paging."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import insert
+
+from triage_app.core.db import Batch, DeadLetter, open_workspace
+from triage_app.core.deadletters import DeadLetterFilter, fetch_rows
+
+
+@pytest.fixture
+def ws(tmp_path):  # type: ignore[no-untyped-def]
+    t0 = dt.datetime(2026, 1, 1)
+    with open_workspace(tmp_path) as ws:
+        with ws.store.begin() as conn:
+            for b in ("aaaa", "bbbb"):
+                conn.execute(
+                    insert(Batch),
+                    {
+                        "batch_id": b,
+                        "source_name": "x",
+                        "source_sha256": "0",
+                        "transform": "t@1",
+                        "format": "jsonl",
+                    },
+                )
+            conn.execute(
+                insert(DeadLetter),
+                [
+                    {
+                        "batch_id": "aaaa" if i % 2 else "bbbb",
+                        "line": 100 - i,
+                        "original_payload": b"{}",
+                        "payload": b"{}",
+                        "payload_kind": "jsonl",
+                        "error": "E",
+                        "error_class": ("data", "code")[i % 3 == 0],
+                        "signature": f"s{i % 4}",
+                        "attempts": 1 + i % 3,
+                        "status": "open",
+                        "transform": "t@1",
+                        "first_failed_at": t0,
+                        "last_failed_at": t0 + dt.timedelta(minutes=i % 5),
+                    }
+                    for i in range(1, 61)
+                ],
+            )
+        yield ws
+
+
+@pytest.mark.parametrize(
+    "sort", ["id", "error_class", "signature", "attempts", "last_failed_at", "batch_id", "line"]
+)
+@pytest.mark.parametrize("descending", [False, True])
+def test_keyset_and_from_end_pages_agree_with_offset(ws, sort, descending):
+    f = DeadLetterFilter(min_attempts=2)
+    everything = fetch_rows(ws, f, sort=sort, descending=descending, limit=1000)
+    assert len(everything) == 40
+    by_keyset = []
+    after = None
+    while True:
+        page = fetch_rows(ws, f, sort=sort, descending=descending, limit=7, after=after)
+        if not page:
+            break
+        by_keyset += page
+        after = page[-1]
+    assert by_keyset == everything
+    last = fetch_rows(ws, f, sort=sort, descending=descending, limit=7, from_end=True)
+    assert last == everything[-7:]
+    middle = fetch_rows(ws, f, sort=sort, descending=descending, limit=5, offset=3, from_end=True)
+    assert middle == everything[-8:-3]
+    skip = fetch_rows(
+        ws, f, sort=sort, descending=descending, limit=5, offset=4, after=everything[9]
+    )
+    assert skip == everything[14:19]
+
+
+def test_batch_and_line_sort_by_position_in_the_batch(ws):
+    rows = fetch_rows(ws, DeadLetterFilter(), sort="line", limit=1000)
+    assert [(r.batch_id, r.line) for r in rows] == sorted((r.batch_id, r.line) for r in rows)

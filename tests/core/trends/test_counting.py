@@ -1,0 +1,155 @@
+"""Trends counted in SQL against counts made by hand on the crafted workspace."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from tests.support.crafted_trends import MAR, MISSING, QTY, TYPE_ERROR, build_crafted
+from triage_app.core.db import open_workspace
+from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters
+from triage_app.core.trends import AttemptsBucket, compute_stats, compute_trends
+
+JSON_ERR = "JSONDecodeError: unexpected end of data: line <n> column <n> (char <n>)"
+
+
+def test_attempts_histogram_over_everything_marks_parked(ws) -> None:  # type: ignore[no-untyped-def]
+    t = compute_trends(ws)
+    # a b c e f g failed once; d three times and was parked.
+    assert t.attempts == (AttemptsBucket(1, 6, 0), AttemptsBucket(3, 1, 1))
+    assert t.by_attempts_status == {1: {"open": 4, "resolved": 1, "discarded": 1}, 3: {"parked": 1}}
+
+
+def test_attempts_histogram_follows_the_table_filter(ws) -> None:  # type: ignore[no-untyped-def]
+    # The table's default (open) counts parked too: they are what the mark is for.
+    assert compute_trends(ws, DeadLetterFilter()).attempts == (
+        AttemptsBucket(1, 4, 0),
+        AttemptsBucket(3, 1, 1),
+    )
+    code = compute_trends(ws, DeadLetterFilter(error_class="code")).attempts
+    assert code == (AttemptsBucket(1, 2, 0),)
+    resolved = compute_trends(ws, DeadLetterFilter(status="resolved")).attempts
+    assert resolved == (AttemptsBucket(1, 1, 0),)
+    by_sig = compute_trends(ws, DeadLetterFilter(status="all", signature=QTY)).attempts
+    assert by_sig == (AttemptsBucket(1, 2, 0), AttemptsBucket(3, 1, 1))
+
+
+def test_quarantined_per_day_by_class(ws) -> None:  # type: ignore[no-untyped-def]
+    days = compute_trends(ws).per_day
+    assert [(d.day, d.by_class) for d in days] == [
+        (MAR[0], {"data": 3, "code": 1, "transient": 0}),  # a c d, b
+        (MAR[1], {"data": 1, "code": 1, "transient": 0}),  # f, e
+        (MAR[2], {"data": 0, "code": 0, "transient": 0}),  # a quiet day is a zero, not a gap
+        (MAR[3], {"data": 1, "code": 0, "transient": 0}),  # g
+    ]
+
+
+def test_quarantined_per_batch_and_rate(ws, crafted) -> None:  # type: ignore[no-untyped-def]
+    batches = crafted[1].batches
+    points = compute_trends(ws).per_batch
+    assert [(p.batch_id, p.rows, p.quarantined, p.by_class, p.rate) for p in points] == [
+        (batches["b1"], 10, 4, {"data": 3, "code": 1, "transient": 0}, 0.4),
+        (batches["b2"], 5, 2, {"data": 1, "code": 1, "transient": 0}, 0.4),
+        (batches["b3"], 4, 1, {"data": 1, "code": 0, "transient": 0}, 0.25),
+    ]
+    assert {p.transform for p in points} == {"pesanan@1"}
+
+
+def test_backlog_open_vs_resolved(ws) -> None:  # type: ignore[no-untyped-def]
+    points = compute_trends(ws).backlog
+    got = [
+        (p.day, p.open, p.resolved, p.arrived, p.resolved_on_day, p.discarded_on_day)
+        for p in points
+    ]
+    assert got == [
+        (MAR[0], 4, 0, 4, 0, 0),
+        (MAR[1], 6, 0, 2, 0, 0),
+        (MAR[2], 5, 1, 0, 1, 0),  # a re-driven
+        (MAR[3], 5, 1, 1, 0, 1),  # g arrived, c discarded
+    ]
+
+
+def test_backlog_since_starts_from_the_queue_of_that_day(ws) -> None:  # type: ignore[no-untyped-def]
+    points = compute_trends(ws, since=MAR[1]).backlog
+    assert [(p.day, p.open, p.resolved) for p in points] == [
+        (MAR[1], 6, 0),
+        (MAR[2], 5, 1),
+        (MAR[3], 5, 1),
+    ]
+
+
+def test_error_groups(ws) -> None:  # type: ignore[no-untyped-def]
+    groups = compute_trends(ws).groups
+    got = [(g.signature, g.error_class, g.count, g.by_status) for g in groups]
+    assert got == [
+        (QTY, "data", 3, {"resolved": 1, "parked": 1, "open": 1}),
+        (TYPE_ERROR, "code", 2, {"open": 2}),
+        (MISSING, "data", 1, {"open": 1}),  # ties by signature
+        (JSON_ERR, "data", 1, {"discarded": 1}),
+    ]
+    qty = groups[0]
+    assert (qty.open, qty.resolved) == (1, 1)
+    assert qty.first_seen == dt.datetime(2026, 3, 1, 10)
+    assert qty.last_seen == dt.datetime(2026, 3, 3, 15)  # d's last failing re-drive
+    assert len(compute_trends(ws, top=2).groups) == 2
+
+
+def test_since_narrows_days_batches_and_groups(ws, crafted) -> None:  # type: ignore[no-untyped-def]
+    t = compute_trends(ws, since=MAR[1])
+    assert [d.day for d in t.per_day] == [MAR[1], MAR[2], MAR[3]]
+    assert [p.batch_id for p in t.per_batch] == [crafted[1].batches["b2"], crafted[1].batches["b3"]]
+    # f, e and g: one each, so by signature
+    assert [(g.signature, g.count) for g in t.groups] == [(MISSING, 1), (QTY, 1), (TYPE_ERROR, 1)]
+
+
+def test_the_linked_filters_match_what_the_charts_count(ws) -> None:  # type: ignore[no-untyped-def]
+    """A click on a day, a bar or a group filters the table to the rows it counted."""
+    every = DeadLetterFilter(status="all")
+    assert count_dead_letters(ws, every.with_(failed_from=MAR[0], failed_to=MAR[0])) == 4
+    day_data = every.with_(failed_from=MAR[0], failed_to=MAR[0], error_class="data")
+    assert count_dead_letters(ws, day_data) == 3
+    assert count_dead_letters(ws, every.with_(failed_from=MAR[1], failed_to=MAR[3])) == 3
+    assert count_dead_letters(ws, every.with_(attempts=3)) == 1
+    assert count_dead_letters(ws, DeadLetterFilter(attempts=1)) == 4  # open only
+    assert count_dead_letters(ws, every.with_(signature=QTY)) == 3
+
+
+def test_empty_store(tmp_path: Path) -> None:
+    with open_workspace(tmp_path / "empty") as ws:
+        t = compute_trends(ws)
+        assert (t.attempts, t.per_day, t.per_batch, t.backlog, t.groups) == ((), (), (), (), ())
+        assert t.banner_spike() is None
+        assert compute_stats(ws).to_json()["total"] == 0
+
+
+def test_the_same_counts_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path) -> None:
+    wh, dl = pg_urls
+    build_crafted(tmp_path / "files", wh, dl)
+    with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
+        t = compute_trends(ws)
+        assert t.attempts == (AttemptsBucket(1, 6, 0), AttemptsBucket(3, 1, 1))
+        assert [(d.day, d.total) for d in t.per_day] == [
+            (MAR[0], 4),
+            (MAR[1], 2),
+            (MAR[2], 0),
+            (MAR[3], 1),
+        ]
+        assert [(p.open, p.resolved) for p in t.backlog] == [(4, 0), (6, 0), (5, 1), (5, 1)]
+        assert [(g.signature, g.count) for g in t.groups][:2] == [(QTY, 3), (TYPE_ERROR, 2)]
+        assert t.groups[0].last_seen == dt.datetime(2026, 3, 3, 15)
+        assert [p.rate for p in t.per_batch] == [0.4, 0.4, 0.25]
+        assert compute_trends(ws, DeadLetterFilter(error_class="code")).attempts == (
+            AttemptsBucket(1, 2, 0),
+        )
+        assert compute_stats(ws).to_json()["by_status"] == {
+            "open": 4,
+            "resolved": 1,
+            "parked": 1,
+            "discarded": 1,
+        }
+        assert (
+            count_dead_letters(
+                ws, DeadLetterFilter(status="all", failed_from=MAR[0], failed_to=MAR[0])
+            )
+            == 4
+        )

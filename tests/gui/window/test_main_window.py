@@ -1,0 +1,148 @@
+"""The steward's loop on the real window: filter to code, select, a broken edit keeps
+Save disabled, a valid edit saves and shows in History, re-drive with v2 resolves it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton, QTableView
+
+from triage_app.core.db import open_workspace
+from triage_app.core.deadletters import get_dead_letter
+
+
+def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, demo_workspace):
+    table = window.findChild(QTableView, "deadLetterTable")
+    class_filter = window.findChild(QComboBox, "classFilter")
+    status_filter = window.findChild(QComboBox, "statusFilter")
+    editor = window.findChild(QPlainTextEdit, "payloadEditor")
+    save = window.findChild(QPushButton, "saveEditButton")
+    assert [class_filter.itemText(i) for i in range(4)] == ["All", "Data", "Code", "Transient"]
+    assert [status_filter.itemText(i) for i in range(5)] == [
+        "Open",
+        "Parked",
+        "Resolved",
+        "Discarded",
+        "All",
+    ]
+    assert status_filter.currentText() == "Open"
+    assert table.model().rowCount() == 4
+
+    # Filter to code: the null-discount row only.
+    class_filter.setCurrentIndex(class_filter.findText("Code"))
+    qtbot.waitUntil(lambda: table.model().rowCount() == 1)
+    assert "1 open dead letter matches" in window.count_label.text()
+
+    # Select it: the editor shows its payload; nothing changed yet, so Save is disabled.
+    table.selectRow(0)
+    qtbot.waitUntil(lambda: '"diskon": null' in editor.toPlainText())
+    dl_id = window.detail.current_id()
+    assert not save.isEnabled()
+    assert "1 selected" in window.count_label.text()
+
+    # Invalid JSON keeps Save disabled and marks where the error is.
+    editor.setPlainText('{"pesanan_id": 8,\n  "qty": 2,\n}')
+    assert not save.isEnabled()
+    assert editor.error_position() == (2, 11)  # orjson blames the trailing comma
+    assert "line 2 col 11" in window.detail.validation.text()
+
+    # A valid edit enables Save; Ctrl+S saves it through core's audited edit.
+    stored = get_dead_letter_text(demo_workspace, dl_id)
+    edited = stored.replace('"qty": 1', '"qty": 2')
+    editor.setPlainText(edited)
+    assert save.isEnabled()
+    qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _history_actions(window)[-1:] == ["edited"])
+    assert not save.isEnabled()  # saved: the editor holds the stored payload again
+    assert get_dead_letter_text(demo_workspace, dl_id) == edited
+
+    # Try with pesanan@1: the null discount still fails; nothing is written.
+    window.detail.try_combo.setCurrentText("pesanan@1")
+    qtbot.mouseClick(window.detail.try_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "still fails" in window.detail.try_result.toPlainText())
+    assert "TypeError" in window.detail.try_result.toPlainText()
+    window.detail.try_combo.setCurrentText("pesanan@2")
+    qtbot.mouseClick(window.detail.try_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "would load" in window.detail.try_result.toPlainText())
+    assert '"total": 240000' in window.detail.try_result.toPlainText()
+
+    # Re-drive: the dialog previews first (dry run), then runs with the default, v2.
+    qtbot.mouseClick(window.findChild(QPushButton, "redriveButton"), Qt.MouseButton.LeftButton)
+    dialog = window.dialogs()[-1]
+    assert dialog.transform_combo.currentData() == "pesanan@2"
+    assert dialog.scope_selected.isChecked()
+    assert not dialog.run_button.isEnabled()
+    qtbot.mouseClick(dialog.preview_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.run_button.isEnabled(), timeout=10_000)
+    assert "1 would succeed" in dialog.summary.text()
+    assert dialog.results.item(0, 2).text() == "would succeed"
+    assert get_dead_letter(_ws(demo_workspace), dl_id).status == "open"  # nothing written
+    with qtbot.waitSignal(dialog.redriven, timeout=10_000):
+        qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.is_running())
+    assert "1 resolved" in dialog.summary.text()
+    dialog.close()
+
+    # The row has left Open; the pane shows it resolved, with the re-drive in its history.
+    qtbot.waitUntil(lambda: table.model().rowCount() == 0)
+    qtbot.waitUntil(lambda: window.table.empty_label.isVisible())
+    assert "match these filters" in window.table.empty_label.text()
+    qtbot.waitUntil(lambda: _history_actions(window)[-1:] == ["resolved"])
+    status_filter.setCurrentText("Resolved")
+    qtbot.waitUntil(lambda: table.model().rowCount() == 1)
+
+
+def test_search_is_literal(qtbot, window):
+    search = window.findChild(QLineEdit, "searchBox")
+    for text, expected in (("Dewi", 1), ("%", 0), ("_", 0), ("'", 1), ('"qty": -1', 1)):
+        search.setText(text)
+        qtbot.waitUntil(lambda e=expected: window.model.total() == e, timeout=3_000)
+    search.clear()
+    qtbot.waitUntil(lambda: window.model.total() == 4)
+
+
+def test_row_actions_are_audited(qtbot, window, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    table = window.findChild(QTableView, "deadLetterTable")
+    table.selectRow(0)
+    qtbot.waitUntil(lambda: window.detail.current_id() is not None)
+    window.row_actions.reclassify(window_error_class("code"))
+    qtbot.waitUntil(lambda: "reclassified" in _history_actions(window))
+    table.selectRow(0)
+    window.row_actions.park()
+    qtbot.waitUntil(lambda: window.model.total() == 3)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("junk from a test", True))
+    table.selectRow(0)
+    window.row_actions.discard()
+    qtbot.waitUntil(lambda: window.model.total() == 2)
+    monkeypatch.setattr(
+        QInputDialog, "getMultiLineText", lambda *a, **k: ("asked the partner", True)
+    )
+    table.selectRow(0)
+    qtbot.waitUntil(lambda: window.selected_count() == 1)
+    window.row_actions.add_note()
+    qtbot.waitUntil(lambda: "note" in _history_actions(window))
+    window.filter_bar.status_combo.setCurrentText("All")
+    qtbot.waitUntil(lambda: window.model.total() == 4)
+    statuses = sorted(window.model.row(r).status for r in range(4))
+    assert statuses == ["discarded", "open", "open", "parked"]
+
+
+def window_error_class(name):  # type: ignore[no-untyped-def]
+    from triage_app.core.vocabulary import ErrorClass
+
+    return ErrorClass(name)
+
+
+def _history_actions(window) -> list[str]:  # type: ignore[no-untyped-def]
+    h = window.detail.history
+    return [h.topLevelItem(i).text(2) for i in range(h.topLevelItemCount())]
+
+
+def _ws(folder):  # type: ignore[no-untyped-def]
+    return open_workspace(folder)
+
+
+def get_dead_letter_text(folder, dl_id: int) -> str:  # type: ignore[no-untyped-def]
+    with open_workspace(folder) as ws:
+        return get_dead_letter(ws, dl_id).payload

@@ -1,0 +1,315 @@
+"""Crash safety, proven: SIGKILL at each named point, then integrity, the same command
+again, and a reconciliation against an oracle computed from the input independently."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from tests.support import gen_batch
+from triage_app.core.crashpoints import POINTS
+from triage_app.core.db import open_workspace, table_sha256
+from triage_app.core.deadletters import DeadLetterFilter, get_dead_letter, list_dead_letters
+from triage_app.core.transforms.pesanan import TRANSFORMS, pesanan_v2
+from triage_app.core.verify import reconcile
+
+PESANAN = TRANSFORMS[1]
+BATCH_POINTS = [
+    "mid-parse",
+    "before-chunk-commit",
+    "mid-upsert",
+    "after-warehouse-commit",
+    "after-chunk-commit",
+]
+
+
+def oracle(src: Path) -> tuple[dict[int, tuple[Any, ...]], set[int]]:
+    """What a correct run must leave: the newest valid version per key (later lines win:
+    pesanan has no ordering column), and the lines that must be quarantined. Parsed with
+    the standard library, not the engine's parser."""
+    final: dict[int, tuple[Any, ...]] = {}
+    bad: set[int] = set()
+    for n, line in enumerate(src.read_bytes().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = pesanan_v2(json.loads(line))
+        except Exception:
+            bad.add(n)
+            continue
+        final[row[0]] = row
+    return final, bad
+
+
+def check_against_oracle(ws_dir: Path, src: Path) -> None:
+    final, bad = oracle(src)
+    for db in ("warehouse.db", "dead_letter.db"):
+        with sqlite3.connect(ws_dir / db) as c:
+            assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with open_workspace(ws_dir) as ws:
+        with ws.warehouse.connect() as conn:
+            rows = conn.execute(
+                text("SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total FROM pesanan")
+            ).all()
+        assert {r[0]: tuple(r) for r in rows} == final
+        dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
+        lines = [d.line for d in dls]
+        assert len(lines) == len(set(lines)), "a dead letter is doubled"
+        assert set(lines) == bad
+        (batch_id,) = {d.batch_id for d in dls}
+        r = reconcile(ws, batch_id)
+        assert r.ok and r.complete, r.to_json()
+
+
+def cli_run(
+    ws_dir: Path, src: Path, env: dict[str, str], *extra: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "triage_app",
+            "--workspace",
+            str(ws_dir),
+            "run",
+            str(src),
+            "--transform",
+            "pesanan@2",
+            "--chunk-size",
+            "1000",
+            *extra,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def src(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return gen_batch(tmp_path_factory.mktemp("crash") / "orders.jsonl", 12_000, bad=0.03)
+
+
+def test_every_point_is_known() -> None:
+    assert set(BATCH_POINTS) < set(POINTS)
+
+
+@pytest.mark.parametrize("lanes", ["1", "2"])
+@pytest.mark.parametrize("point", BATCH_POINTS)
+def test_batch_killed_at_point_then_rerun(
+    point: str, lanes: str, src: Path, tmp_path: Path
+) -> None:
+    ws_dir = tmp_path / "ws"
+    armed = {**os.environ, "TRIAGE_LANES": lanes, "TRIAGE_CRASH_AT": f"{point}:3"}
+    killed = cli_run(ws_dir, src, armed)
+    # One lane: the CLI itself dies. Two: either lane may reach the point first; when the
+    # second lane dies the first stops with a one-line message.
+    assert killed.returncode == -signal.SIGKILL or (
+        lanes == "2" and killed.returncode == 2 and "second lane" in killed.stderr
+    ), killed.stderr
+    clean_env = {k: v for k, v in armed.items() if k != "TRIAGE_CRASH_AT"}
+    again = cli_run(ws_dir, src, clean_env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("resumed batch")
+    check_against_oracle(ws_dir, src)
+
+
+def test_redrive_killed_between_warehouse_and_store(tmp_path: Path) -> None:
+    """A re-drive's rows are committed, its dead letters not yet resolved: the next
+    re-drive upserts the same rows again and resolves each dead letter exactly once."""
+    src = tmp_path / "nulls.jsonl"
+    src.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "pesanan_id": i,
+                    "waktu": "w",
+                    "pelanggan": "p",
+                    "produk": "x",
+                    "qty": 1,
+                    "harga": 10,
+                    "diskon": None,
+                }
+            )
+            + "\n"
+            for i in range(1, 1201)
+        )
+    )
+    ws_dir = tmp_path / "ws"
+    env = {**os.environ, "TRIAGE_LANES": "1"}
+    base = [sys.executable, "-m", "triage_app", "--workspace", str(ws_dir)]
+    ran = subprocess.run(
+        [*base, "run", str(src), "--transform", "pesanan@1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    redrive = [*base, "redrive", "--all-open", "--transform", "pesanan@2"]
+    killed = subprocess.run(
+        redrive,
+        env={**env, "TRIAGE_CRASH_AT": "redrive-after-warehouse:2"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    with open_workspace(ws_dir) as ws:
+        # The first chunk of 500 was resolved; the second reached the warehouse only.
+        assert len(list_dead_letters(ws, DeadLetterFilter(status="resolved"), limit=None)) == 500
+        with ws.warehouse.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM pesanan")).scalar() == 1000
+    again = subprocess.run(redrive, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    with open_workspace(ws_dir) as ws:
+        dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
+        assert {d.status for d in dls} == {"resolved"} and len(dls) == 1200
+        assert {d.attempts for d in dls} == {1}
+        for d in dls[::97]:
+            actions = [e.action for e in get_dead_letter(ws, d.id).events]
+            assert actions.count("resolved") == 1
+        with ws.warehouse.connect() as conn:
+            totals = conn.execute(text("SELECT count(*), sum(total) FROM pesanan")).one()
+        assert tuple(totals) == (1200, 12_000)
+
+
+def test_edit_killed_mid_transaction(tmp_path: Path) -> None:
+    ws_dir = tmp_path / "ws"
+    src = tmp_path / "one.jsonl"
+    src.write_text('{"broken\n')
+    base = [sys.executable, "-m", "triage_app", "--workspace", str(ws_dir)]
+    subprocess.run(
+        [*base, "run", str(src), "--transform", "pesanan@1"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    edit = [*base, "edit", "1", "--payload", '{"fixed": true}']
+    killed = subprocess.run(
+        edit,
+        env={**os.environ, "TRIAGE_CRASH_AT": "mid-edit"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    with open_workspace(ws_dir) as ws:
+        d = get_dead_letter(ws, 1)
+        assert d.payload == '{"broken' and [e.action for e in d.events] == ["quarantined"]
+    assert subprocess.run(edit, capture_output=True, timeout=120).returncode == 0
+    with open_workspace(ws_dir) as ws:
+        d = get_dead_letter(ws, 1)
+        assert d.payload == '{"fixed": true}'
+        assert [e.action for e in d.events] == ["quarantined", "edited"]
+
+
+def progress(store: Path) -> int:
+    """Chunks committed and events recorded so far: grows with every commit of a batch or
+    a re-drive."""
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.05) as conn:
+            return sum(
+                conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("batch_chunks", "audit_events")
+            )
+    except sqlite3.Error:
+        return 0  # not created yet, or busy: ask again
+
+
+def kill_mid_run(
+    cmd: list[str], env: dict[str, str], rnd: random.Random, kills: int, store: Path
+) -> int:
+    """Start ``cmd`` and SIGKILL it a random moment after it committed something, ``kills``
+    times; how many runs were really killed (a run may finish first). Waiting for progress
+    rather than a clock keeps the kills mid-run however fast the engine or the machine."""
+    killed = 0
+    for _ in range(kills):
+        before = progress(store)
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while proc.poll() is None and progress(store) == before:
+            time.sleep(0.002)
+        time.sleep(rnd.uniform(0, 0.05))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            killed += 1
+        proc.wait()
+    return killed
+
+
+def test_random_kills_of_a_300k_batch_and_a_10k_redrive(tmp_path: Path) -> None:
+    rnd = random.Random(20261130)
+    big = gen_batch(tmp_path / "orders_300k.jsonl", 300_000, bad=0.002)
+    nulls = tmp_path / "nulls_10k.jsonl"
+    nulls.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "pesanan_id": 500_000 + i,
+                    "waktu": "w",
+                    "pelanggan": "p",
+                    "produk": "x",
+                    "qty": 2,
+                    "harga": 7,
+                    "diskon": None,
+                }
+            )
+            + "\n"
+            for i in range(10_000)
+        )
+    )
+
+    def steps(ws_dir: Path) -> list[list[str]]:
+        base = [sys.executable, "-m", "triage_app", "--workspace", str(ws_dir)]
+        return [
+            [*base, "run", str(big), "--transform", "pesanan@2", "--chunk-size", "20000"],
+            [*base, "run", str(nulls), "--transform", "pesanan@1"],
+            # Only the code class: re-driving the data failures again would (rightly) count
+            # one more attempt for every interrupted run.
+            [*base, "redrive", "--class", "code", "--transform", "pesanan@2"],
+        ]
+
+    env = dict(os.environ)
+    clean = tmp_path / "clean"
+    for cmd in steps(clean):
+        assert subprocess.run(cmd, env=env, capture_output=True, timeout=300).returncode == 0
+    victim = tmp_path / "victim"
+    killed = 0
+    for i, cmd in enumerate(steps(victim)):
+        if i != 1:  # the small batch of nulls runs clean; the big batch and re-drive are hit
+            killed += kill_mid_run(cmd, env, rnd, kills=4, store=victim / "dead_letter.db")
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    assert killed >= 4, f"only {killed} runs were killed before they finished"
+
+    def state(ws_dir: Path) -> tuple[str, list[tuple[int, str, str, int]]]:
+        with open_workspace(ws_dir) as ws:
+            dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
+            return (
+                table_sha256(ws.warehouse, PESANAN),
+                sorted((d.line, d.batch_id, d.status, d.attempts) for d in dls),
+            )
+
+    got, want = state(victim), state(clean)
+    assert got[0] == want[0], "the warehouse differs from a clean run"
+    assert [x for x in got[1] if x not in want[1]] == []
+    assert got[1] == want[1]
+    with open_workspace(victim) as ws:
+        for b in {
+            d.batch_id for d in list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
+        }:
+            assert reconcile(ws, b).ok

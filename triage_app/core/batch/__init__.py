@@ -1,0 +1,35 @@
+"""Batches: a source file read in chunks, each record through a transform, healthy rows
+upserted into the warehouse and failures quarantined with their evidence, committed chunk
+by chunk (in one or two lanes) so that a killed run resumes where it stopped."""
+
+from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
+from triage_app.core.batch.readers import (
+    Format,
+    csv_header_names,
+    decode_payload,
+    detect_format,
+)
+from triage_app.core.batch.run import (
+    DEFAULT_CHUNK,
+    BatchInfo,
+    BatchSummary,
+    batch_identity,
+    list_batches,
+    run_batch,
+)
+
+__all__ = [
+    "DEFAULT_CHUNK",
+    "BatchInfo",
+    "BatchSummary",
+    "Failure",
+    "Format",
+    "batch_identity",
+    "csv_header_names",
+    "decode_payload",
+    "detect_format",
+    "failure_from",
+    "failure_from_message",
+    "list_batches",
+    "run_batch",
+]

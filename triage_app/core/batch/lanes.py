@@ -1,0 +1,351 @@
+"""Lanes: the batch's work split between two processes that take turns at the databases.
+
+Reading, parsing and transforming a chunk is as much work as writing it. With two lanes,
+the parent parses the even chunks and a child process the odd ones; each commits its own
+chunk (``commit.py``) when its turn comes, so one lane writes while the other parses. Turns
+pass strictly in chunk order, so the warehouse sees exactly the writes a single lane would
+make, and the checkpoint only ever moves forward over committed chunks.
+
+This module is the plumbing around the commit: how many lanes, starting the second one (a
+fork, or a fresh interpreter), and the turns passed between them over a pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from triage_app.core.batch.chunks import ChunkParser, ChunkSource
+from triage_app.core.batch.commit import ChunkCommitter
+from triage_app.core.batch.readers import Format
+from triage_app.core.db import Workspace, open_workspace
+from triage_app.core.errors import TriageError, error_message
+from triage_app.core.progress import Progress
+from triage_app.core.retry import RetryPolicy, is_transient
+from triage_app.core.transforms import Transform, default_registry
+
+# Below this size a batch runs in one lane: starting a process costs more than it saves.
+TWO_LANES_FROM_BYTES = 8 * 1024 * 1024
+_LEN = struct.Struct("<I")
+
+
+@dataclass(frozen=True)
+class LaneTask:
+    """Everything a lane needs to know about the batch; travels to the second lane."""
+
+    path: str
+    fmt: Format
+    transform: str
+    batch_id: str
+    resume_after: int
+    chunk_size: int
+    actor: str
+    retry_attempts: int
+    retry_base: float
+    retry_max: float
+
+    def committer(
+        self,
+        ws: Workspace,
+        transform: Transform,
+        retry: RetryPolicy,
+        sleep: Callable[[float], None],
+        *,
+        two_lanes: bool,
+    ) -> ChunkCommitter:
+        """This lane's committer for the batch."""
+        return ChunkCommitter(
+            ws,
+            transform,
+            batch_id=self.batch_id,
+            source=Path(self.path),
+            fmt=self.fmt,
+            actor=self.actor,
+            retry=retry,
+            sleep=sleep,
+            two_lanes=two_lanes,
+        )
+
+
+def lanes_for(size: int, custom_registry: bool) -> int:
+    """Two lanes for a large file, unless forced (``TRIAGE_LANES=1|2``) or impossible: a
+    frozen app has no interpreter to start, a custom registry cannot cross a process."""
+    forced = os.environ.get("TRIAGE_LANES")
+    if custom_registry or getattr(sys, "frozen", False):
+        return 1
+    if forced in ("1", "2"):
+        return int(forced)
+    return 2 if size >= TWO_LANES_FROM_BYTES else 1
+
+
+def _write_frame(stream: IO[bytes], message: dict[str, Any]) -> None:
+    payload = orjson.dumps(message)
+    stream.write(_LEN.pack(len(payload)) + payload)
+    stream.flush()
+
+
+def _read_frame(stream: IO[bytes]) -> dict[str, Any] | None:
+    head = stream.read(_LEN.size)
+    if len(head) < _LEN.size:
+        return None
+    (n,) = _LEN.unpack(head)
+    body = stream.read(n)
+    if len(body) < n:
+        return None
+    message: dict[str, Any] = orjson.loads(body)
+    return message
+
+
+def _single_threaded() -> bool:
+    """True only where a fork is safe: one OS thread in the whole process. Python's own
+    count misses threads Qt or a driver started, so ask the kernel; where it cannot be
+    asked (not Linux), do not fork."""
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+class Partner:
+    """The parent's handle on the second lane.
+
+    Where this process runs a single thread (the CLI), the lane is a fork: it starts with
+    every module already imported. Where other threads run (the GUI), forking could copy a
+    lock some other thread holds, so the lane is a fresh interpreter instead, started early
+    so that it imports while the parent hashes the file.
+    """
+
+    def __init__(self, ws: Workspace) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pid: int | None = None
+        if _single_threaded():
+            # No database connection may cross a fork: SQLite keeps per-process lock state
+            # that a child would inherit and trust. The pools reconnect on next use.
+            ws.warehouse.dispose()
+            ws.store.dispose()
+            to_child_r, to_child_w = os.pipe()
+            to_parent_r, to_parent_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the lane
+                os.close(to_child_w)
+                os.close(to_parent_r)
+                code = 1
+                try:
+                    with open(to_child_r, "rb") as rin, open(to_parent_w, "wb") as wout:
+                        code = serve(rin, wout)
+                finally:
+                    os._exit(code)  # no atexit handlers, no flushing the parent's buffers
+            os.close(to_child_r)
+            os.close(to_parent_w)
+            self.pid = pid
+            self.stdin: IO[bytes] = open(to_child_w, "wb")  # noqa: SIM115
+            self.stdout: IO[bytes] = open(to_parent_r, "rb")  # noqa: SIM115
+        else:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "triage_app.core.batch.lane_entry"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        self.closed = False
+
+    def start(self, ws: Workspace, task: LaneTask) -> None:
+        # Database URLs may hold passwords: they travel over the pipe, never in argv.
+        self.send(
+            {
+                "warehouse": ws.warehouse.url.render_as_string(hide_password=False),
+                "store": ws.store.url.render_as_string(hide_password=False),
+                "task": task.__dict__,
+            }
+        )
+
+    def send(self, message: dict[str, Any]) -> None:
+        # A lane that is gone is reported by receive(); sending to it is not an error.
+        with contextlib.suppress(OSError):
+            _write_frame(self.stdin, message)
+
+    def receive(self) -> dict[str, Any]:
+        msg = _read_frame(self.stdout)
+        if msg is None:
+            raise TriageError(
+                "the batch's second lane stopped unexpectedly; the batch stopped "
+                "at its last committed chunk: run the same command again to resume"
+            )
+        if "error" in msg:
+            if msg.get("transient"):
+                raise TriageError(
+                    f"the databases stayed unavailable ({msg['error']}); the "
+                    "batch stopped at its last committed chunk: run the same "
+                    "command again to resume"
+                )
+            raise TriageError(msg["error"])
+        return msg
+
+    def close(self) -> None:
+        """Wait for the lane to end: no lane writes after this returns."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        elif self.pid is not None:
+            os.waitpid(self.pid, 0)
+        self.stdout.close()
+
+
+def run_lanes(
+    ws: Workspace,
+    task: LaneTask,
+    transform: Transform,
+    partner: Partner | None,
+    progress: Progress,
+    retry: RetryPolicy,
+    sleep: Callable[[float], None],
+) -> bool:
+    """Run the batch's chunks in this process and, with a partner, in a second lane too;
+    True when the user cancelled (at a chunk boundary, everything before it committed).
+    The caller closes the partner."""
+    source = ChunkSource(Path(task.path), task.fmt, task.resume_after, task.chunk_size)
+    total = os.path.getsize(task.path)
+    try:
+        parser = ChunkParser(transform, source.decode, retry, sleep, task.fmt)
+        committer = task.committer(ws, transform, retry, sleep, two_lanes=partner is not None)
+        if partner is not None:
+            partner.start(ws, task)
+        rows_done = 0
+        try:
+            if partner is None:
+                while (chunk := parser.parse(source)).lines:
+                    committer.commit(chunk)
+                    rows_done += chunk.records
+                    progress.update(source.position(), total, rows_done)
+                    if progress.cancelled():
+                        return True
+                progress.update(total, total, rows_done)
+                return False
+            # Two lanes and two turns, each passed in chunk order: the warehouse turn ("w"),
+            # and the store turn ("s") for a chunk's dead letters and checkpoint. One lane
+            # stores its chunk while the other writes the next one to the warehouse.
+            first = True
+            while True:
+                chunk = parser.parse(source)
+                if not first and "end" in partner.receive():  # it wrote its chunk, or ended
+                    return False
+                if chunk.lines == 0:
+                    if not first:
+                        rows_done = _stored(partner.receive(), rows_done, progress, total)
+                    partner.send({"end": True})
+                    progress.update(total, total, rows_done)
+                    return False
+                written = committer.write(chunk)
+                partner.send({"w": True})
+                committer.checkpoint()
+                if not first:
+                    rows_done = _stored(partner.receive(), rows_done, progress, total)
+                committer.store(chunk, written)
+                rows_done += chunk.records
+                progress.update(source.position(), total, rows_done)
+                first = False
+                if progress.cancelled():
+                    # It may have written its next chunk; unstored, that is replayed on resume.
+                    partner.send({"stop": True})
+                    return True
+                partner.send({"s": True})
+                source.skip()  # the partner's chunk
+        finally:
+            committer.close()
+            if partner is not None:
+                partner.close()  # waits for it: no lane writes after this returns
+    except Exception as exc:
+        if is_transient(exc):
+            raise TriageError(
+                f"the databases stayed unavailable ({error_message(exc)}); the batch stopped "
+                "cleanly at its last committed chunk: run the same command again to resume"
+            ) from None
+        raise
+    finally:
+        source.close()
+
+
+def _stored(msg: dict[str, Any], rows_done: int, progress: Progress, total: int) -> int:
+    """The partner stored its chunk: count it and report."""
+    rows_done += msg["records"]
+    progress.update(msg["position"], total, rows_done)
+    return rows_done
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """The second lane: the odd chunks, each written when the parent passes the warehouse
+    turn and stored when it passes the store turn."""
+    header = _read_frame(stdin)
+    if header is None:
+        return 0
+    task = LaneTask(**header["task"])
+    try:
+        ws = open_workspace(
+            None, warehouse_url=header["warehouse"], dead_letter_url=header["store"]
+        )
+    except Exception as exc:
+        _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+        return 1
+    retry = RetryPolicy(task.retry_attempts, task.retry_base, task.retry_max)
+    transform = default_registry().get(task.transform)
+    source = ChunkSource(Path(task.path), task.fmt, task.resume_after, task.chunk_size)
+    committer: ChunkCommitter | None = None
+    try:
+        parser = ChunkParser(transform, source.decode, retry, time.sleep, task.fmt)
+        committer = task.committer(ws, transform, retry, time.sleep, two_lanes=True)
+        source.skip()  # the parent's first chunk
+        while True:
+            chunk = parser.parse(source)
+            msg = _read_frame(stdin)
+            if msg is None or "w" not in msg:
+                return 0  # stop, end, or the parent is gone: write nothing more
+            if chunk.lines == 0:
+                _write_frame(stdout, {"end": True})
+                return 0
+            try:
+                written = committer.write(chunk)
+            except Exception as exc:
+                _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+                return 1
+            _write_frame(stdout, {"wrote": True})
+            committer.checkpoint()
+            msg = _read_frame(stdin)
+            if msg is None or "s" not in msg:
+                return 0  # written, not stored: the chunk is replayed on resume
+            try:
+                committer.store(chunk, written)
+            except Exception as exc:
+                _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+                return 1
+            _write_frame(
+                stdout, {"stored": True, "records": chunk.records, "position": source.position()}
+            )
+            source.skip()  # the parent's next chunk
+    finally:
+        if committer is not None:
+            committer.close()
+        source.close()
+        ws.close()

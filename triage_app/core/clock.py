@@ -1,0 +1,54 @@
+"""The one clock, and the few ways a time is written.
+
+Times are stored as naive UTC, the same way on every dialect; days are UTC days. Only the
+standard library here: the CLI's fast paths import this module without the engine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+
+def utcnow() -> dt.datetime:
+    """Now, as naive UTC: how every timestamp is stored."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def today() -> dt.date:
+    """Today's UTC day."""
+    return dt.datetime.now(dt.UTC).date()
+
+
+def day_start(d: dt.date) -> dt.datetime:
+    """Midnight (UTC) at the start of ``d``."""
+    return dt.datetime(d.year, d.month, d.day)
+
+
+def iso(t: dt.datetime | None) -> str:
+    """``2026-03-01T10:00:00Z`` (whole seconds); "" for no time."""
+    return "" if t is None else t.replace(microsecond=0).isoformat() + "Z"
+
+
+def seconds(t: dt.datetime) -> str:
+    """``2026-03-01 10:00:00``: a time for people, to the second."""
+    return t.replace(microsecond=0).isoformat(sep=" ")
+
+
+def minute(t: dt.datetime) -> str:
+    """``2026-03-01 10:00``: a time for tables and tooltips."""
+    return t.strftime("%Y-%m-%d %H:%M")
+
+
+def day(t: dt.date) -> str:
+    """``2026-03-01``."""
+    return t.strftime("%Y-%m-%d")
+
+
+def readable(iso_text: str) -> str:
+    """An ``iso()`` text for people: ``2026-03-01 10:00:00``."""
+    return iso_text.replace("T", " ").rstrip("Z")
+
+
+def local_time_of_day() -> str:
+    """The local wall clock, ``14:05:09``: when a view was last brought up to date."""
+    return dt.datetime.now().strftime("%H:%M:%S")

@@ -1,0 +1,80 @@
+"""Dead letters: which ones (filters), reading them (queries, pages for the table, the
+payload as a person edits it), changing them by hand (audited), re-driving them through a
+transform version, and exporting them."""
+
+from triage_app.core.deadletters.changes import (
+    add_note,
+    edit_payload,
+    reclassify,
+    set_status,
+    validate_payload,
+)
+from triage_app.core.deadletters.export import EXPORT_FORMATS, ExportSummary, export_dead_letters
+from triage_app.core.deadletters.filters import (
+    SORTABLE,
+    DeadLetterFilter,
+    filter_clauses,
+    filtered,
+)
+from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
+from triage_app.core.deadletters.payload_view import (
+    DiffLine,
+    EditablePayload,
+    check_edit,
+    editable_payload,
+    error_position,
+    payload_diff,
+    reformat,
+)
+from triage_app.core.deadletters.queries import (
+    AuditEntry,
+    DeadLetterDetail,
+    DeadLetterView,
+    count_dead_letters,
+    get_dead_letter,
+    list_dead_letters,
+    payload_text,
+)
+from triage_app.core.deadletters.redrive import (
+    DEFAULT_MAX_ATTEMPTS,
+    RedriveResult,
+    RedriveSummary,
+    redrive,
+    try_payload,
+)
+
+__all__ = [
+    "DEFAULT_MAX_ATTEMPTS",
+    "EXPORT_FORMATS",
+    "SORTABLE",
+    "AuditEntry",
+    "DeadLetterDetail",
+    "DeadLetterFilter",
+    "DeadLetterRow",
+    "DeadLetterView",
+    "DiffLine",
+    "EditablePayload",
+    "ExportSummary",
+    "RedriveResult",
+    "RedriveSummary",
+    "add_note",
+    "check_edit",
+    "count_dead_letters",
+    "edit_payload",
+    "editable_payload",
+    "error_position",
+    "export_dead_letters",
+    "fetch_rows",
+    "filter_clauses",
+    "filtered",
+    "get_dead_letter",
+    "list_dead_letters",
+    "payload_diff",
+    "payload_text",
+    "reclassify",
+    "redrive",
+    "reformat",
+    "set_status",
+    "try_payload",
+    "validate_payload",
+]

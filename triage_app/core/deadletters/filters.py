@@ -1,0 +1,136 @@
+"""Which dead letters: the filter every view shares (the table, Trends, export, re-drive, the
+CLI's ``list``), turned into SQL on indexed columns, and the orders a view may sort by."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from sqlalchemy import Select, and_, func, or_
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.expression import ColumnElement, FunctionElement
+from sqlalchemy.types import Boolean
+
+from triage_app.core.db import DeadLetter
+from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS, Status
+
+SORTABLE = (
+    "id",
+    "batch_id",
+    "line",
+    "error_class",
+    "signature",
+    "attempts",
+    "status",
+    "last_failed_at",
+    "first_failed_at",
+    "transform",
+)
+
+
+@dataclass(frozen=True)
+class DeadLetterFilter:
+    """Which dead letters: every field narrows; None means any."""
+
+    error_class: str | None = None
+    status: str = Status.OPEN  # or ALL
+    batch_id: str | None = None
+    transform: str | None = None
+    min_attempts: int | None = None
+    search: str | None = None  # literal text in the payload or the error
+    signature: str | None = None
+    ids: tuple[int, ...] | None = None
+    attempts: int | None = None  # exactly this many (a bar of the attempts histogram)
+    # First failed on these UTC days, both included (a day or a span of a Trends chart).
+    failed_from: dt.date | None = None
+    failed_to: dt.date | None = None
+
+    def with_(self, **changes: Any) -> DeadLetterFilter:
+        return replace(self, **changes)
+
+
+class _ContainsBytes(FunctionElement[bool]):
+    """Literal byte-substring test on a BLOB/bytea column, the same on each dialect."""
+
+    type = Boolean()
+    inherit_cache = True
+
+
+@compiles(_ContainsBytes, "sqlite")
+def _contains_sqlite(element: _ContainsBytes, compiler: Any, **kw: Any) -> str:
+    hay, needle = list(element.clauses)
+    return f"instr({compiler.process(hay, **kw)}, {compiler.process(needle, **kw)}) > 0"
+
+
+@compiles(_ContainsBytes, "postgresql")
+def _contains_pg(element: _ContainsBytes, compiler: Any, **kw: Any) -> str:
+    hay, needle = list(element.clauses)
+    return f"position({compiler.process(needle, **kw)} in {compiler.process(hay, **kw)}) > 0"
+
+
+def _like_literal(text: str) -> str:
+    """A LIKE pattern matching ``text`` literally: %, _ and the escape are plain characters."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped.lower()}%"
+
+
+def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
+    dl = DeadLetter
+    out: list[ColumnElement[bool]] = []
+    if f.status and f.status != ALL:
+        if f.status not in STATUS_FILTERS:
+            raise TriageError(f"unknown status {f.status!r}: use {', '.join(STATUS_FILTERS)}")
+        out.append(dl.status == f.status)
+    if f.error_class:
+        if f.error_class not in CLASSES:
+            raise TriageError(f"unknown class {f.error_class!r}: use data, code or transient")
+        out.append(dl.error_class == f.error_class)
+    if f.batch_id:
+        if len(f.batch_id) >= 16:
+            out.append(dl.batch_id == f.batch_id)
+        else:  # a prefix, as a range the index can use (batch ids are lower-case hex)
+            out.append(and_(dl.batch_id >= f.batch_id, dl.batch_id < f.batch_id + "\x7f"))
+    if f.transform:
+        out.append(dl.transform == f.transform)
+    if f.min_attempts is not None and f.min_attempts > 1:
+        out.append(dl.attempts >= f.min_attempts)
+    if f.signature is not None:
+        out.append(dl.signature == f.signature)
+    if f.attempts is not None:
+        out.append(dl.attempts == f.attempts)
+    if f.failed_from is not None:
+        out.append(dl.first_failed_at >= dt.datetime.combine(f.failed_from, dt.time()))
+    if f.failed_to is not None:
+        end = f.failed_to + dt.timedelta(days=1)
+        out.append(dl.first_failed_at < dt.datetime.combine(end, dt.time()))
+    if f.ids is not None:
+        out.append(dl.id.in_(f.ids))
+    if f.search:
+        needle = f.search.encode("utf-8")
+        out.append(
+            or_(
+                _ContainsBytes(dl.payload, needle),
+                func.lower(dl.error).like(_like_literal(f.search), escape="\\"),
+            )
+        )
+    return out
+
+
+SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
+
+
+def filtered(stmt: SelectT, f: DeadLetterFilter) -> SelectT:
+    clauses = filter_clauses(f)
+    return stmt.where(and_(*clauses)) if clauses else stmt
+
+
+def order_clause(sort: str = "id", descending: bool = False) -> list[Any]:
+    if sort not in SORTABLE:
+        raise TriageError(f"cannot sort by {sort!r}")
+    col = getattr(DeadLetter, sort)
+    primary = col.desc() if descending else col.asc()
+    # id breaks ties, so that paging through equal values is stable.
+    tie = DeadLetter.id.desc() if descending else DeadLetter.id.asc()
+    return [primary] if sort == "id" else [primary, tie]

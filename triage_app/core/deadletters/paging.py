@@ -1,0 +1,121 @@
+"""Pages of the quarantine table: light rows (no payload) fetched by keyset or from the end.
+
+OFFSET paging walks every skipped row, so page N of a million costs what N pages cost.
+A window over the store instead remembers the last row of each page it has seen and
+asks for the rows *after* it (keyset), and fetches pages past the middle in reverse
+order, so that neither the next page nor the last one depends on how deep it is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, or_, select
+
+from triage_app.core.db import DeadLetter, Workspace
+from triage_app.core.deadletters.filters import (
+    SORTABLE,
+    DeadLetterFilter,
+    filtered,
+    order_clause,
+)
+from triage_app.core.errors import TriageError
+
+
+@dataclass(frozen=True)
+class DeadLetterRow:
+    """One line of the quarantine table: everything but the payload, which may be large."""
+
+    id: int
+    batch_id: str
+    line: int
+    error_class: str
+    signature: str
+    error: str
+    attempts: int
+    status: str
+    last_failed_at: dt.datetime
+    transform: str
+    first_failed_at: dt.datetime
+
+
+_ROW_COLUMNS = (
+    DeadLetter.id,
+    DeadLetter.batch_id,
+    DeadLetter.line,
+    DeadLetter.error_class,
+    DeadLetter.signature,
+    DeadLetter.error,
+    DeadLetter.attempts,
+    DeadLetter.status,
+    DeadLetter.last_failed_at,
+    DeadLetter.transform,
+    DeadLetter.first_failed_at,
+)
+
+
+# A line number means something only within its batch, so both the batch and the line
+# column sort by (batch, line): the order of the store's unique index, no sort step needed.
+_BY_POSITION = ("batch_id", "line")
+
+
+def _key_columns(sort: str) -> tuple[str, str]:
+    """The two columns the order runs on: the chosen one, then a unique tie-breaker."""
+    if sort not in SORTABLE:
+        raise TriageError(f"cannot sort by {sort!r}")
+    return _BY_POSITION if sort in _BY_POSITION else (sort, "id")
+
+
+def _order(sort: str, descending: bool) -> list[Any]:
+    if sort == "id":
+        return order_clause("id", descending)
+    return [
+        getattr(DeadLetter, c).desc() if descending else getattr(DeadLetter, c).asc()
+        for c in _key_columns(sort)
+    ]
+
+
+def _after(sort: str, descending: bool, row: DeadLetterRow) -> Any:
+    """Rows strictly after ``row`` in the page order."""
+    if sort == "id":
+        return DeadLetter.id < row.id if descending else DeadLetter.id > row.id
+    first, tie = _key_columns(sort)
+    col, tie_col = getattr(DeadLetter, first), getattr(DeadLetter, tie)
+    value, tie_value = getattr(row, first), getattr(row, tie)
+    if descending:
+        return or_(col < value, and_(col == value, tie_col < tie_value))
+    return or_(col > value, and_(col == value, tie_col > tie_value))
+
+
+def fetch_rows(
+    ws: Workspace,
+    f: DeadLetterFilter,
+    *,
+    sort: str = "id",
+    descending: bool = False,
+    limit: int = 200,
+    offset: int = 0,
+    after: DeadLetterRow | None = None,
+    from_end: bool = False,
+) -> list[DeadLetterRow]:
+    """A page of rows in display order.
+
+    ``after``: start right after this row (keyset), then skip ``offset`` more.
+    ``from_end``: ``offset`` counts from the last row; the rows come back in display order.
+    """
+    if after is not None and from_end:
+        raise ValueError("after and from_end exclude each other")
+    if limit <= 0:
+        return []
+    stmt = filtered(select(*_ROW_COLUMNS), f)
+    if after is not None:
+        stmt = stmt.where(_after(sort, descending, after))
+    reverse = descending != from_end
+    stmt = stmt.order_by(*_order(sort, reverse)).limit(limit).offset(max(offset, 0))
+    with ws.store.connect() as conn:
+        rows = [DeadLetterRow(*r) for r in conn.execute(stmt)]
+    if from_end:
+        rows.reverse()
+    return rows

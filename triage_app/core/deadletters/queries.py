@@ -1,0 +1,157 @@
+"""Reading dead letters: the views that leave this package (frozen dataclasses, never ORM
+objects, so they can cross threads), lists and counts by filter, and one dead letter in
+full with its history. Everything works in SQL on indexed columns; nothing loads the
+whole store."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from triage_app.core.clock import iso
+from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace
+from triage_app.core.deadletters.filters import DeadLetterFilter, filtered, order_clause
+from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import PayloadKind
+
+
+@dataclass(frozen=True)
+class DeadLetterView:
+    id: int
+    batch_id: str
+    line: int
+    payload: str  # the working payload as text; undecodable bytes escaped
+    error: str
+    error_class: str
+    signature: str
+    attempts: int
+    status: str
+    transform: str
+    first_failed_at: str
+    last_failed_at: str
+    payload_kind: str = field(default=PayloadKind.JSONL)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("payload_kind")
+        return d
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    at: str
+    actor: str
+    action: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class DeadLetterDetail(DeadLetterView):
+    original_payload: str = ""
+    original_bytes: bytes = b""
+    payload_bytes: bytes = b""
+    traceback: str | None = None
+    csv_header: str | None = None
+    events: tuple[AuditEntry, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        d = super().to_json()
+        for k in ("original_bytes", "payload_bytes", "csv_header"):
+            d.pop(k)
+        d["events"] = [asdict(e) for e in self.events]
+        return d
+
+
+def payload_text(raw: bytes) -> str:
+    """Bytes as text for people: valid UTF-8 as is, anything else escaped (\\xNN)."""
+    return raw.decode("utf-8", errors="backslashreplace")
+
+
+_LIST_COLUMNS = (
+    DeadLetter.id,
+    DeadLetter.batch_id,
+    DeadLetter.line,
+    DeadLetter.payload,
+    DeadLetter.error,
+    DeadLetter.error_class,
+    DeadLetter.signature,
+    DeadLetter.attempts,
+    DeadLetter.status,
+    DeadLetter.transform,
+    DeadLetter.first_failed_at,
+    DeadLetter.last_failed_at,
+    DeadLetter.payload_kind,
+)
+
+
+def _view(r: Any) -> DeadLetterView:
+    return DeadLetterView(
+        id=r.id,
+        batch_id=r.batch_id,
+        line=r.line,
+        payload=payload_text(r.payload),
+        error=r.error,
+        error_class=r.error_class,
+        signature=r.signature,
+        attempts=r.attempts,
+        status=r.status,
+        transform=r.transform,
+        first_failed_at=iso(r.first_failed_at),
+        last_failed_at=iso(r.last_failed_at),
+        payload_kind=r.payload_kind,
+    )
+
+
+def list_dead_letters(
+    ws: Workspace,
+    f: DeadLetterFilter | None = None,
+    *,
+    limit: int | None = 100,
+    offset: int = 0,
+    sort: str = "id",
+    descending: bool = False,
+) -> list[DeadLetterView]:
+    stmt = filtered(select(*_LIST_COLUMNS), f or DeadLetterFilter())
+    stmt = stmt.order_by(*order_clause(sort, descending)).offset(offset)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    with ws.store.connect() as conn:
+        return [_view(r) for r in conn.execute(stmt)]
+
+
+def count_dead_letters(ws: Workspace, f: DeadLetterFilter | None = None) -> int:
+    stmt = filtered(select(func.count()).select_from(DeadLetter), f or DeadLetterFilter())
+    with ws.store.connect() as conn:
+        return int(conn.execute(stmt).scalar_one())
+
+
+def matching_ids(ws: Workspace, f: DeadLetterFilter) -> list[int]:
+    stmt = filtered(select(DeadLetter.id), f).order_by(DeadLetter.id)
+    with ws.store.connect() as conn:
+        return list(conn.execute(stmt).scalars())
+
+
+def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
+    with Session(ws.store) as s:
+        dl = s.get(DeadLetter, dl_id)
+        if dl is None:
+            raise TriageError(f"no dead letter with id {dl_id}")
+        header = s.execute(
+            select(Batch.csv_header).where(Batch.batch_id == dl.batch_id)
+        ).scalar_one_or_none()
+        events = s.execute(
+            select(AuditEvent).where(AuditEvent.dead_letter_id == dl_id).order_by(AuditEvent.id)
+        ).scalars()
+        base = _view(dl)
+        return DeadLetterDetail(
+            **{k: getattr(base, k) for k in base.__dataclass_fields__},
+            original_payload=payload_text(dl.original_payload),
+            original_bytes=dl.original_payload,
+            payload_bytes=dl.payload,
+            traceback=dl.traceback,
+            csv_header=payload_text(header) if header is not None else None,
+            events=tuple(AuditEntry(iso(e.at), e.actor, e.action, e.detail) for e in events),
+        )

@@ -1,0 +1,39 @@
+"""The demo workspace: the seed's 10-row batch run through ``pesanan@1``, or a generated
+batch of any size."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from triage_app.core.batch import BatchSummary, run_batch
+from triage_app.core.db import Workspace
+from triage_app.core.demo.orders import write_orders
+from triage_app.core.places import resources_dir
+
+DEMO_BATCH = "pesanan_2026-01-12.jsonl"
+DEMO_TRANSFORM = "pesanan@1"
+GENERATED_BAD_SHARE = 0.01
+
+
+def make_demo(
+    ws: Workspace, rows: int | None = None, *, bad: float = GENERATED_BAD_SHARE, seed: int = 43
+) -> tuple[Path, BatchSummary]:
+    """Copy the demo files into ``incoming/`` beside the databases and run the seed batch,
+    or, with ``rows``, a generated batch of that many orders (``bad`` of them defective).
+
+    Running it again changes nothing: the batch is identified by its content.
+    """
+    folder = ws.config.folder
+    if folder is None:
+        raise ValueError("the demo needs a workspace folder")
+    incoming = folder / "incoming"
+    incoming.mkdir(parents=True, exist_ok=True)
+    for src in sorted((resources_dir() / "demo").iterdir()):
+        if src.is_file():
+            shutil.copyfile(src, incoming / src.name)
+    batch = incoming / DEMO_BATCH
+    if rows is not None:
+        batch = write_orders(incoming / f"pesanan_generated_{rows}.jsonl", rows, bad, seed)
+    summary = run_batch(ws, batch, DEMO_TRANSFORM)
+    return incoming, summary

@@ -1,0 +1,206 @@
+"""Synthetic dead-letter stores: batches, dead letters and audit events written straight into
+a store, in bulk, for the demos, tests, benchmarks and screenshots that need thousands or
+millions of rows without running a batch for each.
+
+The filler only writes what it is given, with the store's usual defaults for the rest;
+what the rows look like is the caller's scenario (``history.py`` has the Trends one).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import func, select
+
+from triage_app.core.db import AuditEvent, DeadLetter, Workspace
+from triage_app.core.vocabulary import AuditAction, BatchState, ErrorClass, PayloadKind, Status
+
+EPOCH = dt.datetime(2026, 1, 1)
+PAYLOAD = b'{"pesanan_id": 1, "qty": -1}'
+_BATCH_COLUMNS = (
+    "batch_id",
+    "source_name",
+    "source_sha256",
+    "transform",
+    "format",
+    "state",
+    "lines_done",
+    "rows",
+    "loaded",
+    "superseded",
+    "quarantined",
+    "q_data",
+    "q_code",
+    "q_transient",
+    "seconds",
+    "started_at",
+    "finished_at",
+)
+_DEAD_LETTER_COLUMNS = (
+    "id",
+    "batch_id",
+    "line",
+    "original_payload",
+    "payload",
+    "payload_kind",
+    "error",
+    "error_class",
+    "signature",
+    "traceback",
+    "attempts",
+    "status",
+    "transform",
+    "first_failed_at",
+    "last_failed_at",
+    "resolved_at",
+)
+_EVENT_COLUMNS = ("id", "dead_letter_id", "at", "actor", "action", "detail")
+FLUSH_EVERY = 50_000
+
+
+class StoreFiller:
+    """Collects rows and writes them with the driver's own ``executemany``, a block at a
+    time; use it as a context manager, which writes the rest and updates the statistics
+    SQLite plans with."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._batches: list[tuple[Any, ...]] = []
+        self._dead_letters: list[tuple[Any, ...]] = []
+        self._events: list[tuple[Any, ...]] = []
+        with ws.store.connect() as conn:
+            self._dl_id = int(conn.execute(select(func.max(DeadLetter.id))).scalar() or 0)
+            self._event_id = int(conn.execute(select(func.max(AuditEvent.id))).scalar() or 0)
+
+    def batch(
+        self,
+        batch_id: str,
+        *,
+        source_name: str = "synthetic.jsonl",
+        transform: str = "pesanan@1",
+        rows: int = 0,
+        loaded: int = 0,
+        quarantined: int = 0,
+        by_class: Mapping[str, int] | None = None,
+        started_at: dt.datetime = EPOCH,
+        finished_at: dt.datetime | None = None,
+        state: BatchState = BatchState.COMPLETE,
+        source_sha256: str | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        """A batch as its counters say it ran (no ledger: it was never read in chunks)."""
+        counts = by_class or {}
+        self._batches.append(
+            (
+                batch_id,
+                source_name,
+                source_sha256 or batch_id.ljust(64, "0")[:64],
+                transform,
+                PayloadKind.JSONL.value,
+                state.value,
+                rows,
+                rows,
+                loaded,
+                0,
+                quarantined,
+                *(counts.get(c, 0) for c in ErrorClass),
+                seconds,
+                started_at,
+                finished_at,
+            )
+        )
+
+    def dead_letter(
+        self,
+        batch_id: str,
+        line: int,
+        *,
+        error: str,
+        error_class: str = ErrorClass.DATA,
+        signature: str | None = None,
+        payload: bytes = PAYLOAD,
+        attempts: int = 1,
+        status: str = Status.OPEN,
+        transform: str = "pesanan@1",
+        failed_at: dt.datetime = EPOCH,
+        last_failed_at: dt.datetime | None = None,
+        resolved_at: dt.datetime | None = None,
+    ) -> int:
+        """A dead letter of ``batch_id`` (which must exist, or come in this filler); its
+        id."""
+        self._dl_id += 1
+        self._dead_letters.append(
+            (
+                self._dl_id,
+                batch_id,
+                line,
+                payload,
+                payload,
+                PayloadKind.JSONL.value,
+                error,
+                str(error_class),
+                signature if signature is not None else error,
+                None,
+                attempts,
+                str(status),
+                transform,
+                failed_at,
+                last_failed_at or failed_at,
+                resolved_at,
+            )
+        )
+        if len(self._dead_letters) >= FLUSH_EVERY:
+            self.flush()
+        return self._dl_id
+
+    def event(
+        self,
+        dl_id: int,
+        action: AuditAction,
+        at: dt.datetime,
+        *,
+        actor: str = "synthetic",
+        detail: str = "",
+    ) -> None:
+        self._event_id += 1
+        self._events.append((self._event_id, dl_id, at, actor, action.value, detail))
+
+    def flush(self) -> None:
+        """Write what has been collected, in one transaction."""
+        marker = "?" if self.ws.store.dialect.name == "sqlite" else "%s"
+        raw = self.ws.store.raw_connection()
+        try:
+            cur = raw.cursor()
+            for table, columns, rows in (
+                ("batches", _BATCH_COLUMNS, self._batches),
+                ("dead_letters", _DEAD_LETTER_COLUMNS, self._dead_letters),
+                ("audit_events", _EVENT_COLUMNS, self._events),
+            ):
+                if rows:
+                    cur.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) "
+                        f"VALUES ({', '.join([marker] * len(columns))})",
+                        rows,
+                    )
+            raw.commit()
+        finally:
+            raw.close()
+        self._batches, self._dead_letters, self._events = [], [], []
+
+    def __enter__(self) -> StoreFiller:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc_type is not None:
+            return
+        self.flush()
+        with self.ws.store.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")

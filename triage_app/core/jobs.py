@@ -1,0 +1,184 @@
+"""The long jobs, shared by the command line and the window: each is a frozen description of
+one piece of work whose ``run(ws, progress)`` does it through the engine's functions.
+
+The CLI runs a job in its own process and thread; the window runs the same job on a worker
+thread (``gui/workers.py``) and shows its progress. Whatever a job does after its work, for
+both (warming the stats cache after a batch or a re-drive), is done here, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from triage_app.core.batch import DEFAULT_CHUNK, BatchSummary, run_batch
+from triage_app.core.db import Workspace, check_reachable, make_engine, user_message
+from triage_app.core.deadletters import (
+    DEFAULT_MAX_ATTEMPTS,
+    DeadLetterFilter,
+    ExportSummary,
+    RedriveSummary,
+    export_dead_letters,
+    redrive,
+)
+from triage_app.core.demo import make_demo
+from triage_app.core.progress import NoProgress, Progress
+from triage_app.core.trends import warm_stats_cache
+from triage_app.core.verify import IdempotenceProof, verify_idempotent
+
+
+class Job(Protocol):
+    """A unit of long work. ``ws`` is None for a job that opens no workspace of the user's."""
+
+    @property
+    def title(self) -> str: ...
+
+    def run(self, ws: Workspace | None, progress: Progress) -> Any: ...
+
+
+def _needs(ws: Workspace | None) -> Workspace:
+    if ws is None:
+        raise ValueError("this job works on a workspace")
+    return ws
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """Run a source file through a transform into the workspace."""
+
+    path: Path
+    transform: str
+    fmt: str | None = None  # None: detected from the file name
+    chunk_size: int = DEFAULT_CHUNK  # a cancel waits at most one chunk
+    sha256: str | None = None  # the file's hash, where the caller has it already
+
+    @property
+    def title(self) -> str:
+        return f"batch {self.path.name} with {self.transform}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> BatchSummary:
+        ws = _needs(ws)
+        summary = run_batch(
+            ws,
+            self.path,
+            self.transform,
+            fmt=self.fmt,
+            progress=progress or NoProgress(),
+            chunk_size=self.chunk_size,
+            sha256=self.sha256,
+        )
+        if not summary.already_loaded:
+            # The lead's `stats` right after a batch is then answered from the cache.
+            warm_stats_cache(ws)
+        return summary
+
+
+@dataclass(frozen=True)
+class DemoJob:
+    """Fill a workspace folder with the demo: the seed's batch, or ``rows`` generated
+    orders."""
+
+    rows: int | None = None
+    bad: float = 0.01
+    seed: int = 43
+    title: str = "demo workspace"
+
+    def run(
+        self, ws: Workspace | None, progress: Progress | None = None
+    ) -> tuple[Path, BatchSummary]:
+        ws = _needs(ws)
+        incoming, summary = make_demo(ws, self.rows, bad=self.bad, seed=self.seed)
+        if not summary.already_loaded:
+            warm_stats_cache(ws)
+        return incoming, summary
+
+
+@dataclass(frozen=True)
+class RedriveJob:
+    """Re-drive dead letters (by id, or matching a filter) through a transform version."""
+
+    transform: str
+    ids: tuple[int, ...] | None = None
+    where: DeadLetterFilter | None = None
+    dry_run: bool = False
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+
+    @property
+    def title(self) -> str:
+        return f"{'preview of a ' if self.dry_run else ''}re-drive with {self.transform}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> RedriveSummary:
+        ws = _needs(ws)
+        summary = redrive(
+            ws,
+            self.transform,
+            ids=list(self.ids) if self.ids else None,
+            where=self.where,
+            dry_run=self.dry_run,
+            max_attempts=self.max_attempts,
+            progress=progress or NoProgress(),
+        )
+        if not self.dry_run:
+            warm_stats_cache(ws)
+        return summary
+
+
+@dataclass(frozen=True)
+class VerifyJob:
+    """Run a file twice into scratch databases and compare the warehouse SHA-256; the
+    workspace it is started from is not touched."""
+
+    path: Path
+    transform: str
+    fmt: str | None = None
+
+    @property
+    def title(self) -> str:
+        return f"idempotence check of {self.path.name} with {self.transform}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> IdempotenceProof:
+        return verify_idempotent(self.path, self.transform, fmt=self.fmt, progress=progress)
+
+
+@dataclass(frozen=True)
+class ExportJob:
+    """Write the dead letters matching a filter to a CSV or JSONL file."""
+
+    where: DeadLetterFilter
+    path: Path
+    fmt: str
+
+    @property
+    def title(self) -> str:
+        return f"export to {self.path.name}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ExportSummary:
+        return export_dead_letters(_needs(ws), self.where, self.path, self.fmt, progress=progress)
+
+
+@dataclass(frozen=True)
+class ConnectionTest:
+    """Can both databases be reached? One line each, passwords hidden."""
+
+    warehouse_url: str
+    dead_letter_url: str
+    title: str = "connection test"
+
+    def run(self, ws: Workspace | None = None, progress: Progress | None = None) -> str:
+        out = []
+        for url, role in (
+            (self.warehouse_url, "warehouse"),
+            (self.dead_letter_url, "dead-letter store"),
+        ):
+            try:
+                engine = make_engine(url, role)
+                try:
+                    check_reachable(engine, role)
+                finally:
+                    engine.dispose()
+            except Exception as exc:
+                out.append(f"✗ {user_message(exc)}")
+            else:
+                out.append(f"✓ {role}: reachable")
+        return "\n".join(out)

@@ -1,0 +1,59 @@
+"""A transform: a named, versioned, pure function from one parsed record to one warehouse
+row (a tuple in the order of its declared columns), or an exception, and the table it
+writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+ColumnType = Literal["int", "text", "real"]
+InputFormat = Literal["jsonl", "csv"]
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: ColumnType
+
+
+@dataclass(frozen=True)
+class Transform:
+    """A named, versioned transform and the warehouse table it writes."""
+
+    name: str
+    version: int
+    table: str
+    key: str
+    columns: tuple[Column, ...]
+    fn: Callable[[Any], tuple[Any, ...]]
+    ordering: str | None = None  # column whose larger value wins (newest wins)
+    input_format: InputFormat = "jsonl"
+    description: str = ""
+    # Optional, JSONL only: a raw record's bytes straight to its row, for speed. It may raise
+    # anything for any record, which means "ask fn": fn decides every failure and its
+    # evidence. Wherever it returns, it must return exactly fn(orjson.loads(raw)).
+    fast: Callable[[bytes], tuple[Any, ...]] | None = None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+    def __post_init__(self) -> None:
+        names = self.column_names
+        if self.key not in names:
+            raise ValueError(f"{self.ref}: key {self.key!r} is not a column")
+        if self.ordering is not None and self.ordering not in names:
+            raise ValueError(f"{self.ref}: ordering {self.ordering!r} is not a column")
+        for n in (self.table, *names):
+            if not _NAME.fullmatch(n) or n.startswith("_"):
+                raise ValueError(f"{self.ref}: bad table or column name {n!r}")
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")

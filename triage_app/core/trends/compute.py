@@ -1,0 +1,80 @@
+"""The whole Trends picture in one call, and the banner's spike alone (what the window
+asks while the Trends tab is not on screen)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from triage_app.core.db import Workspace
+from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.trends.counting import (
+    STATUSES,
+    attempts_histogram,
+    backlog,
+    cube,
+    cube_totals,
+    error_groups,
+    failures_per_day,
+    per_batch,
+    scope,
+    status_totals,
+)
+from triage_app.core.trends.model import AttemptsBucket, Spike, Trends
+from triage_app.core.trends.spikes import SpikeRule
+from triage_app.core.vocabulary import Status
+
+
+def compute_trends(
+    ws: Workspace,
+    f: DeadLetterFilter | None = None,
+    *,
+    since: dt.date | None = None,
+    rule: SpikeRule | None = None,
+    top: int | None = 20,
+) -> Trends:
+    """The whole Trends picture. ``f`` is the table's filter: only the attempts histogram
+    follows it (without one, it covers every dead letter); the other charts show the whole
+    store from ``since`` (a UTC day) on."""
+    rule = rule or SpikeRule()
+    with ws.store.connect() as conn:
+        cells = cube(conn, scope(None, since), STATUSES)
+        by_class_status, by_attempts_status = cube_totals(cells)
+        if f is None:
+            hist = tuple(
+                AttemptsBucket(a, sum(st.values()), st.get(Status.PARKED, 0))
+                for a, st in by_attempts_status.items()
+            )
+        else:
+            hist = attempts_histogram(conn, f)
+        days = failures_per_day(conn, since=since)
+        batches = per_batch(conn, since)
+        status_now: dict[str, int] | None = None
+        if since is None:  # the cube covers the whole store: its totals are today's
+            status_now = status_totals(by_class_status)
+        queue = backlog(conn, since, days, status_now)
+        groups = error_groups(conn, since=since, top=top, cells=cells)
+    checks = rule.check([b.rate for b in batches])
+    return Trends(
+        since,
+        hist,
+        days,
+        batches,
+        queue,
+        groups,
+        tuple(checks),
+        rule,
+        by_class_status,
+        by_attempts_status,
+    )
+
+
+def banner_spike(
+    ws: Workspace, *, since: dt.date | None = None, rule: SpikeRule | None = None
+) -> Spike | None:
+    """Only the spike the banner names: the batch counters and the rule, no dead letters
+    counted. What the window asks while the Trends tab is not on screen."""
+    rule = rule or SpikeRule()
+    with ws.store.connect() as conn:
+        batches = per_batch(conn, since)
+    checks = rule.check([b.rate for b in batches])
+    return Trends(since, (), (), batches, (), (), tuple(checks), rule).banner_spike()

@@ -1,0 +1,57 @@
+"""The headline a report opens with: better or worse, which cause, and did a release break
+something, in numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from triage_app.core.trends.counting import status_totals
+from triage_app.core.trends.model import ErrorGroup, Spike, Trends
+
+
+@dataclass(frozen=True)
+class Headline:
+    """Better or worse, which cause, and did a release break something: in numbers."""
+
+    dead_letters: int  # from ``since`` on (all time without it)
+    by_status: dict[str, int]
+    open_now: int  # open or parked, whole store
+    open_week_ago: int | None  # None: the chart does not reach back a week
+    arrived_last_7: int  # quarantined in the last 7 days of the chart
+    arrived_previous_7: int | None
+    top_group: ErrorGroup | None
+    spike: Spike | None  # the banner's spike, if any
+
+    @property
+    def backlog_change(self) -> int | None:
+        return None if self.open_week_ago is None else self.open_now - self.open_week_ago
+
+    def direction(self) -> str:
+        """One sentence on the backlog: "falling", "rising" or "flat", with the numbers."""
+        change = self.backlog_change
+        if change is None:
+            return f"{self.open_now:,} dead letters wait for a person."
+        word = "rising" if change > 0 else "falling" if change < 0 else "flat"
+        return (
+            f"The backlog is {word}: {self.open_now:,} dead letters wait for a person, "
+            f"{change:+,} in 7 days."
+        )
+
+
+def headline(t: Trends) -> Headline:
+    backlog_now = t.backlog[-1].open if t.backlog else 0
+    week_ago = t.backlog[-8].open if len(t.backlog) >= 8 else None
+    per_day = [d.total for d in t.per_day]
+    last_7 = sum(per_day[-7:])
+    previous_7 = sum(per_day[-14:-7]) if len(per_day) >= 14 else None
+    by_status = status_totals(t.by_class_status)
+    return Headline(
+        dead_letters=sum(by_status.values()),
+        by_status=by_status,
+        open_now=backlog_now,
+        open_week_ago=week_ago,
+        arrived_last_7=last_7,
+        arrived_previous_7=previous_7,
+        top_group=t.groups[0] if t.groups else None,
+        spike=t.banner_spike(),
+    )

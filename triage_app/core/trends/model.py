@@ -1,0 +1,199 @@
+"""What Trends shows, as values that cross layers and threads: frozen dataclasses of plain
+types, counted in ``counting.py`` and drawn by the window and ``report``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from triage_app.core.clock import iso
+from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
+from triage_app.core.vocabulary import Status
+
+# A spike among this many newest batches raises the banner; older ones stay in the chart.
+RECENT_BATCHES = 3
+
+
+@dataclass(frozen=True)
+class AttemptsBucket:
+    """Dead letters that failed ``attempts`` times; ``parked`` of them are parked."""
+
+    attempts: int
+    total: int
+    parked: int
+
+    @property
+    def not_parked(self) -> int:
+        return self.total - self.parked
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """Dead letters first quarantined on ``day`` (UTC), by class."""
+
+    day: dt.date
+    by_class: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_class.values())
+
+
+@dataclass(frozen=True)
+class BatchPoint:
+    """One batch, from its counters: what it quarantined when it ran."""
+
+    batch_id: str
+    source_name: str
+    transform: str
+    started_at: dt.datetime
+    rows: int
+    quarantined: int
+    by_class: dict[str, int]
+
+    @property
+    def rate(self) -> float:
+        return self.quarantined / self.rows if self.rows else 0.0
+
+
+@dataclass(frozen=True)
+class BacklogPoint:
+    """The dead-letter queue at the end of ``day``: ``open`` (open or parked: waiting for a
+    person) and ``resolved`` (re-driven, all time); plus that day's movements."""
+
+    day: dt.date
+    open: int
+    resolved: int
+    arrived: int
+    resolved_on_day: int
+    discarded_on_day: int
+
+
+@dataclass(frozen=True)
+class ErrorGroup:
+    """Dead letters sharing one signature: one cause, fixed once."""
+
+    signature: str
+    error_class: str
+    count: int
+    by_status: dict[str, int]
+    first_seen: dt.datetime | None
+    last_seen: dt.datetime | None
+
+    @property
+    def open(self) -> int:
+        return self.by_status.get(Status.OPEN, 0)
+
+    @property
+    def resolved(self) -> int:
+        return self.by_status.get(Status.RESOLVED, 0)
+
+
+@dataclass(frozen=True)
+class Spike:
+    """A batch the spike rule flagged, with what the banner says about it."""
+
+    batch: BatchPoint
+    baseline: float
+    threshold: float
+    newest: bool  # among the RECENT_BATCHES newest batches: the banner shows it
+
+    @property
+    def ratio(self) -> float:
+        return self.batch.rate / self.baseline if self.baseline else float("inf")
+
+    def message(self) -> str:
+        b = self.batch
+        return (
+            f"Quarantine spike in batch {b.batch_id[:8]} ({b.source_name}, transform "
+            f"{b.transform}): {b.rate:.1%} of {b.rows:,} rows quarantined, "
+            f"{self.ratio:.1f}x the median {self.baseline:.1%} of the batches before it. "
+            f"A new release of {b.transform} may have broken the transform."
+        )
+
+
+@dataclass(frozen=True)
+class Trends:
+    """Everything the Trends tab, ``report`` and ``stats --json`` show."""
+
+    since: dt.date | None
+    attempts: tuple[AttemptsBucket, ...]
+    per_day: tuple[DayCount, ...]
+    per_batch: tuple[BatchPoint, ...]
+    backlog: tuple[BacklogPoint, ...]
+    groups: tuple[ErrorGroup, ...]
+    checks: tuple[SpikeCheck, ...]  # one per batch in ``per_batch``, same order
+    rule: SpikeRule = field(default_factory=SpikeRule)
+    # The cube rolled up (from ``since`` on): class -> status -> n, attempts -> status -> n.
+    by_class_status: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_attempts_status: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def spikes(self) -> tuple[Spike, ...]:
+        n = len(self.per_batch)
+        return tuple(
+            Spike(
+                self.per_batch[c.index],
+                c.baseline or 0.0,
+                c.threshold or 0.0,
+                c.index >= n - RECENT_BATCHES,
+            )
+            for c in self.checks
+            if c.is_spike
+        )
+
+    def banner_spike(self) -> Spike | None:
+        """The newest spike among the newest batches: the one the banner names."""
+        recent = [s for s in self.spikes if s.newest]
+        return recent[-1] if recent else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "since": self.since.isoformat() if self.since else None,
+            "attempts": [asdict(b) for b in self.attempts],
+            "per_day": [
+                {"day": d.day.isoformat(), **d.by_class, "total": d.total} for d in self.per_day
+            ],
+            "per_batch": [
+                {
+                    **{k: v for k, v in asdict(b).items() if k != "started_at"},
+                    "started_at": _iso_or_none(b.started_at),
+                    "rate": round(b.rate, 6),
+                    "spike": c.is_spike,
+                    "baseline": None if c.baseline is None else round(c.baseline, 6),
+                }
+                for b, c in zip(self.per_batch, self.checks, strict=True)
+            ],
+            "backlog": [{**asdict(p), "day": p.day.isoformat()} for p in self.backlog],
+            "error_groups": [
+                {
+                    "signature": g.signature,
+                    "class": g.error_class,
+                    "count": g.count,
+                    "open": g.open,
+                    "resolved": g.resolved,
+                    "by_status": g.by_status,
+                    "first_seen": _iso_or_none(g.first_seen),
+                    "last_seen": _iso_or_none(g.last_seen),
+                }
+                for g in self.groups
+            ],
+            "attempts_by_status": {str(a): st for a, st in self.by_attempts_status.items()},
+            "spike_rule": asdict(self.rule),
+            "spikes": [
+                {
+                    "batch_id": s.batch.batch_id,
+                    "transform": s.batch.transform,
+                    "rate": round(s.batch.rate, 6),
+                    "baseline": round(s.baseline, 6),
+                    "recent": s.newest,
+                    "message": s.message(),
+                }
+                for s in self.spikes
+            ],
+        }
+
+
+def _iso_or_none(t: dt.datetime | None) -> str | None:
+    return iso(t) or None

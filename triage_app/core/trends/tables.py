@@ -1,0 +1,121 @@
+"""The numbers behind each Trends chart as plain tables: what a chart's CSV export and the
+report write."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from triage_app.core.clock import iso
+from triage_app.core.csv_cells import safe_cell
+from triage_app.core.trends.counting import STATUSES
+from triage_app.core.trends.model import Trends
+from triage_app.core.vocabulary import CLASSES
+
+Table = tuple[list[str], list[list[Any]]]
+
+CHART_TITLES = {
+    "failures_per_day": "Quarantined per day, by class",
+    "failures_per_batch": "Quarantined per batch, by class",
+    "backlog": "Backlog: open vs resolved",
+    "quarantine_rate": "Quarantine rate per batch",
+    "attempts": "Attempts",
+    "error_groups": "Error groups",
+}
+
+
+def chart_tables(t: Trends) -> dict[str, Table]:
+    """Each chart's data as (headers, rows) of plain values, named as in CHART_TITLES."""
+    rate_rows = [
+        [
+            b.batch_id,
+            b.source_name,
+            b.transform,
+            iso(b.started_at),
+            b.rows,
+            b.quarantined,
+            round(b.rate, 6),
+            None if c.baseline is None else round(c.baseline, 6),
+            None if c.threshold is None else round(c.threshold, 6),
+            c.is_spike,
+        ]
+        for b, c in zip(t.per_batch, t.checks, strict=True)
+    ]
+    return {
+        "failures_per_day": (
+            ["day", *CLASSES, "total"],
+            [[d.day.isoformat(), *(d.by_class[c] for c in CLASSES), d.total] for d in t.per_day],
+        ),
+        "failures_per_batch": (
+            ["batch_id", "source_name", "transform", "started_at", "rows", "quarantined", *CLASSES],
+            [
+                [
+                    b.batch_id,
+                    b.source_name,
+                    b.transform,
+                    iso(b.started_at),
+                    b.rows,
+                    b.quarantined,
+                    *(b.by_class.get(c, 0) for c in CLASSES),
+                ]
+                for b in t.per_batch
+            ],
+        ),
+        "backlog": (
+            ["day", "open", "resolved", "arrived", "resolved_on_day", "discarded_on_day"],
+            [
+                [
+                    p.day.isoformat(),
+                    p.open,
+                    p.resolved,
+                    p.arrived,
+                    p.resolved_on_day,
+                    p.discarded_on_day,
+                ]
+                for p in t.backlog
+            ],
+        ),
+        "quarantine_rate": (
+            [
+                "batch_id",
+                "source_name",
+                "transform",
+                "started_at",
+                "rows",
+                "quarantined",
+                "rate",
+                "baseline",
+                "threshold",
+                "spike",
+            ],
+            rate_rows,
+        ),
+        "attempts": (
+            ["attempts", "dead_letters", "parked"],
+            [[b.attempts, b.total, b.parked] for b in t.attempts],
+        ),
+        "error_groups": (
+            ["signature", "class", "count", *STATUSES, "first_seen", "last_seen"],
+            [
+                [
+                    g.signature,
+                    g.error_class,
+                    g.count,
+                    *(g.by_status.get(s, 0) for s in STATUSES),
+                    iso(g.first_seen),
+                    iso(g.last_seen),
+                ]
+                for g in t.groups
+            ],
+        ),
+    }
+
+
+def write_csv(path: Any, table: Table) -> None:
+    """One table as CSV (UTF-8, a header row, every cell spreadsheet-safe)."""
+    headers, rows = table
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(headers)
+        for row in rows:
+            w.writerow([safe_cell(v) for v in row])

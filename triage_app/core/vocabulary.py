@@ -1,0 +1,100 @@
+"""The words the store, the CLI and the window share: statuses, error classes, batch states,
+audit actions, re-drive outcomes and payload kinds.
+
+Each is a ``StrEnum``, so a value compares equal to the text stored in the database and
+printed by ``--json``; nothing else in the code spells these words out.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Status(enum.StrEnum):
+    """Where a dead letter stands."""
+
+    OPEN = "open"  # waiting for a person or a re-drive
+    RESOLVED = "resolved"  # re-driven into the warehouse; kept as history
+    PARKED = "parked"  # ran out of attempts, or set aside: needs a person
+    DISCARDED = "discarded"  # junk, by a person's decision; kept for the audit
+
+
+# A filter's "any status": not a status a dead letter can have.
+ALL = "all"
+STATUS_FILTERS: tuple[str, ...] = (*(s.value for s in Status), ALL)
+# Still waiting for a person: the backlog, and the rows a person may edit or re-drive.
+WAITING: tuple[Status, ...] = (Status.OPEN, Status.PARKED)
+# Done with: no edit, status change or re-drive applies any more.
+CLOSED: tuple[Status, ...] = (Status.RESOLVED, Status.DISCARDED)
+
+
+class ErrorClass(enum.StrEnum):
+    """Who must act on a failure."""
+
+    DATA = "data"  # the payload is wrong: the source fixes and re-sends
+    CODE = "code"  # valid data the transform mishandles: the pipeline team fixes it
+    TRANSIENT = "transient"  # the infrastructure hiccuped: retry with backoff
+
+
+CLASSES: tuple[str, ...] = tuple(c.value for c in ErrorClass)
+
+
+class BatchState(enum.StrEnum):
+    RUNNING = "running"  # started, or interrupted: the next run of the same file resumes it
+    COMPLETE = "complete"
+
+
+class AuditAction(enum.StrEnum):
+    """What an audit event records; every change to a dead letter appends one."""
+
+    QUARANTINED = "quarantined"
+    EDITED = "edited"
+    RESOLVED = "resolved"
+    REDRIVE_FAILED = "redrive_failed"
+    PARKED = "parked"
+    DISCARDED = "discarded"
+    REOPENED = "reopened"
+    RECLASSIFIED = "reclassified"
+    NOTE = "note"
+
+
+class RedriveOutcome(enum.StrEnum):
+    """What a re-drive did with one dead letter (the ``would_*`` two: a dry run)."""
+
+    RESOLVED = "resolved"
+    FAILED = "failed"
+    PARKED = "parked"
+    SKIPPED = "skipped"  # already resolved or discarded
+    WOULD_SUCCEED = "would_succeed"
+    WOULD_FAIL = "would_fail"
+
+
+SUCCEEDED: tuple[RedriveOutcome, ...] = (RedriveOutcome.RESOLVED, RedriveOutcome.WOULD_SUCCEED)
+
+
+class PayloadKind(enum.StrEnum):
+    """The form of a dead letter's working payload: as read, or as a person edited it."""
+
+    JSONL = "jsonl"  # a JSONL record, as read
+    CSV = "csv"  # a CSV row, as read (decoded with its batch's header)
+    JSON = "json"  # an edited JSONL record
+    JSON_CSV = "json-csv"  # an edited CSV row: a JSON object of header -> value
+
+
+# The formats a source file may have.
+SOURCE_FORMATS: tuple[str, ...] = (PayloadKind.JSONL.value, PayloadKind.CSV.value)
+
+
+def is_csv_kind(kind: str) -> bool:
+    """A CSV row, as read or as edited."""
+    return kind in (PayloadKind.CSV, PayloadKind.JSON_CSV)
+
+
+def edited_kind(kind: str) -> PayloadKind:
+    """The kind a payload of ``kind`` becomes once a person edits it."""
+    return PayloadKind.JSON_CSV if is_csv_kind(kind) else PayloadKind.JSON
+
+
+def original_kind(kind: str) -> PayloadKind:
+    """The kind of the original bytes behind a working payload of ``kind``."""
+    return PayloadKind.CSV if is_csv_kind(kind) else PayloadKind.JSONL

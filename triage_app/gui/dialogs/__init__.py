@@ -1,0 +1,1 @@
+"""The dialogs the window opens: run a batch, re-drive, connect to databases."""

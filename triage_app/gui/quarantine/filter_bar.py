@@ -1,0 +1,209 @@
+"""The filter row above the quarantine table: class, status, batch, transform, attempts,
+search. It only builds a ``DeadLetterFilter``; the model runs it in SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
+
+from triage_app.core.batch import BatchInfo
+from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.vocabulary import ALL, CLASSES, Status
+from triage_app.gui import style
+
+if TYPE_CHECKING:
+    from triage_app.gui.trends.base import Link
+
+# The pickers' choices: (label, value); None is "any".
+CLASS_CHOICES = (("All", None), *((c.capitalize(), c) for c in CLASSES))
+STATUS_CHOICES = (
+    ("Open", Status.OPEN.value),
+    ("Parked", Status.PARKED.value),
+    ("Resolved", Status.RESOLVED.value),
+    ("Discarded", Status.DISCARDED.value),
+    ("All", ALL),
+)
+SEARCH_DEBOUNCE_MS = 300
+
+
+class FilterBar(QWidget):
+    filterChanged = Signal(object)  # DeadLetterFilter
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        h = QHBoxLayout(self)
+        h.setContentsMargins(4, 2, 4, 2)
+
+        self.class_combo = QComboBox(objectName="classFilter")
+        for text, value in CLASS_CHOICES:
+            self.class_combo.addItem(text, value)
+        self.status_combo = QComboBox(objectName="statusFilter")
+        for text, value in STATUS_CHOICES:
+            self.status_combo.addItem(text, value)
+        self.batch_combo = QComboBox(objectName="batchFilter")
+        self.batch_combo.setMinimumContentsLength(18)
+        self.batch_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.batch_combo.addItem("all", None)
+        self.transform_combo = QComboBox(objectName="transformFilter")
+        self.transform_combo.addItem("all", None)
+        self.attempts_spin = QSpinBox(objectName="attemptsFilter", minimum=1, maximum=999)
+        self.attempts_spin.setPrefix("≥ ")
+        self.attempts_spin.setToolTip("Only dead letters that failed at least this often")
+        self.search = QLineEdit(objectName="searchBox")
+        self.search.setPlaceholderText("search payload and error (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setToolTip("Literal text: % _ and quotes are plain characters")
+
+        for label, widget in (
+            ("Class", self.class_combo),
+            ("Status", self.status_combo),
+            ("Batch", self.batch_combo),
+            ("Transform", self.transform_combo),
+            ("Attempts", self.attempts_spin),
+        ):
+            h.addWidget(QLabel(label))
+            h.addWidget(widget)
+            h.addSpacing(6)
+        h.addWidget(self.search, 1)
+        # A narrowing the pickers cannot show (a day, an exact attempt count, an error
+        # group), chosen by a click in the Trends tab; the chip says what, ✕ lifts it.
+        self._extra: dict[str, Any] = {}
+        self.link_chip = QLabel(objectName="linkChip")
+        self.link_chip.setStyleSheet(style.LINK_CHIP)
+        self.link_clear = QToolButton(objectName="linkClear", text="✕")
+        self.link_clear.setAutoRaise(True)
+        self.link_clear.setToolTip("Lift the narrowing chosen in Trends")
+        self.link_clear.clicked.connect(self.clear_link)
+        for w in (self.link_chip, self.link_clear):
+            h.addWidget(w)
+            w.hide()
+
+        self._debounce = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
+        self._debounce.timeout.connect(self._emit)
+        self.class_combo.currentIndexChanged.connect(self._emit)
+        self.status_combo.currentIndexChanged.connect(self._emit)
+        self.batch_combo.currentIndexChanged.connect(self._emit)
+        self.transform_combo.currentIndexChanged.connect(self._emit)
+        self.attempts_spin.valueChanged.connect(self._emit)
+        self.search.textChanged.connect(self._on_search_typed)
+        self._quiet = False
+        self._last = self.current_filter()
+
+    def current_filter(self) -> DeadLetterFilter:
+        search = self.search.text()
+        attempts = self.attempts_spin.value()
+        return DeadLetterFilter(
+            error_class=self.class_combo.currentData(),
+            status=self.status_combo.currentData() or Status.OPEN,
+            batch_id=self.batch_combo.currentData(),
+            transform=self.transform_combo.currentData(),
+            min_attempts=attempts if attempts > 1 else None,
+            search=search if search.strip() else None,
+            **self._extra,
+        )
+
+    def apply_link(self, link: Link) -> None:
+        """Show what a Trends click chose: class, status and batch in their pickers, the
+        rest as the chip. Replaces an earlier chip; the other pickers stay as they are."""
+        changes = dict(link.changes)
+        self._quiet = True
+        if "error_class" in changes:
+            self.class_combo.setCurrentIndex(
+                max(self.class_combo.findData(changes["error_class"]), 0)
+            )
+        if "status" in changes:
+            self.status_combo.setCurrentIndex(max(self.status_combo.findData(changes["status"]), 0))
+        if "batch_id" in changes:
+            i = self.batch_combo.findData(changes["batch_id"])
+            if i < 0:
+                self.batch_combo.addItem(str(changes["batch_id"])[:8], changes["batch_id"])
+                i = self.batch_combo.count() - 1
+            self.batch_combo.setCurrentIndex(i)
+        self._quiet = False
+        shown = ("error_class", "status", "batch_id")
+        self._extra = {k: v for k, v in changes.items() if k not in shown}
+        self.link_chip.setText(f"Trends: {link.label}")
+        self.link_chip.setToolTip(link.label)
+        for w in (self.link_chip, self.link_clear):
+            w.setVisible(bool(self._extra))
+        self._emit()
+
+    @Slot()
+    def clear_link(self) -> None:
+        self._extra = {}
+        self.link_chip.hide()
+        self.link_clear.hide()
+        self._emit()
+
+    def set_batches(self, batches: Sequence[BatchInfo]) -> None:
+        """Fill the batch picker, newest first, keeping the current choice."""
+        current = self.batch_combo.currentData()
+        self.batch_combo.blockSignals(True)
+        self.batch_combo.clear()
+        self.batch_combo.addItem("all", None)
+        for b in batches:
+            self.batch_combo.addItem(f"{b.batch_id[:8]} · {b.source_name}", b.batch_id)
+            self.batch_combo.setItemData(
+                self.batch_combo.count() - 1,
+                f"{b.batch_id}: {b.source_name} with {b.transform}, {b.rows} rows, "
+                f"{b.quarantined} quarantined, started {b.started_at}",
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        i = self.batch_combo.findData(current)
+        self.batch_combo.setCurrentIndex(max(i, 0))
+        self.batch_combo.blockSignals(False)
+        if i < 0 and current is not None:
+            self._emit()
+
+    def set_transforms(self, refs: Sequence[str]) -> None:
+        current = self.transform_combo.currentData()
+        self.transform_combo.blockSignals(True)
+        self.transform_combo.clear()
+        self.transform_combo.addItem("all", None)
+        for ref in refs:
+            self.transform_combo.addItem(ref, ref)
+        self.transform_combo.setCurrentIndex(max(self.transform_combo.findData(current), 0))
+        self.transform_combo.blockSignals(False)
+
+    def show_batch(self, batch_id: str) -> None:
+        """Filter to one batch, every status: what the batch summary's button does."""
+        self._quiet = True
+        i = self.batch_combo.findData(batch_id)
+        if i < 0:
+            self.batch_combo.addItem(batch_id[:8], batch_id)
+            i = self.batch_combo.count() - 1
+        self.batch_combo.setCurrentIndex(i)
+        self.class_combo.setCurrentIndex(0)
+        self.status_combo.setCurrentIndex(self.status_combo.findData(ALL))
+        self._quiet = False
+        self._emit()
+
+    def is_default(self) -> bool:
+        return self.current_filter() == DeadLetterFilter()
+
+    @Slot()
+    def _on_search_typed(self) -> None:
+        self._debounce.start()
+
+    @Slot()
+    def _emit(self) -> None:
+        if self._quiet:
+            return
+        self._debounce.stop()
+        f = self.current_filter()
+        if f != self._last:
+            self._last = f
+            self.filterChanged.emit(f)

@@ -1,0 +1,297 @@
+"""The quarantine table: a window over the dead-letter store, never all of it.
+
+Rows come in pages of ``PAGE`` from SQL, sorted and filtered there on indexed columns; a
+few dozen pages stay cached. The next page is fetched after the last row of the one
+before it (keyset), pages past the middle from the end, so scrolling and jumping to the
+last row cost the same at any depth. The row count comes from SQL too: it is asked of
+the query thread (a count over a million rows takes long enough to feel), and until it
+arrives the table grows page by page as it is scrolled.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+
+from triage_app.core.clock import minute
+from triage_app.core.db import Workspace, user_message
+from triage_app.core.deadletters import (
+    DeadLetterFilter,
+    DeadLetterRow,
+    count_dead_letters,
+    fetch_rows,
+)
+from triage_app.gui.style import CLASS_COLOURS
+
+PAGE = 200
+MAX_CACHED_PAGES = 64
+
+COL_ID, COL_BATCH, COL_LINE, COL_CLASS, COL_ERROR = range(5)
+COL_ATTEMPTS, COL_STATUS, COL_LAST_FAILED, COL_TRANSFORM = range(5, 9)
+HEADERS = (
+    "id",
+    "batch",
+    "line",
+    "class",
+    "error",
+    "attempts",
+    "status",
+    "last failed",
+    "transform",
+)
+SORT_KEYS = (
+    "id",
+    "batch_id",
+    "line",
+    "error_class",
+    "signature",
+    "attempts",
+    "status",
+    "last_failed_at",
+    "transform",
+)
+_NUMERIC = (COL_ID, COL_LINE, COL_ATTEMPTS)
+
+# A counter takes (filter, generation) and, later, calls model.set_total(generation, n).
+Counter = Callable[[DeadLetterFilter, int], None]
+Index = QModelIndex | QPersistentModelIndex
+
+
+def _cell(row: DeadLetterRow, col: int) -> Any:
+    if col == COL_ID:
+        return row.id
+    if col == COL_BATCH:
+        return row.batch_id[:8]
+    if col == COL_LINE:
+        return row.line
+    if col == COL_CLASS:
+        return row.error_class
+    if col == COL_ERROR:
+        return row.signature
+    if col == COL_ATTEMPTS:
+        return row.attempts
+    if col == COL_STATUS:
+        return row.status
+    if col == COL_LAST_FAILED:
+        return minute(row.last_failed_at)
+    return row.transform
+
+
+class DeadLetterTableModel(QAbstractTableModel):
+    totalChanged = Signal()  # the row count became known, or changed
+    loadFailed = Signal(str)  # a page could not be read: one line for the status bar
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._ws: Workspace | None = None
+        self._counter: Counter | None = None
+        self._filter = DeadLetterFilter()
+        self._sort = "id"
+        self._descending = False
+        self._rows = 0
+        self._total: int | None = None
+        self._pages: OrderedDict[int, list[DeadLetterRow]] = OrderedDict()
+        self._anchors: dict[int, DeadLetterRow] = {}  # page -> its last row, for keyset
+        self._generation = 0
+
+    # -- what the window sets -------------------------------------------------------------
+    def set_workspace(self, ws: Workspace | None, counter: Counter | None = None) -> None:
+        """Show ``ws``; without a ``counter`` the row count is taken here, synchronously."""
+        self._ws = ws
+        self._counter = counter
+        self.refresh()
+
+    def set_filter(self, f: DeadLetterFilter) -> None:
+        if f != self._filter:
+            self._filter = f
+            self.refresh()
+
+    @property
+    def filter(self) -> DeadLetterFilter:
+        return self._filter
+
+    def total(self) -> int | None:
+        """How many rows match, once known."""
+        return self._total
+
+    def row(self, r: int) -> DeadLetterRow | None:
+        if not 0 <= r < self._rows:
+            return None
+        rows = self._page(r // PAGE)
+        i = r % PAGE
+        return rows[i] if i < len(rows) else None
+
+    def refresh(self) -> None:
+        """Drop every cached page and read again: after a change, or F5."""
+        self.beginResetModel()
+        self._generation += 1
+        self._pages.clear()
+        self._anchors.clear()
+        self._total = None
+        self._rows = 0
+        if self._ws is not None:
+            first = self._page(0)
+            self._rows = len(first)
+            if len(first) < PAGE:
+                self._total = len(first)
+            elif self._counter is not None:
+                self._counter(self._filter, self._generation)
+            else:
+                self._total = self._rows = self._count()
+        self.endResetModel()
+        self.totalChanged.emit()
+
+    def set_total(self, generation: int, n: int) -> None:
+        """The count asked for by ``refresh``; ignored when the filter has changed since."""
+        if generation != self._generation:
+            return
+        self._total = n
+        if n > self._rows:
+            self.beginInsertRows(QModelIndex(), self._rows, n - 1)
+            self._rows = n
+            self.endInsertRows()
+        elif n < self._rows:
+            self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
+            self._rows = n
+            self.endRemoveRows()
+        self.totalChanged.emit()
+
+    # -- Qt's model API -------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(HEADERS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return HEADERS[section]
+            if role == Qt.ItemDataRole.ToolTipRole and section == COL_ERROR:
+                return "the error's signature: the message with its values masked"
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.row(index.row())
+        if row is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _cell(row, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_ERROR:
+                return row.error
+            if col == COL_BATCH:
+                return row.batch_id
+            return None
+        if role == Qt.ItemDataRole.UserRole:
+            return row.id
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_CLASS:
+            colour = CLASS_COLOURS.get(row.error_class)
+            return QColor(colour) if colour else None
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(SORT_KEYS):
+            return
+        key = SORT_KEYS[column]
+        descending = order == Qt.SortOrder.DescendingOrder
+        if (key, descending) != (self._sort, self._descending):
+            self._sort, self._descending = key, descending
+            self.refresh()
+
+    def canFetchMore(self, parent: Index) -> bool:
+        # Only while the count is unknown and the last page read was full.
+        return (
+            not parent.isValid()
+            and self._total is None
+            and self._rows > 0
+            and self._rows % PAGE == 0
+        )
+
+    def fetchMore(self, parent: Index) -> None:
+        if not self.canFetchMore(parent):
+            return
+        page = self._page(self._rows // PAGE)
+        if not page:
+            self._total = self._rows
+            self.totalChanged.emit()
+            return
+        self.beginInsertRows(QModelIndex(), self._rows, self._rows + len(page) - 1)
+        self._rows += len(page)
+        self.endInsertRows()
+
+    # -- paging ---------------------------------------------------------------------------
+    def _count(self) -> int:
+        assert self._ws is not None
+        try:
+            return count_dead_letters(self._ws, self._filter)
+        except Exception as exc:
+            self.loadFailed.emit(user_message(exc))
+            return 0
+
+    def _page(self, p: int) -> list[DeadLetterRow]:
+        rows = self._pages.get(p)
+        if rows is not None:
+            self._pages.move_to_end(p)
+            return rows
+        try:
+            rows = self._fetch(p)
+        except Exception as exc:  # a lost connection must not take the window down
+            self.loadFailed.emit(user_message(exc))
+            return []
+        self._pages[p] = rows
+        if rows:
+            self._anchors[p] = rows[-1]
+        while len(self._pages) > MAX_CACHED_PAGES:
+            self._pages.popitem(last=False)
+        return rows
+
+    def _fetch(self, p: int) -> list[DeadLetterRow]:
+        """Page ``p`` by the cheapest route: after a known row, from the end, or by offset."""
+        assert self._ws is not None
+        offset = p * PAGE
+        before = [q for q in self._anchors if q < p]
+        nearest = max(before) if before else None
+        skip_forward = offset if nearest is None else (p - 1 - nearest) * PAGE
+        if self._total is not None:
+            from_end = self._total - offset - PAGE
+            if from_end < skip_forward:
+                return fetch_rows(
+                    self._ws,
+                    self._filter,
+                    sort=self._sort,
+                    descending=self._descending,
+                    limit=PAGE + min(0, from_end),
+                    offset=max(0, from_end),
+                    from_end=True,
+                )
+        after = None if nearest is None else self._anchors[nearest]
+        return fetch_rows(
+            self._ws,
+            self._filter,
+            sort=self._sort,
+            descending=self._descending,
+            limit=PAGE,
+            offset=skip_forward,
+            after=after,
+        )

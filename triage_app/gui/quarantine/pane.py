@@ -1,0 +1,111 @@
+"""The Quarantine tab: the table beside the detail pane. Choosing a row shows it in the
+pane; while the pane holds an unsaved edit, moving to another row asks first."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Slot
+from PySide6.QtWidgets import QSplitter, QWidget
+
+from triage_app.gui.quarantine.detail_pane import DetailPane
+from triage_app.gui.quarantine.model import DeadLetterTableModel
+from triage_app.gui.quarantine.table import QuarantineTable
+from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
+
+_SELECT_ROW = (
+    QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+)
+
+
+class QuarantinePane(QSplitter):
+    def __init__(
+        self,
+        model: DeadLetterTableModel,
+        detail: DetailPane,
+        guard: UnsavedEditGuard,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.setObjectName("mainSplitter")
+        self.model = model
+        self.detail = detail
+        self.guard = guard
+        self.table = QuarantineTable(model)
+        self.addWidget(self.table)
+        self.addWidget(detail)
+        self.setStretchFactor(0, 3)
+        self.setStretchFactor(1, 2)
+        self.setSizes([860, 540])
+        self._change_pending = False  # a Save/Discard/Cancel question is on its way
+        self._row_before_change = -1  # the table row of the edited dead letter
+        self._restoring = False
+        self._select_all_pending = False
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
+
+    def select_all_when_counted(self, select: bool) -> None:
+        """Select every matching row once the count is in (a group chosen in Trends), or,
+        with False, forget a selection still waiting for its count."""
+        self._select_all_pending = select
+        self.on_counted()
+
+    def on_counted(self) -> None:
+        # Only once the count is in: before, the table holds just its first page.
+        if self._select_all_pending and self.model.total() is not None:
+            self._select_all_pending = False
+            self.table.selectAll()
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if self._restoring:
+            return
+        row = self.model.row(current.row()) if current.isValid() else None
+        if self.detail.is_dirty():
+            # Never drop an edit silently. Ask once the click or key press that moved the
+            # selection has finished (a dialog inside it would fight the view's handling).
+            moved = row is not None and row.id != self.detail.current_id()
+            if moved and not self._change_pending:
+                self._change_pending = True
+                self._row_before_change = previous.row() if previous.isValid() else -1
+                QTimer.singleShot(0, self._confirm_row_change)
+            return
+        if row is None:
+            self.detail.show_nothing()
+        else:
+            self.detail.show_dead_letter(row.id)
+
+    @Slot()
+    def _confirm_row_change(self) -> None:
+        self._change_pending = False
+        index = self.table.currentIndex()
+        row = self.model.row(index.row()) if index.isValid() else None
+        if row is None or row.id == self.detail.current_id():
+            return  # back on the edited row
+        # While the question is open the table shows the row being edited; Save or Discard
+        # moves on to the row that was chosen, Cancel stays.
+        self._reselect_edited_row()
+        self.guard.then(f"showing #{row.id}", partial(self._go_to_row, index.row(), row.id))
+
+    def _go_to_row(self, r: int, dl_id: int) -> None:
+        row = self.model.row(r)
+        if row is None or row.id != dl_id:
+            return  # the table changed meanwhile
+        self.table.selectionModel().setCurrentIndex(self.model.index(r, 0), _SELECT_ROW)
+        self.detail.show_dead_letter(dl_id)
+
+    def _reselect_edited_row(self) -> None:
+        """Cancel: the selection goes back to the row being edited (or to none, when that
+        row is no longer in the table)."""
+        sm = self.table.selectionModel()
+        r = self._row_before_change
+        row = self.model.row(r) if r >= 0 else None
+        self._restoring = True
+        try:
+            if row is not None and row.id == self.detail.current_id():
+                sm.setCurrentIndex(self.model.index(r, 0), _SELECT_ROW)
+                self.table.scrollTo(self.model.index(r, 0))
+            else:
+                sm.clearSelection()
+                sm.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+        finally:
+            self._restoring = False

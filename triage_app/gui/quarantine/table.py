@@ -1,0 +1,97 @@
+"""The quarantine table: the paged model in a view, what the selection holds, and the text it
+shows when it is empty (which says why, and what to do)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QWidget
+
+from triage_app.core.batch import BatchInfo
+from triage_app.core.deadletters import DeadLetterRow
+from triage_app.gui import style
+from triage_app.gui.quarantine.model import COL_ERROR, DeadLetterTableModel
+
+# Widths of the columns but the error's, which takes the rest.
+_WIDTHS = (72, 64, 300, 64, 70, 116, 84)  # batch, class, (error), attempts … transform
+
+
+def empty_text(*, has_workspace: bool, default_filter: bool, batches: list[BatchInfo]) -> str:
+    """What an empty table says: why nothing shows, and the next step."""
+    if not has_workspace:
+        return "No workspace open.\nFile → Open workspace… (Ctrl+O) or Connect to databases…"
+    if not default_filter:
+        return "No dead letters match these filters."
+    if batches and batches[0].quarantined == 0:
+        return "No dead letters: every row of the last batch loaded."
+    if batches:
+        return "No open dead letters: everything quarantined has been dealt with."
+    return "No dead letters yet.\nRun a batch (Ctrl+B) to load a file."
+
+
+class QuarantineTable(QTableView):
+    def __init__(self, model: DeadLetterTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("deadLetterTable")
+        self.dead_letters = model
+        self.setModel(model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setSortingEnabled(True)
+        self.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        vh = self.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        hh = self.horizontalHeader()
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(COL_ERROR, QHeaderView.ResizeMode.Stretch)
+        # Ids and line numbers run to millions: room for seven digits without eliding.
+        digits = self.fontMetrics().horizontalAdvance("0000000") + 16
+        widths = (digits, _WIDTHS[0], digits, *_WIDTHS[1:])
+        for col, width in enumerate(widths):
+            if col != COL_ERROR:
+                self.setColumnWidth(col, width)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.empty_label = QLabel(self.viewport(), objectName="emptyState")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet(f"color: {style.MUTED}; font-size: 14px; padding: 32px;")
+        self.empty_label.hide()
+        self.viewport().installEventFilter(self)
+
+    # -- the selection --------------------------------------------------------------------
+    def selected_count(self) -> int:
+        return sum(r.height() for r in self.selectionModel().selection())
+
+    def selected_ids(self, limit: int) -> list[int] | None:
+        """Ids of the selected rows, or None when more than ``limit`` are selected."""
+        if self.selected_count() > limit:
+            return None
+        ids: list[int] = []
+        for rng in self.selectionModel().selection():
+            for r in range(rng.top(), rng.bottom() + 1):
+                row = self.dead_letters.row(r)
+                if row is not None:
+                    ids.append(row.id)
+        return sorted(set(ids))
+
+    def current_row(self) -> DeadLetterRow | None:
+        index = self.currentIndex()
+        return self.dead_letters.row(index.row()) if index.isValid() else None
+
+    # -- the empty state ------------------------------------------------------------------
+    def show_empty(self, text: str | None) -> None:
+        """Say ``text`` over the empty table; None hides it."""
+        if text is None:
+            self.empty_label.hide()
+            return
+        self.empty_label.setText(text)
+        self.empty_label.resize(self.viewport().size())
+        self.empty_label.show()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.viewport() and event.type() == QEvent.Type.Resize:
+            self.empty_label.resize(self.viewport().size())
+        return super().eventFilter(obj, event)

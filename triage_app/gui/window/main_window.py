@@ -1,0 +1,584 @@
+"""The window data stewards live in: filter → select → read the error → fix the payload →
+try it → save → re-drive.
+
+It assembles parts that own their pieces (the menu bar and its actions, the quarantine
+table and detail pane, the row actions, the job status, the Trends tab) and wires them to
+the workspace; the logic lives in core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.batch import BatchInfo, BatchSummary, list_batches
+from triage_app.core.db import Workspace, WorkspaceConfig, open_config, resolve_config
+from triage_app.core.deadletters import (
+    DeadLetterFilter,
+    ExportSummary,
+    RedriveSummary,
+    count_dead_letters,
+)
+from triage_app.core.errors import TriageError
+from triage_app.core.jobs import ExportJob, Job
+from triage_app.core.transforms import default_registry
+from triage_app.core.vocabulary import ALL
+from triage_app.gui import style
+from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
+from triage_app.gui.dialogs.connect_dialog import ConnectDialog
+from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, describe_redrive
+from triage_app.gui.quarantine.detail_pane import DetailPane
+from triage_app.gui.quarantine.filter_bar import FilterBar
+from triage_app.gui.quarantine.model import DeadLetterTableModel
+from triage_app.gui.quarantine.pane import QuarantinePane
+from triage_app.gui.quarantine.table import empty_text
+from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
+from triage_app.gui.settings import Settings, app_icon
+from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
+from triage_app.gui.window.job_status import JobStatus
+from triage_app.gui.window.menu_bar import MenuBar
+from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
+from triage_app.gui.workers import JobRunner, QueryThread
+
+DEFAULT_SIZE = (1400, 900)
+
+
+def _count(f: DeadLetterFilter) -> Callable[[Workspace], int]:
+    def run(ws: Workspace) -> int:
+        return count_dead_letters(ws, f)
+
+    return run
+
+
+def _batches(ws: Workspace) -> list[BatchInfo]:
+    return list_batches(ws, limit=200)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, config: WorkspaceConfig | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowIcon(app_icon())
+        self.settings = Settings()
+        self.ws: Workspace | None = None
+        self.config: WorkspaceConfig | None = None
+        self.queries: QueryThread | None = None
+        self.batches: list[BatchInfo] = []
+        self._dialogs: list[QWidget] = []
+
+        self.model = DeadLetterTableModel(self)
+        self.filter_bar = FilterBar()
+        self.detail = DetailPane()
+        self.unsaved_edit = UnsavedEditGuard(self.detail, self)
+        self.splitter = QuarantinePane(self.model, self.detail, self.unsaved_edit)
+        self.table = self.splitter.table
+        self.row_actions = RowActions(self.selected_ids, self)
+        self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
+        self.setMenuBar(self.menu)
+        self._build_central()
+        self.jobs = JobStatus(self.statusBar(), self)
+        self._build_status_bar()
+        self._connect()
+        self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
+        self._restore_state()
+        self._update_title()
+        self._update_actions()
+        if config is not None:
+            self.open_config(config)
+        else:
+            self._on_total_changed()
+
+    # -- building ---------------------------------------------------------------------------
+    def _build_central(self) -> None:
+        top = QHBoxLayout()
+        top.setContentsMargins(4, 4, 4, 0)
+        self.run_batch_button = QPushButton("Run batch…", objectName="runBatchButton")
+        self.redrive_button = QPushButton("Re-drive…", objectName="redriveButton")
+        self.refresh_button = QPushButton("Refresh", objectName="refreshButton")
+        for b, tip in (
+            (self.run_batch_button, "Run a file through a transform (Ctrl+B)"),
+            (self.redrive_button, "Re-drive the selected or matching rows (Ctrl+R)"),
+            (self.refresh_button, "Read the store again (F5)"),
+        ):
+            b.setToolTip(tip)
+            top.addWidget(b)
+        top.addStretch(1)
+        self.workspace_label = QLabel(objectName="workspaceLabel")
+        self.workspace_label.setStyleSheet(f"color: {style.SECONDARY}")
+        top.addWidget(self.workspace_label)
+
+        central = QWidget()
+        v = QVBoxLayout(central)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(2)
+        v.addLayout(top)
+        v.addWidget(self.filter_bar)
+        # The steward's table and the lead's charts share the window; the spike banner
+        # sits above both tabs, so it is seen from either.
+        self.spike_banner = SpikeBanner()
+        self.trends = TrendsTab()
+        self.tabs = QTabWidget(objectName="mainTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.splitter, "Quarantine")
+        self.tabs.addTab(self.trends, "Trends")
+        v.addWidget(self.spike_banner)
+        v.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+    def _build_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.count_label = QLabel(objectName="countLabel")
+        self.batch_label = QLabel(objectName="lastBatchLabel")
+        # Permanent, and left of the job's widgets: a passing message must not hide how
+        # many rows match.
+        sb.insertPermanentWidget(0, self.count_label)
+        sb.insertPermanentWidget(1, self.batch_label)
+
+    def _connect(self) -> None:
+        m = self.menu
+        for action, slot in (
+            (m.open_action, self.choose_workspace),
+            (m.connect_action, self.choose_connection),
+            (m.export_selection_action, self.export_selection),
+            (m.export_filter_action, self.export_filter),
+            (m.quit_action, self.close),
+            (m.batch_action, self.run_batch),
+            (m.redrive_action, self.redrive),
+            (m.refresh_action, self.refresh),
+            (m.find_action, self.focus_search),
+            (m.about_action, self.about),
+        ):
+            action.triggered.connect(slot)
+        m.recentFolderChosen.connect(self._open_recent)
+        m.recentConnectionChosen.connect(self._open_recent_connection)
+        self.run_batch_button.clicked.connect(self.run_batch)
+        self.redrive_button.clicked.connect(self.redrive)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.model.totalChanged.connect(self._on_total_changed)
+        self.model.loadFailed.connect(self.show_message)
+        self.model.modelReset.connect(self._update_actions)
+        self.filter_bar.filterChanged.connect(self._on_filter_changed)
+        self.table.customContextMenuRequested.connect(self._table_menu)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.trends.linked.connect(self.apply_link)
+        self.trends.spikeChanged.connect(self.spike_banner.show_spike)
+        self.trends.message.connect(self.show_message)
+        self.spike_banner.showBatch.connect(self.show_spike_batch)
+        self.detail.message.connect(self.show_message)
+        self.detail.saveFailed.connect(self._on_save_failed)
+        self.row_actions.message.connect(self.show_message)
+        self.row_actions.changed.connect(self.reload)
+        self.jobs.message.connect(self.show_message)
+
+    # -- the workspace ----------------------------------------------------------------------
+    def open_config(self, config: WorkspaceConfig) -> None:
+        """Open a workspace (raises TriageError when it cannot be reached)."""
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            ws = open_config(config)
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.close_workspace()
+        self.ws, self.config = ws, config
+        self.queries = QueryThread(config, self)
+        self.detail.set_queries(self.queries)
+        self.row_actions.queries = self.queries
+        self.model.set_workspace(ws, self._count_async)
+        self.trends.open_workspace(config)
+        self._load_batches()
+        if config.folder is not None:
+            self.settings.add_recent_workspace(str(config.folder))
+        else:
+            self.settings.add_recent_connection(config.warehouse_url, config.dead_letter_url)
+        self._update_title()
+        self._update_actions()
+
+    def close_workspace(self) -> None:
+        if self.queries is not None:
+            self.queries.shutdown()
+            self.queries.deleteLater()
+            self.queries = None
+        self.detail.set_queries(None)
+        self.row_actions.queries = None
+        self.trends.close_workspace()
+        self.spike_banner.show_spike(None)
+        self.model.set_workspace(None)
+        if self.ws is not None:
+            self.ws.close()
+            self.ws = None
+        self.config = None
+
+    def _try_open(self, config: WorkspaceConfig) -> None:
+        if self.jobs.running():
+            self.show_message("wait for the running job to finish first")
+            return
+        self.unsaved_edit.then("opening another workspace", partial(self._open_now, config))
+
+    def _open_now(self, config: WorkspaceConfig) -> None:
+        try:
+            self.open_config(config)
+        except TriageError as exc:
+            QMessageBox.warning(self, "Cannot open", str(exc))
+
+    @Slot()
+    def choose_workspace(self) -> None:
+        start = str(self.config.folder) if self.config and self.config.folder else ""
+        folder = QFileDialog.getExistingDirectory(self, "Open a workspace folder", start)
+        if folder:
+            self._try_open(resolve_config(folder, env={}))
+
+    @Slot()
+    def choose_connection(self) -> None:
+        wh = dl = ""
+        if self.config is not None and self.config.folder is None:
+            recent = self.settings.recent_connections()
+            wh, dl = recent[0] if recent else ("", "")
+        self._ask_connection(wh, dl)
+
+    @Slot(str)
+    def _open_recent(self, folder: str) -> None:
+        self._try_open(resolve_config(folder, env={}))
+
+    @Slot(str, str)
+    def _open_recent_connection(self, wh: str, dl: str) -> None:
+        self._ask_connection(wh, dl)  # the password was not kept: typed again
+
+    def _ask_connection(self, wh: str, dl: str) -> None:
+        dialog = ConnectDialog(wh, dl, self)
+        if dialog.exec() == ConnectDialog.DialogCode.Accepted:
+            self._try_open(resolve_config(None, *dialog.urls(), env={}))
+
+    # -- reading ----------------------------------------------------------------------------
+    def _count_async(self, f: DeadLetterFilter, generation: int) -> None:
+        if self.queries is not None:
+            self.queries.submit(
+                _count(f), partial(self.model.set_total, generation), self.show_message, key="count"
+            )
+
+    def _load_batches(self) -> None:
+        if self.queries is not None:
+            self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
+
+    def _on_batches(self, batches: list[BatchInfo]) -> None:
+        self.batches = batches
+        self.filter_bar.set_batches(batches)
+        refs = {t.ref for t in default_registry().all()} | {b.transform for b in batches}
+        self.filter_bar.set_transforms(sorted(refs))
+        self._update_batch_label()
+        self._on_total_changed()
+
+    @Slot()
+    def refresh(self) -> None:
+        """F5: read the store again, once an unsaved edit is saved or discarded."""
+        self.unsaved_edit.then("refreshing", self.reload)
+
+    def reload(self) -> None:
+        """Read the store again; an unsaved edit stays in the editor."""
+        current = self.detail.current_id()
+        self.model.refresh()
+        self._load_batches()
+        self.trends.refresh()  # after every batch, re-drive and status change
+        if current is not None:
+            self.detail.reload()
+
+    @Slot(object)
+    def _on_filter_changed(self, f: DeadLetterFilter) -> None:
+        self.model.set_filter(f)
+        self.trends.set_filter(f)
+
+    @Slot(object)
+    def apply_link(self, link: Link) -> None:
+        """A click in Trends: the table shows the rows the chart counted; a group's rows
+        are selected too, ready for one fix and one re-drive."""
+        self.filter_bar.apply_link(link)
+        self.tabs.setCurrentWidget(self.splitter)
+        self.show_message(f"Trends: {link.label}")
+        self.splitter.select_all_when_counted(link.select_all)
+
+    @Slot(str)
+    def show_spike_batch(self, batch_id: str) -> None:
+        self.filter_bar.show_batch(batch_id)
+        self.tabs.setCurrentWidget(self.splitter)
+
+    @Slot()
+    def focus_search(self) -> None:
+        self.filter_bar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_bar.search.selectAll()
+
+    # -- selection --------------------------------------------------------------------------
+    def selected_count(self) -> int:
+        return self.table.selected_count()
+
+    def selected_ids(self, limit: int = MAX_SELECTED_IDS) -> list[int] | None:
+        """Ids of the selected rows, or None when more than ``limit`` are selected."""
+        return self.table.selected_ids(limit)
+
+    def _transforms_in_use(self) -> list[str]:
+        """The current row's transform, then the last batch's: the re-drive's default."""
+        row = self.table.current_row()
+        out = [row.transform] if row is not None else []
+        out += [b.transform for b in self.batches[:1]]
+        return out
+
+    @Slot()
+    def _on_selection_changed(self, *_: Any) -> None:
+        self._update_count_label()
+        self._update_actions()
+
+    @Slot(str)
+    def _on_save_failed(self, message: str) -> None:
+        QMessageBox.warning(self, "Not saved", f"{message}\n\nThe edit is still in the editor.")
+
+    # -- the status bar and empty state ----------------------------------------------------
+    @Slot(str)
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10_000)
+
+    @Slot()
+    def _on_total_changed(self) -> None:
+        self.splitter.on_counted()
+        self._update_count_label()
+        self._update_empty_state()
+
+    def _update_count_label(self) -> None:
+        total = self.model.total()
+        status = self.model.filter.status
+        one = total == 1
+        noun = ("dead letter" if one else "dead letters") + (" matches" if one else " match")
+        if status != ALL:
+            noun = f"{status} {noun}"
+        matched = "counting…" if total is None else f"{total:,} {noun}"
+        if self.ws is None:
+            matched = "no workspace open"
+        self.count_label.setText(f"{matched} · {self.selected_count():,} selected")
+
+    def _update_batch_label(self) -> None:
+        if not self.batches:
+            self.batch_label.setText("")
+            return
+        b = self.batches[0]
+        self.batch_label.setText(
+            f"· last batch {b.source_name}: {b.loaded:,} loaded / {b.quarantined:,} quarantined"
+        )
+
+    def _update_empty_state(self) -> None:
+        empty = self.model.total() == 0 or self.ws is None
+        self.table.show_empty(
+            empty_text(
+                has_workspace=self.ws is not None,
+                default_filter=self.filter_bar.is_default(),
+                batches=self.batches,
+            )
+            if empty
+            else None
+        )
+
+    def _update_title(self) -> None:
+        where = self.config.description if self.config else "no workspace"
+        self.setWindowTitle(f"Triage Desk — {where}")
+        self.workspace_label.setText(f"workspace: {where}" if self.config else "no workspace open")
+
+    def _update_actions(self) -> None:
+        has_ws = self.ws is not None
+        for w in (
+            self.run_batch_button,
+            self.menu.batch_action,
+            self.menu.refresh_action,
+            self.refresh_button,
+            self.redrive_button,
+            self.menu.redrive_action,
+            self.menu.export_filter_action,
+        ):
+            w.setEnabled(has_ws)
+        has_sel = has_ws and self.selected_count() > 0
+        self.row_actions.set_enabled(has_sel)
+        self.menu.export_selection_action.setEnabled(has_sel)
+
+    def _table_menu(self, pos: Any) -> None:
+        menu = QMenu(self)
+        menu.addAction(self.menu.redrive_action)
+        menu.addSeparator()
+        for action in self.row_actions.actions():
+            menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.menu.export_selection_action)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    # -- long jobs --------------------------------------------------------------------------
+    def start_job(self, job: Job) -> JobRunner:
+        """Run ``job`` on its own thread; the status bar follows it until it ends."""
+        assert self.config is not None
+        return self.jobs.start(self.config, job)
+
+    @Slot()
+    def run_batch(self) -> None:
+        if self.config is None:
+            return
+        start_dir = str(self.config.folder / "incoming") if self.config.folder else ""
+        dialog = BatchDialog(self.start_job, start_dir, self)
+        dialog.setObjectName("batchDialog")
+        dialog.showBatch.connect(self.show_batch)
+        dialog.batchFinished.connect(self._on_batch_finished)
+        self._keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def _on_batch_finished(self, summary: BatchSummary) -> None:
+        self.show_message(describe_batch(summary))
+        self.reload()
+
+    @Slot(str)
+    def show_batch(self, batch_id: str) -> None:
+        self.filter_bar.show_batch(batch_id)
+
+    @Slot()
+    def redrive(self) -> None:
+        if self.config is not None:
+            # A re-drive runs the stored payloads, not what the editor holds.
+            self.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
+
+    def _redrive(self) -> None:
+        if self.config is None:
+            return
+        dialog = RedriveDialog(
+            self.start_job,
+            selected_ids=self.selected_ids() or [],
+            where=self.model.filter,
+            matching=self.model.total(),
+            transforms_in_use=self._transforms_in_use(),
+            parent=self,
+        )
+        dialog.setObjectName("redriveDialog")
+        dialog.redriven.connect(self._on_redriven)
+        self._keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def _on_redriven(self, summary: RedriveSummary) -> None:
+        self.show_message(describe_redrive(summary))
+        self.reload()
+
+    def _keep(self, dialog: QWidget) -> None:
+        self._dialogs = [d for d in self._dialogs if d.isVisible()]
+        self._dialogs.append(dialog)
+
+    def dialogs(self) -> list[QWidget]:
+        return list(self._dialogs)
+
+    @Slot()
+    def export_selection(self) -> None:
+        ids = self.row_actions.ids_or_complain()
+        if ids:
+            self._export(self.model.filter.with_(ids=tuple(ids)), f"{len(ids)} selected")
+
+    @Slot()
+    def export_filter(self) -> None:
+        self._export(self.model.filter, "matching")
+
+    def _export(self, where: DeadLetterFilter, what: str) -> None:
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            f"Export {what} dead letters",
+            "dead_letters.csv",
+            "CSV (*.csv);;JSON Lines (*.jsonl)",
+        )
+        if path:
+            fmt = "jsonl" if "jsonl" in chosen or path.endswith(".jsonl") else "csv"
+            self.export_to(where, Path(path), fmt)
+
+    def export_to(self, where: DeadLetterFilter, path: Path, fmt: str) -> JobRunner:
+        runner = self.start_job(ExportJob(where, path, fmt))
+        runner.finished.connect(self._on_exported)
+        runner.failed.connect(self._export_failed)
+        return runner
+
+    @Slot(object)
+    def _on_exported(self, s: ExportSummary) -> None:
+        if s.cancelled:
+            self.show_message("export cancelled; no file written")
+        else:
+            self.show_message(f"exported {s.rows:,} dead letters to {s.path}")
+
+    @Slot(str)
+    def _export_failed(self, message: str) -> None:
+        QMessageBox.warning(self, "Not done", message)
+
+    @Slot()
+    def about(self) -> None:
+        from triage_app import __version__
+
+        QMessageBox.about(
+            self,
+            "About Triage Desk",
+            f"Triage Desk {__version__}\n\nQuarantine, fix and re-drive the rows a nightly "
+            "batch could not load.",
+        )
+
+    # -- remembering ------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        geometry = self.settings.bytes_value("window/geometry")
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(*DEFAULT_SIZE)
+        for key, target in (
+            ("window/state", self.restoreState),
+            ("window/splitter", self.splitter.restoreState),
+            ("window/columns", self.table.horizontalHeader().restoreState),
+        ):
+            value = self.settings.bytes_value(key)
+            if value is not None:
+                target(value)
+
+    def save_state(self) -> None:
+        self.settings.set_value("window/geometry", self.saveGeometry())
+        self.settings.set_value("window/state", self.saveState())
+        self.settings.set_value("window/splitter", self.splitter.saveState())
+        self.settings.set_value("window/columns", self.table.horizontalHeader().saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.detail.is_dirty():
+            answer = self.unsaved_edit.ask("closing")
+            if answer == QMessageBox.StandardButton.Cancel:
+                event.ignore()
+                return
+            if answer == QMessageBox.StandardButton.Save:
+                event.ignore()  # closes again once the edit is stored
+                self.detail.save_then(self.close)
+                return
+            self.detail.discard_edit()
+        running = self.jobs.running()
+        if running:
+            titles = ", ".join(r.job.title for r in running)
+            answer = QMessageBox.question(
+                self,
+                "Work is running",
+                f"Still running: {titles}.\n\nStop it at the next chunk and close? "
+                "A batch resumes where it stopped when you run the same file again.",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
+            self.jobs.stop_all()
+        for dialog in self._dialogs:
+            dialog.close()
+        self.save_state()
+        self.close_workspace()
+        event.accept()

@@ -1,0 +1,87 @@
+"""The window's menus and their actions (File, Batch, Re-drive, View, Help), with the
+shortcuts a steward's loop uses. The window connects the actions to what they do."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenuBar, QWidget
+
+from triage_app.gui.settings import Settings
+
+
+class MenuBar(QMenuBar):
+    recentFolderChosen = Signal(str)
+    recentConnectionChosen = Signal(str, str)
+
+    def __init__(self, window: QWidget, row_actions: list[QAction], settings: Settings) -> None:
+        super().__init__(window)
+        self._window = window
+        self.settings = settings
+        a = self._action
+        keys = QKeySequence.StandardKey
+        self.open_action = a("&Open workspace…", keys.Open)
+        self.connect_action = a("&Connect to databases…")
+        self.export_selection_action = a("Export &selection…", "Ctrl+E", "Export the selected rows")
+        self.export_filter_action = a(
+            "Export &filter…", "Ctrl+Shift+E", "Export every matching row"
+        )
+        self.quit_action = a("&Quit", keys.Quit)
+        self.batch_action = a("&Run batch…", "Ctrl+B", "Run a file through a transform")
+        self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
+        self.refresh_action = a("&Refresh", "F5", "Read the store again")
+        self.find_action = a("&Find", keys.Find)
+        self.about_action = a("&About Triage Desk")
+
+        file_menu = self.addMenu("&File")
+        file_menu.addAction(self.open_action)
+        file_menu.addAction(self.connect_action)
+        self.recent_menu = file_menu.addMenu("Recent &workspaces")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
+        file_menu.addAction(self.export_selection_action)
+        file_menu.addAction(self.export_filter_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        self.addMenu("&Batch").addAction(self.batch_action)
+        redrive_menu = self.addMenu("&Re-drive")
+        redrive_menu.addAction(self.redrive_action)
+        redrive_menu.addSeparator()
+        for action in row_actions:
+            redrive_menu.addAction(action)
+        view_menu = self.addMenu("&View")
+        view_menu.addAction(self.refresh_action)
+        view_menu.addAction(self.find_action)
+        self.addMenu("&Help").addAction(self.about_action)
+
+    def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:
+        action = QAction(text, self._window)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        # On the window too: its shortcut works wherever the focus is in it.
+        self._window.addAction(action)
+        return action
+
+    @Slot()
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for folder in self.settings.recent_workspaces():
+            act = self.recent_menu.addAction(folder)
+            act.triggered.connect(partial(self._chose_folder, folder))
+        for wh, dl in self.settings.recent_connections():
+            act = self.recent_menu.addAction(f"{wh}  +  {dl}")
+            act.triggered.connect(partial(self._chose_connection, wh, dl))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def _chose_folder(self, folder: str, _checked: bool = False) -> None:
+        self.recentFolderChosen.emit(folder)
+
+    def _chose_connection(self, wh: str, dl: str, _checked: bool = False) -> None:
+        self.recentConnectionChosen.emit(wh, dl)
