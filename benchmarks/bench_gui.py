@@ -13,8 +13,6 @@ import datetime as dt
 import itertools
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,11 +20,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from sqlalchemy import insert
+from triage_app.core.db import open_workspace
+from triage_app.core.demo import StoreFiller, order_payload, write_orders
 
-from triage_app.core.db import Batch, DeadLetter, open_workspace
-
-GEN_BATCH = Path("/work/shared/bench/gen_batch.py")
 SIGNATURES = [
     ("data", "DataError: qty tidak valid: <n>", "DataError: qty tidak valid: -1"),
     ("data", "DataError: kolom wajib hilang: qty", "DataError: kolom wajib hilang: qty"),
@@ -46,71 +42,38 @@ STATUSES = ["open"] * 6 + ["parked", "resolved", "resolved", "discarded"]
 
 
 def fill_store(folder: Path, rows: int, batches: int = 4) -> None:
-    """Bulk-insert ``rows`` dead letters over a few batches straight into the store."""
+    """``rows`` dead letters over a few batches, written straight into the store."""
     rnd = random.Random(7)
-    with open_workspace(folder) as ws:
-        t0 = dt.datetime(2026, 1, 1)
-        with ws.store.begin() as conn:
-            ids = []
-            for b in range(batches):
-                bid = f"{b:02d}bench{b:09d}"[:16]
-                ids.append(bid)
-                conn.execute(
-                    insert(Batch),
-                    {
-                        "batch_id": bid,
-                        "source_name": f"bench_{b}.jsonl",
-                        "source_sha256": f"{b:064d}",
-                        "transform": "pesanan@1",
-                        "format": "jsonl",
-                        "state": "complete",
-                        "lines_done": rows // batches,
-                        "rows": rows // batches,
-                        "loaded": 0,
-                        "superseded": 0,
-                        "quarantined": rows // batches,
-                        "q_data": 0,
-                        "q_code": 0,
-                        "q_transient": 0,
-                        "seconds": 1.0,
-                        "started_at": t0 + dt.timedelta(days=b),
-                    },
-                )
-        per = rows // batches
-        chunk = 50_000
-        for b, bid in enumerate(ids):
+    t0 = dt.datetime(2026, 1, 1)
+    per = rows // batches
+    with open_workspace(folder) as ws, StoreFiller(ws) as filler:
+        for b in range(batches):
+            bid = f"{b:02d}bench{b:09d}"[:16]
             n = per if b < batches - 1 else rows - per * (batches - 1)
-            for start in range(0, n, chunk):
-                params = []
-                for line in range(start + 1, min(n, start + chunk) + 1):
-                    cls, sig, err = SIGNATURES[rnd.randrange(len(SIGNATURES))]
-                    at = t0 + dt.timedelta(days=b, seconds=line)
-                    payload = (
-                        b'{"pesanan_id": %d, "waktu": "2026-01-10T09:15:00", "pelanggan": '
-                        b'"Budi", "produk": "Kemeja Batik", "qty": -1, "harga": 250000}' % line
-                    )
-                    params.append(
-                        {
-                            "batch_id": bid,
-                            "line": line,
-                            "original_payload": payload,
-                            "payload": payload,
-                            "payload_kind": "jsonl",
-                            "error": err,
-                            "error_class": cls,
-                            "signature": sig,
-                            "traceback": None,
-                            "attempts": 1 + rnd.randrange(3),
-                            "status": STATUSES[rnd.randrange(len(STATUSES))],
-                            "transform": "pesanan@1" if rnd.random() < 0.8 else "pesanan@2",
-                            "first_failed_at": at,
-                            "last_failed_at": at,
-                        }
-                    )
-                with ws.store.begin() as conn:
-                    conn.execute(insert(DeadLetter), params)
-        with ws.store.begin() as conn:
-            conn.exec_driver_sql("ANALYZE")
+            filler.batch(
+                bid,
+                source_name=f"bench_{b}.jsonl",
+                source_sha256=f"{b:064d}",
+                rows=per,
+                quarantined=per,
+                seconds=1.0,
+                started_at=t0 + dt.timedelta(days=b),
+            )
+            for line in range(1, n + 1):
+                cls, sig, err = SIGNATURES[rnd.randrange(len(SIGNATURES))]
+                at = t0 + dt.timedelta(days=b, seconds=line)
+                filler.dead_letter(
+                    bid,
+                    line,
+                    payload=order_payload(line),
+                    error=err,
+                    error_class=cls,
+                    signature=sig,
+                    attempts=1 + rnd.randrange(3),
+                    status=STATUSES[rnd.randrange(len(STATUSES))],
+                    transform="pesanan@1" if rnd.random() < 0.8 else "pesanan@2",
+                    failed_at=at,
+                )
 
 
 def _settle(app, condition: Callable[[], bool], timeout: float = 120.0) -> None:  # type: ignore[no-untyped-def]
@@ -219,12 +182,7 @@ def measure_window(folder: Path, rows: int, batch_rows: int, tmp: Path) -> None:
     source = tmp / "batch.jsonl"
     t = time.perf_counter()
     # A seed of the clock: a file run before would be a finished batch, not a measurement.
-    seed = str(int(time.time()))
-    args = [str(GEN_BATCH), str(source), "--rows", str(batch_rows), "--bad", "0.001"]
-    subprocess.run(
-        [sys.executable, *args, "--seed", seed],
-        check=True,
-    )
+    write_orders(source, batch_rows, 0.001, seed=int(time.time()))
     print(f"generated a {batch_rows:,}-row batch in {time.perf_counter() - t:.1f} s")
     from triage_app.core.batch.lanes import lanes_for
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`triage-app run` against the shared references, measured in the same run.
+"""`triage-app run` against the references in benchmarks/references/, measured in the same run.
 
 Targets (issue 2): at least 2x as fast as the seed's loader (ratio <= 0.50), at most 1.25x
 the orjson floor (ratio <= 1.25), peak RSS under 200 MB whatever the file size.
@@ -27,7 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-BENCH = REPO.parent / "shared" / "bench"
+REFERENCES = HERE / "references"
 
 
 def tree_rss_kb(pid: int) -> int:
@@ -99,16 +99,12 @@ def ours(src: Path, work: Path, i: int) -> list[str]:
 
 
 def generated(work: Path, rows: int, bad: float) -> Path:
-    """A batch from the shared generator, made once per scratch folder."""
+    """A batch from the project's generator, made once per scratch folder."""
+    from triage_app.core.demo import write_orders
+
     path = work / f"batch_{rows}.jsonl"
     if not path.exists():
-        subprocess.run(
-            [
-                *(sys.executable, str(BENCH / "gen_batch.py"), str(path)),
-                *("--rows", str(rows), "--bad", str(bad)),
-            ],
-            check=True,
-        )
+        write_orders(path, rows, bad)
     return path
 
 
@@ -153,12 +149,17 @@ def main() -> int:
         runs = {
             "seed": [
                 sys.executable,
-                str(BENCH / "seed_reference.py"),
+                str(REFERENCES / "seed_loader.py"),
                 str(src),
                 str(work / "seed.db"),
                 "2",
             ],
-            "floor": [sys.executable, str(BENCH / "limit.py"), str(src), str(work / "floor.db")],
+            "floor": [
+                sys.executable,
+                str(REFERENCES / "orjson_floor.py"),
+                str(src),
+                str(work / "floor.db"),
+            ],
             "ours": ours(src, work, i),
         }
         for name, cmd in runs.items():

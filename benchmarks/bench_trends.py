@@ -11,9 +11,7 @@ Not a timed test: run it by hand and read the figures.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -25,175 +23,15 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from triage_app.core.db import open_workspace
+from triage_app.core.demo import fill_history
 
 REPO = Path(__file__).resolve().parent.parent
 
-DAYS = 90
-# (class, signature, one stored message); a spike batch draws mostly from the code rows.
-SIGNATURES = [
-    ("data", "DataError: qty tidak valid: <n>", "DataError: qty tidak valid: -1"),
-    ("data", "DataError: kolom wajib hilang: qty", "DataError: kolom wajib hilang: qty"),
-    ("data", "DataError: harga tidak valid: <s>", "DataError: harga tidak valid: 'abc'"),
-    (
-        "data",
-        "JSONDecodeError: unexpected end of data: line <n> column <n> (char <n>)",
-        "JSONDecodeError: unexpected end of data: line 1 column 72 (char 71)",
-    ),
-    ("data", "DataError: tanggal tidak valid: <s>", "DataError: tanggal tidak valid: '2026-13'"),
-    (
-        "code",
-        "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'",
-        "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'",
-    ),
-    ("code", "KeyError: <s>", "KeyError: 'diskon'"),
-    ("transient", "TimeoutError: warehouse busy", "TimeoutError: warehouse busy"),
-]
-DATA_SIGS = [s for s in SIGNATURES if s[0] == "data"]
-CODE_SIGS = [s for s in SIGNATURES if s[0] == "code"]
-TRANSIENT_SIGS = [s for s in SIGNATURES if s[0] == "transient"]
-
-
-def _plan_batches(total: int, batches: int, t0: dt.datetime, rnd: random.Random) -> list[dict]:
-    """200 batches over 90 days. pesanan@2 is released twice: the first time it breaks the
-    transform (a spike of code failures) and is rolled back; the last batch is the second
-    release, and breaks it again (the banner's case)."""
-    plan = []
-    spikes = {int(batches * 0.55), batches - 1}
-    for b in range(batches):
-        rows = rnd.randrange(80_000, 120_000)
-        rate = rnd.uniform(0.03, 0.06) * (4.5 if b in spikes else 1.0)
-        start = t0 + dt.timedelta(days=DAYS * b / batches, minutes=rnd.randrange(0, 300))
-        plan.append(
-            {
-                "b": b,
-                "rows": rows,
-                "rate": rate,
-                "start": start,
-                "spike": b in spikes,
-                "transform": "pesanan@2" if b in spikes else "pesanan@1",
-            }
-        )
-    weights = [p["rows"] * p["rate"] for p in plan]
-    scale = total / sum(weights)
-    counts = [int(w * scale) for w in weights]
-    counts[-1] += total - sum(counts)
-    for p, n in zip(plan, counts, strict=True):
-        p["quarantined"] = n
-    return plan
-
 
 def fill_store(folder: Path, total: int = 1_000_000, batches: int = 200) -> None:
-    """Bulk-insert the dead letters, their batches and audit events with executemany."""
-    rnd = random.Random(5)
-    t0 = dt.datetime(2026, 1, 1)
-    now = t0 + dt.timedelta(days=DAYS)
-    plan = _plan_batches(total, batches, t0, rnd)
+    """The demo history (``core/demo/history.py``): the screenshots show the same shape."""
     with open_workspace(folder) as ws:
-        raw = ws.store.raw_connection()
-        try:
-            cur = raw.cursor()
-            dl_id = 0
-            ev_id = 0
-            for p in plan:
-                bid = f"{p['b']:04d}{rnd.getrandbits(48):012x}"
-                n = p["quarantined"]
-                by_class = {"data": 0, "code": 0, "transient": 0}
-                dls = []
-                events = []
-                for i in range(n):
-                    r = rnd.random()
-                    if p["spike"]:
-                        pool = CODE_SIGS if r < 0.75 else DATA_SIGS
-                    else:
-                        pool = DATA_SIGS if r < 0.72 else CODE_SIGS if r < 0.9 else TRANSIENT_SIGS
-                    cls, sig, err = rnd.choice(pool)
-                    by_class[cls] += 1
-                    line = 1 + (i * p["rows"]) // n
-                    at = p["start"] + dt.timedelta(seconds=line // 200)
-                    age = (now - at).days
-                    u = rnd.random()
-                    resolve_share = min(0.92, age / 40)
-                    resolved_at = None
-                    if u < resolve_share:
-                        status = "resolved"
-                        resolved_at = min(now, at + dt.timedelta(hours=rnd.randrange(2, 24 * 12)))
-                        attempts = 1 + (rnd.random() < 0.25)
-                    elif u < resolve_share + 0.03:
-                        status, attempts = "discarded", 1
-                    elif u < resolve_share + 0.07:
-                        status, attempts = "parked", 3
-                    else:
-                        status, attempts = "open", 1 + (rnd.random() < 0.3)
-                    payload = (
-                        b'{"pesanan_id": %d, "waktu": "2026-01-10T09:15:00", "pelanggan": '
-                        b'"Budi", "produk": "Kemeja Batik", "qty": -1, "harga": 250000}' % line
-                    )
-                    dl_id += 1
-                    last = at + dt.timedelta(hours=6 * (attempts - 1))
-                    dls.append(
-                        (
-                            dl_id,
-                            bid,
-                            line,
-                            payload,
-                            payload,
-                            "jsonl",
-                            err,
-                            cls,
-                            sig,
-                            None,
-                            attempts,
-                            status,
-                            p["transform"],
-                            at,
-                            last,
-                            resolved_at,
-                        )
-                    )
-                    ev_id += 1
-                    events.append((ev_id, dl_id, at, "bench", "quarantined", err))
-                    if status in ("resolved", "discarded"):
-                        ev_id += 1
-                        when = resolved_at or min(now, at + dt.timedelta(days=3))
-                        events.append((ev_id, dl_id, when, "bench", status, ""))
-                cur.execute(
-                    "INSERT INTO batches (batch_id, source_name, source_sha256, transform, "
-                    "format, state, lines_done, rows, loaded, superseded, quarantined, q_data, "
-                    "q_code, q_transient, seconds, started_at, finished_at) VALUES "
-                    "(?, ?, ?, ?, 'jsonl', 'complete', ?, ?, ?, 0, ?, ?, ?, ?, 9.5, ?, ?)",
-                    (
-                        bid,
-                        f"pesanan_{p['start']:%Y-%m-%d}_{p['b']}.jsonl",
-                        f"{p['b']:064x}",
-                        p["transform"],
-                        p["rows"],
-                        p["rows"],
-                        p["rows"] - n,
-                        n,
-                        by_class["data"],
-                        by_class["code"],
-                        by_class["transient"],
-                        p["start"],
-                        p["start"] + dt.timedelta(minutes=3),
-                    ),
-                )
-                cur.executemany(
-                    "INSERT INTO dead_letters (id, batch_id, line, original_payload, payload, "
-                    "payload_kind, error, error_class, signature, traceback, attempts, status, "
-                    "transform, first_failed_at, last_failed_at, resolved_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    dls,
-                )
-                cur.executemany(
-                    "INSERT INTO audit_events (id, dead_letter_id, at, actor, action, detail) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    events,
-                )
-                raw.commit()
-            cur.execute("ANALYZE")
-            raw.commit()
-        finally:
-            raw.close()
+        fill_history(ws, total, batches)
 
 
 def _ms(seconds: float) -> str:

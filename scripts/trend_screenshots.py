@@ -8,7 +8,6 @@ Look at the images after running.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import tempfile
 from pathlib import Path
@@ -16,22 +15,14 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, QSettings
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 # The same window size and helpers as the other screenshots (this script's folder is on
 # sys.path when it runs).
 from screenshots import ROOT, SIZE, save, wait_until
 
-
-def _bench() -> object:
-    """The benchmark's store generator, so screenshots and figures show the same shape."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_trends", ROOT / "benchmarks/bench_trends.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from triage_app.core.db import open_workspace
+from triage_app.core.demo import fill_history
 
 
 def main() -> None:
@@ -45,7 +36,8 @@ def main() -> None:
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
         QCoreApplication.setOrganizationName("TriageDeskScreenshots")
         folder = Path(tmp) / "TokoKita"
-        _bench().fill_store(folder, args.rows, 200)  # type: ignore[attr-defined]
+        with open_workspace(folder) as ws:
+            fill_history(ws, args.rows, 200)
         app = QApplication.instance() or QApplication([])
         assert isinstance(app, QApplication)
         shoot(app, folder, args.out)
@@ -57,32 +49,7 @@ def shoot(app: QApplication, folder: Path, out: Path) -> None:
     window = open_window(str(folder))
     window.resize(*SIZE)
     window.show()
-    tabs = getattr(window, "tabs", None)
-    if tabs is None:  # the window without the Trends tab yet: show the tab on its own
-        from triage_app.core.db import resolve_config
-        from triage_app.gui.trends import SpikeBanner, TrendsTab
-
-        window.close()
-        host = QWidget()
-        from PySide6.QtWidgets import QVBoxLayout
-
-        v = QVBoxLayout(host)
-        banner = SpikeBanner()
-        tab = TrendsTab()
-        v.addWidget(banner)
-        v.addWidget(tab, 1)
-        tab.spikeChanged.connect(banner.show_spike)
-        host.resize(*SIZE)
-        host.show()
-        done: list[bool] = []
-        tab.updated.connect(lambda: done.append(True))
-        tab.open_workspace(resolve_config(folder, env={}))
-        wait_until(app, lambda: bool(done), timeout=60.0)
-        save(host, out / "trends.png")
-        save(banner, out / "trends-banner.png")
-        tab.close_workspace()
-        return
-    tabs.setCurrentWidget(window.trends)
+    window.tabs.setCurrentWidget(window.trends)
     wait_until(
         app, lambda: window.trends.trends is not None and not window.trends.busy(), timeout=60.0
     )

@@ -3,20 +3,10 @@ change can fail, run with the suite so CI holds them."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
-import pytest
-
-from tests.support import REPO
-
-
-def _tool(name: str) -> str:
-    path = shutil.which(name, path=str(REPO / ".venv" / "bin")) or shutil.which(name)
-    if path is None:
-        pytest.fail(f"{name} is not installed: it is in the test extras (pip install -e .[test])")
-    return path
+from tests.support import REPO, tool
 
 
 def test_core_is_mypy_strict_clean() -> None:
@@ -31,7 +21,7 @@ def test_core_is_mypy_strict_clean() -> None:
 
 
 def test_ruff_is_clean() -> None:
-    ruff = _tool("ruff")
+    ruff = tool("ruff")
     out = subprocess.run(
         [ruff, "check", "triage_app", "tests", "benchmarks", "scripts"],
         cwd=REPO,

@@ -18,10 +18,9 @@ import pytest
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QSettings, QThread, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
-from sqlalchemy import insert
 
-from triage_app.core.db import Batch, DeadLetter, open_workspace
-from triage_app.core.demo import make_demo
+from triage_app.core.db import open_workspace
+from triage_app.core.demo import StoreFiller, make_demo
 
 _started: list[weakref.ref[QThread]] = []
 _original_start = QThread.start
@@ -80,42 +79,24 @@ def demo_workspace(tmp_path: Path) -> Path:
 
 
 def bulk_dead_letters(folder: Path, n: int, batch_id: str = "feedfacecafe0001") -> None:
-    """``n`` dead letters straight into the store, classes and attempts in rotation."""
+    """``n`` open dead letters of one batch, classes, signatures and attempts in rotation,
+    last failures spread out of id order (for sorting)."""
     classes = ("data", "code", "transient")
     t0 = dt.datetime(2026, 1, 1)
-    with open_workspace(folder) as ws, ws.store.begin() as conn:
-        conn.execute(
-            insert(Batch),
-            {
-                "batch_id": batch_id,
-                "source_name": "bulk.jsonl",
-                "source_sha256": "0" * 64,
-                "transform": "pesanan@1",
-                "format": "jsonl",
-                "state": "complete",
-            },
-        )
-        rows = []
+    with open_workspace(folder) as ws, StoreFiller(ws) as filler:
+        filler.batch(batch_id, source_name="bulk.jsonl", source_sha256="0" * 64)
         for i in range(1, n + 1):
-            payload = b'{"pesanan_id": %d, "qty": -1}' % i
-            rows.append(
-                {
-                    "batch_id": batch_id,
-                    "line": i,
-                    "original_payload": payload,
-                    "payload": payload,
-                    "payload_kind": "jsonl",
-                    "error": f"DataError: qty tidak valid: -{i % 7}",
-                    "error_class": classes[i % 3],
-                    "signature": f"DataError: sig {i % 5}",
-                    "attempts": 1 + i % 3,
-                    "status": "open",
-                    "transform": "pesanan@1",
-                    "first_failed_at": t0 + dt.timedelta(seconds=i),
-                    "last_failed_at": t0 + dt.timedelta(seconds=(i * 7919) % n),
-                }
+            filler.dead_letter(
+                batch_id,
+                i,
+                payload=b'{"pesanan_id": %d, "qty": -1}' % i,
+                error=f"DataError: qty tidak valid: -{i % 7}",
+                error_class=classes[i % 3],
+                signature=f"DataError: sig {i % 5}",
+                attempts=1 + i % 3,
+                failed_at=t0 + dt.timedelta(seconds=i),
+                last_failed_at=t0 + dt.timedelta(seconds=(i * 7919) % n),
             )
-        conn.execute(insert(DeadLetter), rows)
 
 
 @pytest.fixture

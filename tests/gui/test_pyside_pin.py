@@ -1,6 +1,6 @@
 """PySide6-Essentials 6.12.0 on Python 3.11 corrupts the refcount of None on every call of
 a Qt method returning void, and the interpreter aborts after some thousands of calls
-(DESIGN.md, "Known trap"). The pin keeps it out; this test notices if it comes back."""
+(docs/design.md, "Known trap"). The pin keeps it out; this test notices if it comes back."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@ generator, the CLI as a child process, the JSONTestSuite corpus."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -22,6 +23,13 @@ JSON_TEST_SUITE = TESTS / "conformance" / "json-test-suite" / "test_parsing"
 def gen_batch(out: Path, rows: int, bad: float = 0.01, seed: int = 43) -> Path:
     """A deterministic orders batch (the project's own generator, ``core/demo/orders.py``)."""
     return write_orders(out, rows, bad, seed)
+
+
+def tool(name: str) -> str:
+    """The path of a command the test extras install (ruff, mypy, lint-imports)."""
+    path = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    assert path is not None, f"{name} is not installed: it is in the test extras (.[test])"
+    return path
 
 
 def cli(

@@ -33,6 +33,7 @@ from triage_app.core.deadletters import (
     redrive,
     set_status,
 )
+from triage_app.core.demo import StoreFiller
 from triage_app.core.vocabulary import Status
 
 MAR = [dt.date(2026, 3, d) for d in range(1, 6)]  # MAR[0] is March 1
@@ -134,25 +135,16 @@ def build_crafted(
 def build_spike_store(folder: Path) -> None:
     """Batch counters straight into the store: eight quiet nights (2% quarantined, all
     data), then a release of pesanan@2 that quarantines 20%, mostly code."""
-    from sqlalchemy import insert
-
-    rows = []
-    for i in range(9):
-        spike = i == 8
-        rows.append(
-            {
-                "batch_id": f"{i:016x}",
-                "source_name": f"night_{i}.jsonl",
-                "source_sha256": f"{i:064x}",
-                "transform": "pesanan@2" if spike else "pesanan@1",
-                "format": "jsonl",
-                "state": "complete",
-                "rows": 1000,
-                "quarantined": 200 if spike else 20,
-                "q_code": 180 if spike else 0,
-                "q_data": 20,
-                "started_at": dt.datetime(2026, 3, 1) + dt.timedelta(days=i),
-            }
-        )
-    with open_workspace(folder) as ws, ws.store.begin() as conn:
-        conn.execute(insert(Batch), rows)
+    with open_workspace(folder) as ws, StoreFiller(ws) as filler:
+        for i in range(9):
+            spike = i == 8
+            filler.batch(
+                f"{i:016x}",
+                source_name=f"night_{i}.jsonl",
+                source_sha256=f"{i:064x}",
+                transform="pesanan@2" if spike else "pesanan@1",
+                rows=1000,
+                quarantined=200 if spike else 20,
+                by_class={"code": 180 if spike else 0, "data": 20},
+                started_at=dt.datetime(2026, 3, 1) + dt.timedelta(days=i),
+            )

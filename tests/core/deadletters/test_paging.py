@@ -5,49 +5,34 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlalchemy import insert
 
-from triage_app.core.db import Batch, DeadLetter, open_workspace
+from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import DeadLetterFilter, fetch_rows
+from triage_app.core.demo import StoreFiller
 
 
 @pytest.fixture
 def ws(tmp_path):  # type: ignore[no-untyped-def]
+    """60 dead letters over two batches, lines in reverse order of ids, with repeating
+    classes, signatures, attempts and times: many ties for every sort."""
     t0 = dt.datetime(2026, 1, 1)
     with open_workspace(tmp_path) as ws:
-        with ws.store.begin() as conn:
+        with StoreFiller(ws) as filler:
             for b in ("aaaa", "bbbb"):
-                conn.execute(
-                    insert(Batch),
-                    {
-                        "batch_id": b,
-                        "source_name": "x",
-                        "source_sha256": "0",
-                        "transform": "t@1",
-                        "format": "jsonl",
-                    },
+                filler.batch(b, source_name="x", source_sha256="0", transform="t@1")
+            for i in range(1, 61):
+                filler.dead_letter(
+                    "aaaa" if i % 2 else "bbbb",
+                    100 - i,
+                    payload=b"{}",
+                    error="E",
+                    error_class=("data", "code")[i % 3 == 0],
+                    signature=f"s{i % 4}",
+                    attempts=1 + i % 3,
+                    transform="t@1",
+                    failed_at=t0,
+                    last_failed_at=t0 + dt.timedelta(minutes=i % 5),
                 )
-            conn.execute(
-                insert(DeadLetter),
-                [
-                    {
-                        "batch_id": "aaaa" if i % 2 else "bbbb",
-                        "line": 100 - i,
-                        "original_payload": b"{}",
-                        "payload": b"{}",
-                        "payload_kind": "jsonl",
-                        "error": "E",
-                        "error_class": ("data", "code")[i % 3 == 0],
-                        "signature": f"s{i % 4}",
-                        "attempts": 1 + i % 3,
-                        "status": "open",
-                        "transform": "t@1",
-                        "first_failed_at": t0,
-                        "last_failed_at": t0 + dt.timedelta(minutes=i % 5),
-                    }
-                    for i in range(1, 61)
-                ],
-            )
         yield ws
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from tests.support.crafted_trends import build_spike_store
 from triage_app.core.db import open_workspace
-from triage_app.core.trends import SpikeRule, banner_spike, check_spikes, compute_trends
+from triage_app.core.trends import SpikeRule, banner_spike, compute_trends
+from triage_app.core.trends.spikes import check_spikes
 
 
 def flagged(series: Sequence[float], **rule: Any) -> list[int]:

@@ -5,15 +5,14 @@ File menu, on the job thread. A CSV cell that a spreadsheet would evaluate (it b
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import json
 from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QFileDialog
-from sqlalchemy import insert
 
-from triage_app.core.db import Batch, DeadLetter, open_workspace
+from triage_app.core.db import open_workspace
+from triage_app.core.demo import StoreFiller
 
 # (payload, error) pairs: each begins with a character a spreadsheet would act on.
 DANGEROUS = [
@@ -28,40 +27,10 @@ PLAIN = (b'{"pesanan_id": 7, "qty": 1}', "DataError: plain")
 
 
 def _store(folder: Path) -> None:
-    t0 = dt.datetime(2026, 1, 1)
-    with open_workspace(folder) as ws, ws.store.begin() as conn:
-        conn.execute(
-            insert(Batch),
-            {
-                "batch_id": "exportexport0001",
-                "source_name": "x.jsonl",
-                "source_sha256": "1" * 64,
-                "transform": "pesanan@1",
-                "format": "jsonl",
-                "state": "complete",
-            },
-        )
-        conn.execute(
-            insert(DeadLetter),
-            [
-                {
-                    "batch_id": "exportexport0001",
-                    "line": i,
-                    "original_payload": payload,
-                    "payload": payload,
-                    "payload_kind": "jsonl",
-                    "error": error,
-                    "error_class": "data",
-                    "signature": error,
-                    "attempts": 1,
-                    "status": "open",
-                    "transform": "pesanan@1",
-                    "first_failed_at": t0,
-                    "last_failed_at": t0,
-                }
-                for i, (payload, error) in enumerate([*DANGEROUS, PLAIN], start=1)
-            ],
-        )
+    with open_workspace(folder) as ws, StoreFiller(ws) as filler:
+        filler.batch("exportexport0001", source_name="x.jsonl", source_sha256="1" * 64)
+        for i, (payload, error) in enumerate([*DANGEROUS, PLAIN], start=1):
+            filler.dead_letter("exportexport0001", i, payload=payload, error=error)
 
 
 @pytest.fixture

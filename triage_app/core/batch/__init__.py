@@ -4,8 +4,8 @@ by chunk (in one or two lanes) so that a killed run resumes where it stopped."""
 
 from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
 from triage_app.core.batch.readers import (
-    Format,
     csv_header_names,
+    decode_csv,
     decode_payload,
     detect_format,
 )
@@ -13,7 +13,6 @@ from triage_app.core.batch.run import (
     DEFAULT_CHUNK,
     BatchInfo,
     BatchSummary,
-    batch_identity,
     list_batches,
     run_batch,
 )
@@ -23,9 +22,8 @@ __all__ = [
     "BatchInfo",
     "BatchSummary",
     "Failure",
-    "Format",
-    "batch_identity",
     "csv_header_names",
+    "decode_csv",
     "decode_payload",
     "detect_format",
     "failure_from",

@@ -7,14 +7,11 @@ from triage_app.core.deadletters.changes import (
     edit_payload,
     reclassify,
     set_status,
-    validate_payload,
 )
-from triage_app.core.deadletters.export import EXPORT_FORMATS, ExportSummary, export_dead_letters
+from triage_app.core.deadletters.export import ExportSummary, export_dead_letters
 from triage_app.core.deadletters.filters import (
-    SORTABLE,
     DeadLetterFilter,
     filter_clauses,
-    filtered,
 )
 from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
 from triage_app.core.deadletters.payload_view import (
@@ -33,9 +30,8 @@ from triage_app.core.deadletters.queries import (
     count_dead_letters,
     get_dead_letter,
     list_dead_letters,
-    payload_text,
 )
-from triage_app.core.deadletters.redrive import (
+from triage_app.core.deadletters.redriving import (
     DEFAULT_MAX_ATTEMPTS,
     RedriveResult,
     RedriveSummary,
@@ -45,8 +41,6 @@ from triage_app.core.deadletters.redrive import (
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
-    "EXPORT_FORMATS",
-    "SORTABLE",
     "AuditEntry",
     "DeadLetterDetail",
     "DeadLetterFilter",
@@ -66,15 +60,12 @@ __all__ = [
     "export_dead_letters",
     "fetch_rows",
     "filter_clauses",
-    "filtered",
     "get_dead_letter",
     "list_dead_letters",
     "payload_diff",
-    "payload_text",
     "reclassify",
     "redrive",
     "reformat",
     "set_status",
     "try_payload",
-    "validate_payload",
 ]

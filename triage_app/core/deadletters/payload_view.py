@@ -17,8 +17,7 @@ from typing import Any
 
 import orjson
 
-from triage_app.core.batch import csv_header_names
-from triage_app.core.batch.readers import decode_csv
+from triage_app.core.batch import csv_header_names, decode_csv
 from triage_app.core.deadletters.changes import validate_payload
 from triage_app.core.deadletters.queries import payload_text
 from triage_app.core.errors import TriageError

@@ -4,14 +4,13 @@ benchmarks and screenshot scripts build their data here too."""
 
 from triage_app.core.demo.history import fill_history
 from triage_app.core.demo.orders import write_orders
-from triage_app.core.demo.seed import DEMO_BATCH, DEMO_TRANSFORM, make_demo
-from triage_app.core.demo.store import StoreFiller
+from triage_app.core.demo.seed import make_demo
+from triage_app.core.demo.store import StoreFiller, order_payload
 
 __all__ = [
-    "DEMO_BATCH",
-    "DEMO_TRANSFORM",
     "StoreFiller",
     "fill_history",
     "make_demo",
+    "order_payload",
     "write_orders",
 ]

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from triage_app.core.db import Workspace
-from triage_app.core.demo.store import EPOCH, StoreFiller
+from triage_app.core.demo.store import EPOCH, StoreFiller, order_payload
 from triage_app.core.vocabulary import AuditAction, Status
 
 DAYS = 90
@@ -41,14 +41,6 @@ SIGNATURES = [
 DATA_SIGS = [s for s in SIGNATURES if s[0] == "data"]
 CODE_SIGS = [s for s in SIGNATURES if s[0] == "code"]
 TRANSIENT_SIGS = [s for s in SIGNATURES if s[0] == "transient"]
-
-
-def order_payload(pesanan_id: int) -> bytes:
-    """A stored record with a negative quantity: what most dead letters look like."""
-    return (
-        b'{"pesanan_id": %d, "waktu": "2026-01-10T09:15:00", "pelanggan": '
-        b'"Budi", "produk": "Kemeja Batik", "qty": -1, "harga": 250000}' % pesanan_id
-    )
 
 
 @dataclass

@@ -61,6 +61,14 @@ _EVENT_COLUMNS = ("id", "dead_letter_id", "at", "actor", "action", "detail")
 FLUSH_EVERY = 50_000
 
 
+def order_payload(pesanan_id: int) -> bytes:
+    """A stored record with a negative quantity: what most dead letters look like."""
+    return (
+        b'{"pesanan_id": %d, "waktu": "2026-01-10T09:15:00", "pelanggan": '
+        b'"Budi", "produk": "Kemeja Batik", "qty": -1, "harga": 250000}' % pesanan_id
+    )
+
+
 class StoreFiller:
     """Collects rows and writes them with the driver's own ``executemany``, a block at a
     time; use it as a context manager, which writes the rest and updates the statistics

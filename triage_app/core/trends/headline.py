@@ -22,6 +22,26 @@ class Headline:
     top_group: ErrorGroup | None
     spike: Spike | None  # the banner's spike, if any
 
+    @classmethod
+    def of(cls, t: Trends) -> Headline:
+        """The headline of ``t``."""
+        backlog_now = t.backlog[-1].open if t.backlog else 0
+        week_ago = t.backlog[-8].open if len(t.backlog) >= 8 else None
+        per_day = [d.total for d in t.per_day]
+        last_7 = sum(per_day[-7:])
+        previous_7 = sum(per_day[-14:-7]) if len(per_day) >= 14 else None
+        by_status = status_totals(t.by_class_status)
+        return cls(
+            dead_letters=sum(by_status.values()),
+            by_status=by_status,
+            open_now=backlog_now,
+            open_week_ago=week_ago,
+            arrived_last_7=last_7,
+            arrived_previous_7=previous_7,
+            top_group=t.groups[0] if t.groups else None,
+            spike=t.banner_spike(),
+        )
+
     @property
     def backlog_change(self) -> int | None:
         return None if self.open_week_ago is None else self.open_now - self.open_week_ago
@@ -36,22 +56,3 @@ class Headline:
             f"The backlog is {word}: {self.open_now:,} dead letters wait for a person, "
             f"{change:+,} in 7 days."
         )
-
-
-def headline(t: Trends) -> Headline:
-    backlog_now = t.backlog[-1].open if t.backlog else 0
-    week_ago = t.backlog[-8].open if len(t.backlog) >= 8 else None
-    per_day = [d.total for d in t.per_day]
-    last_7 = sum(per_day[-7:])
-    previous_7 = sum(per_day[-14:-7]) if len(per_day) >= 14 else None
-    by_status = status_totals(t.by_class_status)
-    return Headline(
-        dead_letters=sum(by_status.values()),
-        by_status=by_status,
-        open_now=backlog_now,
-        open_week_ago=week_ago,
-        arrived_last_7=last_7,
-        arrived_previous_7=previous_7,
-        top_group=t.groups[0] if t.groups else None,
-        spike=t.banner_spike(),
-    )

@@ -2,6 +2,6 @@
 (``reconcile``), and that running a file twice changes nothing (``verify_idempotent``)."""
 
 from triage_app.core.verify.idempotence import IdempotenceProof, verify_idempotent
-from triage_app.core.verify.reconcile import Reconciliation, reconcile
+from triage_app.core.verify.reconciliation import Reconciliation, reconcile
 
 __all__ = ["IdempotenceProof", "Reconciliation", "reconcile", "verify_idempotent"]

@@ -26,7 +26,6 @@ from triage_app.core.trends import (
     Trends,
     chart_tables,
     compute_trends,
-    headline,
     write_csv,
 )
 from triage_app.gui import style
@@ -127,7 +126,7 @@ def write_report(
         path = out / f"{name}.csv"
         write_csv(path, table)
         tables.append(path)
-    h = headline(t)
+    h = Headline.of(t)
     where = ws.config.description
     md = out / "summary.md"
     md.write_text(markdown_summary(t, h, images, where), encoding="utf-8")
