@@ -289,9 +289,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from triage_app.core.errors import TriageError
     from triage_app.core.jobs import DemoJob
-    from triage_app.core.places import user_data_dir
+    from triage_app.core.places import WORKSPACE_ENV, user_data_dir
 
-    if args.workspace is None and not os.environ.get("TRIAGE_WORKSPACE"):
+    if args.workspace is None and not os.environ.get(WORKSPACE_ENV):
         args.workspace = str(user_data_dir() / "demo")
     if args.rows is not None and args.rows < 1:
         raise TriageError(f"--rows {args.rows}: a batch needs at least one row")

@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from triage_app.core.batch import run_batch
 from triage_app.core.db import open_workspace
@@ -56,7 +56,7 @@ def batches(draw: st.DrawFn) -> tuple[list[str], dict[int, tuple[Any, ...]]]:
 
 def warehouse(ws_dir: Path) -> dict[int, tuple[Any, ...]]:
     with open_workspace(ws_dir) as ws:
-        if not ws.warehouse_tables():
+        if not inspect(ws.warehouse).get_table_names():
             return {}
         with ws.warehouse.connect() as conn:
             rows = conn.execute(

@@ -67,7 +67,8 @@ def error_message(exc: BaseException, limit: int = 500) -> str:
 
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-_HEX = re.compile(r"\b[0-9a-fA-F]{8,}\b")
+# Long hex ids (with a letter in them: a run of digits alone is a number, masked as <n>).
+_HEX = re.compile(r"\b(?=[0-9]*[a-fA-F])[0-9a-fA-F]{8,}\b")
 _NUMBER = re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 # Quoted names that say what went wrong rather than which value: Python's type names.
 _TYPE_NAMES = frozenset(

@@ -6,9 +6,17 @@ loading the engine.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 APP_NAME = "triage-desk"
+# A workspace folder holds these two SQLite databases; these variables name other places.
+WAREHOUSE_FILE = "warehouse.db"
+STORE_FILE = "dead_letter.db"
+WORKSPACE_ENV = "TRIAGE_WORKSPACE"
+WAREHOUSE_URL_ENV = "TRIAGE_WAREHOUSE_URL"
+DEAD_LETTER_URL_ENV = "TRIAGE_DEAD_LETTER_URL"
 
 
 def resources_dir() -> Path:
@@ -30,3 +38,13 @@ def user_data_dir() -> Path:
 def default_workspace_dir() -> Path:
     """The workspace used when none is named."""
     return user_data_dir() / "workspace"
+
+
+def workspace_folder(
+    workspace: str | os.PathLike[str] | None, env: Mapping[str, str] | None = None
+) -> Path:
+    """The workspace folder named, else the one ``TRIAGE_WORKSPACE`` names, else the
+    default."""
+    env = os.environ if env is None else env
+    named = workspace or env.get(WORKSPACE_ENV)
+    return Path(named).expanduser() if named else default_workspace_dir()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from triage_app.core.clock import today
-from triage_app.core.places import default_workspace_dir
+from triage_app.core.places import DEAD_LETTER_URL_ENV, STORE_FILE, workspace_folder
 
 # Both paths compute the stamp from these statements, so they agree on what "unchanged" is.
 VERSION_SQL = (
@@ -38,14 +38,11 @@ def store_path(
 ) -> Path | None:
     """The store's SQLite file as the CLI would resolve it; None for any other database."""
     env = os.environ if env is None else env
-    url = dead_letter_url or env.get("TRIAGE_DEAD_LETTER_URL")
+    url = dead_letter_url or env.get(DEAD_LETTER_URL_ENV)
     if url is not None:
         prefix = "sqlite:///"
         return Path(url[len(prefix) :]) if url.startswith(prefix) and "?" not in url else None
-    folder = workspace or env.get("TRIAGE_WORKSPACE")
-    if folder:
-        return Path(folder).expanduser() / "dead_letter.db"
-    return default_workspace_dir() / "dead_letter.db"
+    return workspace_folder(workspace, env) / STORE_FILE
 
 
 def cached_answer(db: Path) -> bytes | None:

@@ -13,6 +13,8 @@ from triage_app.core.db import redact_url
 from triage_app.core.places import resources_dir
 
 MAX_RECENT = 8
+RECENT_WORKSPACES = "recent/workspaces"
+RECENT_CONNECTIONS = "recent/connections"
 ORGANIZATION = "TriageDesk"
 APPLICATION = "triage-desk"
 
@@ -39,23 +41,23 @@ class Settings:
 
     # -- recent places --------------------------------------------------------------------
     def recent_workspaces(self) -> list[str]:
-        return _list(self._s, "recent/workspaces")
+        return _list(self._s, RECENT_WORKSPACES)
 
     def add_recent_workspace(self, folder: str) -> None:
         items = [folder] + [f for f in self.recent_workspaces() if f != folder]
-        self._s.setValue("recent/workspaces", items[:MAX_RECENT])
+        self._s.setValue(RECENT_WORKSPACES, items[:MAX_RECENT])
 
     def recent_connections(self) -> list[tuple[str, str]]:
         pairs = []
-        for item in _list(self._s, "recent/connections"):
+        for item in _list(self._s, RECENT_CONNECTIONS):
             wh, _, dl = item.partition("\n")
             pairs.append((wh, dl))
         return pairs
 
     def add_recent_connection(self, warehouse_url: str, dead_letter_url: str) -> None:
         item = f"{redact_url(warehouse_url)}\n{redact_url(dead_letter_url)}"
-        items = [item] + [i for i in _list(self._s, "recent/connections") if i != item]
-        self._s.setValue("recent/connections", items[:MAX_RECENT])
+        items = [item] + [i for i in _list(self._s, RECENT_CONNECTIONS) if i != item]
+        self._s.setValue(RECENT_CONNECTIONS, items[:MAX_RECENT])
 
     # -- window state ---------------------------------------------------------------------
     def bytes_value(self, key: str) -> QByteArray | None:

@@ -20,12 +20,12 @@ import orjson
 from triage_app.core.batch.quarantine import Failure, failure_from
 from triage_app.core.batch.readers import (
     BLANK,
-    BOM,
     Format,
     csv_header_names,
     decode_csv,
     open_source,
     read_csv,
+    skip_bom,
     strip_eol,
 )
 from triage_app.core.crashpoints import crash_point
@@ -66,8 +66,7 @@ class ChunkSource:
             self.decode = partial(decode_csv, names=names)
             self.line = max(resume_after, 1)
         else:
-            if self.f.peek(3)[:3] == BOM:  # an encoding mark, not part of line 1's record
-                self.f.read(3)
+            skip_bom(self.f)
             for _ in islice(self.f, resume_after):
                 pass
             self.decode = orjson.loads
@@ -296,7 +295,15 @@ class ChunkParser:
             prev = pending.get(key)
             if prev is not None:
                 superseded += 1
-                if self.ord_idx is not None and prev[self.ord_idx] > row[self.ord_idx]:
+                if self._keeps(prev, row, item.line):
                     continue
             pending[key] = (*row, item.line)
         return superseded
+
+    def _keeps(self, pending: tuple[Any, ...], row: tuple[Any, ...], line: int) -> bool:
+        """Whether the pending version of a key (its line last) wins over ``row`` of
+        ``line``, a retried record that may come from an earlier line: the outcome is the
+        one reading the lines in order gives, with or without the retry."""
+        if self.ord_idx is not None and pending[self.ord_idx] != row[self.ord_idx]:
+            return bool(pending[self.ord_idx] > row[self.ord_idx])
+        return bool(pending[-1] > line)

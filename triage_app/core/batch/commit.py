@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from sqlalchemy import Insert, Update, bindparam, insert, update
 
 from triage_app.core.batch.chunks import Chunk
 from triage_app.core.batch.quarantine import Failure, failure_from_message, quarantine
-from triage_app.core.batch.readers import Format, open_source, read_csv, strip_eol
+from triage_app.core.batch.readers import Format, open_source, read_csv, skip_bom, strip_eol
 from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import Batch, BatchChunk, WarehouseWriter, Workspace
@@ -172,7 +172,11 @@ class ChunkCommitter:
         wanted = {rows[i][-1]: msg for i, msg in refused}
         raws: dict[int, bytes] = {}
         with open_source(self.source) as f:
-            found = read_csv(f)[1].after(0) if self.fmt == "csv" else enumerate(f, 1)
+            if self.fmt == "csv":
+                found: Iterable[tuple[int, bytes]] = read_csv(f)[1].after(0)
+            else:
+                skip_bom(f)  # as the chunks were read: the mark is not part of line 1
+                found = enumerate(f, 1)
             for line, raw in found:
                 if line in wanted:
                     raws[line] = strip_eol(raw)

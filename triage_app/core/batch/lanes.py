@@ -182,17 +182,10 @@ class Partner:
     def receive(self) -> dict[str, Any]:
         msg = _read_frame(self.stdout)
         if msg is None:
-            raise TriageError(
-                "the batch's second lane stopped unexpectedly; the batch stopped "
-                "at its last committed chunk: run the same command again to resume"
-            )
+            raise TriageError(f"the batch's second lane stopped unexpectedly; {_RESUME}")
         if "error" in msg:
             if msg.get("transient"):
-                raise TriageError(
-                    f"the databases stayed unavailable ({msg['error']}); the "
-                    "batch stopped at its last committed chunk: run the same "
-                    "command again to resume"
-                )
+                raise _unavailable(msg["error"])
             raise TriageError(msg["error"])
         return msg
 
@@ -279,13 +272,17 @@ def run_lanes(
                 partner.close()  # waits for it: no lane writes after this returns
     except Exception as exc:
         if is_transient(exc):
-            raise TriageError(
-                f"the databases stayed unavailable ({error_message(exc)}); the batch stopped "
-                "cleanly at its last committed chunk: run the same command again to resume"
-            ) from None
+            raise _unavailable(error_message(exc)) from None
         raise
     finally:
         source.close()
+
+
+_RESUME = "the batch stopped at its last committed chunk: run the same command again to resume"
+
+
+def _unavailable(reason: str) -> TriageError:
+    return TriageError(f"the databases stayed unavailable ({reason}); {_RESUME}")
 
 
 def _stored(msg: dict[str, Any], rows_done: int, progress: Progress, total: int) -> int:

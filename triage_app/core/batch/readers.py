@@ -67,6 +67,13 @@ def open_source(path: Path) -> io.BufferedReader:
         raise TriageError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def skip_bom(f: io.BufferedReader) -> None:
+    """Step over a UTF-8 byte-order mark at the start of a JSONL file: an encoding mark,
+    not part of line 1's record."""
+    if f.peek(3)[:3] == BOM:
+        f.read(3)
+
+
 def strip_eol(line: bytes) -> bytes:
     """The line without its terminator (LF or CRLF): the record's raw bytes."""
     if line.endswith(b"\n"):

@@ -39,7 +39,7 @@ def make_engine(url: str, role: str) -> Engine:
     """An engine for ``url``; ``role`` (warehouse or dead-letter store) names it in errors."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # a port that is not a number is a ValueError
         raise TriageError(f"bad {role} URL: {redact_url(url)}") from None
     if parsed.get_backend_name() not in SUPPORTED_DIALECTS:
         raise TriageError(
@@ -55,7 +55,7 @@ def make_engine(url: str, role: str) -> Engine:
             event.listen(engine, "connect", _on_connect)
         else:
             engine = create_engine(parsed, pool_pre_ping=True)
-    except NoSuchModuleError:
+    except (NoSuchModuleError, ImportError):  # an unknown dialect, or a driver not installed
         raise TriageError(f"{role}: no driver for {parsed.drivername}") from None
     except OSError as exc:
         raise TriageError(f"{role}: cannot create the database folder: {exc.strerror}") from None

@@ -10,14 +10,15 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from triage_app.core.errors import TriageError
 
-_CREDENTIALS = re.compile(r"(\w+://)([^:/@\s]+):([^@\s]*)@")
+# user:password@ after a scheme, however many slashes the scheme was typed with.
+_CREDENTIALS = re.compile(r"(\w[\w+.-]*:/*)([^:/@\s]+):([^@\s]*)@")
 
 
 def redact_url(url: str) -> str:
     """A URL fit for logs and settings: the password replaced by ***."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return redact_text(url)
 
 
@@ -35,7 +36,7 @@ def refusal_message(exc: BaseException) -> str | None:
         reason = getattr(exc, "orig", None) or exc
         return "database error: " + redact_text(" ".join(str(reason).split())[:300])
     if isinstance(exc, OSError):
-        return str(exc.strerror or exc)
+        return redact_text(str(exc.strerror or exc))
     return None
 
 

@@ -11,12 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Engine
 
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.messages import redact_url
 from triage_app.core.db.schema import ensure_schema
-from triage_app.core.places import default_workspace_dir
+from triage_app.core.places import (
+    DEAD_LETTER_URL_ENV,
+    STORE_FILE,
+    WAREHOUSE_FILE,
+    WAREHOUSE_URL_ENV,
+    workspace_folder,
+)
 
 
 @dataclass(frozen=True)
@@ -45,15 +51,14 @@ def resolve_config(
 ) -> WorkspaceConfig:
     """Arguments win over ``TRIAGE_*`` environment variables, which win over defaults."""
     env = os.environ if env is None else env
-    folder_s = workspace or env.get("TRIAGE_WORKSPACE")
-    folder = Path(folder_s).expanduser() if folder_s else default_workspace_dir()
-    wh = warehouse_url or env.get("TRIAGE_WAREHOUSE_URL")
-    dl = dead_letter_url or env.get("TRIAGE_DEAD_LETTER_URL")
+    folder = workspace_folder(workspace, env)
+    wh = warehouse_url or env.get(WAREHOUSE_URL_ENV)
+    dl = dead_letter_url or env.get(DEAD_LETTER_URL_ENV)
     uses_folder = wh is None or dl is None
     return WorkspaceConfig(
         folder=folder.resolve() if uses_folder else None,
-        warehouse_url=wh or _sqlite_url(folder / "warehouse.db"),
-        dead_letter_url=dl or _sqlite_url(folder / "dead_letter.db"),
+        warehouse_url=wh or _sqlite_url(folder / WAREHOUSE_FILE),
+        dead_letter_url=dl or _sqlite_url(folder / STORE_FILE),
     )
 
 
@@ -86,9 +91,6 @@ class Workspace:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def warehouse_tables(self) -> list[str]:
-        return inspect(self.warehouse).get_table_names()
-
 
 def open_workspace(
     workspace: str | os.PathLike[str] | None = None,
@@ -101,6 +103,4 @@ def open_workspace(
 
 def open_config(config: WorkspaceConfig) -> Workspace:
     """The workspace a resolved config names (the window and its workers keep configs)."""
-    return open_workspace(
-        config.folder, warehouse_url=config.warehouse_url, dead_letter_url=config.dead_letter_url
-    )
+    return Workspace(config)

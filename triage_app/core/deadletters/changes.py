@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import DeadLetter, Workspace, record_event
-from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter
+from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter, not_found
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import (
     CLOSED,
@@ -47,7 +47,7 @@ def validate_payload(text: str, kind: str) -> Any:
 def _load_for_change(s: Session, dl_id: int, action: AuditAction) -> DeadLetter:
     dl = s.get(DeadLetter, dl_id)
     if dl is None:
-        raise TriageError(f"no dead letter with id {dl_id}")
+        raise not_found([dl_id])
     if dl.status in CLOSED:
         raise TriageError(f"dead letter {dl_id} is {dl.status}; it cannot be {action}")
     return dl
@@ -119,6 +119,6 @@ def add_note(ws: Workspace, ids: Sequence[int], note: str, *, actor: str | None 
     with Session(ws.store) as s, s.begin():
         for dl_id in ids:
             if s.get(DeadLetter, dl_id) is None:
-                raise TriageError(f"no dead letter with id {dl_id}")
+                raise not_found([dl_id])
             record_event(s, dl_id, AuditAction.NOTE, note.strip(), actor)
     return len(ids)

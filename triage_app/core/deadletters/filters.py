@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, and_, func, or_
+from sqlalchemy import Select, and_, or_
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from sqlalchemy.types import Boolean
@@ -73,7 +73,7 @@ def _contains_pg(element: _ContainsBytes, compiler: Any, **kw: Any) -> str:
 def _like_literal(text: str) -> str:
     """A LIKE pattern matching ``text`` literally: %, _ and the escape are plain characters."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped.lower()}%"
+    return f"%{escaped}%"
 
 
 def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
@@ -112,7 +112,9 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
         out.append(
             or_(
                 _ContainsBytes(dl.payload, needle),
-                func.lower(dl.error).like(_like_literal(f.search), escape="\\"),
+                # Case-insensitive in the database's own terms (ILIKE on PostgreSQL, lower()
+                # on both sides on SQLite), so text copied from an error always finds it.
+                dl.error.ilike(_like_literal(f.search), escape="\\"),
             )
         )
     return out
@@ -126,10 +128,15 @@ def filtered(stmt: SelectT, f: DeadLetterFilter) -> SelectT:
     return stmt.where(and_(*clauses)) if clauses else stmt
 
 
-def order_clause(sort: str = "id", descending: bool = False) -> list[Any]:
+def sort_column(sort: str) -> Any:
+    """The column a view may sort by, or a one-line refusal."""
     if sort not in SORTABLE:
         raise TriageError(f"cannot sort by {sort!r}")
-    col = getattr(DeadLetter, sort)
+    return getattr(DeadLetter, sort)
+
+
+def order_clause(sort: str = "id", descending: bool = False) -> list[Any]:
+    col = sort_column(sort)
     primary = col.desc() if descending else col.asc()
     # id breaks ties, so that paging through equal values is stable.
     tie = DeadLetter.id.desc() if descending else DeadLetter.id.asc()

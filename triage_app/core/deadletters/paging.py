@@ -16,12 +16,11 @@ from sqlalchemy import and_, or_, select
 
 from triage_app.core.db import DeadLetter, Workspace
 from triage_app.core.deadletters.filters import (
-    SORTABLE,
     DeadLetterFilter,
     filtered,
     order_clause,
+    sort_column,
 )
-from triage_app.core.errors import TriageError
 
 
 @dataclass(frozen=True)
@@ -63,8 +62,7 @@ _BY_POSITION = ("batch_id", "line")
 
 def _key_columns(sort: str) -> tuple[str, str]:
     """The two columns the order runs on: the chosen one, then a unique tie-breaker."""
-    if sort not in SORTABLE:
-        raise TriageError(f"cannot sort by {sort!r}")
+    sort_column(sort)  # refuses what no view may sort by
     return _BY_POSITION if sort in _BY_POSITION else (sort, "id")
 
 

@@ -65,6 +65,11 @@ class DeadLetterDetail(DeadLetterView):
         return d
 
 
+def not_found(ids: list[int]) -> TriageError:
+    """The refusal for ids that name no dead letter (the first ten of them)."""
+    return TriageError(f"no dead letter with id {', '.join(map(str, ids[:10]))}")
+
+
 def payload_text(raw: bytes) -> str:
     """Bytes as text for people: valid UTF-8 as is, anything else escaped (\\xNN)."""
     return raw.decode("utf-8", errors="backslashreplace")
@@ -138,7 +143,7 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
     with Session(ws.store) as s:
         dl = s.get(DeadLetter, dl_id)
         if dl is None:
-            raise TriageError(f"no dead letter with id {dl_id}")
+            raise not_found([dl_id])
         header = s.execute(
             select(Batch.csv_header).where(Batch.batch_id == dl.batch_id)
         ).scalar_one_or_none()

@@ -35,7 +35,7 @@ from triage_app.core.db import (
     record_event,
 )
 from triage_app.core.deadletters.filters import DeadLetterFilter
-from triage_app.core.deadletters.queries import matching_ids
+from triage_app.core.deadletters.queries import matching_ids, not_found
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
@@ -159,7 +159,7 @@ def redrive(
                 )
         missing = [i for i in chosen if i not in found]
         if missing:
-            raise TriageError(f"no dead letter with id {', '.join(map(str, missing[:10]))}")
+            raise not_found(missing)
     writer = None if dry_run else WarehouseWriter(ws.warehouse, transform)
     headers: dict[str, list[str] | None] = {}
     results: list[RedriveResult] = []

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import DateTime, func, select
 
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace
+from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace
 from triage_app.core.vocabulary import AuditAction, BatchState, ErrorClass, PayloadKind, Status
 
 EPOCH = dt.datetime(2026, 1, 1)
@@ -178,20 +178,21 @@ class StoreFiller:
 
     def flush(self) -> None:
         """Write what has been collected, in one transaction."""
-        marker = "?" if self.ws.store.dialect.name == "sqlite" else "%s"
+        dialect = self.ws.store.dialect
+        marker = "?" if dialect.name == "sqlite" else "%s"
         raw = self.ws.store.raw_connection()
         try:
             cur = raw.cursor()
-            for table, columns, rows in (
-                ("batches", _BATCH_COLUMNS, self._batches),
-                ("dead_letters", _DEAD_LETTER_COLUMNS, self._dead_letters),
-                ("audit_events", _EVENT_COLUMNS, self._events),
+            for model, columns, rows in (
+                (Batch, _BATCH_COLUMNS, self._batches),
+                (DeadLetter, _DEAD_LETTER_COLUMNS, self._dead_letters),
+                (AuditEvent, _EVENT_COLUMNS, self._events),
             ):
                 if rows:
                     cur.executemany(
-                        f"INSERT INTO {table} ({', '.join(columns)}) "
+                        f"INSERT INTO {model.__tablename__} ({', '.join(columns)}) "
                         f"VALUES ({', '.join([marker] * len(columns))})",
-                        rows,
+                        _as_stored(rows, [getattr(model, c) for c in columns], dialect),
                     )
             raw.commit()
         finally:
@@ -212,3 +213,21 @@ class StoreFiller:
         self.flush()
         with self.ws.store.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
+
+
+def _as_stored(rows: list[tuple[Any, ...]], columns: list[Any], dialect: Any) -> list[Any]:
+    """Rows with their timestamps as the engine stores them: on SQLite, text with
+    microseconds, which SQL compares as text. The driver's own rendering differs (no
+    microseconds), and a row written that way would sort and compare wrongly."""
+    processors = {
+        i: process
+        for i, column in enumerate(columns)
+        if isinstance(column.type, DateTime)
+        and (process := column.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+    }
+    if not processors:
+        return rows
+    return [
+        tuple(processors[i](v) if i in processors and v is not None else v for i, v in enumerate(r))
+        for r in rows
+    ]

@@ -105,10 +105,13 @@ class Spike:
 
     def message(self) -> str:
         b = self.batch
+        if self.baseline:
+            against = f"{self.ratio:.1f}x the median {self.baseline:.1%} of the batches before it"
+        else:  # after clean batches a ratio says nothing ("infx"): the median does
+            against = "where the batches before it quarantined almost nothing (median 0%)"
         return (
             f"Quarantine spike in batch {b.batch_id[:8]} ({b.source_name}, transform "
-            f"{b.transform}): {b.rate:.1%} of {b.rows:,} rows quarantined, "
-            f"{self.ratio:.1f}x the median {self.baseline:.1%} of the batches before it. "
+            f"{b.transform}): {b.rate:.1%} of {b.rows:,} rows quarantined, {against}. "
             f"A new release of {b.transform} may have broken the transform."
         )
 

@@ -16,6 +16,7 @@ from typing import Any
 from triage_app.core.batch import run_batch
 from triage_app.core.db import count_rows, open_workspace, table_sha256
 from triage_app.core.deadletters import DeadLetterFilter, list_dead_letters
+from triage_app.core.places import WAREHOUSE_FILE
 from triage_app.core.progress import Progress
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import ALL
@@ -45,7 +46,7 @@ def verify_idempotent(
 ) -> IdempotenceProof:
     transform = default_registry().get(transform_ref)
     with tempfile.TemporaryDirectory(prefix="triage-verify-") as tmp:
-        warehouse = f"sqlite:///{Path(tmp) / 'warehouse.db'}"
+        warehouse = f"sqlite:///{Path(tmp) / WAREHOUSE_FILE}"
         hashes: list[str] = []
         dead: list[list[tuple[int, str]]] = []
         summaries = []

@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import QToolTip
 
-from triage_app.core.deadletters import DeadLetterFilter
 from triage_app.core.trends import Trends
 from triage_app.gui import style
 
@@ -38,9 +37,6 @@ class Link:
     label: str  # what the status bar says: "first failed 2026-03-02 · data"
     changes: tuple[tuple[str, Any], ...]  # DeadLetterFilter fields to set
     select_all: bool = False  # a group: select its rows, ready for one re-drive
-
-    def apply(self, f: DeadLetterFilter) -> DeadLetterFilter:
-        return f.with_(**dict(self.changes))
 
 
 class TrendChart(pg.PlotWidget):

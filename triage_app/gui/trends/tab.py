@@ -54,6 +54,10 @@ from triage_app.gui.workers import QueryThread
 
 SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
 PANEL_MIN_HEIGHT = 200  # three rows fit a 900-pixel window under the banner
+FACTOR_KEY = "trends/spike_factor"
+WINDOW_KEY = "trends/spike_window"
+PER_DAY_HINT = "quarantined, stacked by class (UTC days)"
+PER_BATCH_HINT = "quarantined per batch, from its counters"
 
 
 def _trends_call(
@@ -109,13 +113,9 @@ class TrendsTab(QWidget):
         self.factor_spin.setSingleStep(0.5)
         self.factor_spin.setDecimals(1)
         self.factor_spin.setSuffix(" ×")
-        self.factor_spin.setValue(
-            float(self._settings.value("trends/spike_factor", DEFAULT_SPIKE_FACTOR))
-        )
+        self.factor_spin.setValue(float(self._settings.value(FACTOR_KEY, DEFAULT_SPIKE_FACTOR)))
         self.window_spin = QSpinBox(objectName="spikeWindow", minimum=1, maximum=100)
-        self.window_spin.setValue(
-            int(self._settings.value("trends/spike_window", DEFAULT_SPIKE_WINDOW))
-        )
+        self.window_spin.setValue(int(self._settings.value(WINDOW_KEY, DEFAULT_SPIKE_WINDOW)))
         for spin in (self.factor_spin, self.window_spin):
             spin.setToolTip(
                 "The spike rule: a batch whose quarantine rate exceeds this many "
@@ -157,7 +157,7 @@ class TrendsTab(QWidget):
             "failures": ChartPanel(
                 "failures",
                 "Failures over time",
-                "quarantined, stacked by class (UTC days)",
+                PER_DAY_HINT,
                 self.failures,
                 self.failures,
                 mode,
@@ -308,14 +308,10 @@ class TrendsTab(QWidget):
     @Slot(bool)
     def _on_mode(self, per_batch: bool) -> None:
         self.failures.set_mode("batch" if per_batch else "day")
-        self.panels["failures"].hint.setText(
-            "quarantined per batch, from its counters"
-            if per_batch
-            else "quarantined, stacked by class (UTC days)"
-        )
+        self.panels["failures"].hint.setText(PER_BATCH_HINT if per_batch else PER_DAY_HINT)
 
     @Slot()
     def _on_rule_changed(self) -> None:
-        self._settings.setValue("trends/spike_factor", self.factor_spin.value())
-        self._settings.setValue("trends/spike_window", self.window_spin.value())
+        self._settings.setValue(FACTOR_KEY, self.factor_spin.value())
+        self._settings.setValue(WINDOW_KEY, self.window_spin.value())
         self.refresh()

@@ -59,6 +59,7 @@ from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
 from triage_app.gui.workers import JobRunner, QueryThread
 
 DEFAULT_SIZE = (1400, 900)
+GEOMETRY_KEY = "window/geometry"
 
 
 def _count(f: DeadLetterFilter) -> Callable[[Workspace], int]:
@@ -328,7 +329,6 @@ class MainWindow(QMainWindow):
         return self.table.selected_count()
 
     def selected_ids(self, limit: int = MAX_SELECTED_IDS) -> list[int] | None:
-        """Ids of the selected rows, or None when more than ``limit`` are selected."""
         return self.table.selected_ids(limit)
 
     def _transforms_in_use(self) -> list[str]:
@@ -424,7 +424,6 @@ class MainWindow(QMainWindow):
 
     # -- long jobs --------------------------------------------------------------------------
     def start_job(self, job: Job) -> JobRunner:
-        """Run ``job`` on its own thread; the status bar follows it until it ends."""
         assert self.config is not None
         return self.jobs.start(self.config, job)
 
@@ -533,24 +532,28 @@ class MainWindow(QMainWindow):
         )
 
     # -- remembering ------------------------------------------------------------------------
+    def _remembered(self) -> tuple[tuple[str, Any, Any], ...]:
+        """(settings key, save, restore) of each part whose layout is remembered."""
+        header = self.table.horizontalHeader()
+        return (
+            ("window/state", self.saveState, self.restoreState),
+            ("window/splitter", self.splitter.saveState, self.splitter.restoreState),
+            ("window/columns", header.saveState, header.restoreState),
+        )
+
     def _restore_state(self) -> None:
-        geometry = self.settings.bytes_value("window/geometry")
+        geometry = self.settings.bytes_value(GEOMETRY_KEY)
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(*DEFAULT_SIZE)
-        for key, target in (
-            ("window/state", self.restoreState),
-            ("window/splitter", self.splitter.restoreState),
-            ("window/columns", self.table.horizontalHeader().restoreState),
-        ):
+        for key, _save, restore in self._remembered():
             value = self.settings.bytes_value(key)
             if value is not None:
-                target(value)
+                restore(value)
 
     def save_state(self) -> None:
-        self.settings.set_value("window/geometry", self.saveGeometry())
-        self.settings.set_value("window/state", self.saveState())
-        self.settings.set_value("window/splitter", self.splitter.saveState())
-        self.settings.set_value("window/columns", self.table.horizontalHeader().saveState())
+        self.settings.set_value(GEOMETRY_KEY, self.saveGeometry())
+        for key, save, _restore in self._remembered():
+            self.settings.set_value(key, save())
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

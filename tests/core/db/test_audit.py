@@ -1,0 +1,151 @@
+"""The audit trail: ``record_event`` appends one event (dead letter, time, actor, action as its
+stored text, detail) inside the caller's transaction, on a Connection or a Session alike, so
+it commits with the change it records and vanishes when that change is rolled back; an
+event for a dead letter that does not exist is refused. The default actor is
+``current_actor()``, the OS user, always a non-empty string."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from triage_app.core.clock import utcnow
+from triage_app.core.db import (
+    AuditEvent,
+    Batch,
+    DeadLetter,
+    Workspace,
+    current_actor,
+    event_insert,
+    record_event,
+)
+from triage_app.core.vocabulary import AuditAction
+
+
+def add_dead_letter(ws: Workspace) -> int:
+    now = utcnow()
+    with ws.store.begin() as conn:
+        conn.execute(
+            insert(Batch),
+            {
+                "batch_id": "0123456789abcdef",
+                "source_name": "pesanan.jsonl",
+                "source_sha256": "0" * 64,
+                "transform": "pesanan@1",
+                "format": "jsonl",
+            },
+        )
+        return int(
+            conn.execute(
+                insert(DeadLetter).returning(DeadLetter.id),
+                {
+                    "batch_id": "0123456789abcdef",
+                    "line": 3,
+                    "original_payload": b'{"qty": -1}',
+                    "payload": b'{"qty": -1}',
+                    "payload_kind": "jsonl",
+                    "error": "DataError: qty tidak valid: -1",
+                    "error_class": "data",
+                    "signature": "DataError: qty tidak valid: <n>",
+                    "transform": "pesanan@1",
+                    "first_failed_at": now,
+                    "last_failed_at": now,
+                },
+            ).scalar_one()
+        )
+
+
+def events(ws: Workspace) -> list[tuple[Any, ...]]:
+    with ws.store.connect() as conn:
+        rows = conn.execute(
+            select(
+                AuditEvent.dead_letter_id,
+                AuditEvent.at,
+                AuditEvent.actor,
+                AuditEvent.action,
+                AuditEvent.detail,
+            ).order_by(AuditEvent.id)
+        )
+        return [tuple(r) for r in rows]
+
+
+def test_an_event_is_appended_with_everything_it_was_given(workspace: Workspace) -> None:
+    dl = add_dead_letter(workspace)
+    at = dt.datetime(2026, 3, 1, 10, 0, 0)
+    with workspace.store.begin() as conn:
+        record_event(conn, dl, AuditAction.EDITED, "payload 12 -> 11 bytes", "ani", at)
+        record_event(conn, dl, AuditAction.NOTE, "asked the shop", "budi", at)
+    assert events(workspace) == [
+        (dl, at, "ani", "edited", "payload 12 -> 11 bytes"),
+        (dl, at, "budi", "note", "asked the shop"),
+    ]
+
+
+def test_the_defaults_are_now_and_the_current_actor(workspace: Workspace) -> None:
+    dl = add_dead_letter(workspace)
+    before = utcnow().replace(microsecond=0)
+    with workspace.store.begin() as conn:
+        record_event(conn, dl, AuditAction.PARKED, "by hand")
+    after = utcnow()
+    [(dl_id, at, actor, action, detail)] = events(workspace)
+    assert (dl_id, actor, action, detail) == (dl, current_actor(), "parked", "by hand")
+    assert before <= at <= after and at.tzinfo is None
+
+
+def test_the_actor_is_the_os_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOGNAME", "steward-ani")  # getpass asks LOGNAME first
+    assert current_actor() == "steward-ani"
+
+
+def test_current_actor_is_a_non_empty_string() -> None:
+    actor = current_actor()
+    assert isinstance(actor, str) and actor.strip() == actor and actor
+
+
+def test_a_rolled_back_connection_takes_its_event_with_it(workspace: Workspace) -> None:
+    dl = add_dead_letter(workspace)
+    with pytest.raises(RuntimeError, match="the change failed"), workspace.store.begin() as conn:
+        record_event(conn, dl, AuditAction.DISCARDED, "junk", "ani")
+        raise RuntimeError("the change failed")
+    assert events(workspace) == []
+    with workspace.store.begin() as conn:
+        record_event(conn, dl, AuditAction.REOPENED, "", "ani")
+    assert [e[3] for e in events(workspace)] == ["reopened"]
+
+
+def test_a_session_commits_or_rolls_back_its_event(workspace: Workspace) -> None:
+    dl = add_dead_letter(workspace)
+    with Session(workspace.store) as s:
+        record_event(s, dl, AuditAction.RECLASSIFIED, "data -> code", "ani")
+        s.rollback()
+        assert events(workspace) == []
+        record_event(s, dl, AuditAction.RECLASSIFIED, "data -> code", "ani")
+        s.commit()
+    assert [(e[2], e[3], e[4]) for e in events(workspace)] == [
+        ("ani", "reclassified", "data -> code")
+    ]
+
+
+def test_events_are_only_added(workspace: Workspace) -> None:
+    dl = add_dead_letter(workspace)
+    for action in AuditAction:
+        with workspace.store.begin() as conn:
+            record_event(conn, dl, action, action.value, "ani")
+    assert [e[3] for e in events(workspace)] == [a.value for a in AuditAction]
+
+
+def test_an_event_for_a_missing_dead_letter_is_refused(workspace: Workspace) -> None:
+    with pytest.raises(IntegrityError), workspace.store.begin() as conn:
+        record_event(conn, 424242, AuditAction.NOTE, "nobody", "ani")
+    with workspace.store.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(AuditEvent)).scalar_one() == 0
+
+
+def test_the_insert_is_built_once() -> None:
+    assert event_insert() is event_insert()
+    assert event_insert().table.name == "audit_events"

@@ -1,0 +1,234 @@
+"""Changes by hand: an edit keeps the original and is audited, CSV rows are edited as JSON
+objects, resolved and discarded rows refuse every change but a note, and each status change
+or reclassification is one event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import SEED_ORDERS
+from triage_app.core.batch import run_batch
+from triage_app.core.db import Workspace
+from triage_app.core.deadletters import (
+    add_note,
+    edit_payload,
+    get_dead_letter,
+    reclassify,
+    redrive,
+    set_status,
+)
+from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import ErrorClass, Status
+
+# The seed batch through pesanan@1 quarantines lines 3, 4, 6 and 8, as ids 1 to 4.
+TRUNCATED, NO_QTY, NEGATIVE, NULL_DISKON = 1, 2, 3, 4
+BAD_ORDER = b"3005,Agus,Baru,-5,2026-01-09T15:00:00"
+FIXED_ORDER = (
+    '{"order_id": "3005", "pelanggan": "Agus", "status": "Baru", "total": "5", '
+    '"updated_at": "2026-01-09T15:00:00"}'
+)
+
+
+@pytest.fixture
+def ws(workspace: Workspace, seed_batch: Path) -> Workspace:
+    run_batch(workspace, seed_batch, "pesanan@1")
+    return workspace
+
+
+def actions(ws: Workspace, dl_id: int) -> list[str]:
+    return [e.action for e in get_dead_letter(ws, dl_id).events]
+
+
+def refusal(fn: Callable[..., Any], *args: Any, **kw: Any) -> str:
+    """The one line ``fn(*args, **kw)`` is refused with."""
+    with pytest.raises(TriageError) as exc:
+        fn(*args, **kw)
+    assert "\n" not in str(exc.value)
+    return str(exc.value)
+
+
+def test_edit_keeps_the_original_and_records_an_event(ws: Workspace) -> None:
+    before = get_dead_letter(ws, TRUNCATED)
+    text = '{"pesanan_id": 3, "qty": 1}'
+    d = edit_payload(ws, TRUNCATED, text, actor="steward")
+    assert d.payload == text and d.payload_bytes == text.encode()
+    assert d.original_bytes == before.original_bytes == before.payload_bytes
+    assert d.payload_kind == "json"  # a JSONL record, once edited
+    assert d.status == "open" and d.attempts == 1  # an edit changes nothing else
+    assert [e.action for e in d.events] == ["quarantined", "edited"]
+    edited = d.events[-1]
+    assert edited.actor == "steward"
+    assert edited.detail == f"payload {len(before.payload_bytes)} -> {len(text)} bytes"
+    # A second edit replaces the working copy only; the original is still the bytes read.
+    again = edit_payload(ws, TRUNCATED, '{"pesanan_id": 3, "qty": 2}')
+    assert again.original_bytes == before.original_bytes
+    assert actions(ws, TRUNCATED) == ["quarantined", "edited", "edited"]
+
+
+def test_edit_keeps_text_beyond_ascii_as_utf8(ws: Workspace) -> None:
+    d = edit_payload(ws, NO_QTY, '{"pelanggan": "Müller ✓"}')
+    assert d.payload_bytes == '{"pelanggan": "Müller ✓"}'.encode()
+
+
+def test_edit_of_a_csv_row_becomes_json_csv_and_must_stay_an_object(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    src = tmp_path / SEED_ORDERS.name
+    src.write_bytes(SEED_ORDERS.read_bytes() + BAD_ORDER + b"\n")
+    run_batch(workspace, src, "orders@1")
+    assert get_dead_letter(workspace, 1).payload_kind == "csv"
+    for not_an_object in ("[1, 2]", '"3005,Agus"', "3005", "null"):
+        assert refusal(edit_payload, workspace, 1, not_an_object) == (
+            "a CSV row is edited as a JSON object of column -> value"
+        )
+    assert actions(workspace, 1) == ["quarantined"]
+    d = edit_payload(workspace, 1, FIXED_ORDER)
+    assert d.payload_kind == "json-csv"
+    assert d.original_bytes == BAD_ORDER and d.payload == FIXED_ORDER
+    assert d.csv_header == "order_id,pelanggan,status,total,updated_at"
+    # Once edited it is still a CSV row: an array is still refused.
+    assert "JSON object" in refusal(lambda: edit_payload(workspace, 1, '["3005"]'))
+    assert get_dead_letter(workspace, 1).payload_kind == "json-csv"
+
+
+def test_a_jsonl_row_may_become_any_json_value(ws: Workspace) -> None:
+    assert edit_payload(ws, NEGATIVE, "[1, 2]").payload == "[1, 2]"
+
+
+def test_an_unchanged_payload_is_refused(ws: Workspace) -> None:
+    original = get_dead_letter(ws, NO_QTY).payload  # valid JSON, missing qty
+    assert refusal(lambda: edit_payload(ws, NO_QTY, original)) == (
+        f"dead letter {NO_QTY}: the payload is unchanged"
+    )
+    edit_payload(ws, NO_QTY, '{"qty": 1}')
+    assert refusal(lambda: edit_payload(ws, NO_QTY, '{"qty": 1}')).endswith("unchanged")
+    assert actions(ws, NO_QTY) == ["quarantined", "edited"]
+
+
+def test_invalid_json_is_refused_in_one_line(ws: Workspace) -> None:
+    before = get_dead_letter(ws, TRUNCATED)
+    for text in ('{"pesanan_id": 3', '{\n  "a": 1,\n}', "", "not json"):
+        assert refusal(edit_payload, ws, TRUNCATED, text).startswith("not valid JSON: ")
+    multi = refusal(lambda: edit_payload(ws, TRUNCATED, '{\n  "a": 1,\n}'))
+    assert "line 2 column 9" in multi  # where the mistake is, for the editor
+    after = get_dead_letter(ws, TRUNCATED)
+    assert after.payload_bytes == before.payload_bytes and after.events == before.events
+
+
+def test_a_missing_dead_letter_refuses_every_change(ws: Workspace) -> None:
+    for change in (
+        lambda: edit_payload(ws, 99, "{}"),
+        lambda: set_status(ws, [99], Status.PARKED),
+        lambda: reclassify(ws, [99], ErrorClass.CODE),
+        lambda: add_note(ws, [99], "hello"),
+    ):
+        assert refusal(change) == "no dead letter with id 99"
+
+
+@pytest.mark.parametrize("final", [Status.RESOLVED, Status.DISCARDED])
+def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
+    ws: Workspace, final: Status
+) -> None:
+    if final is Status.RESOLVED:
+        assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
+    else:
+        assert set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk") == 1
+    before = get_dead_letter(ws, NULL_DISKON)
+    assert before.status == final
+    for change, verb in (
+        (lambda: edit_payload(ws, NULL_DISKON, '{"pesanan_id": 8}'), "edited"),
+        (lambda: set_status(ws, [NULL_DISKON], Status.OPEN), "reopened"),
+        (lambda: set_status(ws, [NULL_DISKON], Status.PARKED), "parked"),
+        (lambda: set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="x"), "discarded"),
+        (lambda: reclassify(ws, [NULL_DISKON], ErrorClass.DATA), "reclassified"),
+    ):
+        assert refusal(change) == f"dead letter {NULL_DISKON} is {final}; it cannot be {verb}"
+    after = get_dead_letter(ws, NULL_DISKON)
+    assert (after.status, after.error_class, after.payload_bytes, after.events) == (
+        before.status,
+        before.error_class,
+        before.payload_bytes,
+        before.events,
+    )
+    assert add_note(ws, [NULL_DISKON], "kept for the audit") == 1
+    assert actions(ws, NULL_DISKON)[-1] == "note"
+
+
+def test_discard_needs_a_reason(ws: Workspace) -> None:
+    for reason in ("", "   \t"):
+        assert refusal(set_status, ws, [TRUNCATED], Status.DISCARDED, reason=reason) == (
+            "discarding needs a reason"
+        )
+    assert get_dead_letter(ws, TRUNCATED).status == "open"
+    assert set_status(ws, [TRUNCATED], Status.DISCARDED, reason="cut off: junk") == 1
+    d = get_dead_letter(ws, TRUNCATED)
+    assert d.status == "discarded"
+    assert (d.events[-1].action, d.events[-1].detail) == ("discarded", "cut off: junk")
+
+
+def test_resolved_cannot_be_set_by_hand(ws: Workspace) -> None:
+    assert refusal(lambda: set_status(ws, [TRUNCATED], Status.RESOLVED)) == (
+        "cannot set status resolved by hand"
+    )
+    assert get_dead_letter(ws, TRUNCATED).status == "open"
+
+
+def test_each_status_change_is_one_event_and_no_change_is_none(ws: Workspace) -> None:
+    assert set_status(ws, [TRUNCATED, NO_QTY], Status.OPEN) == 0  # open already
+    assert actions(ws, TRUNCATED) == ["quarantined"] == actions(ws, NO_QTY)
+    assert set_status(ws, [TRUNCATED, NO_QTY], Status.PARKED, reason="later", actor="ana") == 2
+    for dl_id in (TRUNCATED, NO_QTY):
+        d = get_dead_letter(ws, dl_id)
+        assert d.status == "parked"
+        assert [(e.action, e.actor, e.detail) for e in d.events[1:]] == [("parked", "ana", "later")]
+    # Parked again changes nothing; a parked row can be reopened (and is then open).
+    assert set_status(ws, [TRUNCATED, NO_QTY, NEGATIVE], Status.PARKED) == 1
+    assert set_status(ws, [TRUNCATED], Status.OPEN, reason="fixed upstream") == 1
+    assert get_dead_letter(ws, TRUNCATED).status == "open"
+    assert actions(ws, TRUNCATED) == ["quarantined", "parked", "reopened"]
+    assert actions(ws, NO_QTY) == ["quarantined", "parked"]
+
+
+def test_a_refused_status_change_changes_no_row(ws: Workspace) -> None:
+    set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk")
+    with pytest.raises(TriageError, match="is discarded"):
+        set_status(ws, [TRUNCATED, NULL_DISKON], Status.PARKED)
+    assert get_dead_letter(ws, TRUNCATED).status == "open"  # all or nothing
+    assert actions(ws, TRUNCATED) == ["quarantined"]
+
+
+def test_reclassify_skips_rows_already_of_that_class(ws: Workspace) -> None:
+    assert get_dead_letter(ws, NULL_DISKON).error_class == "code"
+    assert reclassify(ws, [NEGATIVE, NULL_DISKON], ErrorClass.CODE, actor="lead") == 1
+    d = get_dead_letter(ws, NEGATIVE)
+    assert d.error_class == "code"
+    assert [(e.action, e.actor, e.detail) for e in d.events[1:]] == [
+        ("reclassified", "lead", "data -> code")
+    ]
+    assert actions(ws, NULL_DISKON) == ["quarantined"]
+    assert reclassify(ws, [NEGATIVE, NULL_DISKON], ErrorClass.CODE) == 0
+    assert reclassify(ws, [NULL_DISKON], ErrorClass.TRANSIENT) == 1
+    assert get_dead_letter(ws, NULL_DISKON).error_class == "transient"
+    assert get_dead_letter(ws, NULL_DISKON).events[-1].detail == "code -> transient"
+
+
+def test_a_note_needs_text_and_existing_ids(ws: Workspace) -> None:
+    for empty in ("", "  \n "):
+        assert refusal(add_note, ws, [TRUNCATED], empty) == "a note cannot be empty"
+    assert refusal(lambda: add_note(ws, [TRUNCATED, 99], "checked")) == (
+        "no dead letter with id 99"
+    )
+    assert actions(ws, TRUNCATED) == ["quarantined"]  # nothing written for the good id
+    assert add_note(ws, [TRUNCATED, NO_QTY], "  asked the shop  ", actor="ana") == 2
+    for dl_id in (TRUNCATED, NO_QTY):
+        d = get_dead_letter(ws, dl_id)
+        assert (d.events[-1].action, d.events[-1].actor, d.events[-1].detail) == (
+            "note",
+            "ana",
+            "asked the shop",
+        )
+        assert d.status == "open"  # a note changes nothing else
