@@ -9,7 +9,7 @@ from typing import Any
 from triage_app.core.clock import iso
 from triage_app.core.csv_cells import safe_cell
 from triage_app.core.trends.counting import STATUSES
-from triage_app.core.trends.model import Trends
+from triage_app.core.trends.model import BatchPoint, Trends
 from triage_app.core.vocabulary import CLASSES
 
 Table = tuple[list[str], list[list[Any]]]
@@ -24,42 +24,28 @@ CHART_TITLES = {
 }
 
 
+# What both per-batch tables begin with.
+_BATCH_HEADERS = ["batch_id", "source_name", "transform", "started_at", "rows", "quarantined"]
+
+
+def _batch_cells(b: BatchPoint) -> list[Any]:
+    return [b.batch_id, b.source_name, b.transform, iso(b.started_at), b.rows, b.quarantined]
+
+
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
 def chart_tables(t: Trends) -> dict[str, Table]:
     """Each chart's data as (headers, rows) of plain values, named as in CHART_TITLES."""
-    rate_rows = [
-        [
-            b.batch_id,
-            b.source_name,
-            b.transform,
-            iso(b.started_at),
-            b.rows,
-            b.quarantined,
-            round(b.rate, 6),
-            None if c.baseline is None else round(c.baseline, 6),
-            None if c.threshold is None else round(c.threshold, 6),
-            c.is_spike,
-        ]
-        for b, c in zip(t.per_batch, t.checks, strict=True)
-    ]
     return {
         "failures_per_day": (
             ["day", *CLASSES, "total"],
             [[d.day.isoformat(), *(d.by_class[c] for c in CLASSES), d.total] for d in t.per_day],
         ),
         "failures_per_batch": (
-            ["batch_id", "source_name", "transform", "started_at", "rows", "quarantined", *CLASSES],
-            [
-                [
-                    b.batch_id,
-                    b.source_name,
-                    b.transform,
-                    iso(b.started_at),
-                    b.rows,
-                    b.quarantined,
-                    *(b.by_class.get(c, 0) for c in CLASSES),
-                ]
-                for b in t.per_batch
-            ],
+            [*_BATCH_HEADERS, *CLASSES],
+            [[*_batch_cells(b), *(b.by_class.get(c, 0) for c in CLASSES)] for b in t.per_batch],
         ),
         "backlog": (
             ["day", "open", "resolved", "arrived", "resolved_on_day", "discarded_on_day"],
@@ -76,19 +62,17 @@ def chart_tables(t: Trends) -> dict[str, Table]:
             ],
         ),
         "quarantine_rate": (
+            [*_BATCH_HEADERS, "rate", "baseline", "threshold", "spike"],
             [
-                "batch_id",
-                "source_name",
-                "transform",
-                "started_at",
-                "rows",
-                "quarantined",
-                "rate",
-                "baseline",
-                "threshold",
-                "spike",
+                [
+                    *_batch_cells(b),
+                    round(b.rate, 6),
+                    _rounded(c.baseline),
+                    _rounded(c.threshold),
+                    c.is_spike,
+                ]
+                for b, c in zip(t.per_batch, t.checks, strict=True)
             ],
-            rate_rows,
         ),
         "attempts": (
             ["attempts", "dead_letters", "parked"],
