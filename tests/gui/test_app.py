@@ -54,10 +54,10 @@ def test_geometry_and_splitter_are_remembered(qtbot, open_main_window, demo_work
     # The offscreen screen is 800x800: stay inside it so nothing is clamped.
     w = open_main_window(demo_workspace)
     w.resize(w.width(), 611)
-    w.splitter.setSizes([500, 300])
+    w.quarantine.setSizes([500, 300])
     w.table.setColumnWidth(0, 91)
     w.close()
-    saved = w.splitter.saveState()
+    saved = w.quarantine.saveState()
     again = open_main_window(demo_workspace)
     assert again.height() == 611
     assert again.settings.bytes_value("window/splitter") == saved

@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, and_, or_
+from sqlalchemy import Select, and_, bindparam, or_
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from sqlalchemy.types import Boolean
@@ -76,6 +76,42 @@ def _like_literal(text: str) -> str:
     return f"%{escaped}%"
 
 
+class _ContainsText(FunctionElement[bool]):
+    """Text found in a column whatever its case, as the database folds case: PostgreSQL
+    folds every letter (ILIKE), SQLite ASCII letters only (its lower() and LIKE). The
+    pattern is folded in Python the same way, so text copied from an error always finds
+    it; on SQLite the pattern is then a constant, not a lower() evaluated on every row."""
+
+    type = Boolean()
+    inherit_cache = True
+
+
+def contains_text(column: Any, text: str) -> _ContainsText:
+    ascii_folded = "".join(c.lower() if c.isascii() else c for c in text)
+    return _ContainsText(
+        column,
+        bindparam("text_any_case", _like_literal(text), unique=True),
+        bindparam("text_ascii_lower", _like_literal(ascii_folded), unique=True),
+    )
+
+
+@compiles(_ContainsText, "sqlite")
+def _contains_text_sqlite(element: _ContainsText, compiler: Any, **kw: Any) -> str:
+    column, _pattern, ascii_lowered = list(element.clauses)
+    # In parentheses: SQLite may compare the result with 1, and would otherwise take
+    # "'\\' = 1" for the escape character.
+    return (
+        f"(lower({compiler.process(column, **kw)}) LIKE "
+        f"{compiler.process(ascii_lowered, **kw)} ESCAPE '\\')"
+    )
+
+
+@compiles(_ContainsText, "postgresql")
+def _contains_text_pg(element: _ContainsText, compiler: Any, **kw: Any) -> str:
+    column, pattern, _ascii_lowered = list(element.clauses)
+    return f"({compiler.process(column, **kw)} ILIKE {compiler.process(pattern, **kw)} ESCAPE '\\')"
+
+
 def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
     dl = DeadLetter
     out: list[ColumnElement[bool]] = []
@@ -112,9 +148,7 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
         out.append(
             or_(
                 _ContainsBytes(dl.payload, needle),
-                # Case-insensitive in the database's own terms (ILIKE on PostgreSQL, lower()
-                # on both sides on SQLite), so text copied from an error always finds it.
-                dl.error.ilike(_like_literal(f.search), escape="\\"),
+                contains_text(dl.error, f.search),
             )
         )
     return out

@@ -89,8 +89,8 @@ class MainWindow(QMainWindow):
         self.filter_bar = FilterBar()
         self.detail = DetailPane()
         self.unsaved_edit = UnsavedEditGuard(self.detail, self)
-        self.splitter = QuarantinePane(self.model, self.detail, self.unsaved_edit)
-        self.table = self.splitter.table
+        self.quarantine = QuarantinePane(self.model, self.detail, self.unsaved_edit)
+        self.table = self.quarantine.table
         self.row_actions = RowActions(self.selected_ids, self)
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
         self.setMenuBar(self.menu)
@@ -138,7 +138,7 @@ class MainWindow(QMainWindow):
         self.trends = TrendsTab()
         self.tabs = QTabWidget(objectName="mainTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.splitter, "Quarantine")
+        self.tabs.addTab(self.quarantine, "Quarantine")
         self.tabs.addTab(self.trends, "Trends")
         v.addWidget(self.spike_banner)
         v.addWidget(self.tabs, 1)
@@ -310,14 +310,14 @@ class MainWindow(QMainWindow):
         """A click in Trends: the table shows the rows the chart counted; a group's rows
         are selected too, ready for one fix and one re-drive."""
         self.filter_bar.apply_link(link)
-        self.tabs.setCurrentWidget(self.splitter)
+        self.tabs.setCurrentWidget(self.quarantine)
         self.show_message(f"Trends: {link.label}")
-        self.splitter.select_all_when_counted(link.select_all)
+        self.quarantine.select_all_when_counted(link.select_all)
 
     @Slot(str)
     def show_spike_batch(self, batch_id: str) -> None:
         self.filter_bar.show_batch(batch_id)
-        self.tabs.setCurrentWidget(self.splitter)
+        self.tabs.setCurrentWidget(self.quarantine)
 
     @Slot()
     def focus_search(self) -> None:
@@ -354,7 +354,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_total_changed(self) -> None:
-        self.splitter.on_counted()
+        self.quarantine.on_counted()
         self._update_count_label()
         self._update_empty_state()
 
@@ -537,7 +537,7 @@ class MainWindow(QMainWindow):
         header = self.table.horizontalHeader()
         return (
             ("window/state", self.saveState, self.restoreState),
-            ("window/splitter", self.splitter.saveState, self.splitter.restoreState),
+            ("window/splitter", self.quarantine.saveState, self.quarantine.restoreState),
             ("window/columns", header.saveState, header.restoreState),
         )
 
