@@ -11,7 +11,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -76,11 +75,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     sha = _hash_in_background(Path(args.file))
     from triage_app.core.jobs import BatchJob
 
-    job = BatchJob(Path(args.file), args.transform, args.format)
-    if args.chunk_size:
-        job = replace(job, chunk_size=args.chunk_size)
+    chunk = {"chunk_size": args.chunk_size} if args.chunk_size else {}
     with _open(args) as ws:
-        s = replace(job, sha256=sha()).run(ws)
+        s = BatchJob(Path(args.file), args.transform, args.format, sha256=sha(), **chunk).run(ws)
     data = {
         k: v
         for k, v in s.to_json().items()
