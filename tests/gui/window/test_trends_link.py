@@ -41,7 +41,7 @@ def test_a_day_click_filters_the_table(crafted_window, qtbot) -> None:  # type: 
     f = w.model.filter
     assert (f.failed_from, f.failed_to, f.error_class, f.status) == (MAR[0], MAR[0], "data", "all")
     assert w.model.total() == 3
-    assert w.tabs.currentWidget() is w.splitter
+    assert w.tabs.currentWidget() is w.quarantine
     assert w.filter_bar.link_chip.isVisible()
     w.filter_bar.link_clear.click()
     qtbot.waitUntil(lambda: w.model.total() is not None)
@@ -88,12 +88,12 @@ def test_a_spike_raises_the_banner_in_the_window(open_main_window, tmp_path, qtb
     assert "transform pesanan@2" in w.spike_banner.text.text()
     w.spike_banner.show_button.click()
     assert w.model.filter.batch_id == f"{8:016x}"
-    assert w.tabs.currentWidget() is w.splitter
+    assert w.tabs.currentWidget() is w.quarantine
 
 
 def test_a_hidden_tab_is_read_again_when_shown(crafted_window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
     w = crafted_window
-    w.tabs.setCurrentWidget(w.splitter)
+    w.tabs.setCurrentWidget(w.quarantine)
     src = tmp_path / "late.jsonl"
     src.write_text('{"pesanan_id": 950, "qty": 0}\n', encoding="utf-8")
     with open_workspace(w.config.folder) as ws:
