@@ -8,6 +8,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from triage_app.core.demo import write_orders
 from triage_app.core.places import resources_dir
@@ -43,6 +44,12 @@ def cli(
         env=env,
         timeout=timeout,
     )
+
+
+def history_actions(window: Any) -> list[str]:
+    """The actions in the window's History tab, oldest first."""
+    h = window.detail.history
+    return [h.topLevelItem(i).text(2) for i in range(h.topLevelItemCount())]
 
 
 @dataclass(frozen=True)

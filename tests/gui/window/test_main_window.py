@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton, QTableView
 
+from tests.support import history_actions
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import get_dead_letter
 
@@ -51,7 +52,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     editor.setPlainText(edited)
     assert save.isEnabled()
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: _history_actions(window)[-1:] == ["edited"])
+    qtbot.waitUntil(lambda: history_actions(window)[-1:] == ["edited"])
     assert not save.isEnabled()  # saved: the editor holds the stored payload again
     assert get_dead_letter_text(demo_workspace, dl_id) == edited
 
@@ -86,7 +87,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     qtbot.waitUntil(lambda: table.model().rowCount() == 0)
     qtbot.waitUntil(lambda: window.table.empty_label.isVisible())
     assert "match these filters" in window.table.empty_label.text()
-    qtbot.waitUntil(lambda: _history_actions(window)[-1:] == ["resolved"])
+    qtbot.waitUntil(lambda: history_actions(window)[-1:] == ["resolved"])
     status_filter.setCurrentText("Resolved")
     qtbot.waitUntil(lambda: table.model().rowCount() == 1)
 
@@ -98,45 +99,6 @@ def test_search_is_literal(qtbot, window):
         qtbot.waitUntil(lambda e=expected: window.model.total() == e, timeout=3_000)
     search.clear()
     qtbot.waitUntil(lambda: window.model.total() == 4)
-
-
-def test_row_actions_are_audited(qtbot, window, monkeypatch):
-    from PySide6.QtWidgets import QInputDialog
-
-    table = window.findChild(QTableView, "deadLetterTable")
-    table.selectRow(0)
-    qtbot.waitUntil(lambda: window.detail.current_id() is not None)
-    window.row_actions.reclassify(window_error_class("code"))
-    qtbot.waitUntil(lambda: "reclassified" in _history_actions(window))
-    table.selectRow(0)
-    window.row_actions.park()
-    qtbot.waitUntil(lambda: window.model.total() == 3)
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("junk from a test", True))
-    table.selectRow(0)
-    window.row_actions.discard()
-    qtbot.waitUntil(lambda: window.model.total() == 2)
-    monkeypatch.setattr(
-        QInputDialog, "getMultiLineText", lambda *a, **k: ("asked the partner", True)
-    )
-    table.selectRow(0)
-    qtbot.waitUntil(lambda: window.selected_count() == 1)
-    window.row_actions.add_note()
-    qtbot.waitUntil(lambda: "note" in _history_actions(window))
-    window.filter_bar.status_combo.setCurrentText("All")
-    qtbot.waitUntil(lambda: window.model.total() == 4)
-    statuses = sorted(window.model.row(r).status for r in range(4))
-    assert statuses == ["discarded", "open", "open", "parked"]
-
-
-def window_error_class(name):  # type: ignore[no-untyped-def]
-    from triage_app.core.vocabulary import ErrorClass
-
-    return ErrorClass(name)
-
-
-def _history_actions(window) -> list[str]:  # type: ignore[no-untyped-def]
-    h = window.detail.history
-    return [h.topLevelItem(i).text(2) for i in range(h.topLevelItemCount())]
 
 
 def _ws(folder):  # type: ignore[no-untyped-def]
