@@ -104,6 +104,11 @@ def test_rate_per_batch(tab) -> None:  # type: ignore[no-untyped-def]
     assert tab.rate.threshold.getData()[0] is None or len(tab.rate.threshold.getData()[0]) == 0
 
 
+def test_the_groups_model_passes_qt_model_tester(tab, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    assert tab.groups.model.rowCount() > 0
+    qtmodeltester.check(tab.groups.model)
+
+
 def test_error_groups_table_and_bars(tab) -> None:  # type: ignore[no-untyped-def]
     model = tab.groups.model
     assert model.rowCount() == 4
