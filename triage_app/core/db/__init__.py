@@ -4,7 +4,15 @@ warehouse's upserts, and the audit trail."""
 from triage_app.core.db.audit import current_actor, event_insert, record_event
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.messages import redact_url, refusal_message, user_message
-from triage_app.core.db.models import AuditEvent, Batch, BatchChunk, DeadLetter, StatsCache
+from triage_app.core.db.models import (
+    AuditEvent,
+    Batch,
+    BatchChunk,
+    DeadLetter,
+    Purge,
+    StatsCache,
+    StoreSetting,
+)
 from triage_app.core.db.warehouse import (
     UpsertResult,
     WarehouseWriter,
@@ -25,7 +33,9 @@ __all__ = [
     "Batch",
     "BatchChunk",
     "DeadLetter",
+    "Purge",
     "StatsCache",
+    "StoreSetting",
     "UpsertResult",
     "WarehouseWriter",
     "Workspace",

@@ -117,6 +117,13 @@ class DeadLetter(Base):
     first_failed_at: Mapped[dt.datetime] = mapped_column(DateTime)
     last_failed_at: Mapped[dt.datetime] = mapped_column(DateTime)
     resolved_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    # Bumped by every change; a change applies only to the version its actor saw
+    # (deadletters/transitions.py).
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    # A re-drive's lease on the row: who holds it and until when. An expired lease is free,
+    # so a killed re-drive never strands its rows.
+    claimed_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    claim_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class AuditEvent(Base):
@@ -124,14 +131,22 @@ class AuditEvent(Base):
     __table_args__ = (
         Index("ix_event_dl", "dead_letter_id", "id"),
         Index("ix_event_action_at", "action", "at"),  # discarded per day, for the backlog
+        Index("ix_event_at", "at"),  # audit --since
     )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
-    dead_letter_id: Mapped[int] = mapped_column(ForeignKey("dead_letters.id"))
+    # None for an event about the store rather than one row (a purge).
+    dead_letter_id: Mapped[int | None] = mapped_column(
+        ForeignKey("dead_letters.id"), nullable=True
+    )
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
-    actor: Mapped[str] = mapped_column(String(100))
+    actor: Mapped[str] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(30))
     detail: Mapped[str] = mapped_column(Text, default="")
+    # The row's version after the change, and for an edit the payload it replaced, so
+    # that no edit is ever unrecoverable.
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    replaced_payload: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
 
 
 class StatsCache(Base):
@@ -144,3 +159,27 @@ class StatsCache(Base):
     version: Mapped[str] = mapped_column(String(200))
     payload: Mapped[bytes] = mapped_column(LargeBinary)
     computed_at: Mapped[dt.datetime]
+
+
+class Purge(Base):
+    """One retention purge: what it removed, per day and class, so that Trends can say what
+    was purged instead of showing a drop that never happened."""
+
+    __tablename__ = "purges"
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime)
+    actor: Mapped[str] = mapped_column(String(200))
+    statuses: Mapped[str] = mapped_column(String(40))  # comma-separated
+    cutoff: Mapped[dt.datetime] = mapped_column(DateTime)  # rows closed before this
+    rows: Mapped[int] = mapped_column(BigInteger)
+    by_day: Mapped[str] = mapped_column(Text)  # JSON: {"YYYY-MM-DD": {class: count}}
+
+
+class StoreSetting(Base):
+    """Settings the whole team shares, kept with the store (the retention policy)."""
+
+    __tablename__ = "store_settings"
+
+    key: Mapped[str] = mapped_column(String(60), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
