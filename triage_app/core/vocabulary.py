@@ -65,6 +65,7 @@ class RedriveOutcome(enum.StrEnum):
     FAILED = "failed"
     PARKED = "parked"
     SKIPPED = "skipped"  # already resolved or discarded
+    TAKEN = "taken"  # another re-drive holds the row: left to it, not processed
     WOULD_SUCCEED = "would_succeed"
     WOULD_FAIL = "would_fail"
 

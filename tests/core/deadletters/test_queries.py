@@ -158,6 +158,7 @@ def test_to_json_drops_the_byte_fields(workspace: Workspace, tmp_path: Path) -> 
         "transform",
         "first_failed_at",
         "last_failed_at",
+        "version",
     }
 
 

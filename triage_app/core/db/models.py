@@ -136,9 +136,7 @@ class AuditEvent(Base):
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     # None for an event about the store rather than one row (a purge).
-    dead_letter_id: Mapped[int | None] = mapped_column(
-        ForeignKey("dead_letters.id"), nullable=True
-    )
+    dead_letter_id: Mapped[int | None] = mapped_column(ForeignKey("dead_letters.id"), nullable=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     actor: Mapped[str] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(30))

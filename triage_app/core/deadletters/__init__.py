@@ -4,6 +4,7 @@ transform version, and exporting them."""
 
 from triage_app.core.deadletters.changes import (
     add_note,
+    apply_change,
     edit_payload,
     reclassify,
     set_status,
@@ -38,10 +39,23 @@ from triage_app.core.deadletters.redriving import (
     redrive,
     try_payload,
 )
+from triage_app.core.deadletters.transitions import (
+    ChangedMeanwhile,
+    ChangeReport,
+    Refused,
+    RowChange,
+    discard,
+    note,
+    park,
+    reclassify_as,
+    reopen,
+)
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
     "AuditEntry",
+    "ChangeReport",
+    "ChangedMeanwhile",
     "DeadLetterDetail",
     "DeadLetterFilter",
     "DeadLetterRow",
@@ -51,9 +65,13 @@ __all__ = [
     "ExportSummary",
     "RedriveResult",
     "RedriveSummary",
+    "Refused",
+    "RowChange",
     "add_note",
+    "apply_change",
     "check_edit",
     "count_dead_letters",
+    "discard",
     "edit_payload",
     "editable_payload",
     "error_position",
@@ -62,10 +80,14 @@ __all__ = [
     "filter_clauses",
     "get_dead_letter",
     "list_dead_letters",
+    "note",
+    "park",
     "payload_diff",
     "reclassify",
+    "reclassify_as",
     "redrive",
     "reformat",
+    "reopen",
     "set_status",
     "try_payload",
 ]

@@ -33,6 +33,7 @@ class DeadLetterView:
     first_failed_at: str
     last_failed_at: str
     payload_kind: str = field(default=PayloadKind.JSONL)
+    version: int = 1  # what a guarded change must name (deadletters/transitions.py)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -89,6 +90,7 @@ _LIST_COLUMNS = (
     DeadLetter.first_failed_at,
     DeadLetter.last_failed_at,
     DeadLetter.payload_kind,
+    DeadLetter.version,
 )
 
 
@@ -107,6 +109,7 @@ def _view(r: Any) -> DeadLetterView:
         first_failed_at=iso(r.first_failed_at),
         last_failed_at=iso(r.last_failed_at),
         payload_kind=r.payload_kind,
+        version=r.version,
     )
 
 

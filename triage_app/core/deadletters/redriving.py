@@ -1,9 +1,15 @@
 """Re-drive: run chosen dead letters through a chosen transform version.
 
+Each chunk of rows is first claimed (``transitions.claim``): a lease no other re-drive,
+edit or status change can cross, so two stewards re-driving the same rows never resolve
+one twice, and the warehouse gets exactly the payload that resolves the row. A row another
+re-drive holds is reported ``taken`` and left to it.
+
 Success upserts the warehouse and resolves the dead letter (kept as history); failure
 counts an attempt and stores the latest error; at the attempt limit the row is parked.
 The warehouse commits first, then the store: a crash between the two leaves the dead
-letter open, and the next re-drive upserts the same row again, which changes nothing.
+letter open (its lease runs out), and the next re-drive upserts the same row again, which
+changes nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
 from triage_app.core.batch import (
     Failure,
@@ -24,16 +29,9 @@ from triage_app.core.batch import (
     failure_from,
     failure_from_message,
 )
-from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db import (
-    Batch,
-    DeadLetter,
-    WarehouseWriter,
-    Workspace,
-    current_actor,
-    record_event,
-)
+from triage_app.core.db import Batch, DeadLetter, WarehouseWriter, Workspace, current_actor
+from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter
 from triage_app.core.deadletters.queries import matching_ids, not_found
 from triage_app.core.errors import TriageError
@@ -43,11 +41,9 @@ from triage_app.core.transforms import Registry, Transform, default_registry
 from triage_app.core.vocabulary import (
     CLOSED,
     SUCCEEDED,
-    AuditAction,
     ErrorClass,
     PayloadKind,
     RedriveOutcome,
-    Status,
 )
 
 DEFAULT_MAX_ATTEMPTS = 3
@@ -79,6 +75,7 @@ class RedriveSummary:
     parked: int
     results: tuple[RedriveResult, ...]
     cancelled: bool = False
+    taken: int = 0  # held by another re-drive: left to it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +85,7 @@ class RedriveSummary:
             "succeeded": self.succeeded,
             "failed": self.failed,
             "parked": self.parked,
+            "taken": self.taken,
             "cancelled": self.cancelled,
             "results": [r.to_json() for r in self.results],
         }
@@ -161,20 +159,25 @@ def redrive(
         if missing:
             raise not_found(missing)
     writer = None if dry_run else WarehouseWriter(ws.warehouse, transform)
+    token = transitions.new_token(actor)
     headers: dict[str, list[str] | None] = {}
     results: list[RedriveResult] = []
     cancelled = False
     for start in range(0, len(chosen), CHUNK):
         part = chosen[start : start + CHUNK]
-        items = _load(ws, part)
-        results += _redrive_chunk(
-            ws, transform, items, headers, writer, dry_run, max_attempts, retry, actor, sleep
-        )
+        if dry_run:
+            results += _redrive_chunk(
+                ws, transform, _load(ws, part), headers, None, max_attempts, retry, actor, sleep
+            )
+        else:
+            results += _claimed_chunk(
+                ws, transform, part, token, headers, writer, max_attempts, retry, actor, sleep
+            )
         progress.update(min(start + CHUNK, len(chosen)), len(chosen), len(results))
         if progress.cancelled():
             cancelled = True
             break
-    attempted = [r for r in results if r.outcome != RedriveOutcome.SKIPPED]
+    attempted = [r for r in results if r.outcome not in _NOT_ATTEMPTED]
     return RedriveSummary(
         transform=transform.ref,
         dry_run=dry_run,
@@ -184,7 +187,55 @@ def redrive(
         parked=sum(r.outcome == RedriveOutcome.PARKED for r in attempted),
         results=tuple(results),
         cancelled=cancelled,
+        taken=sum(r.outcome == RedriveOutcome.TAKEN for r in results),
     )
+
+
+_NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
+
+
+def _claimed_chunk(
+    ws: Workspace,
+    transform: Transform,
+    part: list[int],
+    token: str,
+    headers: dict[str, list[str] | None],
+    writer: WarehouseWriter | None,
+    max_attempts: int,
+    retry: RetryPolicy,
+    actor: str,
+    sleep: Callable[[float], None],
+) -> list[RedriveResult]:
+    """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
+    chunk that fails gives its leases back at once rather than when they run out."""
+    got = with_retry(lambda: transitions.claim(ws.store, part, token), retry, sleep=sleep)
+    items = [
+        _Item(r.id, r.line, r.batch_id, r.payload, r.kind, r.attempts, r.status) for r in got.rows
+    ]
+    try:
+        done = _redrive_chunk(
+            ws, transform, items, headers, writer, max_attempts, retry, actor, sleep, token
+        )
+    except BaseException:
+        transitions.release(ws.store, [r.id for r in got.rows], token)
+        raise
+    lines = _lines(ws, [*got.taken, *got.closed])
+    others = [
+        RedriveResult(i, lines[i], RedriveOutcome.TAKEN, f"held by {who}")
+        for i, who in got.taken.items()
+    ] + [
+        RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, f"already {status}")
+        for i, status in got.closed.items()
+    ]
+    return sorted([*done, *others], key=lambda r: r.id)
+
+
+def _lines(ws: Workspace, ids: list[int]) -> dict[int, int]:
+    if not ids:
+        return {}
+    with ws.store.connect() as conn:
+        stmt = select(DeadLetter.id, DeadLetter.line).where(DeadLetter.id.in_(ids))
+        return {r.id: r.line for r in conn.execute(stmt)}
 
 
 def _load(ws: Workspace, ids: list[int]) -> list[_Item]:
@@ -216,12 +267,16 @@ def _redrive_chunk(
     items: list[_Item],
     headers: dict[str, list[str] | None],
     writer: WarehouseWriter | None,
-    dry_run: bool,
     max_attempts: int,
     retry: RetryPolicy,
     actor: str,
     sleep: Callable[[float], None],
+    token: str = "",
 ) -> list[RedriveResult]:
+    """Transform the chunk's rows; with a ``writer``, load the ones that succeed and settle
+    every row the re-drive still holds (``token``); without one (a dry run), say what would
+    happen."""
+    dry_run = writer is None
     results: dict[int, RedriveResult] = {}
     rows: list[tuple[Any, ...]] = []
     row_owner: list[_Item] = []
@@ -262,71 +317,37 @@ def _redrive_chunk(
         return [results[i.id] for i in items if i.id in results]
 
     assert writer is not None
-    result = with_retry(lambda: writer.upsert(rows), retry, sleep=sleep)
+    # The lease is renewed just before the warehouse is written, so it cannot run out
+    # between the two databases: a row the re-drive no longer holds is not loaded.
+    held = transitions.renew(ws.store, [*(i.id for i in row_owner), *failures], token)
+    for item in items:
+        if item.id not in held and item.status not in CLOSED:
+            results[item.id] = RedriveResult(
+                item.id, item.line, RedriveOutcome.TAKEN, "the lease ran out"
+            )
+    kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
+    failures = {i: f for i, f in failures.items() if i in held}
+    result = with_retry(lambda: writer.upsert([r for r, _ in kept]), retry, sleep=sleep)
     crash_point("redrive-after-warehouse")
     refused = dict(result.failed)
-    resolved: list[_Item] = []
-    for i, item in enumerate(row_owner):
+    resolved: list[int] = []
+    for i, (_, item) in enumerate(kept):
         message = refused.get(i)
         if message is None:
-            resolved.append(item)
+            resolved.append(item.id)
         else:
             failures[item.id] = failure_from_message(
                 item.line, item.payload, message, ErrorClass.DATA
             )
     by_id = {i.id: i for i in items}
-
-    def _commit() -> dict[int, RedriveResult]:
-        out: dict[int, RedriveResult] = {}
-        now = utcnow()
-        with Session(ws.store) as s, s.begin():
-            for item in resolved:
-                s.execute(
-                    update(DeadLetter)
-                    .where(DeadLetter.id == item.id)
-                    .values(status=Status.RESOLVED.value, resolved_at=now, transform=transform.ref)
-                )
-                detail = f"re-driven with {transform.ref}"
-                record_event(s, item.id, AuditAction.RESOLVED, detail, actor, now)
-                out[item.id] = RedriveResult(item.id, item.line, RedriveOutcome.RESOLVED)
-            for item_id, f in failures.items():
-                item = by_id[item_id]
-                attempts = item.attempts + 1
-                parked = attempts >= max_attempts
-                s.execute(
-                    update(DeadLetter)
-                    .where(DeadLetter.id == item_id)
-                    .values(
-                        attempts=attempts,
-                        error=f.error,
-                        error_class=f.error_class.value,
-                        signature=f.signature,
-                        traceback=f.traceback,
-                        last_failed_at=now,
-                        transform=transform.ref,
-                        status=Status.PARKED.value if parked else item.status,
-                    )
-                )
-                record_event(
-                    s,
-                    item_id,
-                    AuditAction.REDRIVE_FAILED,
-                    f"attempt {attempts} with {transform.ref}: {f.error}",
-                    actor,
-                    now,
-                )
-                if parked and item.status != Status.PARKED:
-                    record_event(
-                        s,
-                        item_id,
-                        AuditAction.PARKED,
-                        f"{attempts} attempts reached the limit of {max_attempts}",
-                        actor,
-                        now,
-                    )
-                outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
-                out[item_id] = RedriveResult(item.id, item.line, outcome, f.error)
-        return out
-
-    results.update(with_retry(_commit, retry, sleep=sleep))
+    settled = with_retry(
+        lambda: transitions.settle(
+            ws.store, token, resolved, failures, transform.ref, max_attempts, actor
+        ),
+        retry,
+        sleep=sleep,
+    )
+    for item_id, outcome in settled.items():
+        item = by_id[item_id]
+        results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
     return [results[i.id] for i in items if i.id in results]

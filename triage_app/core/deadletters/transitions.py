@@ -1,0 +1,635 @@
+"""Every change of a dead letter is a guarded transition, and this module owns them all.
+
+Two stewards at once is the normal case. So a change (an edit, a re-drive's outcome, park,
+discard, reopen, reclassify, a note) is one statement that applies only while the row is
+still in the state and at the version its actor saw; every change bumps the version. A
+change that finds the row moved on is refused with who changed it and when.
+
+A re-drive first *claims* its rows: a lease (``claimed_by``, ``claim_until``) taken in one
+write transaction (PostgreSQL ``FOR UPDATE SKIP LOCKED``; SQLite an immediate transaction).
+While a lease holds, no edit or status change applies to the row, so the payload a re-drive
+transforms is the payload that resolves the row. A lease expires, so a killed re-drive never
+strands its rows. Nothing outside this module writes a dead letter's status, payload or
+attempts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import socket
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, Engine, Row, bindparam, or_, select, update
+from sqlalchemy.sql.elements import ColumnElement
+
+from triage_app.core.batch import Failure
+from triage_app.core.clock import iso, utcnow
+from triage_app.core.crashpoints import crash_point
+from triage_app.core.db import AuditEvent, DeadLetter, current_actor, event_insert
+from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import (
+    CLOSED,
+    WAITING,
+    AuditAction,
+    ErrorClass,
+    RedriveOutcome,
+    Status,
+    edited_kind,
+    is_csv_kind,
+)
+
+LEASE_ENV = "TRIAGE_LEASE_SECONDS"
+DEFAULT_LEASE_SECONDS = 300  # far longer than one claim chunk takes; short enough to recover
+CHUNK = 500  # rows per transaction: SQLite refuses more than 32,766 parameters a statement
+
+DL = DeadLetter
+
+
+def lease() -> dt.timedelta:
+    return dt.timedelta(seconds=float(os.environ.get(LEASE_ENV, DEFAULT_LEASE_SECONDS)))
+
+
+class Refused(TriageError):
+    """A change that did not apply, and why, in one line."""
+
+    def __init__(self, dl_id: int, message: str) -> None:
+        super().__init__(message)
+        self.dl_id = dl_id
+
+
+class ChangedMeanwhile(Refused):
+    """Someone changed the row since the actor saw it; the window offers Reload or a diff."""
+
+    def __init__(self, dl_id: int, message: str, version: int) -> None:
+        super().__init__(dl_id, message)
+        self.version = version
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that holds the write lock from its first statement. On SQLite a
+    deferred transaction that reads and then writes fails outright under WAL when another
+    writer committed in between; BEGIN IMMEDIATE waits for the lock instead. PostgreSQL
+    locks the rows its SELECT ... FOR UPDATE reads."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        yield conn
+
+
+# -- reading the state a change is guarded by ----------------------------------------------
+_STATE = (
+    DL.id,
+    DL.status,
+    DL.version,
+    DL.claimed_by,
+    DL.claim_until,
+    DL.error_class,
+    DL.payload,
+    DL.payload_kind,
+    DL.attempts,
+    DL.line,
+    DL.batch_id,
+)
+
+
+def _is_pg(conn: Connection) -> bool:
+    return conn.dialect.name == "postgresql"
+
+
+def _lock(
+    conn: Connection, ids: Sequence[int], *, skip_locked: bool = False
+) -> dict[int, Row[Any]]:
+    stmt = select(*_STATE).where(DL.id.in_(ids)).order_by(DL.id)
+    if _is_pg(conn):
+        stmt = stmt.with_for_update(skip_locked=skip_locked)
+    rows: list[Row[Any]] = list(conn.execute(stmt))
+    return {r.id: r for r in rows}
+
+
+def _held(row: Row[Any], now: dt.datetime, by_other_than: str | None = None) -> bool:
+    return (
+        row.claimed_by is not None
+        and row.claim_until is not None
+        and row.claim_until > now
+        and row.claimed_by != by_other_than
+        and not _holder_is_dead(row.claimed_by)
+    )
+
+
+def new_token(actor: str) -> str:
+    """Who holds a claim: unique per re-drive, with the process that holds it (so that a
+    killed re-drive's rows are free at once on its own machine), readable in refusals."""
+    return f"{uuid.uuid4().hex[:12]} {socket.gethostname()}:{os.getpid()} {actor}"[:100]
+
+
+def _holder(claimed_by: str) -> str:
+    """People only need the actor of a claim token."""
+    parts = claimed_by.split(" ", 2)
+    return parts[2] if len(parts) == 3 else claimed_by
+
+
+def _holder_is_dead(claimed_by: str) -> bool:
+    """The claim's process ran on this machine and is gone: its lease is void. (Elsewhere
+    only the lease's expiry can tell.)"""
+    parts = claimed_by.split(" ", 2)
+    host, _, pid = parts[1].rpartition(":") if len(parts) >= 2 else ("", "", "")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, owned by someone else
+        return False
+    return False
+
+
+def _free(now: dt.datetime) -> ColumnElement[bool]:
+    return or_(DL.claim_until.is_(None), DL.claim_until <= now)
+
+
+def _last_change(conn: Connection, dl_id: int) -> str:
+    e = conn.execute(
+        select(AuditEvent.action, AuditEvent.actor, AuditEvent.at)
+        .where(AuditEvent.dead_letter_id == dl_id)
+        .order_by(AuditEvent.id.desc())
+        .limit(1)
+    ).first()
+    return "changed" if e is None else f"{e.action} by {e.actor} at {iso(e.at)}"
+
+
+def _refusal(
+    conn: Connection,
+    dl_id: int,
+    row: Row[Any] | None,
+    seen: int | None,
+    verb: str,
+    now: dt.datetime,
+    allowed: Sequence[Status] = WAITING,
+    check_claim: bool = True,
+) -> Refused | None:
+    """Why the change cannot apply to ``row``, or None when it can."""
+    if row is None:
+        return Refused(dl_id, f"no dead letter with id {dl_id}")
+    if check_claim and _held(row, now):
+        return Refused(
+            dl_id,
+            f"dead letter {dl_id} is held by a re-drive ({_holder(row.claimed_by)}) until "
+            f"{iso(row.claim_until)}: it cannot be {verb} now",
+        )
+    if seen is not None and row.version != seen:
+        return ChangedMeanwhile(
+            dl_id,
+            f"dead letter {dl_id} changed since version {seen} "
+            f"({_last_change(conn, dl_id)}); it is now version {row.version}",
+            row.version,
+        )
+    if row.status not in allowed:
+        return Refused(dl_id, f"dead letter {dl_id} is {row.status}; it cannot be {verb}")
+    return None
+
+
+def _event(
+    dl_id: int,
+    action: AuditAction,
+    detail: str,
+    actor: str,
+    now: dt.datetime,
+    version: int | None,
+    replaced: bytes | None = None,
+) -> dict[str, Any]:
+    return {
+        "dead_letter_id": dl_id,
+        "at": now,
+        "actor": actor,
+        "action": action.value,
+        "detail": detail,
+        "version": version,
+        "replaced_payload": replaced,
+    }
+
+
+# -- edits --------------------------------------------------------------------------------
+def validate_payload(text: str, kind: str) -> Any:
+    """Parse an edited payload, refusing anything that is not JSON (a CSV dead letter is
+    edited as a JSON object of header -> value). Raises TriageError with line and column."""
+    try:
+        value = orjson.loads(text.encode("utf-8", errors="surrogatepass"))
+    except orjson.JSONDecodeError as exc:
+        raise TriageError(f"not valid JSON: {exc}") from None
+    if is_csv_kind(kind) and not isinstance(value, dict):
+        raise TriageError("a CSV row is edited as a JSON object of column -> value")
+    return value
+
+
+def edit(
+    engine: Engine, dl_id: int, text: str, *, if_version: int | None = None, actor: str | None
+) -> int:
+    """Replace the working payload (the original is kept); the new version. The event keeps
+    the payload it replaced. With ``if_version``, refused when the row has moved on."""
+    actor = actor or current_actor()
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        row = _lock(conn, [dl_id]).get(dl_id)
+        refused = _refusal(conn, dl_id, row, if_version, "edited", now)
+        if refused is not None:
+            raise refused
+        assert row is not None
+        validate_payload(text, row.payload_kind)
+        new = text.encode("utf-8", errors="surrogatepass")
+        if new == row.payload:
+            raise TriageError(f"dead letter {dl_id}: the payload is unchanged")
+        done = conn.execute(
+            update(DL)
+            .where(DL.id == dl_id, DL.version == row.version, DL.status.in_(WAITING), _free(now))
+            .values(
+                payload=new, payload_kind=edited_kind(row.payload_kind), version=row.version + 1
+            )
+        )
+        if done.rowcount != 1:  # cannot happen under the lock; never write blind
+            raise Refused(dl_id, f"dead letter {dl_id} changed while it was being edited")
+        detail = f"payload {len(row.payload)} -> {len(new)} bytes"
+        conn.execute(
+            event_insert(),
+            _event(dl_id, AuditAction.EDITED, detail, actor, now, row.version + 1, row.payload),
+        )
+        crash_point("mid-edit")
+    return int(row.version) + 1
+
+
+# -- changes by hand to many rows -----------------------------------------------------------
+@dataclass(frozen=True)
+class RowChange:
+    """One kind of change by hand: which statuses it applies to, what it writes."""
+
+    action: AuditAction
+    verb: str  # "parked": for messages
+    allowed: tuple[Status, ...]
+    status: Status | None = None  # the status it sets
+    error_class: ErrorClass | None = None  # the class it sets
+    detail: str = ""
+    check_claim: bool = True  # a note may be added while a re-drive holds the row
+
+    def values(self, row: Row[Any]) -> tuple[dict[str, Any], str] | None:
+        """What to write, and the event's detail; None when the row is already there."""
+        if self.status is not None:
+            return (
+                None if row.status == self.status else ({"status": self.status.value}, self.detail)
+            )
+        if self.error_class is not None:
+            if row.error_class == self.error_class:
+                return None
+            return {
+                "error_class": self.error_class.value
+            }, f"{row.error_class} -> {self.error_class}"
+        return {}, self.detail
+
+
+def park(reason: str = "parked by hand") -> RowChange:
+    return RowChange(AuditAction.PARKED, "parked", WAITING, status=Status.PARKED, detail=reason)
+
+
+def discard(reason: str) -> RowChange:
+    if not reason.strip():
+        raise TriageError("discarding needs a reason")
+    return RowChange(
+        AuditAction.DISCARDED, "discarded", WAITING, status=Status.DISCARDED, detail=reason.strip()
+    )
+
+
+def reopen(reason: str = "reopened") -> RowChange:
+    return RowChange(AuditAction.REOPENED, "reopened", WAITING, status=Status.OPEN, detail=reason)
+
+
+def reclassify_as(error_class: ErrorClass) -> RowChange:
+    return RowChange(AuditAction.RECLASSIFIED, "reclassified", WAITING, error_class=error_class)
+
+
+def note(text: str) -> RowChange:
+    if not text.strip():
+        raise TriageError("a note cannot be empty")
+    every = (*WAITING, *CLOSED)
+    return RowChange(AuditAction.NOTE, "noted", every, detail=text.strip(), check_claim=False)
+
+
+def status_change(status: Status, reason: str = "") -> RowChange:
+    """The change that sets ``status`` by hand."""
+    if status is Status.PARKED:
+        return park(reason)
+    if status is Status.DISCARDED:
+        return discard(reason)
+    if status is Status.OPEN:
+        return reopen(reason)
+    raise TriageError(f"cannot set status {status} by hand")
+
+
+@dataclass(frozen=True)
+class ChangeReport:
+    """What a change by hand did to each row it named."""
+
+    action: str
+    changed: tuple[int, ...] = ()
+    unchanged: tuple[int, ...] = ()  # already in that state
+    refused: tuple[tuple[int, str], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "changed": list(self.changed),
+            "unchanged": list(self.unchanged),
+            "refused": [{"id": i, "reason": r} for i, r in self.refused],
+        }
+
+    def summary(self, verb: str) -> str:
+        n = len(self.changed)
+        parts = [f"{n:,} dead letter{'' if n == 1 else 's'} {verb}"]
+        if self.unchanged:
+            parts.append(f"{len(self.unchanged):,} already were")
+        if self.refused:
+            parts.append(f"{len(self.refused):,} refused (first: {self.refused[0][1]})")
+        return "; ".join(parts)
+
+
+def change_rows(
+    engine: Engine,
+    ids: Sequence[int],
+    change: RowChange,
+    *,
+    expected: Mapping[int, int] | None = None,
+    actor: str | None = None,
+    all_or_nothing: bool = False,
+) -> ChangeReport:
+    """Apply ``change`` to each row it may apply to, guarded row by row, in one
+    transaction; the others are reported with the reason (missing, held by a re-drive,
+    changed since the ``expected`` version, or in a status the change does not apply to).
+    ``all_or_nothing``: the first refusal is raised and nothing is written."""
+    actor = actor or current_actor()
+    changed: list[int] = []
+    unchanged: list[int] = []
+    refused: list[tuple[int, str]] = []
+    wanted = sorted(set(ids))
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        for start in range(0, len(wanted), CHUNK):
+            part = wanted[start : start + CHUNK]
+            rows = _lock(conn, part)
+            updates: list[dict[str, Any]] = []
+            events: list[dict[str, Any]] = []
+            for dl_id in part:
+                row = rows.get(dl_id)
+                seen = expected.get(dl_id) if expected else None
+                why = _refusal(
+                    conn, dl_id, row, seen, change.verb, now, change.allowed, change.check_claim
+                )
+                if why is not None:
+                    if all_or_nothing:
+                        raise why
+                    refused.append((dl_id, str(why)))
+                    continue
+                assert row is not None
+                plan = change.values(row)
+                if plan is None:
+                    unchanged.append(dl_id)
+                    continue
+                values, detail = plan
+                updates.append({"b_id": dl_id, "b_version": row.version, **values})
+                events.append(_event(dl_id, change.action, detail, actor, now, row.version + 1))
+            _apply(conn, updates, now, change.check_claim)
+            if events:
+                conn.execute(event_insert(), events)
+            changed += [u["b_id"] for u in updates]
+    return ChangeReport(change.action.value, tuple(changed), tuple(unchanged), tuple(refused))
+
+
+def _apply(
+    conn: Connection, updates: list[dict[str, Any]], now: dt.datetime, check_claim: bool
+) -> None:
+    """The guarded UPDATEs, grouped by the columns they set."""
+    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for u in updates:
+        by_columns.setdefault(tuple(sorted(k for k in u if not k.startswith("b_"))), []).append(u)
+    for columns, params in by_columns.items():
+        guard = [DL.id == bindparam("b_id"), DL.version == bindparam("b_version")]
+        if check_claim:
+            guard.append(_free(now))
+        stmt = (
+            update(DL)
+            .where(*guard)
+            .values(version=DL.version + 1, **{c: bindparam(c) for c in columns})
+        )
+        done = conn.execute(stmt, params)
+        sane = len(params) == 1 or conn.dialect.supports_sane_multi_rowcount
+        if sane and done.rowcount != len(params):  # cannot happen under the lock
+            raise TriageError("dead letters changed while they were being changed; try again")
+
+
+# -- re-drive: claims, and the outcome of each claimed row ----------------------------------
+@dataclass(frozen=True)
+class ClaimedRow:
+    id: int
+    line: int
+    batch_id: str
+    payload: bytes
+    kind: str
+    attempts: int
+    status: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one claim chunk got: the rows now held, and why the others were not."""
+
+    rows: tuple[ClaimedRow, ...]
+    taken: dict[int, str]  # id -> who holds it
+    closed: dict[int, str]  # id -> its status (resolved or discarded)
+    missing: tuple[int, ...]
+
+
+def claim(engine: Engine, ids: Sequence[int], token: str) -> Claim:
+    """Take a lease on each waiting row of ``ids`` that no other re-drive holds."""
+    part = sorted(set(ids))
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        # Rows another claim is locking right now are skipped, not waited for: they are
+        # taken. Rows that do not exist are missing.
+        rows = _lock(conn, part, skip_locked=True)
+        taken: dict[int, str] = {}
+        closed: dict[int, str] = {}
+        mine: list[ClaimedRow] = []
+        for dl_id in part:
+            row = rows.get(dl_id)
+            if row is None:
+                continue
+            if row.status in CLOSED:
+                closed[dl_id] = row.status
+            elif _held(row, now, by_other_than=token):
+                taken[dl_id] = _holder(row.claimed_by)
+            else:
+                mine.append(
+                    ClaimedRow(
+                        row.id,
+                        row.line,
+                        row.batch_id,
+                        row.payload,
+                        row.payload_kind,
+                        row.attempts,
+                        row.status,
+                    )
+                )
+        if mine:
+            conn.execute(
+                update(DL)
+                .where(DL.id.in_([r.id for r in mine]))
+                .values(claimed_by=token, claim_until=now + lease())
+            )
+        unseen = [i for i in part if i not in rows]
+        missing: tuple[int, ...] = ()
+        if unseen:
+            # Skipped by SKIP LOCKED (another claim in flight) or not there at all.
+            present = set(conn.execute(select(DL.id).where(DL.id.in_(unseen))).scalars())
+            for i in unseen:
+                if i in present:
+                    taken[i] = "another re-drive"
+            missing = tuple(i for i in unseen if i not in present)
+    return Claim(tuple(mine), taken, closed, missing)
+
+
+def renew(engine: Engine, ids: Sequence[int], token: str) -> set[int]:
+    """Extend the lease on the rows still held; which those are. Called just before the
+    warehouse is written, so that a lease never runs out between the two databases."""
+    if not ids:
+        return set()
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        held = (DL.id.in_(list(ids)), DL.claimed_by == token, DL.claim_until > now)
+        mine = set(conn.execute(select(DL.id).where(*held)).scalars())
+        if mine:
+            conn.execute(update(DL).where(DL.id.in_(list(mine))).values(claim_until=now + lease()))
+    return mine
+
+
+def release(engine: Engine, ids: Sequence[int], token: str) -> None:
+    """Give back the leases still held on ``ids`` (a cancelled or failed chunk)."""
+    if not ids:
+        return
+    with write_transaction(engine) as conn:
+        conn.execute(
+            update(DL)
+            .where(DL.id.in_(list(ids)), DL.claimed_by == token)
+            .values(claimed_by=None, claim_until=None)
+        )
+
+
+@dataclass(frozen=True)
+class Settled:
+    outcome: RedriveOutcome
+    error: str | None = None
+
+
+def settle(
+    engine: Engine,
+    token: str,
+    resolved: Sequence[int],
+    failed: Mapping[int, Failure],
+    transform_ref: str,
+    max_attempts: int,
+    actor: str,
+) -> dict[int, Settled]:
+    """Write the outcome of each row the re-drive still holds and release it; a row whose
+    lease was lost meanwhile is reported ``taken`` and left alone. Attempts are counted from
+    the row as it is now, never from what was read earlier."""
+    out: dict[int, Settled] = {}
+    ids = [*resolved, *failed]
+    if not ids:
+        return out
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        rows = {i: r for i, r in _lock(conn, ids).items() if r.claimed_by == token}
+        for i in ids:
+            if i not in rows:
+                out[i] = Settled(RedriveOutcome.TAKEN, "the lease ran out; another re-drive has it")
+        events: list[dict[str, Any]] = []
+        done = [i for i in resolved if i in rows]
+        if done:
+            conn.execute(
+                update(DL)
+                .where(DL.id == bindparam("b_id"), DL.claimed_by == token)
+                .values(
+                    status=Status.RESOLVED.value,
+                    resolved_at=now,
+                    transform=transform_ref,
+                    version=DL.version + 1,
+                    claimed_by=None,
+                    claim_until=None,
+                ),
+                [{"b_id": i} for i in done],
+            )
+            detail = f"re-driven with {transform_ref}"
+            for i in done:
+                events.append(
+                    _event(i, AuditAction.RESOLVED, detail, actor, now, rows[i].version + 1)
+                )
+                out[i] = Settled(RedriveOutcome.RESOLVED)
+        params: list[dict[str, Any]] = []
+        for i, f in failed.items():
+            row = rows.get(i)
+            if row is None:
+                continue
+            attempts = row.attempts + 1
+            parked = attempts >= max_attempts
+            params.append(
+                {
+                    "b_id": i,
+                    "attempts": attempts,
+                    "error": f.error,
+                    "error_class": f.error_class.value,
+                    "signature": f.signature,
+                    "traceback": f.traceback,
+                    "status": Status.PARKED.value if parked else row.status,
+                }
+            )
+            version = row.version + 1
+            events.append(
+                _event(
+                    i,
+                    AuditAction.REDRIVE_FAILED,
+                    f"attempt {attempts} with {transform_ref}: {f.error}",
+                    actor,
+                    now,
+                    version,
+                )
+            )
+            if parked and row.status != Status.PARKED:
+                detail = f"{attempts} attempts reached the limit of {max_attempts}"
+                events.append(_event(i, AuditAction.PARKED, detail, actor, now, version))
+            outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
+            out[i] = Settled(outcome, f.error)
+        if params:
+            conn.execute(
+                update(DL)
+                .where(DL.id == bindparam("b_id"), DL.claimed_by == token)
+                .values(
+                    attempts=bindparam("attempts"),
+                    error=bindparam("error"),
+                    error_class=bindparam("error_class"),
+                    signature=bindparam("signature"),
+                    traceback=bindparam("traceback"),
+                    status=bindparam("status"),
+                    last_failed_at=now,
+                    transform=transform_ref,
+                    version=DL.version + 1,
+                    claimed_by=None,
+                    claim_until=None,
+                ),
+                params,
+            )
+        if events:
+            conn.execute(event_insert(), events)
+    return out
