@@ -152,7 +152,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     def text() -> str:
         out = [
-            f"dead letter {d.id}: batch {d.batch_id} line {d.line}, {d.status}, "
+            f"dead letter {d.id} (version {d.version}): batch {d.batch_id} line {d.line}, "
+            f"{d.status}, "
             f"{d.attempts} attempt(s), transform {d.transform}",
             f"error [{d.error_class}]: {d.error}",
             f"signature: {d.signature}",
@@ -182,9 +183,69 @@ def cmd_edit(args: argparse.Namespace) -> int:
     else:
         payload = args.payload
     with _open(args) as ws:
-        d = edit_payload(ws, args.id, payload)
-    _emit(d.to_json(), args.json, lambda: f"dead letter {d.id} edited; the original is kept")
+        d = edit_payload(ws, args.id, payload, if_version=args.if_version)
+    _emit(
+        d.to_json(),
+        args.json,
+        lambda: f"dead letter {d.id} edited (now version {d.version}); the original is kept",
+    )
     return 0
+
+
+def cmd_row_action(args: argparse.Namespace) -> int:
+    """park, discard, reopen, reclassify, note: on the ids named (all or none), or on
+    every row a filter matches (each row guarded on its own; refusals listed, exit 1)."""
+    from triage_app.core import deadletters as dls
+    from triage_app.core.errors import TriageError
+
+    action = args.command
+    if action == "discard":
+        change = dls.discard(args.reason or "")
+    elif action == "park":
+        change = dls.park(args.reason or "parked by hand")
+    elif action == "reopen":
+        change = dls.reopen(args.reason or "reopened")
+    elif action == "reclassify":
+        change = dls.reclassify_as(args.new_class)
+    else:
+        change = dls.note(args.text)
+    where = None
+    if not args.ids:
+        narrowed = (args.status, args.error_class, args.batch, args.search)
+        if all(v is None for v in narrowed):
+            raise TriageError(
+                f"{action}: name dead letters by id, or by a filter "
+                "(--status, --class, --batch, --search)"
+            )
+        where = dls.DeadLetterFilter(
+            status=args.status or _ROW_ACTION_STATUS[action],
+            error_class=args.error_class,
+            batch_id=args.batch,
+            search=args.search,
+        )
+    with _open(args) as ws:
+        report = dls.apply_change(ws, args.ids, change, where=where)
+    verb = change.verb
+
+    def text() -> str:
+        lines = [report.summary(verb)]
+        lines += [f"  {reason}" for _, reason in report.refused[:20]]
+        if len(report.refused) > 20:
+            lines.append(f"  … and {len(report.refused) - 20:,} more refused")
+        return "\n".join(lines)
+
+    _emit(report.to_json(), args.json, text)
+    return 1 if report.refused else 0
+
+
+# The rows a filter means by default for each action: those the action can change.
+_ROW_ACTION_STATUS = {
+    "park": "open",
+    "discard": "open",
+    "reopen": "parked",
+    "reclassify": "open",
+    "note": "open",
+}
 
 
 def cmd_redrive(args: argparse.Namespace) -> int:
@@ -217,6 +278,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         lines = [
             f"{verb} {s.attempted} with {s.transform}: {s.succeeded} succeeded, "
             f"{s.failed} failed, {s.parked} parked"
+            + (f"; {s.taken} taken by another re-drive" if s.taken else "")
         ]
         for r in s.results:
             lines.append(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}")
@@ -464,6 +526,43 @@ def build_parser() -> argparse.ArgumentParser:
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
     g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
+    sp.add_argument(
+        "--if-version",
+        type=int,
+        metavar="N",
+        help="only if the dead letter is still at version N (show --json gives it); "
+        "refused, naming who changed it, otherwise",
+    )
+
+    def row_action(name: str, help_: str) -> argparse.ArgumentParser:
+        sp = add(name, cmd_row_action, help_ + "; by ids (all or none) or by a filter")
+        sp.add_argument("ids", type=int, nargs="*", metavar="ID", help="these dead letters")
+        class_flag = "--where-class" if name == "reclassify" else "--class"
+        sp.add_argument(class_flag, dest="error_class", choices=CLASSES, help="only this class")
+        sp.add_argument(
+            "--status",
+            choices=STATUS_FILTERS,
+            help=f"only this status (default {_ROW_ACTION_STATUS[name]})",
+        )
+        sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
+        sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+        return sp
+
+    row_action("park", "set dead letters aside for a person").add_argument(
+        "--reason", metavar="TEXT", help="why (kept in the history)"
+    )
+    row_action("discard", "discard dead letters as junk (kept for the audit)").add_argument(
+        "--reason", metavar="TEXT", required=True, help="why they are junk"
+    )
+    row_action("reopen", "reopen parked dead letters").add_argument(
+        "--reason", metavar="TEXT", help="why (kept in the history)"
+    )
+    row_action("reclassify", "change dead letters' error class").add_argument(
+        "--class", dest="new_class", choices=CLASSES, required=True, help="the new class"
+    )
+    row_action("note", "add a note to dead letters' history").add_argument(
+        "--text", required=True, metavar="TEXT", help="the note"
+    )
 
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
     g = sp.add_mutually_exclusive_group(required=True)

@@ -24,6 +24,7 @@ LIST_KEYS = {
     "transform",
     "first_failed_at",
     "last_failed_at",
+    "version",
 }
 
 
@@ -86,7 +87,7 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
         capsys, *ws_args, "redrive", "--all-open", "--transform", "pesanan@2", "--dry-run"
     )
     assert isinstance(dry, dict)
-    assert set(dry) == {"attempted", "succeeded", "failed", "parked", "results"}
+    assert set(dry) == {"attempted", "succeeded", "failed", "parked", "taken", "results"}
     assert (dry["attempted"], dry["succeeded"], dry["failed"]) == (4, 2, 2)
     assert run_json(capsys, *ws_args, "list").__len__() == 4  # the dry run wrote nothing
 

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import transitions
-from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter
+from triage_app.core.deadletters.filters import DeadLetterFilter
+from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter, matching_ids
 from triage_app.core.deadletters.transitions import ChangeReport, RowChange, validate_payload
 from triage_app.core.vocabulary import ErrorClass, Status
 
@@ -42,18 +43,24 @@ def apply_change(
     ids: Sequence[int],
     change: RowChange,
     *,
+    where: DeadLetterFilter | None = None,
     expected: Mapping[int, int] | None = None,
     actor: str | None = None,
-    all_or_nothing: bool = False,
+    all_or_nothing: bool | None = None,
 ) -> ChangeReport:
-    """A change by hand to many rows, each guarded; see ``transitions.change_rows``."""
+    """A change by hand to the rows named by ``ids`` (all or nothing, unless told
+    otherwise) or to every row matching ``where`` (each guarded on its own, refusals
+    reported); see ``transitions.change_rows``."""
+    if not ids and where is not None:
+        ids = matching_ids(ws, where)
+        all_or_nothing = bool(all_or_nothing)
     return transitions.change_rows(
         ws.store,
         ids,
         change,
         expected=expected,
         actor=actor,
-        all_or_nothing=all_or_nothing,
+        all_or_nothing=True if all_or_nothing is None else all_or_nothing,
     )
 
 

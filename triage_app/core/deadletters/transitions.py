@@ -308,8 +308,9 @@ def reopen(reason: str = "reopened") -> RowChange:
     return RowChange(AuditAction.REOPENED, "reopened", WAITING, status=Status.OPEN, detail=reason)
 
 
-def reclassify_as(error_class: ErrorClass) -> RowChange:
-    return RowChange(AuditAction.RECLASSIFIED, "reclassified", WAITING, error_class=error_class)
+def reclassify_as(error_class: ErrorClass | str) -> RowChange:
+    new = ErrorClass(error_class)
+    return RowChange(AuditAction.RECLASSIFIED, "reclassified", WAITING, error_class=new)
 
 
 def note(text: str) -> RowChange:

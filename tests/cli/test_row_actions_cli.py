@@ -1,0 +1,138 @@
+"""The row actions in the CLI: park, discard, reopen, reclassify, note, by ids (all or
+none) or by the filters ``list`` takes; and optimistic edits with ``--if-version``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.support import cli
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> list[str]:
+    args = ["--workspace", str(tmp_path / "ws")]
+    assert cli(*args, "demo").returncode == 0  # the seed's 10 rows: ids 1-4 quarantined
+    return args
+
+
+def run(ws: list[str], *args: str) -> tuple[int, object, str]:
+    done = cli(*ws, *args, "--json")
+    return done.returncode, orjson.loads(done.stdout) if done.stdout else None, done.stderr
+
+
+def shown(ws: list[str], dl_id: int) -> dict:  # type: ignore[type-arg]
+    out = run(ws, "show", str(dl_id))[1]
+    assert isinstance(out, dict)
+    return out
+
+
+def test_each_action_by_ids(ws: list[str]) -> None:
+    code, out, _ = run(ws, "park", "1", "2", "--reason", "later")
+    assert code == 0 and out == {
+        "action": "parked",
+        "changed": [1, 2],
+        "unchanged": [],
+        "refused": [],
+    }
+    assert [shown(ws, i)["status"] for i in (1, 2)] == ["parked", "parked"]
+    assert shown(ws, 1)["events"][-1]["detail"] == "later"
+    assert run(ws, "reopen", "1")[1] == {
+        "action": "reopened",
+        "changed": [1],
+        "unchanged": [],
+        "refused": [],
+    }
+    assert run(ws, "reclassify", "1", "--class", "code")[0] == 0
+    assert shown(ws, 1)["error_class"] == "code"
+    assert run(ws, "note", "1", "3", "--text", "asked the shop")[1]["changed"] == [1, 3]  # type: ignore[index]
+    assert run(ws, "discard", "3", "--reason", "junk")[0] == 0
+    d = shown(ws, 3)
+    assert d["status"] == "discarded"
+    assert [e["action"] for e in d["events"]] == ["quarantined", "note", "discarded"]
+    assert d["version"] == 3  # quarantined 1, +note, +discard
+
+
+def test_ids_are_all_or_none_with_one_line(ws: list[str]) -> None:
+    assert run(ws, "discard", "3", "--reason", "junk")[0] == 0
+    done = cli(*ws, "park", "1", "3")
+    assert done.returncode == 2
+    assert done.stderr == "triage-app: dead letter 3 is discarded; it cannot be parked\n"
+    assert shown(ws, 1)["status"] == "open"  # nothing changed
+    done = cli(*ws, "park", "1", "99")
+    assert (done.returncode, done.stderr) == (2, "triage-app: no dead letter with id 99\n")
+
+
+def test_a_filter_changes_what_it_can_and_lists_the_rest(ws: list[str]) -> None:
+    assert run(ws, "park", "2")[0] == 0
+    # Every data-class row, whatever its status: 2 is parked already, 1 and 3 are open.
+    code, out, _ = run(ws, "park", "--class", "data", "--status", "all")
+    assert code == 0
+    assert out == {"action": "parked", "changed": [1, 3], "unchanged": [2], "refused": []}
+    assert run(ws, "discard", "3", "--reason", "x")[0] == 0  # parked rows can be discarded
+    code, out, _ = run(ws, "reopen", "--status", "all")
+    assert code == 1  # 3 was refused: listed, not a traceback
+    assert out["changed"] == [1, 2] and out["unchanged"] == [4]  # type: ignore[index]
+    assert out["refused"] == [  # type: ignore[index]
+        {"id": 3, "reason": "dead letter 3 is discarded; it cannot be reopened"}
+    ]
+    text = cli(*ws, "park", "--batch", "zzz")
+    assert (text.returncode, text.stdout) == (0, "0 dead letters parked\n")
+
+
+def test_an_action_needs_ids_or_a_filter(ws: list[str]) -> None:
+    done = cli(*ws, "park")
+    assert done.returncode == 2
+    assert done.stderr.startswith("triage-app: park: name dead letters by id, or by a filter")
+    assert all(shown(ws, i)["status"] == "open" for i in (1, 2, 3, 4))
+
+
+def test_discard_needs_a_reason_and_note_a_text(ws: list[str]) -> None:
+    assert cli(*ws, "discard", "1").returncode == 2
+    done = cli(*ws, "discard", "1", "--reason", "  ")
+    assert (done.returncode, done.stderr) == (2, "triage-app: discarding needs a reason\n")
+    done = cli(*ws, "note", "1", "--text", "")
+    assert (done.returncode, done.stderr) == (2, "triage-app: a note cannot be empty\n")
+
+
+def test_edit_if_version_refuses_a_row_that_moved_on(ws: list[str]) -> None:
+    seen = shown(ws, 4)["version"]
+    assert seen == 1
+    fix = '{"pesanan_id": 1008, "waktu": "2026-01-12T10:00:00", "pelanggan": "x", '
+    fix += '"produk": "y", "qty": 1, "harga": 10, "diskon": 0}'
+    # Another steward adds a note meanwhile: the row is at version 2 now.
+    assert cli(*ws, "note", "4", "--text", "looking").returncode == 0
+    done = cli(*ws, "edit", "4", "--payload", fix, "--if-version", str(seen))
+    assert done.returncode == 2
+    line = done.stderr
+    assert line.count("\n") == 1
+    assert line.startswith("triage-app: dead letter 4 changed since version 1 (note by ")
+    assert line.endswith("); it is now version 2\n")
+    before = shown(ws, 4)
+    assert before["payload"] != fix
+    done = cli(*ws, "edit", "4", "--payload", fix, "--if-version", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    after = orjson.loads(done.stdout)
+    assert (after["payload"], after["version"]) == (fix, 3)
+
+
+def test_every_edit_keeps_the_payload_it_replaced(ws: list[str], tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, text
+
+    first = '{"a": 1}'
+    second = '{"a": 2}'
+    original = shown(ws, 2)["payload"]
+    assert cli(*ws, "edit", "2", "--payload", first).returncode == 0
+    assert cli(*ws, "edit", "2", "--payload", second).returncode == 0
+    engine = create_engine(f"sqlite:///{tmp_path / 'ws' / 'dead_letter.db'}")
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT replaced_payload, version FROM audit_events "
+                "WHERE dead_letter_id = 2 AND action = 'edited' ORDER BY id"
+            )
+        ).all()
+    engine.dispose()
+    assert [(bytes(r[0]).decode(), r[1]) for r in rows] == [(original, 2), (first, 3)]
