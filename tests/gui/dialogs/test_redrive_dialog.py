@@ -10,6 +10,9 @@ from PySide6.QtCore import Qt
 from sqlalchemy import func, select
 
 from triage_app.core.db import DeadLetter, open_workspace
+from triage_app.core.deadletters import RedriveResult, RedriveSummary
+from triage_app.core.vocabulary import RedriveOutcome
+from triage_app.gui.dialogs.redrive_dialog import describe_redrive
 
 ROWS = 6_000  # twelve of core's 500-row re-drive chunks
 
@@ -64,3 +67,17 @@ def test_redrive_cancel_stops_at_a_chunk_and_the_table_follows(
     qtbot.waitUntil(lambda: window.model.total() == ROWS - s.parked, timeout=10_000)
     assert "Cancelled" in window.statusBar().currentMessage()
     dialog.close()
+
+
+def test_the_summary_names_rows_another_redrive_holds_are_named() -> None:
+    results = (
+        RedriveResult(1, 3, RedriveOutcome.RESOLVED),
+        RedriveResult(2, 4, RedriveOutcome.TAKEN, "held by bob@laptop"),
+        RedriveResult(3, 6, RedriveOutcome.SKIPPED, "already resolved"),
+    )
+    s = RedriveSummary("pesanan@2", False, 1, 1, 0, 0, results, taken=1)
+    assert describe_redrive(s) == (
+        "Re-drove 1 with pesanan@2: 1 resolved, 0 failed (0 parked). "
+        "1 skipped (already resolved or discarded). "
+        "1 left to another re-drive that holds them."
+    )

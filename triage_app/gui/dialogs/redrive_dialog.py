@@ -62,6 +62,8 @@ def describe_redrive(s: RedriveSummary) -> str:
     skipped = sum(r.outcome == RedriveOutcome.SKIPPED for r in s.results)
     if skipped:
         text += f" {skipped:,} skipped (already resolved or discarded)."
+    if s.taken:
+        text += f" {s.taken:,} left to another re-drive that holds them."
     if s.cancelled:
         text += " Cancelled: the rest were not touched."
     return text

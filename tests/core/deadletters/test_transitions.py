@@ -1,0 +1,174 @@
+"""Guarded transitions: versions, re-drive leases, and the refusals that name who and when.
+The races between real processes are in tests/invariants/test_many_hands.py; these pin
+each rule on its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+from sqlalchemy import select, text, update
+
+from triage_app.core.batch import run_batch
+from triage_app.core.db import DeadLetter, Workspace
+from triage_app.core.deadletters import (
+    ChangedMeanwhile,
+    Refused,
+    add_note,
+    edit_payload,
+    get_dead_letter,
+    redrive,
+    set_status,
+    transitions,
+)
+from triage_app.core.vocabulary import RedriveOutcome, Status
+
+ROWS = 6
+
+
+@pytest.fixture
+def ws(workspace: Workspace, tmp_path: Path) -> Workspace:
+    """Six orders that fail pesanan@1 (a null diskon) and load with pesanan@2: ids 1-6."""
+    src = tmp_path / "orders.jsonl"
+    src.write_bytes(
+        b"".join(
+            orjson.dumps(
+                {
+                    "pesanan_id": i,
+                    "waktu": "2026-01-12T08:00:00",
+                    "pelanggan": "p",
+                    "produk": "kopi",
+                    "qty": 1,
+                    "harga": 100 * i,
+                    "diskon": None,
+                }
+            )
+            + b"\n"
+            for i in range(1, ROWS + 1)
+        )
+    )
+    assert run_batch(workspace, src, "pesanan@1").quarantined == ROWS
+    return workspace
+
+
+def version(ws: Workspace, dl_id: int) -> int:
+    return get_dead_letter(ws, dl_id).version
+
+
+def warehouse_keys(ws: Workspace) -> set[int]:
+    with ws.warehouse.connect() as conn:
+        try:
+            return set(conn.execute(text("SELECT pesanan_id FROM pesanan")).scalars())
+        except Exception:  # no table yet: nothing loaded
+            return set()
+
+
+def test_every_change_bumps_the_version(ws: Workspace) -> None:
+    assert version(ws, 1) == 1
+    edit_payload(ws, 1, '{"pesanan_id": 1}')
+    assert version(ws, 1) == 2
+    add_note(ws, [1], "asked")
+    set_status(ws, [1], Status.PARKED, reason="later")
+    assert version(ws, 1) == 4
+    assert redrive(ws, "pesanan@2", ids=[2]).succeeded == 1
+    assert version(ws, 2) == 2
+
+
+def test_an_edit_at_an_old_version_is_refused_with_who_and_when(ws: Workspace) -> None:
+    add_note(ws, [1], "looking", actor="ana@desk")
+    with pytest.raises(ChangedMeanwhile) as caught:
+        edit_payload(ws, 1, '{"pesanan_id": 1}', if_version=1)
+    message = str(caught.value)
+    assert message.startswith("dead letter 1 changed since version 1 (note by ana@desk at 20")
+    assert message.endswith("); it is now version 2")
+    assert caught.value.version == 2
+    assert get_dead_letter(ws, 1).payload_bytes == get_dead_letter(ws, 1).original_bytes
+    edit_payload(ws, 1, '{"pesanan_id": 1}', if_version=2)  # at the version it is: applies
+
+
+def test_a_held_row_refuses_edits_and_status_changes_but_takes_a_note(ws: Workspace) -> None:
+    token = transitions.new_token("bob@laptop")  # this very process: alive, so it holds
+    got = transitions.claim(ws.store, [1, 2], token)
+    assert [r.id for r in got.rows] == [1, 2]
+    for change in (
+        lambda: edit_payload(ws, 1, '{"pesanan_id": 1}'),
+        lambda: set_status(ws, [1], Status.PARKED),
+        lambda: set_status(ws, [2, 3], Status.DISCARDED, reason="junk"),
+    ):
+        with pytest.raises(Refused, match=r"is held by a re-drive \(bob@laptop\) until 20"):
+            change()
+    assert get_dead_letter(ws, 3).status == "open"  # all or none
+    assert add_note(ws, [1], "seen it") == 1
+    transitions.release(ws.store, [1, 2], token)
+    assert set_status(ws, [1], Status.PARKED) == 1
+
+
+def test_a_redrive_leaves_rows_another_holds_as_taken(ws: Workspace) -> None:
+    other = transitions.new_token("bob@laptop")
+    transitions.claim(ws.store, [2, 5], other)
+    s = redrive(ws, "pesanan@2", ids=list(range(1, ROWS + 1)))
+    outcomes = {r.id: r.outcome for r in s.results}
+    assert outcomes == {
+        1: "resolved",
+        2: "taken",
+        3: "resolved",
+        4: "resolved",
+        5: "taken",
+        6: "resolved",
+    }
+    assert (s.attempted, s.succeeded, s.taken) == (4, 4, 2)
+    assert warehouse_keys(ws) == {1, 3, 4, 6}  # the taken rows were not loaded
+    assert {get_dead_letter(ws, i).status for i in (2, 5)} == {"open"}
+
+
+def test_an_expired_lease_is_free(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(transitions.LEASE_ENV, "0")
+    transitions.claim(ws.store, [1], transitions.new_token("bob@laptop"))
+    monkeypatch.delenv(transitions.LEASE_ENV)  # our own re-drive takes the usual lease
+    assert redrive(ws, "pesanan@2", ids=[1]).succeeded == 1
+
+
+def test_the_lease_of_a_process_that_is_gone_is_void(ws: Workspace) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    token = transitions.new_token("bob@laptop").split(" ", 2)
+    host = token[1].rpartition(":")[0]
+    stale = f"{token[0]} {host}:{dead.pid} bob@laptop"
+    transitions.claim(ws.store, [1], stale)
+    assert redrive(ws, "pesanan@2", ids=[1]).succeeded == 1
+    # Another host's lease is only ended by its expiry.
+    elsewhere = f"{token[0]} some-other-host:{dead.pid} bob@laptop"
+    transitions.claim(ws.store, [2], elsewhere)
+    assert redrive(ws, "pesanan@2", ids=[2]).taken == 1
+
+
+def test_an_outcome_after_a_lost_lease_is_taken_and_writes_nothing(ws: Workspace) -> None:
+    mine, theirs = (transitions.new_token(a) for a in ("ana", "bob"))
+    transitions.claim(ws.store, [1, 2], mine)
+    with ws.store.begin() as conn:  # row 1's lease runs out...
+        past = dt.datetime(2000, 1, 1)
+        conn.execute(update(DeadLetter).where(DeadLetter.id == 1).values(claim_until=past))
+    transitions.claim(ws.store, [1], theirs)  # ...and another re-drive takes row 1
+    assert transitions.renew(ws.store, [1, 2], mine) == {2}
+    settled = transitions.settle(ws.store, mine, [1, 2], {}, "pesanan@2", 3, "ana")
+    assert settled[1].outcome == RedriveOutcome.TAKEN
+    assert settled[2].outcome == RedriveOutcome.RESOLVED
+    d = get_dead_letter(ws, 1)
+    assert (d.status, d.version) == ("open", 1)
+    with ws.store.connect() as conn:
+        holder = conn.execute(select(DeadLetter.claimed_by).where(DeadLetter.id == 1)).scalar()
+    assert holder == theirs
+
+
+def test_failed_attempts_are_counted_from_the_row_as_it_is(ws: Workspace) -> None:
+    for expected in (2, 3):
+        s = redrive(ws, "pesanan@1", ids=[1], max_attempts=3)
+        assert s.failed == 1
+        d = get_dead_letter(ws, 1)
+        assert d.attempts == expected
+        failed = [e for e in d.events if e.action == "redrive_failed"]
+        assert failed[-1].detail.startswith(f"attempt {expected} with pesanan@1")
+    assert get_dead_letter(ws, 1).status == "parked"  # the third attempt reached the limit
