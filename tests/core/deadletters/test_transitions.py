@@ -172,3 +172,21 @@ def test_failed_attempts_are_counted_from_the_row_as_it_is(ws: Workspace) -> Non
         failed = [e for e in d.events if e.action == "redrive_failed"]
         assert failed[-1].detail.startswith(f"attempt {expected} with pesanan@1")
     assert get_dead_letter(ws, 1).status == "parked"  # the third attempt reached the limit
+
+
+def test_nothing_else_updates_a_dead_letter() -> None:
+    """One module owns the transitions: any other UPDATE of the table would bypass the
+    version and the lease."""
+    import re
+
+    from tests.support import REPO
+
+    writes = re.compile(r"update\(\s*(DeadLetter|DL)\b|UPDATE\s+dead_letters", re.IGNORECASE)
+    owners = {REPO / "triage_app/core/deadletters/transitions.py"}
+    offenders = [
+        str(path.relative_to(REPO))
+        for path in (REPO / "triage_app").rglob("*.py")
+        if path not in owners and writes.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+    assert writes.search((REPO / "triage_app/core/deadletters/transitions.py").read_text())
