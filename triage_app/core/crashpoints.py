@@ -1,8 +1,17 @@
-"""Named points where a test can have the process killed, to prove crash safety.
+"""Named points where a test can have the process killed, or held, to prove what happens
+there.
 
 ``TRIAGE_CRASH_AT=name`` (or ``name:k``, the k-th time the point is reached) makes the
 process send itself SIGKILL there: no cleanup, no flush, no atexit, as when the power
-goes or a user kills it. Unarmed, each point costs one dictionary lookup.
+goes or a user kills it.
+
+``TRIAGE_PAUSE_AT=name`` (or ``name:k``) with ``TRIAGE_PAUSE_FILE=path`` holds the process
+there instead: it creates ``path.reached`` (holding its pid), then waits until ``path``
+exists, and goes on. A test does something at a known moment in between, say changes the
+source file after the first chunk is committed, with no sleep and no race. A process holds
+at most PAUSE_LIMIT seconds, so a test that dies never leaves one waiting for good.
+
+Unarmed, each point costs one set lookup.
 
 Points: ``mid-parse`` (a chunk read, nothing of it committed), ``before-chunk-commit``,
 ``mid-upsert`` (warehouse rows written, not committed), ``after-warehouse-commit`` (the
@@ -15,8 +24,12 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 ENV = "TRIAGE_CRASH_AT"
+PAUSE_ENV = "TRIAGE_PAUSE_AT"
+PAUSE_FILE_ENV = "TRIAGE_PAUSE_FILE"
+PAUSE_LIMIT = 120.0  # seconds
 POINTS = (
     "mid-parse",
     "before-chunk-commit",
@@ -26,26 +39,49 @@ POINTS = (
     "redrive-after-warehouse",
     "mid-edit",
 )
-_armed: dict[str, int] | None = None
+_armed: dict[str, int] | None = None  # crash points: the hit that kills
+_pauses: dict[str, int] = {}  # pause points: the hit that holds
+_watched: frozenset[str] = frozenset()
 _hits: dict[str, int] = {}
 
 
-def _parse(spec: str) -> dict[str, int]:
+def _parse(spec: str, env: str = ENV) -> dict[str, int]:
     out: dict[str, int] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         name, _, k = part.partition(":")
         if name not in POINTS:
-            raise ValueError(f"{ENV}: unknown crash point {name!r}; known: {', '.join(POINTS)}")
+            raise ValueError(f"{env}: unknown crash point {name!r}; known: {', '.join(POINTS)}")
         out[name] = int(k) if k else 1
     return out
 
 
+def _arm() -> None:
+    global _armed, _pauses, _watched
+    crashes = _parse(os.environ.get(ENV, ""))
+    pauses = _parse(os.environ.get(PAUSE_ENV, ""), PAUSE_ENV)
+    if pauses and not os.environ.get(PAUSE_FILE_ENV):
+        raise ValueError(f"{PAUSE_ENV} needs {PAUSE_FILE_ENV}: the file whose creation ends it")
+    _armed, _pauses = crashes, pauses
+    _watched = frozenset(crashes) | frozenset(pauses)
+
+
 def crash_point(name: str) -> None:
-    global _armed
     if _armed is None:
-        _armed = _parse(os.environ.get(ENV, ""))
-    if not _armed or name not in _armed:
+        _arm()
+    if name not in _watched:
         return
     _hits[name] = _hits.get(name, 0) + 1
-    if _hits[name] == _armed[name]:
+    assert _armed is not None
+    if _hits[name] == _armed.get(name):
         os.kill(os.getpid(), signal.SIGKILL)
+    if _hits[name] == _pauses.get(name):
+        _hold(name)
+
+
+def _hold(name: str) -> None:
+    release = os.environ[PAUSE_FILE_ENV]
+    with open(release + ".reached", "w") as f:
+        f.write(f"{name} {os.getpid()}\n")
+    deadline = time.monotonic() + PAUSE_LIMIT
+    while not os.path.exists(release) and time.monotonic() < deadline:
+        time.sleep(0.01)

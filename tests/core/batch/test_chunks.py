@@ -15,6 +15,7 @@ import pytest
 
 from triage_app.core.batch.chunks import Chunk, ChunkParser, ChunkSource
 from triage_app.core.batch.readers import Format
+from triage_app.core.batch.source import Source
 from triage_app.core.errors import DataError, TransientError, error_message
 from triage_app.core.retry import RetryPolicy
 from triage_app.core.transforms import Column, Transform, default_registry
@@ -44,13 +45,14 @@ def open_source() -> Iterator[Callable[..., ChunkSource]]:
     opened: list[ChunkSource] = []
 
     def _open(path: Path, fmt: Format, resume_after: int = 0, chunk_size: int = 100) -> ChunkSource:
-        src = ChunkSource(path, fmt, resume_after, chunk_size)
+        src = ChunkSource(Source.open(path, fmt), resume_after, chunk_size)
         opened.append(src)
         return src
 
     yield _open
     for src in opened:
         src.close()
+        src.source.close()
 
 
 def parse_all(parser: ChunkParser, src: ChunkSource) -> list[Chunk]:

@@ -16,6 +16,7 @@ from tests.support import SEED_ORDERS
 from triage_app.core.batch.chunks import Chunk, ChunkParser, ChunkSource
 from triage_app.core.batch.commit import ChunkCommitter
 from triage_app.core.batch.readers import Format
+from triage_app.core.batch.source import Source
 from triage_app.core.db import Batch, BatchChunk, DeadLetter, Workspace, open_workspace
 from triage_app.core.db import table_sha256 as wh_sha256
 from triage_app.core.demo import StoreFiller
@@ -38,7 +39,7 @@ def order(pid: int, qty: int = 1, harga: int = 100) -> bytes:
 
 
 def chunks_of(path: Path, transform: Transform, fmt: Format, size: int) -> list[Chunk]:
-    src = ChunkSource(path, fmt, 0, size)
+    src = ChunkSource(Source.open(path, fmt), 0, size)
     try:
         parser = ChunkParser(transform, src.decode, RetryPolicy(), lambda _s: None, fmt)
         out = []
@@ -47,6 +48,7 @@ def chunks_of(path: Path, transform: Transform, fmt: Format, size: int) -> list[
         return out
     finally:
         src.close()
+        src.source.close()
 
 
 def committer(ws: Workspace, transform: Transform, path: Path, fmt: Format) -> ChunkCommitter:
@@ -58,7 +60,7 @@ def committer(ws: Workspace, transform: Transform, path: Path, fmt: Format) -> C
         ws,
         transform,
         batch_id=BATCH,
-        source=path,
+        source=Source.open(path, fmt),
         fmt=fmt,
         actor="tester",
         retry=RetryPolicy(),

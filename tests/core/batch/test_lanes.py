@@ -26,6 +26,7 @@ from triage_app.core.batch.lanes import (
 from triage_app.core.db import BatchChunk, DeadLetter, Workspace, open_workspace, table_sha256
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import TriageError
+from triage_app.core.fingerprint import open_file
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import BatchState
 
@@ -112,8 +113,17 @@ def test_a_truncated_frame_reads_as_none(cut: int) -> None:
 
 
 def task_for(path: Path, chunk_size: int) -> LaneTask:
+    """The task as the parent sends it, the source to be opened again by its path (as
+    where no descriptor can be passed on)."""
+    with open_file(path) as opened:
+        fingerprint = opened.fingerprint()
     return LaneTask(
         path=str(path),
+        fd=None,
+        size=fingerprint.size,
+        mtime_ns=opened.stamp.mtime_ns,
+        sha256=fingerprint.sha256,
+        steps=list(fingerprint.steps),
         fmt="jsonl",
         transform="pesanan@2",
         batch_id=BATCH,

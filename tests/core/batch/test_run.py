@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 
 from tests.support import SEED_ORDERS
 from triage_app.core.batch import BatchSummary, list_batches, run_batch
-from triage_app.core.batch.readers import file_sha256
 from triage_app.core.batch.run import batch_identity
 from triage_app.core.db import DeadLetter, Workspace, open_workspace, table_sha256
 from triage_app.core.errors import TriageError
+from triage_app.core.fingerprint import open_file
 from triage_app.core.transforms import default_registry
 
 PESANAN_1 = default_registry().get("pesanan@1")
@@ -99,10 +99,15 @@ def test_other_bytes_or_another_transform_are_another_batch(
     assert len(list_batches(workspace)) == 3
 
 
-def test_the_batch_id_follows_the_given_hash(workspace: Workspace, seed_batch: Path) -> None:
-    sha = file_sha256(seed_batch)
-    s = run_batch(workspace, seed_batch, "pesanan@2", sha256=sha)
+def test_the_batch_id_follows_the_hash_of_the_file_opened(
+    workspace: Workspace, seed_batch: Path
+) -> None:
+    opened = open_file(seed_batch)
+    sha = opened.sha256
+    assert sha == hashlib.sha256(seed_batch.read_bytes()).hexdigest()
+    s = run_batch(workspace, seed_batch, "pesanan@2", opened=opened)
     assert s.batch_id == batch_identity(sha, PESANAN_2, "jsonl")
+    assert opened.closed  # the run closed the file it was given
     assert run_batch(workspace, seed_batch, "pesanan@2").already_loaded
 
 

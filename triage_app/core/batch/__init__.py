@@ -1,6 +1,7 @@
 """Batches: a source file read in chunks, each record through a transform, healthy rows
 upserted into the warehouse and failures quarantined with their evidence, committed chunk
-by chunk (in one or two lanes) so that a killed run resumes where it stopped."""
+by chunk (in one or two lanes) so that a killed run resumes where it stopped, and complete
+only for the bytes its source's hash was taken of."""
 
 from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
 from triage_app.core.batch.readers import (
@@ -16,12 +17,15 @@ from triage_app.core.batch.run import (
     list_batches,
     run_batch,
 )
+from triage_app.core.batch.source import SourceChanged, check_source
 
 __all__ = [
     "DEFAULT_CHUNK",
     "BatchInfo",
     "BatchSummary",
     "Failure",
+    "SourceChanged",
+    "check_source",
     "csv_header_names",
     "decode_csv",
     "decode_payload",

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -23,11 +22,11 @@ from triage_app.core.batch.readers import (
     Format,
     csv_header_names,
     decode_csv,
-    open_source,
     read_csv,
     skip_bom,
     strip_eol,
 )
+from triage_app.core.batch.source import Source
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.retry import RetryPolicy, is_transient
 from triage_app.core.transforms import Transform
@@ -47,13 +46,18 @@ class Chunk:
 
 
 class ChunkSource:
-    """Reads a source file chunk by chunk, from a resume point."""
+    """Reads a source chunk by chunk, from a resume point. The lines before it are read
+    too (and skipped), so that a checked reader checks every byte against the source's
+    hash, from the first."""
 
-    def __init__(self, path: Path, fmt: Format, resume_after: int, chunk_size: int) -> None:
-        self.path = path
-        self.fmt = fmt
+    def __init__(
+        self, source: Source, resume_after: int, chunk_size: int, *, checked: bool = True
+    ) -> None:
+        self.source = source
+        self.fmt: Format = source.format
+        fmt = self.fmt
         self.chunk_size = chunk_size
-        self.f = open_source(path)
+        self.f = source.open_reader(checked=checked)
         self.header: bytes | None = None
         self.first_line = 0
         self.taken = 0  # lines (JSONL) or records (CSV) in the last chunk taken
@@ -102,6 +106,11 @@ class ChunkSource:
 
     def position(self) -> int:
         return self.f.tell()
+
+    def finish(self) -> None:
+        """The batch read the whole source: raise SourceChanged unless what was read is
+        what was hashed and the file is as it was opened."""
+        self.source.finish_reading(self.f)
 
     def close(self) -> None:
         self.f.close()

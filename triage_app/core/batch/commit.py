@@ -14,17 +14,17 @@ import functools
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Insert, Update, bindparam, insert, update
 
 from triage_app.core.batch.chunks import Chunk
 from triage_app.core.batch.quarantine import Failure, failure_from_message, quarantine
-from triage_app.core.batch.readers import Format, open_source, read_csv, skip_bom, strip_eol
+from triage_app.core.batch.readers import Format, read_csv, skip_bom, strip_eol
+from triage_app.core.batch.source import Source
 from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db import Batch, BatchChunk, WarehouseWriter, Workspace
+from triage_app.core.db import Batch, BatchChunk, WarehouseWriter, Workspace, notify_change
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Transform
 from triage_app.core.vocabulary import ErrorClass
@@ -48,7 +48,7 @@ class ChunkCommitter:
         transform: Transform,
         *,
         batch_id: str,
-        source: Path,
+        source: Source,
         fmt: Format,
         actor: str,
         retry: RetryPolicy,
@@ -76,7 +76,10 @@ class ChunkCommitter:
         self.store(chunk, self.write(chunk))
 
     def write(self, chunk: Chunk) -> Written:
-        """The warehouse half of a chunk's commit (the warehouse turn)."""
+        """The warehouse half of a chunk's commit (the warehouse turn). Only while the source
+        is as it was opened: every byte of the chunk was read before this check, so a file
+        changed since raises SourceChanged here and nothing of the chunk is written."""
+        self.source.check_unchanged()
         crash_point("before-chunk-commit")
         result = with_retry(lambda: self.writer.upsert(chunk.rows), self.retry, sleep=self.sleep)
         crash_point("after-warehouse-commit")
@@ -97,6 +100,7 @@ class ChunkCommitter:
 
         def _commit() -> None:
             with self.ws.store.begin() as conn:
+                notify_change(conn)  # PostgreSQL: windows watching the store read it again
                 quarantine(
                     conn,
                     batch_id=self.batch_id,
@@ -171,7 +175,7 @@ class ChunkCommitter:
         letters of their own; their raw bytes are read again, the hot path keeps none."""
         wanted = {rows[i][-1]: msg for i, msg in refused}
         raws: dict[int, bytes] = {}
-        with open_source(self.source) as f:
+        with self.source.open_reader() as f:
             if self.fmt == "csv":
                 found: Iterable[tuple[int, bytes]] = read_csv(f)[1].after(0)
             else:
@@ -182,6 +186,7 @@ class ChunkCommitter:
                     raws[line] = strip_eol(raw)
                     if len(raws) == len(wanted):
                         break
+        self.source.check_unchanged()  # the evidence was read from the file as hashed
         return [
             failure_from_message(line, raws.get(line, b""), msg, ErrorClass.DATA)
             for line, msg in sorted(wanted.items())

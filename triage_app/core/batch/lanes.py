@@ -21,7 +21,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any
 
 import orjson
@@ -29,8 +28,10 @@ import orjson
 from triage_app.core.batch.chunks import ChunkParser, ChunkSource
 from triage_app.core.batch.commit import ChunkCommitter
 from triage_app.core.batch.readers import Format
+from triage_app.core.batch.source import Source, attach
 from triage_app.core.db import Workspace, open_workspace
 from triage_app.core.errors import TriageError, error_message
+from triage_app.core.fingerprint import Stamp
 from triage_app.core.progress import Progress
 from triage_app.core.retry import RetryPolicy, is_transient
 from triage_app.core.transforms import Transform, default_registry
@@ -42,9 +43,19 @@ _LEN = struct.Struct("<I")
 
 @dataclass(frozen=True)
 class LaneTask:
-    """Everything a lane needs to know about the batch; travels to the second lane."""
+    """Everything a lane needs to know about the batch; travels to the second lane.
 
-    path: str
+    The source travels as its descriptor (``fd``: inherited by a fork, passed to a fresh
+    interpreter; None where it cannot be, and the lane opens ``path`` again), with the stamp
+    and the hash the parent opened it with: the second lane checks its bytes against those,
+    never against a file it looked at later."""
+
+    path: str  # "" for standard input
+    fd: int | None
+    size: int
+    mtime_ns: int
+    sha256: str
+    steps: list[int]  # the CRC-32 of each step of the file, taken with its hash
     fmt: Format
     transform: str
     batch_id: str
@@ -55,10 +66,17 @@ class LaneTask:
     retry_base: float
     retry_max: float
 
+    def source(self) -> Source:
+        """The batch's source as this lane reads it: the same file, held to the same stamp
+        and hash."""
+        stamp = Stamp(self.size, self.mtime_ns)
+        return attach(self.fd, self.path, self.fmt, stamp, self.sha256, self.steps)
+
     def committer(
         self,
         ws: Workspace,
         transform: Transform,
+        source: Source,
         retry: RetryPolicy,
         sleep: Callable[[float], None],
         *,
@@ -69,7 +87,7 @@ class LaneTask:
             ws,
             transform,
             batch_id=self.batch_id,
-            source=Path(self.path),
+            source=source,
             fmt=self.fmt,
             actor=self.actor,
             retry=retry,
@@ -125,10 +143,11 @@ class Partner:
     Where this process runs a single thread (the CLI), the lane is a fork: it starts with
     every module already imported. Where other threads run (the GUI), forking could copy a
     lock some other thread holds, so the lane is a fresh interpreter instead, started early
-    so that it imports while the parent hashes the file.
+    so that it imports while the parent hashes the file; the source's descriptor ``fd`` is
+    passed to it (a fork has it anyway).
     """
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Workspace, fd: int | None = None) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid: int | None = None
         if _single_threaded():
@@ -159,6 +178,7 @@ class Partner:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                pass_fds=(fd,) if fd is not None and os.name == "posix" else (),
             )
             assert self.proc.stdin is not None and self.proc.stdout is not None
             self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
@@ -211,6 +231,7 @@ def run_lanes(
     ws: Workspace,
     task: LaneTask,
     transform: Transform,
+    src: Source,
     partner: Partner | None,
     progress: Progress,
     retry: RetryPolicy,
@@ -218,12 +239,13 @@ def run_lanes(
 ) -> bool:
     """Run the batch's chunks in this process and, with a partner, in a second lane too;
     True when the user cancelled (at a chunk boundary, everything before it committed).
-    The caller closes the partner."""
-    source = ChunkSource(Path(task.path), task.fmt, task.resume_after, task.chunk_size)
-    total = os.path.getsize(task.path)
+    When it returns False the whole source was read, and it was what was hashed: a source
+    that changed raises SourceChanged instead. The caller closes the partner."""
+    source = ChunkSource(src, task.resume_after, task.chunk_size)
+    total = src.size
     try:
         parser = ChunkParser(transform, source.decode, retry, sleep, task.fmt)
-        committer = task.committer(ws, transform, retry, sleep, two_lanes=partner is not None)
+        committer = task.committer(ws, transform, src, retry, sleep, two_lanes=partner is not None)
         if partner is not None:
             partner.start(ws, task)
         rows_done = 0
@@ -235,6 +257,7 @@ def run_lanes(
                     progress.update(source.position(), total, rows_done)
                     if progress.cancelled():
                         return True
+                source.finish()
                 progress.update(total, total, rows_done)
                 return False
             # Two lanes and two turns, each passed in chunk order: the warehouse turn ("w"),
@@ -244,11 +267,13 @@ def run_lanes(
             while True:
                 chunk = parser.parse(source)
                 if not first and "end" in partner.receive():  # it wrote its chunk, or ended
+                    source.finish()
                     return False
                 if chunk.lines == 0:
                     if not first:
                         rows_done = _stored(partner.receive(), rows_done, progress, total)
                     partner.send({"end": True})
+                    source.finish()
                     progress.update(total, total, rows_done)
                     return False
                 written = committer.write(chunk)
@@ -294,7 +319,8 @@ def _stored(msg: dict[str, Any], rows_done: int, progress: Progress, total: int)
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """The second lane: the odd chunks, each written when the parent passes the warehouse
-    turn and stored when it passes the store turn."""
+    turn and stored when it passes the store turn. A failure (a database, a source that
+    changed) is sent to the parent as one line, which it raises."""
     header = _read_frame(stdin)
     if header is None:
         return 0
@@ -304,15 +330,20 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
             None, warehouse_url=header["warehouse"], dead_letter_url=header["store"]
         )
     except Exception as exc:
-        _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
+        _report(stdout, exc)
         return 1
     retry = RetryPolicy(task.retry_attempts, task.retry_base, task.retry_max)
     transform = default_registry().get(task.transform)
-    source = ChunkSource(Path(task.path), task.fmt, task.resume_after, task.chunk_size)
     committer: ChunkCommitter | None = None
+    source: ChunkSource | None = None
     try:
+        src = task.source()
+        # Unchecked: the parent reads and checks every byte too, and ends the batch only if
+        # they were the ones hashed; this lane commits a chunk only while the file keeps the
+        # size and modification time it was opened with (ChunkCommitter.write).
+        source = ChunkSource(src, task.resume_after, task.chunk_size, checked=False)
         parser = ChunkParser(transform, source.decode, retry, time.sleep, task.fmt)
-        committer = task.committer(ws, transform, retry, time.sleep, two_lanes=True)
+        committer = task.committer(ws, transform, src, retry, time.sleep, two_lanes=True)
         source.skip()  # the parent's first chunk
         while True:
             chunk = parser.parse(source)
@@ -322,27 +353,30 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
             if chunk.lines == 0:
                 _write_frame(stdout, {"end": True})
                 return 0
-            try:
-                written = committer.write(chunk)
-            except Exception as exc:
-                _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
-                return 1
+            written = committer.write(chunk)
             _write_frame(stdout, {"wrote": True})
             committer.checkpoint()
             msg = _read_frame(stdin)
             if msg is None or "s" not in msg:
                 return 0  # written, not stored: the chunk is replayed on resume
-            try:
-                committer.store(chunk, written)
-            except Exception as exc:
-                _write_frame(stdout, {"error": error_message(exc), "transient": is_transient(exc)})
-                return 1
+            committer.store(chunk, written)
             _write_frame(
                 stdout, {"stored": True, "records": chunk.records, "position": source.position()}
             )
             source.skip()  # the parent's next chunk
+    except Exception as exc:
+        _report(stdout, exc)
+        return 1
     finally:
         if committer is not None:
             committer.close()
-        source.close()
+        if source is not None:
+            source.close()
         ws.close()
+
+
+def _report(stdout: IO[bytes], exc: Exception) -> None:
+    """Tell the parent why this lane stops: a refusal's own line, else ``Type: message``."""
+    message = str(exc) if isinstance(exc, TriageError) else error_message(exc)
+    with contextlib.suppress(OSError):  # the parent is gone: no one to tell
+        _write_frame(stdout, {"error": message, "transient": is_transient(exc)})

@@ -109,6 +109,7 @@ def quarantine(
                     "action": AuditAction.QUARANTINED.value,
                     "detail": f"{by_line[line].error_class.value} via {transform_ref}: "
                     f"{by_line[line].error}",
+                    "version": 1,  # a dead letter is born at version 1
                 }
                 for dl_id, line in added
             ],

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, cast
+from typing import Any, BinaryIO, Literal
 
 import orjson
 
 from triage_app.core.errors import DataError, TriageError
-from triage_app.core.fingerprint import sha256_of
 from triage_app.core.vocabulary import SOURCE_FORMATS, PayloadKind
 
 Format = Literal["jsonl", "csv"]  # one of SOURCE_FORMATS
@@ -43,28 +41,6 @@ def detect_format(path: Path, explicit: str | None = None) -> Format:
     if suffix == ".csv":
         return "csv"
     raise TriageError(f"cannot tell the format of {path.name}: pass --format jsonl or csv")
-
-
-def file_sha256(path: Path) -> str:
-    with open_source(path) as f:
-        return sha256_of(f)
-
-
-def source_size(path: Path) -> int:
-    """The file's size; a missing or unreadable file is a one-line refusal."""
-    with open_source(path) as f:
-        return os.fstat(f.fileno()).st_size
-
-
-def open_source(path: Path) -> io.BufferedReader:
-    try:
-        return cast(io.BufferedReader, open(path, "rb", buffering=1 << 20))
-    except FileNotFoundError:
-        raise TriageError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise TriageError(f"is a directory, not a file: {path}") from None
-    except OSError as exc:
-        raise TriageError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def skip_bom(f: io.BufferedReader) -> None:

@@ -3,11 +3,14 @@ records to the dead-letter store, committed in chunks so a killed run resumes.
 
 A batch's identity is the file's content hash and the transform, never the clock: the
 same file through the same transform is the same batch, and running it again is a no-op.
+The hash is of the bytes read (``source.py``): a file that changes while it is read fails
+the batch, which stays unfinished, and the intact file resumes it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -18,17 +21,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from triage_app.core.batch.lanes import LaneTask, Partner, lanes_for, run_lanes
-from triage_app.core.batch.readers import (
-    csv_header_names,
-    detect_format,
-    file_sha256,
-    open_source,
-    read_csv,
-    source_size,
-)
+from triage_app.core.batch.source import Source, check_input_format, source_format
 from triage_app.core.clock import iso, utcnow
-from triage_app.core.db import Batch, Workspace, current_actor
+from triage_app.core.db import Batch, Workspace, actor_for
 from triage_app.core.errors import TriageError
+from triage_app.core.fingerprint import OpenedFile
+from triage_app.core.places import printable
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
@@ -100,69 +98,94 @@ def run_batch(
     actor: str | None = None,
     sleep: Callable[[float], None] = time.sleep,
     lanes: int | None = None,
-    sha256: str | None = None,
+    opened: OpenedFile | None = None,
 ) -> BatchSummary:
     """Run ``path`` through ``transform_ref`` (``NAME@VERSION``) into the workspace.
 
-    A batch that was interrupted (killed, cancelled, a database that stayed away) resumes
-    from its last committed chunk when the same file is run through the same transform.
-    ``lanes`` (1 or 2) overrides the choice of processes; the result is the same.
-    ``sha256`` is the file's hash where the caller computed it already (the CLI does, while
-    it imports).
+    ``path`` ``-`` reads standard input (``fmt`` then required). A batch that was
+    interrupted (killed, cancelled, a database that stayed away, a source that changed while
+    it was read) resumes from its last committed chunk when the same file is run through the
+    same transform. ``lanes`` (1 or 2) overrides the choice of processes; the result is the
+    same. ``opened`` is the file where the caller opened (and hashed) it already: the CLI
+    does, while it imports; it is closed when the run ends.
     """
     started = time.perf_counter()
-    path = Path(path)
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
-    actor = actor or current_actor()
-    transform = (registry or default_registry()).get(transform_ref)
-    fmt_ = detect_format(path, fmt)
-    if chunk_size < 1:
-        raise TriageError("the chunk size must be at least 1")
-    header = _csv_header(path) if fmt_ == "csv" else None
-    custom = registry not in (None, default_registry())
-    n_lanes = lanes or lanes_for(source_size(path), custom)
-    partner = Partner(ws) if n_lanes == 2 else None
+    actor = actor or actor_for(ws.store)
     try:
-        sha = sha256 or file_sha256(path)
-        batch_id = batch_identity(sha, transform, fmt_)
-        batch, resumed = _open_batch(ws, path, batch_id, sha, transform, fmt_, header, retry, sleep)
-        if batch.state == BatchState.COMPLETE:
-            return _summary(
-                batch,
-                already=True,
-                resumed=False,
-                cancelled=False,
-                seconds=time.perf_counter() - started,
-            )
-        task = LaneTask(
-            path=str(path.resolve()),
-            fmt=fmt_,
-            transform=transform.ref,
-            batch_id=batch_id,
-            resume_after=batch.lines_done,
-            chunk_size=chunk_size,
-            actor=actor,
-            retry_attempts=retry.attempts,
-            retry_base=retry.base_delay,
-            retry_max=retry.max_delay,
-        )
-        cancelled = run_lanes(ws, task, transform, partner, progress, retry, sleep)
-    finally:
-        if partner is not None:
-            partner.close()  # closing twice is harmless; never leave it running
+        reg = registry or default_registry()
+        transform = reg.get(transform_ref)
+        # Refusals that need no file, before anything is opened, spooled or written.
+        check_input_format(transform, source_format(path, fmt), reg)
+        if chunk_size < 1:
+            raise TriageError("the chunk size must be at least 1")
+    except BaseException:
+        if opened is not None:
+            opened.close()
+        raise
+    with Source.open(path, fmt, opened=opened, spool_dir=ws.config.folder) as source:
+        custom = registry not in (None, default_registry())
+        n_lanes = lanes or lanes_for(source.size, custom)
+        if source.path is None and os.name != "posix":
+            n_lanes = 1  # spooled standard input, and no way to hand its descriptor on
+        partner = Partner(ws, source.fd) if n_lanes == 2 else None
+        try:
+            batch_id = batch_identity(source.sha256, transform, source.format)
+            header = source.csv_header() if source.format == "csv" else None
+            batch, resumed = _open_batch(ws, source, batch_id, transform, header, retry, sleep)
+            if batch.state == BatchState.COMPLETE:
+                return _summary(
+                    batch,
+                    already=True,
+                    resumed=False,
+                    cancelled=False,
+                    seconds=time.perf_counter() - started,
+                )
+            task = _task(source, transform, batch_id, batch.lines_done, chunk_size, actor, retry)
+            cancelled = run_lanes(ws, task, transform, source, partner, progress, retry, sleep)
+        finally:
+            if partner is not None:
+                partner.close()  # closing twice is harmless; never leave it running
     elapsed = time.perf_counter() - started
     final = _finish(ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep)
     return _summary(final, already=False, resumed=resumed, cancelled=cancelled, seconds=elapsed)
 
 
+def _task(
+    source: Source,
+    transform: Transform,
+    batch_id: str,
+    resume_after: int,
+    chunk_size: int,
+    actor: str,
+    retry: RetryPolicy,
+) -> LaneTask:
+    fingerprint = source.opened.fingerprint()
+    return LaneTask(
+        path=str(source.path.resolve()) if source.path is not None else "",
+        fd=source.fd if os.name == "posix" else None,
+        size=source.stamp.size,
+        mtime_ns=source.stamp.mtime_ns,
+        sha256=fingerprint.sha256,
+        steps=list(fingerprint.steps),
+        fmt=source.format,
+        transform=transform.ref,
+        batch_id=batch_id,
+        resume_after=resume_after,
+        chunk_size=chunk_size,
+        actor=actor,
+        retry_attempts=retry.attempts,
+        retry_base=retry.base_delay,
+        retry_max=retry.max_delay,
+    )
+
+
 def _open_batch(
     ws: Workspace,
-    path: Path,
+    source: Source,
     batch_id: str,
-    sha: str,
     transform: Transform,
-    fmt: str,
     header: bytes | None,
     retry: RetryPolicy,
     sleep: Callable[[float], None],
@@ -174,10 +197,11 @@ def _open_batch(
             return batch, True
         batch = Batch(
             batch_id=batch_id,
-            source_name=path.name,
-            source_sha256=sha,
+            # A name that is not UTF-8 is stored marked (\xNN), never refused.
+            source_name=printable(source.name),
+            source_sha256=source.sha256,
             transform=transform.ref,
-            format=fmt,
+            format=source.format,
             csv_header=header,
             state=BatchState.RUNNING,
             lines_done=0,
@@ -193,14 +217,6 @@ def _open_batch(
         s.add(batch)
         with_retry(s.commit, retry, sleep=sleep)
         return batch, False
-
-
-def _csv_header(path: Path) -> bytes:
-    """The header line, checked before the batch is recorded: a bad one refuses the file."""
-    with open_source(path) as f:
-        header, _records = read_csv(f)
-    csv_header_names(header)
-    return header
 
 
 def _finish(

@@ -3,10 +3,12 @@ progress, rows/s, ETA and Cancel; end with a summary and a way to see its dead l
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QSignalBlocker, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -31,6 +33,7 @@ from triage_app.gui import style
 from triage_app.gui.workers import JobRunner, ProgressReport
 
 StartJob = Callable[[Job], JobRunner]
+J = TypeVar("J", BatchJob, VerifyJob)
 
 
 def describe_batch(s: BatchSummary) -> str:
@@ -96,11 +99,12 @@ class BatchDialog(QDialog):
         self.format_combo.addItem("JSONL", "jsonl")
         self.format_combo.addItem("CSV", "csv")
         self.format_combo.currentIndexChanged.connect(self._on_path_changed)
-        self.detected = QLabel()
+        self.detected = QLabel(objectName="batchDetected", wordWrap=True)
         self.detected.setStyleSheet(style.HINT)
         self.transform_combo = QComboBox(objectName="batchTransform")
         for t in default_registry().all():
             self.transform_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
+        self.transform_combo.currentIndexChanged.connect(self._check)
 
         form = QFormLayout()
         form.addRow("File", path_row)
@@ -174,21 +178,45 @@ class BatchDialog(QDialog):
 
     @Slot()
     def _on_path_changed(self) -> None:
+        """A new file or format: suggest a transform that reads it, then check the lot."""
+        text = self.path_edit.text().strip()
+        if text:
+            try:
+                fmt = detect_format(Path(text), self.format_combo.currentData())
+            except TriageError:
+                pass  # said by the check below
+            else:
+                with QSignalBlocker(self.transform_combo):
+                    self._suggest_transform(fmt)
+        self._check()
+
+    @Slot()
+    def _check(self) -> None:
+        """Say what the batch would refuse (the engine's own line: a format the transform
+        does not read, a pipe, no such file) and allow Run only when it would start."""
         text = self.path_edit.text().strip()
         ok = False
         if not text:
             self.detected.setText("")
         else:
             try:
-                fmt = detect_format(Path(text), self.format_combo.currentData())
+                fmt = self._job(BatchJob).check()
             except TriageError as exc:
-                self.detected.setText(str(exc))
+                self.detected.setText(style.coloured(html.escape(str(exc)), style.ERROR))
             else:
-                ok = Path(text).is_file()
-                self.detected.setText(f"read as {fmt}" if ok else "no such file")
-                self._suggest_transform(fmt)
+                ok = True
+                self.detected.setText(f"read as {fmt}")
+        # A refusal wraps over lines; a form row does not grow for it by itself.
+        self.detected.setMinimumHeight(self.detected.heightForWidth(self.detected.width()))
         self.run_button.setEnabled(ok and self._runner is None)
         self.verify_button.setEnabled(ok and self._runner is None)
+
+    def _job(self, kind: type[J]) -> J:
+        return kind(
+            Path(self.path_edit.text().strip()),
+            self.transform_combo.currentData(),
+            self.format_combo.currentData(),
+        )
 
     def _suggest_transform(self, fmt: str) -> None:
         current = default_registry().get(self.transform_combo.currentData())
@@ -203,11 +231,7 @@ class BatchDialog(QDialog):
     def run(self) -> None:
         if self._runner is not None:
             return
-        job = BatchJob(
-            Path(self.path_edit.text().strip()),
-            self.transform_combo.currentData(),
-            self.format_combo.currentData(),
-        )
+        job = self._job(BatchJob)
         self.summary.setText("")
         self.show_button.hide()
         self.progress.setValue(0)
@@ -225,11 +249,7 @@ class BatchDialog(QDialog):
     def verify(self) -> None:
         if self._runner is not None:
             return
-        job = VerifyJob(
-            Path(self.path_edit.text().strip()),
-            self.transform_combo.currentData(),
-            self.format_combo.currentData(),
-        )
+        job = self._job(VerifyJob)
         self.summary.setText("running the file twice into scratch databases…")
         self.progress.setValue(0)
         self._runner = self._start_job(job)
@@ -276,7 +296,7 @@ class BatchDialog(QDialog):
     def _on_done(self) -> None:
         self._runner = None
         self.cancel_button.hide()
-        self._on_path_changed()
+        self._check()
 
     @Slot()
     def _show_batch(self) -> None:
