@@ -131,3 +131,21 @@ def test_no_answer_for_a_store_with_nothing_cached(workspace: Workspace) -> None
     before = sorted(p.name for p in workspace.config.folder.iterdir())
     assert cached_answer(db) is None
     assert sorted(p.name for p in workspace.config.folder.iterdir()) == before
+
+
+def test_no_answer_for_a_store_at_another_schema_revision(workspace: Workspace) -> None:
+    """A cached answer, but the store says it was made by a newer release: the engine is
+    left to refuse it, the cache never answers for it."""
+    import sqlite3
+
+    from triage_app.core.trends import stats_json, warm_stats_cache
+
+    warm_stats_cache(workspace)
+    assert workspace.config.folder is not None
+    db = workspace.config.folder / "dead_letter.db"
+    assert cached_answer(db) is not None and stats_json(workspace)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 9999")
+    conn.commit()
+    conn.close()
+    assert cached_answer(db) is None

@@ -14,6 +14,9 @@ APP_NAME = "triage-desk"
 # A workspace folder holds these two SQLite databases; these variables name other places.
 WAREHOUSE_FILE = "warehouse.db"
 STORE_FILE = "dead_letter.db"
+# The dead-letter store's schema revision this code writes (db/migrations). Here, not in
+# db/, so that quick_stats can check it without importing the engine.
+STORE_SCHEMA_REVISION = "0002"
 WORKSPACE_ENV = "TRIAGE_WORKSPACE"
 WAREHOUSE_URL_ENV = "TRIAGE_WAREHOUSE_URL"
 DEAD_LETTER_URL_ENV = "TRIAGE_DEAD_LETTER_URL"
@@ -48,3 +51,16 @@ def workspace_folder(
     env = os.environ if env is None else env
     named = workspace or env.get(WORKSPACE_ENV)
     return Path(named).expanduser() if named else default_workspace_dir()
+
+
+def printable(name: str | os.PathLike[str]) -> str:
+    """A name the OS gave (a file name, a user, a host) as text every database, JSON
+    writer and terminal takes. POSIX names are bytes; Python keeps those that are not
+    UTF-8 as lone surrogates, which no encoder accepts. They become ``\\xNN`` here: clearly
+    marked, and the original bytes can be read back from it."""
+    text = os.fspath(name)
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte: not from the OS
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")

@@ -17,13 +17,21 @@ from pathlib import Path
 from typing import Any
 
 from triage_app.core.clock import today
-from triage_app.core.places import DEAD_LETTER_URL_ENV, STORE_FILE, workspace_folder
+from triage_app.core.places import (
+    DEAD_LETTER_URL_ENV,
+    STORE_FILE,
+    STORE_SCHEMA_REVISION,
+    workspace_folder,
+)
 
 # Both paths compute the stamp from these statements, so they agree on what "unchanged" is.
 VERSION_SQL = (
     "SELECT max(id) FROM audit_events",
     "SELECT max(id) FROM dead_letters",
     "SELECT count(*), sum(rows), sum(quarantined), max(started_at), max(finished_at) FROM batches",
+    # A purge deletes rows and events, and SQLite may then hand out the ids it freed again:
+    # the newest ids alone could look unchanged after one. Its own record always moves.
+    "SELECT count(*), max(id), sum(rows) FROM purges",
 )
 CACHE_KEY = "all"
 
@@ -54,6 +62,10 @@ def cached_answer(db: Path) -> bytes | None:
     except sqlite3.Error:
         return None
     try:
+        # A store at another schema revision (older, or made by a newer release) is the
+        # engine's to check and refuse: never answered from its cache.
+        if conn.execute("PRAGMA user_version").fetchone()[0] != int(STORE_SCHEMA_REVISION):
+            return None
         version = version_from([conn.execute(q).fetchone() for q in VERSION_SQL], today())
         hit = conn.execute(
             "SELECT payload FROM stats_cache WHERE key = ? AND version = ?", (CACHE_KEY, version)

@@ -4,10 +4,13 @@ psycopg. Only these two dialects are supported."""
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, NullPool, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
@@ -23,7 +26,7 @@ def apply_pragmas(dbapi_conn: Any) -> None:
     """How every SQLite connection of a workspace is tuned."""
     cur = dbapi_conn.cursor()
     cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    cur.execute("PRAGMA journal_mode=WAL")
+    _into_wal(cur)
     # NORMAL is durable against a killed process in WAL mode; only power loss may lose
     # the last commits, and never corrupts.
     cur.execute("PRAGMA synchronous=NORMAL")
@@ -31,12 +34,30 @@ def apply_pragmas(dbapi_conn: Any) -> None:
     cur.close()
 
 
+def _into_wal(cur: Any) -> None:
+    """WAL mode, which a new file gets from its first connection. Two processes that start
+    together on a new file both try: SQLite answers one of them "locked" at once, without
+    waiting (the busy timeout does not apply), so that one tries again until it is in."""
+    if cur.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        return
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
 def _on_connect(dbapi_conn: Any, _record: Any) -> None:
     apply_pragmas(dbapi_conn)
 
 
-def make_engine(url: str, role: str) -> Engine:
-    """An engine for ``url``; ``role`` (warehouse or dead-letter store) names it in errors."""
+def make_engine(url: str, role: str, *, read_only: bool = False) -> Engine:
+    """An engine for ``url``; ``role`` (warehouse or dead-letter store) names it in errors.
+    ``read_only``: a SQLite file this user cannot write, opened so that it can be read."""
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError):  # a port that is not a number is a ValueError
@@ -48,7 +69,10 @@ def make_engine(url: str, role: str) -> Engine:
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     try:
-        if parsed.get_backend_name() == "sqlite":
+        if parsed.get_backend_name() == "sqlite" and read_only and parsed.database:
+            path = Path(parsed.database)
+            engine = create_engine(parsed, creator=lambda: _connect_read_only(path))
+        elif parsed.get_backend_name() == "sqlite":
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
@@ -60,6 +84,51 @@ def make_engine(url: str, role: str) -> Engine:
     except OSError as exc:
         raise TriageError(f"{role}: cannot create the database folder: {exc.strerror}") from None
     return engine
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that never writes. A WAL store is read through its shared-memory file,
+    which SQLite creates when missing; in a folder this user cannot write, it cannot, and
+    then, if no write-ahead log is there either (no writer has the store open, and none
+    can appear in a folder that is read-only), the file is read as immutable."""
+    uri = f"file:{quote(str(path))}?mode=ro"
+    timeout = BUSY_TIMEOUT_MS / 1000
+    conn = sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        conn.close()
+        if Path(f"{path}-wal").exists():
+            raise
+        conn = sqlite3.connect(
+            uri + "&immutable=1", uri=True, timeout=timeout, check_same_thread=False
+        )
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA query_only=ON")
+    return conn
+
+
+def write_locked_engine(engine: Engine) -> Engine:
+    """An engine on the same SQLite file whose every transaction begins with the write lock
+    (``BEGIN IMMEDIATE``) and holds DDL too: pysqlite on its own begins late and lets DDL
+    commit by itself, so a check-then-create could interleave with another process's.
+    Dispose of it after use."""
+    locked = create_engine(
+        engine.url,
+        poolclass=NullPool,
+        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+    )
+
+    @event.listens_for(locked, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        apply_pragmas(dbapi_conn)
+        dbapi_conn.isolation_level = None  # pysqlite begins nothing; the hook below does
+
+    @event.listens_for(locked, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return locked
 
 
 def check_reachable(engine: Engine, role: str) -> None:

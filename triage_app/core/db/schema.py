@@ -1,43 +1,303 @@
-"""The store's schema: created where missing, and remembered as current so that later
-starts skip the checks."""
+"""The store's schema version: current, created, upgraded, or refused in one line.
+
+The versions are Alembic revisions (``migrations/versions/``). A current store is known in
+one query and without importing Alembic: SQLite keeps the revision's number in ``PRAGMA
+user_version``, PostgreSQL has ``alembic_version``. Anything else happens under a lock, so
+that two commands starting together on a new store both succeed: PostgreSQL takes an
+advisory transaction lock, SQLite an immediate (write-locked) transaction.
+
+- A new store is created at the head revision.
+- An older SQLite store is copied next to itself (the backup API) and upgraded, said once.
+  One from before Alembic has no ``alembic_version`` (its ``user_version`` holds a CRC of
+  its column names): it is recognised by its tables and columns first.
+- An older PostgreSQL store is refused until someone runs ``triage-app migrate``: a shared
+  database is upgraded on purpose, after a backup, not by whichever laptop starts first.
+- A store made by a newer version, or one that matches no revision, is refused and left
+  as it is.
+"""
 
 from __future__ import annotations
 
-import zlib
+import contextlib
+import datetime as dt
+import logging
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
-from sqlalchemy import Engine
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    delete,
+    insert,
+    inspect,
+    select,
+)
+from sqlalchemy.exc import ProgrammingError
 
+from triage_app.core.db.engines import write_locked_engine
+from triage_app.core.db.messages import redact_url
 from triage_app.core.db.models import Base
+from triage_app.core.errors import TriageError
+from triage_app.core.places import STORE_SCHEMA_REVISION
+
+# The newest revision this code knows, and all of them in order. A test holds them equal to
+# what Alembic finds in migrations/versions/; the fast path must not import Alembic to ask.
+HEAD_REVISION = STORE_SCHEMA_REVISION
+REVISIONS = ("0001", "0002")
+# user_version holds a revision's number. The releases before Alembic left a CRC of the
+# column names there (31 bits), which is always far above any revision number.
+_REVISION_NUMBERS = 100_000
+# Any of these tables means a store is there; none of them means a new one.
+_STORE_TABLES = frozenset(
+    {"batches", "batch_chunks", "dead_letters", "audit_events", "stats_cache"}
+    | {"purges", "store_settings"}
+)
+# Alembic's own version table, declared here so that a new store is stamped without it.
+_VERSIONS = Table(
+    "alembic_version",
+    MetaData(),
+    Column("version_num", String(32), nullable=False),
+    PrimaryKeyConstraint("version_num", name="alembic_version_pkc"),
+)
+
+_log = logging.getLogger(__name__)
 
 
-def schema_stamp() -> int:
-    """A number that changes whenever a table, column or index of the store does."""
-    parts = []
-    for table in Base.metadata.sorted_tables:
-        parts.append(table.name + ":" + ",".join(c.name for c in table.columns))
-        parts += sorted(str(i.name) for i in table.indexes)
-    return zlib.crc32("|".join(parts).encode()) & 0x7FFFFFFF
+@dataclass(frozen=True)
+class SchemaChange:
+    """What was done to a store: created (``before`` None) or upgraded, and where the copy
+    made before the upgrade is (SQLite)."""
+
+    store: str
+    before: str | None
+    after: str
+    backup: Path | None = None
+
+    @property
+    def message(self) -> str:
+        if self.before is None:
+            return f"created the dead-letter store at {self.store} at schema {self.after}"
+        kept = f"; the store as it was is kept in {self.backup}" if self.backup else ""
+        return (
+            f"upgraded the dead-letter store at {self.store} from schema {self.before} "
+            f"to {self.after}{kept}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "store": self.store,
+            "from": self.before,
+            "to": self.after,
+            "backup": None if self.backup is None else str(self.backup),
+        }
 
 
-def ensure_schema(engine: Engine) -> None:
-    """Create what the store lacks. A SQLite store remembers (PRAGMA user_version) that it
-    is current, so that every later start skips the checks: some 50 ms of each command."""
-    stamp = schema_stamp()
+def ensure_schema(
+    engine: Engine, *, create: bool = True, read_only: bool = False
+) -> SchemaChange | None:
+    """Make sure the store is at the head revision, or refuse in one line (TriageError).
+
+    ``create``: a store with none of our tables is made (else refused). ``read_only``: the
+    store cannot be written here, so it is only ever read. An upgrade is logged once."""
+    if _is_current(engine):
+        return None
+    with engine.connect() as conn:  # without the lock first: refusals take none
+        state = _state(conn, store_name(engine))
+    if state.revision == HEAD_REVISION and (state.recorded or read_only):
+        return None  # a store current but not stamped yet is stamped when it can be written
+    if read_only or (state.revision is None and not create):
+        _refuse_to_write(engine, state, read_only)
     sqlite = engine.dialect.name == "sqlite"
-    if sqlite:
-        with engine.connect() as conn:
-            if conn.exec_driver_sql("PRAGMA user_version").scalar() == stamp:
-                return
-    Base.metadata.create_all(engine)
-    _add_missing_indexes(engine)
-    if sqlite:
-        with engine.begin() as conn:
-            conn.exec_driver_sql(f"PRAGMA user_version = {stamp}")
+    with _locked(engine) as conn:
+        state = _state(conn, store_name(engine))
+        change = _bring_to_head(conn, state, create=create, upgrade=sqlite)
+    if change is not None and change.before is not None:
+        _log.warning(change.message)
+    return change
 
 
-def _add_missing_indexes(engine: Engine) -> None:
-    """Stores made by an earlier version get the indexes added since (create_all only
-    creates what is missing whole: tables, not indexes on tables that exist)."""
-    for table in Base.metadata.sorted_tables:
-        for index in table.indexes:
-            index.create(engine, checkfirst=True)
+def migrate_store(engine: Engine) -> SchemaChange | None:
+    """``triage-app migrate``: bring the store to the head revision (creating a store with
+    none of our tables), under the same lock; None when it was current."""
+    with _locked(engine) as conn:
+        state = _state(conn, store_name(engine))
+        change = _bring_to_head(conn, state, create=True, upgrade=True)
+    if change is not None and change.before is not None:
+        _log.info(change.message)
+    return change
+
+
+def store_name(engine: Engine) -> str:
+    """The store as a user names it: a SQLite file's path, else the URL without password."""
+    if engine.dialect.name == "sqlite" and engine.url.database:
+        return engine.url.database
+    return redact_url(engine.url.render_as_string(hide_password=False))
+
+
+def _newer(where: str, rev: str) -> TriageError:
+    return TriageError(
+        f"the dead-letter store at {where} was made by a newer Triage Desk: schema {rev}; "
+        f"this version knows up to {HEAD_REVISION}"
+    )
+
+
+def _check_known(rev: str, where: str) -> str:
+    if rev not in REVISIONS:
+        raise _newer(where, rev)
+    return rev
+
+
+def _is_current(engine: Engine) -> bool:
+    """The fast path: one query, no Alembic. A store made by a newer version is refused
+    here already, untouched."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            number = int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
+            if int(HEAD_REVISION) < number < _REVISION_NUMBERS:
+                raise _newer(store_name(engine), f"{number:04d}")
+            return number == int(HEAD_REVISION)
+        try:
+            rows = conn.execute(select(_VERSIONS.c.version_num)).scalars().all()
+        except ProgrammingError as exc:
+            if getattr(exc.orig, "sqlstate", None) == "42P01":  # undefined_table
+                return False
+            raise
+        if len(rows) == 1:
+            _check_known(rows[0], store_name(engine))
+        return list(rows) == [HEAD_REVISION]
+
+
+@dataclass(frozen=True)
+class _State:
+    revision: str | None  # None: none of our tables, a new store
+    recorded: bool  # the revision is written down (alembic_version, and user_version)
+    recognised: bool = False  # from before Alembic: known only by its tables and columns
+
+
+def _state(conn: Connection, where: str) -> _State:
+    sqlite = conn.dialect.name == "sqlite"
+    number = int(conn.exec_driver_sql("PRAGMA user_version").scalar_one()) if sqlite else None
+    tables = set(inspect(conn).get_table_names())
+    if _VERSIONS.name in tables:
+        rows = conn.execute(select(_VERSIONS.c.version_num)).scalars().all()
+        if len(rows) > 1:
+            raise _newer(where, " + ".join(rows))  # branches: not ours
+        if rows:
+            rev = _check_known(rows[0], where)
+            return _State(rev, recorded=number in (None, int(rev)))
+    if number is not None and 0 < number < _REVISION_NUMBERS:
+        return _State(_check_known(f"{number:04d}", where), recorded=False)
+    if not tables & _STORE_TABLES:
+        return _State(None, recorded=False)
+    from triage_app.core.db.migrations import runner
+
+    return _State(runner.recognise(conn, where), recorded=False, recognised=True)
+
+
+def _refuse_to_write(engine: Engine, state: _State, read_only: bool) -> None:
+    where = store_name(engine)
+    if state.revision is None:
+        raise TriageError(f"no dead-letter store at {where}: it holds no Triage Desk tables")
+    if read_only:
+        raise TriageError(
+            f"the dead-letter store at {where} is at schema {state.revision} and this version "
+            f"needs {HEAD_REVISION}, but it is read-only here: open it once with write access"
+        )
+
+
+@contextlib.contextmanager
+def _locked(engine: Engine) -> Iterator[Connection]:
+    """One transaction that no other process creating or upgrading the store runs beside."""
+    if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
+        with engine.begin() as conn:  # in memory: no other process can see it
+            yield conn
+        return
+    if engine.dialect.name == "sqlite":
+        locked = write_locked_engine(engine)
+        try:
+            with locked.begin() as conn:  # BEGIN IMMEDIATE: the write lock, taken now
+                yield conn
+        finally:
+            locked.dispose()
+        return
+    with engine.begin() as conn:
+        # Per schema: stores in two schemas of one database do not wait for each other.
+        conn.exec_driver_sql(
+            "SELECT pg_advisory_xact_lock("
+            "hashtext('triage-desk store ' || coalesce(current_schema(), '')))"
+        )
+        yield conn
+
+
+def _bring_to_head(
+    conn: Connection, state: _State, *, create: bool, upgrade: bool
+) -> SchemaChange | None:
+    where = _name_of(conn)
+    if state.revision is None:
+        if not create:
+            raise TriageError(f"no dead-letter store at {where}: it holds no Triage Desk tables")
+        Base.metadata.create_all(conn)
+        _record(conn, HEAD_REVISION)
+        return SchemaChange(where, None, HEAD_REVISION)
+    current = state.revision == HEAD_REVISION
+    if not current and not upgrade:
+        raise TriageError(
+            f"the dead-letter store at {where} is at schema {state.revision} and this version "
+            f"needs {HEAD_REVISION}: back it up, then run `triage-app migrate`"
+        )
+    if state.recognised:
+        from triage_app.core.db.migrations import runner
+
+        runner.add_missing_indexes(conn, state.revision)
+    if current:
+        if not state.recorded:
+            _record(conn, HEAD_REVISION)
+        return None
+    backup = _backup(conn, state.revision) if conn.dialect.name == "sqlite" else None
+    _record(conn, state.revision)
+    from triage_app.core.db.migrations import runner
+
+    runner.upgrade(conn, HEAD_REVISION)
+    _record(conn, HEAD_REVISION)
+    return SchemaChange(where, state.revision, HEAD_REVISION, backup)
+
+
+def _name_of(conn: Connection) -> str:
+    return store_name(conn.engine)
+
+
+def _record(conn: Connection, rev: str) -> None:
+    """Write the revision down: ``alembic_version``, and on SQLite ``user_version`` too (in
+    the same transaction: SQLite keeps it in the file's header, under the same lock)."""
+    _VERSIONS.create(conn, checkfirst=True)
+    conn.execute(delete(_VERSIONS))
+    conn.execute(insert(_VERSIONS).values(version_num=rev))
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(f"PRAGMA user_version = {int(rev)}")
+
+
+def _backup(conn: Connection, rev: str) -> Path:
+    """A copy of the store as it is, next to it, named with its revision and the time. Taken
+    while ``conn`` holds the write lock and before it writes, so the copy is exactly the
+    store the upgrade starts from; read through a second connection, because SQLite's
+    backup cannot read through one that is in a write transaction (WAL lets it read)."""
+    path = Path(_name_of(conn))
+    at = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.stem}.schema-{rev}.{at}{path.suffix}")
+    source = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+    copy = sqlite3.connect(target)
+    try:
+        source.backup(copy)
+    finally:
+        copy.close()
+        source.close()
+    return target

@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.messages import redact_url
-from triage_app.core.db.schema import ensure_schema
+from triage_app.core.db.schema import SchemaChange, ensure_schema, migrate_store, store_name
+from triage_app.core.errors import TriageError
 from triage_app.core.places import (
     DEAD_LETTER_URL_ENV,
     STORE_FILE,
@@ -66,17 +69,76 @@ def _sqlite_url(path: Path) -> str:
     return f"sqlite:///{path.expanduser().resolve()}"
 
 
-class Workspace:
-    """Two engines, opened and checked; close it when done."""
+def _sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names; None for PostgreSQL or an in-memory database."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return None  # make_engine says what is wrong with it
+    db = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not db or db == ":memory:":
+        return None
+    return Path(db)
 
-    def __init__(self, config: WorkspaceConfig) -> None:
+
+def _store_must_exist(config: WorkspaceConfig) -> None:
+    store = _sqlite_file(config.dead_letter_url)
+    if store is not None and not store.is_file():
+        if config.folder is not None and store.parent == config.folder:
+            raise TriageError(f"no workspace at {config.folder}")
+        raise TriageError(f"no dead-letter store at {store}")
+
+
+def _must_exist(config: WorkspaceConfig) -> None:
+    """For the commands that only read: a workspace that is not there is named, never made
+    (a mistyped ``--workspace`` must not leave an empty workspace behind)."""
+    _store_must_exist(config)
+    warehouse = _sqlite_file(config.warehouse_url)
+    if warehouse is not None and not warehouse.is_file():
+        raise TriageError(f"no warehouse at {warehouse}")
+
+
+def _cannot_write(path: Path | None) -> bool:
+    """A SQLite file this user may read but not write, or in a folder it cannot write (where
+    SQLite could not make its journal)."""
+    return path is not None and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
+class Workspace:
+    """Two engines, opened and checked; close it when done.
+
+    ``create=False`` is for the commands that only read: nothing is created (a missing
+    workspace is refused in one line) and files this user cannot write are opened
+    read-only. ``schema_change`` says whether opening created or upgraded the store."""
+
+    def __init__(self, config: WorkspaceConfig, *, create: bool = True) -> None:
         self.config = config
-        self.warehouse: Engine = make_engine(config.warehouse_url, "warehouse")
-        self.store: Engine = make_engine(config.dead_letter_url, "dead-letter store")
+        # Without create, a file that is missing or not writable gets a read-only engine:
+        # it makes no folder and no file, ever.
+        wh_ro = not create and _cannot_write(_sqlite_file(config.warehouse_url))
+        store_ro = not create and _cannot_write(_sqlite_file(config.dead_letter_url))
+        self.warehouse: Engine = make_engine(config.warehouse_url, "warehouse", read_only=wh_ro)
         try:
-            for engine, role in ((self.warehouse, "warehouse"), (self.store, "dead-letter store")):
-                check_reachable(engine, role)
-            ensure_schema(self.store)
+            self.store: Engine = make_engine(
+                config.dead_letter_url, "dead-letter store", read_only=store_ro
+            )
+        except Exception:
+            self.warehouse.dispose()
+            raise
+        try:
+            both = ((self.warehouse, "warehouse"), (self.store, "dead-letter store"))
+            # A server first (what is wrong with its URL is the news), then the files.
+            for engine, role in both:
+                if engine.dialect.name != "sqlite":
+                    check_reachable(engine, role)
+            if not create:
+                _must_exist(config)
+            for engine, role in both:
+                if engine.dialect.name == "sqlite":
+                    check_reachable(engine, role)
+            self.schema_change: SchemaChange | None = ensure_schema(
+                self.store, create=create, read_only=store_ro
+            )
         except Exception:
             self.close()
             raise
@@ -97,10 +159,30 @@ def open_workspace(
     *,
     warehouse_url: str | None = None,
     dead_letter_url: str | None = None,
+    create: bool = True,
 ) -> Workspace:
-    return Workspace(resolve_config(workspace, warehouse_url, dead_letter_url))
+    """The workspace named; ``create=False`` for commands that only read (see Workspace)."""
+    return Workspace(resolve_config(workspace, warehouse_url, dead_letter_url), create=create)
 
 
-def open_config(config: WorkspaceConfig) -> Workspace:
+def open_config(config: WorkspaceConfig, *, create: bool = True) -> Workspace:
     """The workspace a resolved config names (the window and its workers keep configs)."""
-    return Workspace(config)
+    return Workspace(config, create=create)
+
+
+def migrate_workspace(
+    workspace: str | os.PathLike[str] | None = None,
+    *,
+    dead_letter_url: str | None = None,
+) -> tuple[str, SchemaChange | None]:
+    """``triage-app migrate``: the store's name, and what bringing it to the head revision
+    did (None: it was current). Only the store is opened; a SQLite file that is not there
+    is refused, an empty PostgreSQL database gets a new store."""
+    config = resolve_config(workspace, None, dead_letter_url)
+    _store_must_exist(config)
+    engine = make_engine(config.dead_letter_url, "dead-letter store")
+    try:
+        check_reachable(engine, "dead-letter store")
+        return store_name(engine), migrate_store(engine)
+    finally:
+        engine.dispose()

@@ -1,0 +1,1 @@
+"""One module a revision; Alembic reads them by file (``__init__`` is skipped)."""
