@@ -2,11 +2,14 @@
 stored text, detail) inside the caller's transaction, on a Connection or a Session alike, so
 it commits with the change it records and vanishes when that change is rolled back; an
 event for a dead letter that does not exist is refused. The default actor is
-``current_actor()``, the OS user, always a non-empty string."""
+``actor_for(bind)``: ``current_actor()`` (the OS user and host, ``user@host``), plus the
+database user on PostgreSQL, asked once per engine."""
 
 from __future__ import annotations
 
 import datetime as dt
+import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +23,10 @@ from triage_app.core.db import (
     Batch,
     DeadLetter,
     Workspace,
+    actor_for,
     current_actor,
     event_insert,
+    open_workspace,
     record_event,
 )
 from triage_app.core.vocabulary import AuditAction
@@ -97,14 +102,63 @@ def test_the_defaults_are_now_and_the_current_actor(workspace: Workspace) -> Non
     assert before <= at <= after and at.tzinfo is None
 
 
-def test_the_actor_is_the_os_user(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_actor_is_the_os_user_at_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOGNAME", "steward-ani")  # getpass asks LOGNAME first
-    assert current_actor() == "steward-ani"
+    assert current_actor() == f"steward-ani@{socket.gethostname()}"
+
+
+def test_a_user_name_that_is_not_utf8_is_kept_marked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOGNAME", "ani\udcff")  # the byte 0xff, as os.environ holds it
+    assert current_actor().startswith("ani\\xff@")
+    current_actor().encode("utf-8")  # storable: no lone surrogate left
+
+
+def test_on_sqlite_the_actor_is_user_at_host(workspace: Workspace) -> None:
+    assert actor_for(workspace.store) == current_actor()
+
+
+def test_the_actor_is_asked_once_per_engine(
+    tmp_path: Path, workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = actor_for(workspace.store)
+    monkeypatch.setenv("LOGNAME", "someone-else")
+    assert actor_for(workspace.store) == before  # the same engine: the answer it had
+    with open_workspace(tmp_path / "other") as ws2:
+        assert actor_for(ws2.store) == f"someone-else@{socket.gethostname()}"
+
+
+def test_the_default_actor_is_the_binds(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dl = add_dead_letter(workspace)
+    monkeypatch.setenv("LOGNAME", "steward-ani")
+    with workspace.store.begin() as conn:
+        record_event(conn, dl, AuditAction.NOTE, "asked")
+    assert events(workspace)[0][2] == actor_for(workspace.store)
+
+
+def test_on_postgresql_the_database_user_is_added(
+    pg_urls: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOGNAME", "steward-ani")
+    wh, dl = pg_urls
+    with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
+        with ws.store.connect() as conn:
+            db_user = conn.exec_driver_sql("SELECT session_user").scalar_one()
+        expected = f"steward-ani@{socket.gethostname()} (db: {db_user})"
+        dl_id = add_dead_letter(ws)
+        # Asked first inside a transaction, on that transaction's own connection.
+        with ws.store.begin() as conn:
+            record_event(conn, dl_id, AuditAction.NOTE, "asked")
+        assert actor_for(ws.store) == expected
+        assert events(ws)[0][2] == expected
 
 
 def test_current_actor_is_a_non_empty_string() -> None:
     actor = current_actor()
     assert isinstance(actor, str) and actor.strip() == actor and actor
+    user, _, host = actor.partition("@")
+    assert user and host
 
 
 def test_a_rolled_back_connection_takes_its_event_with_it(workspace: Workspace) -> None:

@@ -27,7 +27,8 @@ def crafted_window(open_main_window, tmp_path: Path, qtbot):  # type: ignore[no-
 
 def test_the_window_has_a_trends_tab(crafted_window) -> None:  # type: ignore[no-untyped-def]
     w = crafted_window
-    assert [w.tabs.tabText(i) for i in range(w.tabs.count())] == ["Quarantine", "Trends"]
+    tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
+    assert tabs == ["Quarantine", "Trends", "Audit"]
     assert w.trends.trends.per_batch and len(w.trends.trends.groups) == 4
     assert w.spike_banner.isHidden()
 

@@ -136,6 +136,39 @@ def count_dead_letters(ws: Workspace, f: DeadLetterFilter | None = None) -> int:
         return int(conn.execute(stmt).scalar_one())
 
 
+# The largest LIMIT or OFFSET either database takes (a signed 64-bit integer).
+MAX_ROWS = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class DeadLetterPage:
+    """One page of a list, and how many matching rows follow it."""
+
+    views: tuple[DeadLetterView, ...]
+    offset: int
+    more: int  # matching rows after this page; 0 when this is the last
+
+    @property
+    def next_offset(self) -> int:
+        return self.offset + len(self.views)
+
+
+def page_of_dead_letters(
+    ws: Workspace, f: DeadLetterFilter | None = None, *, limit: int = 100, offset: int = 0
+) -> DeadLetterPage:
+    """``limit`` matching dead letters from ``offset`` on (by id), and how many more match.
+    The count walks every match, so it runs only when the page is full and one row more
+    was found; a last page costs one query."""
+    if limit < 1 or offset < 0:
+        raise TriageError(f"a page needs limit >= 1 and offset >= 0, not {limit} and {offset}")
+    views = list_dead_letters(ws, f, limit=min(limit + 1, MAX_ROWS), offset=offset)
+    if len(views) <= limit:
+        return DeadLetterPage(tuple(views), offset, 0)
+    total = count_dead_letters(ws, f)
+    # Rows may come or go between the two reads; one more row was seen, so say so.
+    return DeadLetterPage(tuple(views[:limit]), offset, max(total - offset - limit, 1))
+
+
 def matching_ids(ws: Workspace, f: DeadLetterFilter) -> list[int]:
     stmt = filtered(select(DeadLetter.id), f).order_by(DeadLetter.id)
     with ws.store.connect() as conn:

@@ -191,6 +191,24 @@ class FilterBar(QWidget):
         self._quiet = False
         self._emit()
 
+    def show_one(self, dl_id: int) -> None:
+        """One dead letter, whatever its status, every other picker reset: what a
+        double-click in the Audit tab asks for. The chip says which; ✕ lifts it."""
+        self._quiet = True
+        self.class_combo.setCurrentIndex(0)
+        self.status_combo.setCurrentIndex(self.status_combo.findData(ALL))
+        self.batch_combo.setCurrentIndex(0)
+        self.transform_combo.setCurrentIndex(0)
+        self.attempts_spin.setValue(1)
+        self.search.clear()
+        self._quiet = False
+        self._extra = {"ids": (dl_id,)}
+        self.link_chip.setText(f"Audit: dead letter #{dl_id}")
+        self.link_chip.setToolTip("chosen in the Audit tab")
+        for w in (self.link_chip, self.link_clear):
+            w.show()
+        self._emit()
+
     def is_default(self) -> bool:
         return self.current_filter() == DeadLetterFilter()
 

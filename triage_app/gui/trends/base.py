@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import QToolTip
 
@@ -129,8 +129,14 @@ class TrendChart(pg.PlotWidget):
         if size is not None:
             self.resize(*size)
         image = self.grab()
-        if not image.save(str(path), "PNG"):
-            raise OSError(f"cannot write {path}")
+        # Encoded in memory and written by Python: Qt cannot name a file whose name is not
+        # UTF-8, and a failed write then raises the OS's own error, naming the file.
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(buffer, "PNG"):
+            raise OSError(f"cannot encode the chart for {path.name}")
+        Path(path).write_bytes(data.data())
         return path
 
 
