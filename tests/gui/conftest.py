@@ -70,6 +70,19 @@ def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
     QCoreApplication.setApplicationName("triage-desk-tests")
 
 
+@pytest.fixture(autouse=True)
+def no_system_keyring() -> Iterator[None]:
+    """No test reads or writes the user's own keyring: none is there unless a test sets
+    one (tests/gui/dialogs/test_connect_keyring.py sets an in-memory one)."""
+    import keyring
+    from keyring.backends import fail
+
+    before = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    yield
+    keyring.set_keyring(before)
+
+
 @pytest.fixture
 def demo_workspace(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"

@@ -1,7 +1,8 @@
 """What the window remembers between runs: geometry, splitters, columns, recent places.
 
-Connections are remembered with their password removed (core's ``redact_url``): no
-password is ever written to settings.
+Connections are remembered with their password hidden (core's ``redact_url``): no
+password is ever written to settings. The password itself goes to the system keyring
+(core's ``db/secrets.py``), where one exists, and the connect dialog fills it back.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QIcon
 
-from triage_app.core.db import redact_url
+from triage_app.core.db import redact_url, remember_password
 from triage_app.core.places import resources_dir
 
 MAX_RECENT = 8
@@ -54,10 +55,13 @@ class Settings:
             pairs.append((wh, dl))
         return pairs
 
-    def add_recent_connection(self, warehouse_url: str, dead_letter_url: str) -> None:
+    def add_recent_connection(self, warehouse_url: str, dead_letter_url: str) -> int:
+        """Remember a connection: its URLs, passwords hidden, in settings; the passwords
+        in the system keyring. How many passwords the keyring keeps now (0 without one)."""
         item = f"{redact_url(warehouse_url)}\n{redact_url(dead_letter_url)}"
         items = [item] + [i for i in _list(self._s, RECENT_CONNECTIONS) if i != item]
         self._s.setValue(RECENT_CONNECTIONS, items[:MAX_RECENT])
+        return sum(remember_password(url) for url in (warehouse_url, dead_letter_url))
 
     # -- window state ---------------------------------------------------------------------
     def bytes_value(self, key: str) -> QByteArray | None:

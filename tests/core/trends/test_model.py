@@ -115,6 +115,7 @@ def test_to_json_is_serialisable_with_orjson(ws: Workspace) -> None:
         "code": 1,
         "transient": 0,
         "total": 4,
+        "purged": 0,  # of them, removed by a retention purge since (none here)
     }
     assert back["backlog"][-1] == {
         "day": "2026-03-04",

@@ -20,6 +20,7 @@ from triage_app.core.trends.counting import (
     status_totals,
 )
 from triage_app.core.trends.model import AttemptsBucket, Spike, Trends
+from triage_app.core.trends.purged import add_back, purged_back
 from triage_app.core.trends.spikes import SpikeRule
 from triage_app.core.vocabulary import Status
 
@@ -46,12 +47,14 @@ def compute_trends(
             )
         else:
             hist = attempts_histogram(conn, f)
-        days = failures_per_day(conn, since=since)
+        held = failures_per_day(conn, since=since)  # the rows the store still holds
+        purged = purged_back(conn, since)
+        days = add_back(held, purged)  # and those a retention purge removed
         batches = per_batch(conn, since)
         status_now: dict[str, int] | None = None
         if since is None:  # the cube covers the whole store: its totals are today's
             status_now = status_totals(by_class_status)
-        queue = backlog(conn, since, days, status_now)
+        queue = backlog(conn, since, held, status_now, purged)
         groups = error_groups(conn, since=since, top=top, cells=cells)
     checks = rule.check([b.rate for b in batches])
     return Trends(
@@ -65,6 +68,7 @@ def compute_trends(
         rule,
         by_class_status,
         by_attempts_status,
+        purged.notes,
     )
 
 

@@ -39,6 +39,7 @@ from triage_app.core.trends.model import (
     DayCount,
     ErrorGroup,
 )
+from triage_app.core.trends.purged import PurgedBack
 from triage_app.core.vocabulary import ALL, CLASSES, WAITING, AuditAction, Status
 
 STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
@@ -200,14 +201,18 @@ def backlog(
     since: dt.date | None = None,
     arrivals: Sequence[DayCount] | None = None,
     status_now: dict[str, int] | None = None,
+    purged: PurgedBack | None = None,
 ) -> tuple[BacklogPoint, ...]:
     """The queue at the end of each day: open (open or parked) and resolved (all time).
 
     Computed backwards from today's counts, so only days from ``since`` are counted:
     open at the end of day D = open now - arrived after D + resolved after D + discarded
     after D. (Resolved and discarded dead letters never reopen.) ``arrivals`` and
-    ``status_now`` (dead letters by status, whole store) save counting them again.
+    ``status_now`` (dead letters by status, whole store) save counting them again; both
+    are the rows the store holds. ``purged``: rows a retention purge removed, added back
+    on the days they arrived and were closed, so that a purge changes no day's numbers.
     """
+    purged = purged or PurgedBack()
     dl = DeadLetter
     now = status_now
     if now is None:
@@ -226,8 +231,9 @@ def backlog(
         _min_max(conn, dl.resolved_at, [dl.resolved_at >= b for b in start_bound]),
         _min_max(conn, ev_at, [*ev_where, *(ev_at >= b for b in start_bound)]),
     ]
-    firsts = [d for d in (_as_date(lo) for lo, _ in bounds) if d is not None]
-    lasts = [d for d in (_as_date(hi) for _, hi in bounds) if d is not None]
+    extra_days = purged.days()
+    firsts = [d for d in (_as_date(lo) for lo, _ in bounds) if d is not None] + [*extra_days]
+    lasts = [d for d in (_as_date(hi) for _, hi in bounds) if d is not None] + [*extra_days]
     if not firsts:
         return ()
     days = _days(since or min(firsts), max(lasts))
@@ -238,8 +244,13 @@ def backlog(
         arrived = [c[0] for c in _count_per_day(conn, dl.first_failed_at, days)]
     resolved = [c[0] for c in _count_per_day(conn, dl.resolved_at, days)]
     discarded = [c[0] for c in _count_per_day(conn, ev_at, days, ev_where)]
+    for i, d in enumerate(days):
+        arrived[i] += purged.backlog_arrived.get(d, 0)
+        resolved[i] += purged.resolved.get(d, 0)
+        discarded[i] += purged.discarded.get(d, 0)
     open_now = sum(now.get(s, 0) for s in WAITING)
-    resolved_now = now.get(Status.RESOLVED, 0)
+    # Resolved all time: the purged ones were resolved too.
+    resolved_now = now.get(Status.RESOLVED, 0) + purged.resolved_total
     points: list[BacklogPoint] = []
     open_, res = open_now, resolved_now
     for i in range(len(days) - 1, -1, -1):  # from today backwards

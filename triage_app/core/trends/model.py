@@ -34,10 +34,26 @@ class DayCount:
 
     day: dt.date
     by_class: dict[str, int]
+    # Of these, removed from the store since by a retention purge (trends/purged.py): still
+    # counted, so a purge never looks like a drop in failures.
+    purged: int = 0
 
     @property
     def total(self) -> int:
         return sum(self.by_class.values())
+
+
+@dataclass(frozen=True)
+class PurgeNote:
+    """One retention purge, for the charts to name: ``rows`` closed dead letters of
+    ``statuses`` deleted at ``at``."""
+
+    at: dt.datetime
+    rows: int
+    statuses: tuple[str, ...]
+
+    def message(self) -> str:
+        return f"{self.rows:,} rows purged on {self.at:%Y-%m-%d}"
 
 
 @dataclass(frozen=True)
@@ -131,6 +147,9 @@ class Trends:
     # The cube rolled up (from ``since`` on): class -> status -> n, attempts -> status -> n.
     by_class_status: dict[str, dict[str, int]] = field(default_factory=dict)
     by_attempts_status: dict[int, dict[str, int]] = field(default_factory=dict)
+    # Retention purges, oldest first; their rows are added back into ``per_day`` and
+    # ``backlog`` (the cube and the error groups count the rows the store still holds).
+    purges: tuple[PurgeNote, ...] = ()
 
     @property
     def spikes(self) -> tuple[Spike, ...]:
@@ -156,7 +175,8 @@ class Trends:
             "since": self.since.isoformat() if self.since else None,
             "attempts": [asdict(b) for b in self.attempts],
             "per_day": [
-                {"day": d.day.isoformat(), **d.by_class, "total": d.total} for d in self.per_day
+                {"day": d.day.isoformat(), **d.by_class, "total": d.total, "purged": d.purged}
+                for d in self.per_day
             ],
             "per_batch": [
                 {
@@ -184,6 +204,9 @@ class Trends:
             ],
             "attempts_by_status": {str(a): st for a, st in self.by_attempts_status.items()},
             "spike_rule": asdict(self.rule),
+            "purges": [
+                {"at": iso(p.at), "rows": p.rows, "statuses": list(p.statuses)} for p in self.purges
+            ],
             "spikes": [
                 {
                     "batch_id": s.batch.batch_id,

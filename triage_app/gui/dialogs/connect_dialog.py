@@ -1,7 +1,11 @@
-"""Connect to databases…: a warehouse URL and a dead-letter store URL, with a Test button.
+"""Connect to databases…: a warehouse URL and a dead-letter store URL, each with a password
+field, and a Test button.
 
-Passwords stay in the two fields: the dialog never writes them to settings or logs, and
-the test's messages go through core's redaction.
+A remembered connection comes back with its passwords hidden (``user:***@``); the dialog
+fills the password fields from the system keyring (core's ``db/secrets.py``). Where there
+is no keyring, it says so in one line and the password is typed each time. A password
+typed into the URL itself still works, and wins. The dialog never writes a password to
+settings or logs, and the test's messages go through core's redaction.
 """
 
 from __future__ import annotations
@@ -17,9 +21,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from triage_app.core.db import (
+    has_hidden_password,
+    join_password,
+    keyring_unavailable,
+    recall_password,
+)
 from triage_app.core.jobs import ConnectionTest
 from triage_app.gui import style
 from triage_app.gui.workers import JobRunner
+
+KEYRING_HINT = "Passwords are kept in the system keyring, never in the app's settings."
+
+
+def _password_field(name: str) -> QLineEdit:
+    field = QLineEdit(objectName=name)
+    field.setEchoMode(QLineEdit.EchoMode.Password)
+    field.setPlaceholderText("password, if the database asks for one")
+    return field
 
 
 class ConnectDialog(QDialog):
@@ -31,19 +50,24 @@ class ConnectDialog(QDialog):
         self.setMinimumWidth(620)
         self._runner: JobRunner | None = None
         self.warehouse = QLineEdit(warehouse_url, objectName="warehouseUrl")
-        self.warehouse.setPlaceholderText("postgresql://user:password@host/warehouse")
+        self.warehouse.setPlaceholderText("postgresql://user@host/warehouse")
+        self.warehouse_password = _password_field("warehousePassword")
         self.dead_letter = QLineEdit(dead_letter_url, objectName="deadLetterUrl")
-        self.dead_letter.setPlaceholderText("postgresql://user:password@host/triage")
-        hint = QLabel(
-            "Any SQLAlchemy URL (sqlite or postgresql). A saved connection keeps the URL "
-            "without its password; you type it again."
-        )
+        self.dead_letter.setPlaceholderText("postgresql://user@host/triage")
+        self.dead_letter_password = _password_field("deadLetterPassword")
+        self.no_keyring = keyring_unavailable()
+        # Without a keyring, one line says why the password field is empty every time.
+        why = f"{self.no_keyring.capitalize()}." if self.no_keyring else KEYRING_HINT
+        hint = QLabel(f"Any SQLAlchemy URL (sqlite or postgresql). {why}", objectName="keyringHint")
         hint.setWordWrap(True)
         hint.setStyleSheet(style.HINT)
+        self.hint = hint
         self.result = QLabel(objectName="connectResult", wordWrap=True)
         form = QFormLayout()
         form.addRow("Warehouse", self.warehouse)
+        form.addRow("    password", self.warehouse_password)
         form.addRow("Dead-letter store", self.dead_letter)
+        form.addRow("    password", self.dead_letter_password)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -57,9 +81,29 @@ class ConnectDialog(QDialog):
         v.addWidget(hint)
         v.addWidget(self.result)
         v.addWidget(self.buttons)
+        self.fill_passwords()
+
+    def fill_passwords(self) -> None:
+        """Remembered URLs (``user:***@``): their passwords from the keyring, where kept."""
+        for url, field in self._pairs():
+            if field.text() or not has_hidden_password(url.text()):
+                continue
+            password = recall_password(url.text())
+            if password is not None:
+                field.setText(password)
+                field.setToolTip("from the system keyring")
+
+    def _pairs(self) -> tuple[tuple[QLineEdit, QLineEdit], ...]:
+        return (
+            (self.warehouse, self.warehouse_password),
+            (self.dead_letter, self.dead_letter_password),
+        )
 
     def urls(self) -> tuple[str, str]:
-        return self.warehouse.text().strip(), self.dead_letter.text().strip()
+        """The URLs to connect with: each with its password put back (a password typed
+        into the URL itself wins)."""
+        wh, dl = (join_password(url.text().strip(), field.text()) for url, field in self._pairs())
+        return wh, dl
 
     @Slot()
     def test(self) -> None:

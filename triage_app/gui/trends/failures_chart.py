@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from triage_app.core.clock import minute
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, CLASSES
+from triage_app.gui import style
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, Link, TrendChart, bars, day_x
 from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
@@ -33,6 +34,14 @@ class FailuresChart(TrendChart):
         self._x: list[float] = []
         self._heights: dict[str, list[float]] = {}
         self._keys: list[object] = []  # a date per bar, or a batch id
+        self._purged: list[int] = []  # per bar: rows of it a retention purge removed
+        # Names each purge: its rows are still counted in the bars, no longer in the table.
+        self.purge_note = pg.TextItem(
+            "", color=style.NOTE_TEXT, fill=pg.mkBrush(style.NOTE_FILL), anchor=(1, 0)
+        )
+        self.purge_note.setZValue(10)
+        self.purge_note.hide()
+        self.addItem(self.purge_note, ignoreBounds=True)
 
     @property
     def table_name(self) -> str:  # type: ignore[override]
@@ -53,11 +62,13 @@ class FailuresChart(TrendChart):
             self._x = [day_x(d.day) for d in t.per_day]
             self._keys = [d.day for d in t.per_day]
             counts = {c: [float(d.by_class.get(c, 0)) for d in t.per_day] for c in CLASSES}
+            self._purged = [d.purged for d in t.per_day]
             width = DAY_SECONDS * 0.8
         else:
             self._x = [float(i) for i in range(len(t.per_batch))]
             self._keys = [b.batch_id for b in t.per_batch]
             counts = {c: [float(b.by_class.get(c, 0)) for b in t.per_batch] for c in CLASSES}
+            self._purged = [0] * len(t.per_batch)  # batch counters outlive a purge as they are
             self.batch_axis.set_batches(t.per_batch)
             width = 0.8
         self._heights = counts
@@ -70,7 +81,29 @@ class FailuresChart(TrendChart):
         if self._x:
             pad = width
             item.setXRange(min(self._x) - pad, max(self._x) + pad, padding=0)
-        item.setYRange(0, (float(base.max()) if len(base) else 1.0) * HEADROOM or 1.0, padding=0)
+        top = (float(base.max()) if len(base) else 1.0) * HEADROOM or 1.0
+        item.setYRange(0, top, padding=0)
+        self._show_purges(t, top)
+
+    def purge_text(self, t: Trends) -> str:
+        """One line per purge: "N rows purged on DATE", and that the bars still count them."""
+        if not t.purges:
+            return ""
+        lines = [p.message() for p in t.purges[-2:]]
+        if len(t.purges) > 2:
+            lines.insert(0, f"{len(t.purges) - 2} earlier purge(s)")
+        lines[-1] += " · still counted in the bars"
+        return "\n".join(lines)
+
+    def _show_purges(self, t: Trends, top: float) -> None:
+        text = self.purge_text(t) if self.mode == "day" else ""
+        self.purge_note.setText(text)
+        if not text or not self._x:
+            self.purge_note.hide()
+            return
+        # Top right, in the headroom beside the legend's row.
+        self.purge_note.setPos(max(self._x) + DAY_SECONDS * 0.8, top)
+        self.purge_note.show()
 
     def pick(self, x: float, y: float) -> Link | None:
         if not self._x:
@@ -107,7 +140,9 @@ class FailuresChart(TrendChart):
         if self.mode == "day":
             key = self._keys[i]
             assert isinstance(key, dt.date)
-            return f"{key.isoformat()}: {total:,} quarantined ({parts})"
+            purged = self._purged[i] if i < len(self._purged) else 0
+            note = f"\n{purged:,} of them purged since (not in the table)" if purged else ""
+            return f"{key.isoformat()}: {total:,} quarantined ({parts}){note}"
         b = self.trends.per_batch[i]
         return (
             f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "

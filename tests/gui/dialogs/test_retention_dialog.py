@@ -1,0 +1,144 @@
+"""Store > Retention…: the store's policy, how many rows it would purge now (a dry run on a
+worker), Save for the whole team, and Purge now as a job; then Trends name the purge and
+still count its rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from tests.support.purge_store import counts, fill_purge_store
+from triage_app.core.db import open_workspace
+from triage_app.core.deadletters import RetentionPolicy, retention_policy, set_retention_policy
+from triage_app.gui.dialogs.retention_dialog import RetentionDialog
+
+
+def _store(folder: Path, **kw: int) -> None:
+    with open_workspace(folder) as ws:
+        fill_purge_store(ws, **kw)
+
+
+def _open_dialog(qtbot, window) -> RetentionDialog:  # type: ignore[no-untyped-def]
+    assert window.menu.retention_action.isEnabled()
+    window.menu.retention_action.trigger()
+    dialog = window.dialogs()[-1]
+    assert isinstance(dialog, RetentionDialog) and dialog.isVisible()
+    qtbot.waitUntil(lambda: dialog.preview is not None, timeout=20_000)
+    return dialog
+
+
+def test_the_dialog_counts_saves_and_purges(qtbot, open_main_window, tmp_path, dialogs):
+    folder = tmp_path / "ws"
+    _store(folder, resolved=6, discarded=4, open_=3, parked=2)
+    window = open_main_window(folder)
+    assert window.model.total() == 3  # the table's default filter: open
+    dialog = _open_dialog(qtbot, window)
+    assert dialog.stored_label.text() == "No retention policy is set for this store."
+    # The default policy, 90 days, both statuses: the rows were closed on 2026-02-01.
+    assert dialog.statuses() == ("resolved", "discarded")
+    assert dialog.preview is not None and dialog.preview.dry_run and dialog.preview.rows == 10
+    assert dialog.count_label.text().startswith(
+        "Would purge 10 dead letters now (6 resolved, 4 discarded)"
+    )
+    assert dialog.purge_button.isEnabled() and dialog.purge_button.text() == "Purge 10 now…"
+
+    # Only discarded: counted again on the worker.
+    qtbot.mouseClick(dialog.resolved, Qt.MouseButton.LeftButton)
+    assert not dialog.purge_button.isEnabled()  # until the new count is in
+    qtbot.waitUntil(lambda: dialog.preview is not None, timeout=20_000)
+    assert dialog.preview.rows == 4 and dialog.preview.statuses == ("discarded",)
+    assert dialog.count_label.text().startswith("Would purge 4 dead letters now (4 discarded)")
+
+    # Neither status: nothing to count or save.
+    qtbot.mouseClick(dialog.discarded, Qt.MouseButton.LeftButton)
+    assert not dialog.save_button.isEnabled() and not dialog.purge_button.isEnabled()
+    qtbot.waitUntil(lambda: "Tick resolved" in dialog.count_label.text())
+    qtbot.mouseClick(dialog.discarded, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.preview is not None, timeout=20_000)
+
+    # Save: kept in the store, where every other window reads it.
+    dialog.days.setValue(45)
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.stored is not None)
+    with open_workspace(folder) as ws:
+        assert retention_policy(ws) == RetentionPolicy(45, ("discarded",))
+    assert "discarded dead letters closed more than 45 days ago" in dialog.stored_label.text()
+
+    # Purge now: asks first (No: nothing happens), then runs as a job.
+    qtbot.waitUntil(lambda: dialog.purge_button.isEnabled(), timeout=20_000)
+    dialogs.answer(QMessageBox.StandardButton.No)
+    qtbot.mouseClick(dialog.purge_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialogs.pending == 0)
+    assert "cannot be undone" in str(dialogs.seen[-1]["text"])
+    with open_workspace(folder) as ws:
+        assert counts(ws)["discarded"] == 4
+    purged = []
+    dialog.purged.connect(purged.append)
+    dialogs.answer(QMessageBox.StandardButton.Yes)
+    qtbot.mouseClick(dialog.purge_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(purged) and not dialog.is_busy(), timeout=30_000)
+    (s,) = purged
+    assert (s.rows, s.dry_run) == (4, False)
+    assert dialog.result.text().startswith("Purged 4 dead letters (4 discarded)")
+    qtbot.waitUntil(lambda: dialog.preview is not None, timeout=20_000)
+    assert dialog.preview.rows == 0 and not dialog.purge_button.isEnabled()
+    assert "Nothing to purge now" in dialog.count_label.text()
+    with open_workspace(folder) as ws:
+        c = counts(ws)
+    assert "discarded" not in c and c["resolved"] == 6 and c["open"] == 3
+    dialog.close()
+
+
+def test_the_dialog_shows_the_stores_policy(qtbot, open_main_window, tmp_path):
+    folder = tmp_path / "ws"
+    _store(folder)
+    with open_workspace(folder) as ws:
+        set_retention_policy(ws, RetentionPolicy(7, ("resolved",)))
+    window = open_main_window(folder)
+    dialog = _open_dialog(qtbot, window)
+    assert dialog.days.value() == 7
+    assert dialog.resolved.isChecked() and not dialog.discarded.isChecked()
+    assert dialog.preview is not None and dialog.preview.statuses == ("resolved",)
+    assert dialog.preview.rows == 6
+    dialog.close()
+
+
+def test_trends_name_the_purge_and_keep_counting_its_rows(
+    qtbot, open_main_window, tmp_path, dialogs
+):
+    folder = tmp_path / "ws"
+    _store(folder, resolved=6, discarded=4, open_=3, parked=2, days=3)
+    window = open_main_window(folder)
+    window.tabs.setCurrentWidget(window.trends)
+    qtbot.waitUntil(lambda: window.trends.trends is not None, timeout=20_000)
+    chart = window.trends.failures
+    before = [(d.day, d.total) for d in window.trends.trends.per_day]
+    assert not chart.purge_note.isVisible()
+
+    dialog = _open_dialog(qtbot, window)
+    dialogs.answer(QMessageBox.StandardButton.Yes)
+    done = []
+    dialog.purged.connect(done.append)
+    qtbot.mouseClick(dialog.purge_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(done) and not dialog.is_busy(), timeout=30_000)
+    dialog.close()
+    qtbot.waitUntil(
+        lambda: window.trends.trends is not None and bool(window.trends.trends.purges),
+        timeout=20_000,
+    )
+    t = window.trends.trends
+    assert [(d.day, d.total) for d in t.per_day] == before  # no false drop
+    assert sum(d.purged for d in t.per_day) == 10
+    assert chart.purge_note.isVisible()
+    text = chart.purge_note.textItem.toPlainText()
+    assert f"10 rows purged on {t.purges[0].at:%Y-%m-%d}" in text
+    assert "still counted" in text
+    # The tooltip of a day says how many of its rows are gone from the table.
+    day = t.per_day[0]
+    from triage_app.gui.trends.base import day_x
+
+    tip = chart.describe(day_x(day.day), 0.5)
+    assert tip is not None and f"{day.purged:,} of them purged since" in tip
+    window.grab().save(str(tmp_path / "trends-after-purge.png"))

@@ -1,0 +1,310 @@
+"""Store > Retention…: the store's retention policy (how long resolved and discarded dead
+letters are kept), how many rows it would purge now, Save, and Purge now.
+
+The policy lives in the store, so the whole team shares it. The count is a dry run on a
+worker thread, read again whenever the policy in the dialog changes; Purge now runs as a
+job (progress and Cancel in the window's status bar). Open and parked rows are never
+purged: the dialog offers only resolved and discarded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.db import Workspace, WorkspaceConfig
+from triage_app.core.deadletters import (
+    PurgeSummary,
+    RetentionPolicy,
+    retention_policy,
+    set_retention_policy,
+)
+from triage_app.core.jobs import Job, PurgeJob
+from triage_app.core.vocabulary import Status
+from triage_app.gui import style
+from triage_app.gui.workers import JobRunner, ProgressReport, QueryThread
+
+StartJob = Callable[[Job], JobRunner]
+DEFAULT_DAYS = 90
+MAX_DAYS = 36_500
+PREVIEW_DELAY_MS = 300  # typing 180 in the spin box counts once, not three times
+
+
+def describe_purge(s: PurgeSummary) -> str:
+    """One sentence: how many, of which status, closed before when."""
+    parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items())
+    before = f"closed before {s.cutoff:%Y-%m-%d %H:%M} UTC"
+    if s.dry_run:
+        if not s.rows:
+            return f"Nothing to purge now: no {' or '.join(s.statuses)} dead letter {before}."
+        return f"Would purge {s.rows:,} dead letters now ({parts}), {before}."
+    text = f"Purged {s.rows:,} dead letters ({parts or 'none'}), {before}."
+    if s.cancelled:
+        text += " Cancelled: the rest were kept."
+    return text
+
+
+def _load(ws: Workspace) -> RetentionPolicy | None:
+    return retention_policy(ws)
+
+
+class RetentionDialog(QDialog):
+    purged = Signal(object)  # PurgeSummary of a real purge
+    saved = Signal(object)  # the RetentionPolicy now kept in the store
+
+    def __init__(
+        self,
+        config: WorkspaceConfig,
+        queries: QueryThread,
+        start_job: StartJob,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("retentionDialog")
+        self.setWindowTitle("Retention")
+        self.setMinimumWidth(560)
+        self._config = config
+        self._queries = queries
+        self._start_job = start_job
+        self._preview_runner: JobRunner | None = None
+        self._preview_again = False
+        self._purge_runner: JobRunner | None = None
+        self.stored: RetentionPolicy | None = None
+        self.preview: PurgeSummary | None = None
+        self._counting: RetentionPolicy | None = None  # the policy the running count is of
+
+        intro = QLabel(
+            "Resolved and discarded dead letters closed longer ago than this are deleted, "
+            "with their history. Open and parked ones are never purged. Trends keep "
+            "counting what was purged. The policy is kept in the store: the whole team "
+            "shares it."
+        )
+        intro.setWordWrap(True)
+        self.stored_label = QLabel("reading the store's policy…", objectName="storedPolicy")
+        self.stored_label.setStyleSheet(style.HINT)
+        self.days = QSpinBox(objectName="retentionDays", minimum=0, maximum=MAX_DAYS)
+        self.days.setValue(DEFAULT_DAYS)
+        self.days.setSuffix(" days ago")
+        self.days.setMaximumWidth(160)
+        self.days.setToolTip("closed (resolved, or discarded) more than this many days ago")
+        self.resolved = QCheckBox("resolved", objectName="retentionResolved", checked=True)
+        self.discarded = QCheckBox("discarded", objectName="retentionDiscarded", checked=True)
+        statuses = QHBoxLayout()
+        statuses.addWidget(self.resolved)
+        statuses.addWidget(self.discarded)
+        statuses.addStretch(1)
+        form = QFormLayout()
+        form.addRow("Purge", statuses)
+        form.addRow("closed more than", self.days)
+        self.count_label = QLabel(objectName="retentionCount", wordWrap=True)
+        self.count_label.setStyleSheet("font-weight: bold;")
+        self.result = QLabel(objectName="retentionResult", wordWrap=True)
+        self.progress = QProgressBar(objectName="retentionProgress", maximum=1000)
+        self.progress.hide()
+
+        self.buttons = QDialogButtonBox()
+        self.save_button = self.buttons.addButton(
+            "Save policy", QDialogButtonBox.ButtonRole.ApplyRole
+        )
+        self.save_button.setObjectName("saveRetentionButton")
+        self.save_button.setToolTip("Keep this policy in the store, for the whole team")
+        self.purge_button = self.buttons.addButton(
+            "Purge now…", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.purge_button.setObjectName("purgeNowButton")
+        self.purge_button.setEnabled(False)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.save_button.clicked.connect(self.save)
+        self.purge_button.clicked.connect(self.ask_purge)
+        self.close_button.clicked.connect(self.reject)
+
+        v = QVBoxLayout(self)
+        v.addWidget(intro)
+        v.addWidget(self.stored_label)
+        v.addLayout(form)
+        v.addWidget(self.count_label)
+        v.addWidget(self.progress)
+        v.addWidget(self.result)
+        v.addStretch(1)
+        v.addWidget(self.buttons)
+
+        self._timer = QTimer(self, singleShot=True, interval=PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.count_now)
+        self.days.valueChanged.connect(self._changed)
+        self.resolved.toggled.connect(self._changed)
+        self.discarded.toggled.connect(self._changed)
+        self._queries.submit(_load, self._on_loaded, self._on_error, key="retention-policy")
+
+    # -- the policy in the dialog ---------------------------------------------------------
+    def statuses(self) -> tuple[str, ...]:
+        chosen = [(self.resolved, Status.RESOLVED), (self.discarded, Status.DISCARDED)]
+        return tuple(s.value for box, s in chosen if box.isChecked())
+
+    def policy(self) -> RetentionPolicy | None:
+        """The policy the dialog shows; None while no status is ticked."""
+        statuses = self.statuses()
+        return RetentionPolicy(self.days.value(), statuses) if statuses else None
+
+    @Slot(object)
+    def _on_loaded(self, policy: RetentionPolicy | None) -> None:
+        self.stored = policy
+        self._show_stored()
+        if policy is not None:
+            for w in (self.days, self.resolved, self.discarded):
+                w.blockSignals(True)
+            self.days.setValue(policy.days)
+            self.resolved.setChecked(Status.RESOLVED in policy.statuses)
+            self.discarded.setChecked(Status.DISCARDED in policy.statuses)
+            for w in (self.days, self.resolved, self.discarded):
+                w.blockSignals(False)
+        self.count_now()
+
+    def _show_stored(self) -> None:
+        if self.stored is None:
+            self.stored_label.setText("No retention policy is set for this store.")
+        else:
+            self.stored_label.setText(f"The store's policy: purge {self.stored.describe()}.")
+
+    @Slot()
+    def _changed(self) -> None:
+        self.preview = None
+        self.purge_button.setEnabled(False)
+        self.save_button.setEnabled(self.policy() is not None)
+        self._timer.start()
+
+    # -- how many it would purge now ------------------------------------------------------
+    @Slot()
+    def count_now(self) -> None:
+        """A dry run of the dialog's policy, on a worker thread."""
+        policy = self.policy()
+        if policy is None:
+            self.count_label.setText("Tick resolved, discarded or both.")
+            return
+        if self._preview_runner is not None:
+            self._preview_again = True  # counted again when the running count ends
+            return
+        self.count_label.setText("counting what it would purge now…")
+        self._counting = policy
+        runner = JobRunner(self._config, PurgeJob(policy.days, policy.statuses, True), self)
+        runner.finished.connect(self._on_counted)
+        runner.failed.connect(self._on_error)
+        runner.done.connect(self._on_count_done)
+        self._preview_runner = runner
+        runner.start()
+
+    @Slot(object)
+    def _on_counted(self, s: PurgeSummary) -> None:
+        if self.policy() != self._counting:
+            return  # the policy changed while it counted; the next count says
+        self.preview = s
+        self.count_label.setText(describe_purge(s))
+        self.purge_button.setEnabled(s.rows > 0 and self._purge_runner is None)
+        if s.rows:
+            self.purge_button.setText(f"Purge {s.rows:,} now…")
+        else:
+            self.purge_button.setText("Purge now…")
+
+    @Slot()
+    def _on_count_done(self) -> None:
+        self._preview_runner = None
+        if self._preview_again:
+            self._preview_again = False
+            self.count_now()
+
+    # -- save and purge -------------------------------------------------------------------
+    @Slot()
+    def save(self) -> None:
+        policy = self.policy()
+        if policy is None:
+            return
+
+        def store(ws: Workspace) -> RetentionPolicy:
+            set_retention_policy(ws, policy)
+            return policy
+
+        self.save_button.setEnabled(False)
+        self._queries.submit(store, self._on_saved, self._on_error, key="retention-save")
+
+    @Slot(object)
+    def _on_saved(self, policy: RetentionPolicy) -> None:
+        self.stored = policy
+        self._show_stored()
+        self.save_button.setEnabled(True)
+        self.result.setText("Saved: the whole team's purges now follow this policy.")
+        self.saved.emit(policy)
+
+    @Slot()
+    def ask_purge(self) -> None:
+        if self.preview is None or not self.preview.rows:
+            return
+        answer = QMessageBox.question(
+            self,
+            "Purge dead letters",
+            f"{describe_purge(self.preview)}\n\nThey are deleted with their history; this "
+            "cannot be undone. Trends keep counting them.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.purge_now()
+
+    def purge_now(self) -> JobRunner | None:
+        """Run the purge the dialog shows, as a job off the GUI thread."""
+        policy = self.policy()
+        if policy is None or self._purge_runner is not None:
+            return None
+        runner = self._start_job(PurgeJob(policy.days, policy.statuses))
+        runner.progress.connect(self._on_progress)
+        runner.finished.connect(self._on_purged)
+        runner.failed.connect(self._on_error)
+        runner.done.connect(self._on_purge_done)
+        self._purge_runner = runner
+        self.purge_button.setEnabled(False)
+        self.progress.setValue(0)
+        self.progress.show()
+        self.result.setText("purging…")
+        return runner
+
+    @Slot(object)
+    def _on_progress(self, report: ProgressReport) -> None:
+        self.progress.setValue(round(report.fraction * 1000))
+
+    @Slot(object)
+    def _on_purged(self, s: PurgeSummary) -> None:
+        self.result.setText(describe_purge(s))
+        self.purged.emit(s)
+
+    @Slot()
+    def _on_purge_done(self) -> None:
+        self._purge_runner = None
+        self.progress.hide()
+        self.count_now()
+
+    @Slot(str)
+    def _on_error(self, message: str) -> None:
+        self.result.setText(style.coloured(message, style.ERROR))
+
+    def is_busy(self) -> bool:
+        return self._preview_runner is not None or self._purge_runner is not None
+
+    def done(self, result: int) -> None:
+        if self._preview_runner is not None:
+            self._preview_runner.stop()
+        if self._purge_runner is not None:
+            self.hide()  # the purge goes on; the status bar shows it
+            return
+        super().done(result)
