@@ -100,3 +100,37 @@ def test_filter_by_class_status_attempts(tmp_path, bulk_store):
         assert rows and all(r.error_class == "code" and r.attempts >= 2 for r in rows)
         assert model.rowCount() == sum(1 for i in range(1, 301) if i % 3 == 1 and 1 + i % 3 >= 2)
         model.set_workspace(None)
+
+
+def test_refresh_in_place_keeps_the_contract_and_follows_rows(qtmodeltester, tmp_path, bulk_store):
+    """Read again after another steward's change: rows come and go, deep pages read from
+    the end shift, and a persistent index still points at its dead letter; the model
+    tester watches every signal on the way."""
+    from PySide6.QtCore import QPersistentModelIndex
+
+    from triage_app.core.deadletters import apply_change, discard, note
+
+    bulk_store(tmp_path, N)
+    with open_workspace(tmp_path) as ws:
+        model = DeadLetterTableModel()
+        model.set_workspace(ws)
+        qtmodeltester.check(model)
+        deep = N - 40  # on a page read from the end
+        deep_id = model.row(deep).id
+        near = 5
+        near_id = model.row(near).id
+        pins = [QPersistentModelIndex(model.index(r, 0)) for r in (near, deep)]
+        apply_change(ws, [1, 2, 3], discard("junk"))  # three rows above both go
+        model.refresh_in_place()
+        assert model.rowCount() == N - 3 == model.total()
+        assert [p.row() for p in pins] == [near - 3, deep - 3]
+        assert [model.row(p.row()).id for p in pins] == [near_id, deep_id]
+        # A row that leaves the filter leaves the selection; the versions shown move on.
+        assert model.row(pins[0].row()).version == 1
+        apply_change(ws, [deep_id], discard("junk too"))
+        apply_change(ws, [near_id], note("seen"))
+        model.refresh_in_place()
+        assert not pins[1].isValid()
+        assert model.row(pins[0].row()).id == near_id
+        assert model.row(pins[0].row()).version == 2
+        model.set_workspace(None)

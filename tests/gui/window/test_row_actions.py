@@ -35,3 +35,34 @@ def test_row_actions_are_audited(qtbot, window, monkeypatch):
     qtbot.waitUntil(lambda: window.model.total() == 4)
     statuses = sorted(window.model.row(r).status for r in range(4))
     assert statuses == ["discarded", "open", "open", "parked"]
+
+
+def test_a_row_changed_since_the_table_showed_it_is_refused(qtbot, window, demo_workspace, dialogs):
+    """The actions name the versions the table showed: another steward's edit in between
+    refuses the park with who and when, writes nothing, and the table is read again."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.support import cli
+    from triage_app.core.db import open_workspace
+    from triage_app.core.deadletters import get_dead_letter
+
+    window.table.selectRow(0)
+    dl_id = window.model.row(0).id
+    assert window.model.row(0).version == 1
+    qtbot.waitUntil(lambda: window.detail.current_id() == dl_id)
+    # Another process edits it; the window has not looked yet (this thread was waiting).
+    done = cli("--workspace", str(demo_workspace), "edit", str(dl_id), "--payload", "{}")
+    assert done.returncode == 0, done.stderr
+    dialogs.answer(QMessageBox.StandardButton.Ok)
+    window.row_actions.park()
+    qtbot.waitUntil(lambda: dialogs.pending == 0)
+    (box,) = dialogs.seen
+    assert f"dead letter {dl_id} changed since version 1 (edited by " in str(box["text"])
+    assert "Nothing was changed" in str(box["text"])
+    with open_workspace(demo_workspace) as ws:
+        assert get_dead_letter(ws, dl_id).status == "open"
+    qtbot.waitUntil(lambda: window.model.row(0).version == 2)
+    # With the version the table shows now, the same action goes through.
+    window.table.selectRow(0)
+    window.row_actions.park()
+    qtbot.waitUntil(lambda: window.model.total() == 3)

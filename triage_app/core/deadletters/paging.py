@@ -38,6 +38,7 @@ class DeadLetterRow:
     last_failed_at: dt.datetime
     transform: str
     first_failed_at: dt.datetime
+    version: int = 1  # what the table showed: a change by hand names it (expected=)
 
 
 _ROW_COLUMNS = (
@@ -52,6 +53,7 @@ _ROW_COLUMNS = (
     DeadLetter.last_failed_at,
     DeadLetter.transform,
     DeadLetter.first_failed_at,
+    DeadLetter.version,
 )
 
 

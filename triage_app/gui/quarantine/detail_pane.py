@@ -2,6 +2,13 @@
 
 Reading the dead letter, saving an edit and trying a transform all run on the query
 thread; the pane only shows what comes back.
+
+A save is optimistic: it names the version the editor was loaded from, and core refuses it
+when someone changed the dead letter since. The refusal comes back as a value (theirs, as
+stored now), and the pane offers Reload (theirs) or Compare (theirs and mine side by side,
+then Keep mine or Take theirs). When the window notices another steward's change to the
+row being edited, the same offer appears above the editor; the edit is never replaced
+without the steward's word.
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -18,6 +26,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
@@ -32,8 +41,10 @@ from PySide6.QtWidgets import (
 from triage_app.core.clock import readable
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import (
+    ChangedMeanwhile,
     DeadLetterDetail,
     EditablePayload,
+    Refused,
     check_edit,
     edit_payload,
     editable_payload,
@@ -47,6 +58,8 @@ from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind
 from triage_app.gui import style
+from triage_app.gui.quarantine.changed_banner import ChangedBanner
+from triage_app.gui.quarantine.conflict_dialog import Choice, ConflictDialog
 from triage_app.gui.quarantine.json_editor import JsonEditor, editor_safe, one_line
 from triage_app.gui.workers import QueryThread
 
@@ -62,11 +75,43 @@ def _load(dl_id: int) -> Any:
     return run
 
 
-def _save(dl_id: int, text: str) -> Any:
-    def run(ws: Workspace) -> DeadLetterDetail:
-        return edit_payload(ws, dl_id, text)
+@dataclass(frozen=True)
+class SaveConflict:
+    """A save refused because the dead letter moved on since the editor loaded it."""
+
+    message: str
+    theirs: DeadLetterDetail  # as stored now
+
+
+@dataclass(frozen=True)
+class SaveRefused:
+    """A save refused for a reason no choice fixes now (a re-drive holds the row, or its
+    status takes no edit); the edit stays in the editor."""
+
+    message: str
+
+
+SaveResult = DeadLetterDetail | SaveConflict | SaveRefused
+
+
+def _save(dl_id: int, text: str, version: int) -> Any:
+    def run(ws: Workspace) -> SaveResult:
+        try:
+            return edit_payload(ws, dl_id, text, if_version=version)
+        except ChangedMeanwhile as exc:
+            return SaveConflict(str(exc), get_dead_letter(ws, dl_id))
+        except Refused as exc:
+            return SaveRefused(str(exc))
 
     return run
+
+
+def changed_by(d: DeadLetterDetail) -> str:
+    """The latest change in the history: ``edited by alice at 2026-03-01 10:00:00``."""
+    if not d.events:
+        return "changed"
+    e = d.events[-1]
+    return f"{e.action} by {e.actor} at {readable(e.at)}"
 
 
 def _try(ref: str, text: str, kind: str) -> Any:
@@ -98,6 +143,10 @@ class DetailPane(QWidget):
         self._valid = False
         self._saving = False
         self._problem = ""
+        # The dead letter as someone else stored it after the editor loaded it, while the
+        # editor holds an unsaved edit: what Reload and Compare offer. None otherwise.
+        self._theirs: DeadLetterDetail | None = None
+        self.conflict_dialog: ConflictDialog | None = None  # while Compare is open
         self._validate_timer = QTimer(self, singleShot=True, interval=250)
         self._validate_timer.timeout.connect(self._validate)
 
@@ -145,6 +194,10 @@ class DetailPane(QWidget):
         )
         self.note.hide()
         v.addWidget(self.note)
+        self.banner = ChangedBanner()
+        self.banner.reloadClicked.connect(self.reload_theirs)
+        self.banner.compareClicked.connect(self.compare)
+        v.addWidget(self.banner)
         self.editor = JsonEditor()
         self.editor.setObjectName("payloadEditor")
         self.editor.textChanged.connect(self._on_text_changed)
@@ -232,6 +285,7 @@ class DetailPane(QWidget):
     def show_nothing(self, why: str | None = None) -> None:
         self._detail = None
         self._editable = None
+        self._forget_theirs()
         self.title.setText("")
         if why:
             self.placeholder.setText(why)
@@ -251,6 +305,23 @@ class DetailPane(QWidget):
                 _load(self._detail.id), self._on_reloaded, self._on_error, key="detail"
             )
 
+    def check_for_change(self) -> None:
+        """Someone else changed the store: read the dead letter shown again. Without an
+        unsaved edit a new version replaces it quietly; with one, the banner offers
+        Reload and Compare and the edit stays."""
+        if self._detail is not None and self._queries is not None:
+            self._queries.submit(
+                _load(self._detail.id), self._on_checked, self._on_check_failed, key="check"
+            )
+
+    def theirs(self) -> DeadLetterDetail | None:
+        """The newer version the banner offers, if any."""
+        return self._theirs
+
+    def version(self) -> int | None:
+        """The version the editor was loaded from (what a save names)."""
+        return self._detail.version if self._detail else None
+
     @Slot()
     def save(self) -> None:
         self.save_then(None)
@@ -265,22 +336,137 @@ class DetailPane(QWidget):
         self.editor.setReadOnly(True)  # typing now would be lost when the saved text returns
         self._update_buttons()
         self._queries.submit(
-            _save(self._detail.id, self.editor.toPlainText()),
+            _save(self._detail.id, self.editor.toPlainText(), self._detail.version),
             partial(self._on_saved, after),
             self._on_save_failed,
         )
         return True
+
+    # -- someone else's version -------------------------------------------------------------
+    @Slot()
+    def reload_theirs(self) -> None:
+        """Banner > Reload: theirs replaces the edit, once the steward says so."""
+        theirs = self._theirs
+        if theirs is None:
+            return
+        if self.is_dirty():
+            box = QMessageBox(
+                QMessageBox.Icon.Question,
+                "Reload",
+                f"Drop your edit of dead letter #{theirs.id} and show it as stored now "
+                f"({changed_by(theirs)})?",
+                QMessageBox.StandardButton.Cancel,
+                self,
+            )
+            box.setObjectName("reloadTheirsDialog")
+            drop = box.addButton("Drop my edit and reload", QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            box.exec()
+            confirmed = box.clickedButton() is drop
+            box.deleteLater()
+            if not confirmed:
+                return
+        self._show(theirs, keep_text=False)
+        self.message.emit(f"dead letter {theirs.id} reloaded ({changed_by(theirs)})")
+
+    @Slot()
+    def compare(self) -> None:
+        """Banner > Compare: theirs and mine side by side; Keep mine saves the edit at
+        their version (the edit's event keeps theirs), Take theirs drops it."""
+        theirs = self._theirs
+        if theirs is None or self._detail is None:
+            return
+        theirs_text = editable_payload(
+            theirs.payload_bytes, theirs.payload_kind, theirs.csv_header
+        ).text
+        mine = self.editor.toPlainText()
+        dialog = ConflictDialog(theirs, theirs_text, mine, self._detail.version, self)
+        self.conflict_dialog = dialog
+        dialog.exec()
+        self.conflict_dialog = None
+        choice = dialog.choice
+        dialog.deleteLater()
+        if choice is Choice.TAKE_THEIRS:
+            self._show(theirs, keep_text=False)
+            self.message.emit(f"dead letter {theirs.id}: took theirs ({changed_by(theirs)})")
+        elif choice is Choice.KEEP_MINE:
+            # Their version becomes the one the edit replaces; the editor keeps mine.
+            self._show(theirs, keep_text=True)
+            self.validate_now()
+            if not self.is_dirty():
+                self.message.emit(f"dead letter {theirs.id}: yours and theirs are the same")
+            elif not self.save_then(None):
+                self.message.emit(f"not saved: {self._problem or 'it takes no edit now'}")
+
+    def _offer_theirs(self, theirs: DeadLetterDetail, saving: bool) -> None:
+        """The banner: who changed the row and when, with Reload and Compare."""
+        self._theirs = theirs
+        last = theirs.events[-1] if theirs.events else None
+        who = (
+            f"Changed by {html.escape(last.actor)} at {html.escape(readable(last.at))}"
+            if last is not None
+            else f"Changed (now version {theirs.version})"
+        )
+        what = f" ({html.escape(last.action)})" if last is not None else ""
+        if saving:
+            text = (
+                f"<b>Not saved:</b> #{theirs.id} changed after you opened it. "
+                f"{who}{what}; your edit is kept."
+            )
+        else:
+            text = f"<b>{who}</b>{what} while you were editing; your edit is kept."
+        self.banner.offer(text)
+
+    def _forget_theirs(self) -> None:
+        self._theirs = None
+        self.banner.hide()
 
     # -- results --------------------------------------------------------------------------
     def _on_loaded(self, detail: DeadLetterDetail) -> None:
         self._show(detail, keep_text=False)
 
     def _on_reloaded(self, detail: DeadLetterDetail) -> None:
-        same = self._detail is not None and self._detail.id == detail.id
+        d = self._detail
+        same = d is not None and d.id == detail.id
+        if d is not None and same and self.is_dirty() and detail.payload_bytes != d.payload_bytes:
+            # The payload under the edit changed: the steward decides, not the reload.
+            if detail.version != (self._theirs or d).version:
+                self._offer_theirs(detail, saving=False)
+            return
         self._show(detail, keep_text=same and self.is_dirty())
 
-    def _on_saved(self, after: Callable[[], None] | None, detail: DeadLetterDetail) -> None:
+    def _on_checked(self, detail: DeadLetterDetail) -> None:
+        d = self._detail
+        if d is None or detail.id != d.id or self._saving:
+            return  # another row by now, or our own save's result is on its way
+        if detail.version == (self._theirs or d).version:
+            return  # nothing new
+        if self.is_dirty():
+            self._offer_theirs(detail, saving=False)
+        else:
+            self._show(detail, keep_text=False)
+
+    def _on_check_failed(self, message: str) -> None:
+        # A watch's look is not the steward's request: a failure (the row purged, the
+        # store away for a moment) is not worth a dialog; the next change looks again.
+        self.message.emit(message)
+
+    def _on_saved(self, after: Callable[[], None] | None, result: SaveResult) -> None:
         self._saving = False
+        if isinstance(result, SaveConflict | SaveRefused):
+            d = self._detail
+            self.editor.setReadOnly(d is None or d.status not in WAITING)
+            self._update_buttons()
+            if isinstance(result, SaveConflict):
+                self._offer_theirs(result.theirs, saving=True)
+                self.message.emit(f"not saved: {result.message}")
+            else:
+                self.banner.say(
+                    f"<b>Not saved:</b> {html.escape(result.message)}. Your edit is kept."
+                )
+                self.message.emit(f"not saved: {result.message}")
+            return
+        detail = result
         self._show(detail, keep_text=False)
         self.message.emit(f"dead letter {detail.id} saved; the original is kept")
         self.saved.emit(detail.id)
@@ -299,6 +485,10 @@ class DetailPane(QWidget):
         self._update_buttons()
 
     def _show(self, d: DeadLetterDetail, *, keep_text: bool) -> None:
+        if self._detail is None or self._detail.id != d.id or not keep_text:
+            self._forget_theirs()
+        elif self._theirs is not None and d.version >= self._theirs.version:
+            self._forget_theirs()  # the editor is now based on theirs (or newer)
         self._detail = d
         header = d.csv_header
         self._editable = editable_payload(d.payload_bytes, d.payload_kind, header)
@@ -436,7 +626,9 @@ class DetailPane(QWidget):
 
     @Slot()
     def _revert(self) -> None:
-        if self._editable is not None:
+        if self._theirs is not None:
+            self._show(self._theirs, keep_text=False)  # back to what is stored now
+        elif self._editable is not None:
             self.editor.replace_all(self._editable.text)
 
     @Slot()

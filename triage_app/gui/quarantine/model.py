@@ -151,10 +151,68 @@ class DeadLetterTableModel(QAbstractTableModel):
         self.endResetModel()
         self.totalChanged.emit()
 
+    def refresh_in_place(self) -> None:
+        """Read again after someone else's change, keeping what the view holds: the row
+        count stays until the new count comes (then rows come or go at the end), the view
+        keeps its scroll position, and every persistent index (the selection, the current
+        row) follows its dead letter by id when rows moved under it. A dead letter no longer
+        near where it was (gone from the filter, or far away) drops out of the selection."""
+        if self._ws is None:
+            return
+        self._generation += 1
+        self._reread_following()
+        first = self._page(0)
+        if len(first) < PAGE:
+            self.set_total(self._generation, len(first))
+        elif self._counter is not None:
+            self._counter(self._filter, self._generation)
+        else:
+            self.set_total(self._generation, self._count())
+
+    def _reread_following(self) -> None:
+        """Drop the cached pages; each persistent index moves to where its dead letter is
+        in the pages read again."""
+        # Views and selection models make their persistent indexes on this signal: after it.
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        old_ids = [self._cached_id(i.row()) for i in persistent]
+        self._pages.clear()
+        self._anchors.clear()
+        moved = [
+            self._follow(index, dl_id) for index, dl_id in zip(persistent, old_ids, strict=True)
+        ]
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
+
+    def _cached_id(self, r: int) -> int | None:
+        """The id shown at row ``r``, from the cache only (None when not cached)."""
+        rows = self._pages.get(r // PAGE)
+        i = r % PAGE
+        return rows[i].id if rows is not None and i < len(rows) else None
+
+    def _follow(self, index: QModelIndex, dl_id: int | None) -> QModelIndex:
+        """Where ``index`` (showing ``dl_id`` before) is now: the same row when it still
+        shows that dead letter, its new row when it moved by less than a page, else none."""
+        r = index.row()
+        if dl_id is None:  # never read (a corner of a large selection): stays where it is
+            return index if r < self._rows else QModelIndex()
+        p = r // PAGE
+        for q in (p, p - 1, p + 1):
+            if q < 0:
+                continue
+            for i, row in enumerate(self._page(q)):
+                if row.id == dl_id and q * PAGE + i < self._rows:
+                    return self.index(q * PAGE + i, index.column())
+        return QModelIndex()
+
     def set_total(self, generation: int, n: int) -> None:
         """The count asked for by ``refresh``; ignored when the filter has changed since."""
         if generation != self._generation:
             return
+        # After an in-place refresh the pages were read with the old count; pages read from
+        # the end are off by the difference, so they are read again (and the selection
+        # follows its dead letters once more).
+        stale = self._total is not None and n != self._total and bool(self._pages)
         self._total = n
         if n > self._rows:
             self.beginInsertRows(QModelIndex(), self._rows, n - 1)
@@ -164,6 +222,8 @@ class DeadLetterTableModel(QAbstractTableModel):
             self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
             self._rows = n
             self.endRemoveRows()
+        if stale:
+            self._reread_following()
         self.totalChanged.emit()
 
     # -- Qt's model API -------------------------------------------------------------------

@@ -55,6 +55,17 @@ class QuarantinePane(QSplitter):
             self._select_all_pending = False
             self.table.selectAll()
 
+    def refresh_live(self) -> None:
+        """Someone else changed the store: the table reads its rows again in place (the
+        selection follows its dead letters, the scroll stays) and the pane reads the open
+        dead letter again (an unsaved edit stays)."""
+        rows = self.model.rowCount()
+        everything = rows > 0 and self.table.selected_count() == rows
+        self.model.refresh_in_place()
+        if everything and not self._select_all_pending:
+            self.select_all_when_counted(True)  # all stays all, however many there are now
+        self.detail.check_for_change()
+
     @Slot(QModelIndex, QModelIndex)
     def _on_current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
         if self._restoring:

@@ -67,15 +67,22 @@ class QuarantineTable(QTableView):
 
     def selected_ids(self, limit: int) -> list[int] | None:
         """Ids of the selected rows, or None when more than ``limit`` are selected."""
+        versions = self.selected_versions(limit)
+        return None if versions is None else sorted(versions)
+
+    def selected_versions(self, limit: int) -> dict[int, int] | None:
+        """Id -> the version the table shows, for each selected row; None when more than
+        ``limit`` are selected. A change by hand names these versions, so that it is
+        refused for a row someone changed after the table was read."""
         if self.selected_count() > limit:
             return None
-        ids: list[int] = []
+        versions: dict[int, int] = {}
         for rng in self.selectionModel().selection():
             for r in range(rng.top(), rng.bottom() + 1):
                 row = self.dead_letters.row(r)
                 if row is not None:
-                    ids.append(row.id)
-        return sorted(set(ids))
+                    versions[row.id] = row.version
+        return dict(sorted(versions.items()))
 
     def current_row(self) -> DeadLetterRow | None:
         index = self.currentIndex()

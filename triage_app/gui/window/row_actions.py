@@ -1,29 +1,60 @@
 """What a steward does to the selected rows by hand: reclassify, park, discard (with a
 reason), reopen, add a note. Each is one audited core call on the query thread; the
-actions sit in the Re-drive menu and the table's context menu."""
+actions sit in the Re-drive menu and the table's context menu.
+
+Each change names the versions the table showed (``expected=``): a row someone changed
+since the table read it is refused with who changed it and when, and nothing is written;
+the table is then read again, so the steward decides on what is there now."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 from triage_app.core.db import Workspace
-from triage_app.core.deadletters import add_note, reclassify, set_status
-from triage_app.core.vocabulary import ErrorClass, Status
+from triage_app.core.deadletters import (
+    ChangedMeanwhile,
+    ChangeReport,
+    RowChange,
+    apply_change,
+    discard,
+    note,
+    park,
+    reclassify_as,
+    reopen,
+)
+from triage_app.core.vocabulary import ErrorClass
 from triage_app.gui.workers import QueryThread
 
 # Acting on more rows than this by id is refused; acting on "all matching" goes by filter.
 MAX_SELECTED_IDS = 10_000
 
 
-def _on_ids(fn: Callable[..., int], ids: Sequence[int], *args: Any, **kw: Any) -> Any:
-    def run(ws: Workspace) -> int:
-        return fn(ws, list(ids), *args, **kw)
+@dataclass(frozen=True)
+class Stale:
+    """A change refused because a row moved on since the table showed it."""
+
+    message: str
+
+
+def _change(
+    make: Callable[[], RowChange], versions: Mapping[int, int], guarded: bool = True
+) -> Callable[[Workspace], ChangeReport | Stale]:
+    """The change on these rows, all or nothing; guarded by their versions unless not
+    ``guarded``. ``make`` runs in the worker, so a bad reason is reported as any refusal."""
+    ids = sorted(versions)
+    expected = dict(versions) if guarded else None
+
+    def run(ws: Workspace) -> ChangeReport | Stale:
+        try:
+            return apply_change(ws, ids, make(), expected=expected)
+        except ChangedMeanwhile as exc:
+            return Stale(str(exc))
 
     return run
 
@@ -35,10 +66,18 @@ class RowActions(QObject):
     message = Signal(str)  # one line for the status bar
     changed = Signal()  # rows changed: read the store again
 
-    def __init__(self, selected_ids: Callable[[int], list[int] | None], parent: QWidget) -> None:
+    def __init__(
+        self,
+        selected_ids: Callable[[int], list[int] | None],
+        parent: QWidget,
+        versions: Callable[[int], dict[int, int] | None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self._window = parent
         self._selected_ids = selected_ids
+        # id -> version the table showed, for the selected rows (None: too many). Without
+        # it the changes are guarded by status only.
+        self._versions = versions
         self.queries: QueryThread | None = None
 
         def act(text: str, slot: Callable[[], None], tip: str = "") -> QAction:
@@ -73,69 +112,104 @@ class RowActions(QObject):
 
     def ids_or_complain(self) -> list[int] | None:
         """The selected ids, or None after saying why there are none to act on."""
-        ids = self._selected_ids(MAX_SELECTED_IDS)
-        if ids is None:
+        versions = self.versions_or_complain()
+        return None if versions is None else sorted(versions)
+
+    def versions_or_complain(self) -> dict[int, int] | None:
+        """Id -> the version the table showed for each selected row (0: not known, so
+        not guarded), or None after saying why there are none to act on."""
+        if self._versions is not None:
+            versions = self._versions(MAX_SELECTED_IDS)
+        else:
+            ids = self._selected_ids(MAX_SELECTED_IDS)
+            versions = None if ids is None else dict.fromkeys(ids, 0)
+        if versions is None:
             self.message.emit(
                 f"more than {MAX_SELECTED_IDS:,} rows selected: narrow the filter, "
                 "or use Re-drive / Export on the whole filter"
             )
             return None
-        if not ids:
+        if not versions:
             self.message.emit("select one or more dead letters first")
             return None
-        return ids
+        return versions
 
     # -- the actions ----------------------------------------------------------------------
     def reclassify(self, error_class: ErrorClass, _checked: bool = False) -> None:
-        ids = self.ids_or_complain()
-        if ids:
-            self._run(_on_ids(reclassify, ids, error_class), f"reclassified as {error_class}")
+        versions = self.versions_or_complain()
+        if versions:
+            self._run(
+                partial(reclassify_as, error_class), versions, f"reclassified as {error_class}"
+            )
 
     @Slot()
     def park(self) -> None:
-        ids = self.ids_or_complain()
-        if ids:
-            self._run(_on_ids(set_status, ids, Status.PARKED, reason="parked by hand"), "parked")
+        versions = self.versions_or_complain()
+        if versions:
+            self._run(partial(park, "parked by hand"), versions, "parked")
 
     @Slot()
     def discard(self) -> None:
-        ids = self.ids_or_complain()
-        if not ids:
+        versions = self.versions_or_complain()
+        if not versions:
             return
         reason, ok = QInputDialog.getText(
             self._window,
             "Discard",
-            f"Why are these {len(ids):,} dead letters junk? (kept for the audit)",
+            f"Why are these {len(versions):,} dead letters junk? (kept for the audit)",
         )
         if ok and reason.strip():
-            self._run(_on_ids(set_status, ids, Status.DISCARDED, reason=reason), "discarded")
+            self._run(partial(discard, reason), versions, "discarded")
         elif ok:
             self.message.emit("discarding needs a reason")
 
     @Slot()
     def reopen(self) -> None:
-        ids = self.ids_or_complain()
-        if ids:
-            self._run(_on_ids(set_status, ids, Status.OPEN, reason="reopened"), "reopened")
+        versions = self.versions_or_complain()
+        if versions:
+            self._run(partial(reopen, "reopened"), versions, "reopened")
 
     @Slot()
     def add_note(self) -> None:
-        ids = self.ids_or_complain()
-        if not ids:
+        versions = self.versions_or_complain()
+        if not versions:
             return
-        note, ok = QInputDialog.getMultiLineText(
+        text, ok = QInputDialog.getMultiLineText(
             self._window, "Add a note", "Note for the history:"
         )
-        if ok and note.strip():
-            self._run(_on_ids(add_note, ids, note), "noted")
+        if ok and text.strip():
+            # A note says something about the row whatever happened to it since: unguarded.
+            self._run(partial(note, text), versions, "noted", guarded=False)
 
     # -- running --------------------------------------------------------------------------
-    def _run(self, fn: Callable[[Workspace], int], verb: str) -> None:
-        if self.queries is not None:
-            self.queries.submit(fn, partial(self._done, verb), self._failed)
+    def _run(
+        self,
+        make: Callable[[], RowChange],
+        versions: Mapping[int, int],
+        verb: str,
+        *,
+        guarded: bool = True,
+    ) -> None:
+        if self.queries is None:
+            return
+        # Version 0 means "not known": then the rows are guarded by their status alone.
+        self.queries.submit(
+            _change(make, versions, guarded=guarded and all(versions.values())),
+            partial(self._done, verb),
+            self._failed,
+        )
 
-    def _done(self, verb: str, n: int) -> None:
-        self.message.emit(f"{n:,} dead letter{'s' if n != 1 else ''} {verb}")
+    def _done(self, verb: str, result: ChangeReport | Stale) -> None:
+        if isinstance(result, Stale):
+            self.changed.emit()  # read the store again: the steward decides on what is there
+            QMessageBox.warning(
+                self._window,
+                "Not done",
+                f"{result.message}\n\nNothing was changed. The table now shows the rows as "
+                "they are; look again, then try again.",
+            )
+            return
+        self.message.emit(result.summary(verb))
         self.changed.emit()
 
     def _failed(self, message: str) -> None:
