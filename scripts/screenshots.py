@@ -1,6 +1,6 @@
 """Regenerate docs/screenshots/: the main window on the demo workspace, the editor with a
-diff and with a validation error, the question about an unsaved edit, and the re-drive
-preview. Rendered offscreen; look at them after running.
+diff and with a validation error, the question about an unsaved edit, the re-drive
+preview and the audit trail. Rendered offscreen; look at them after running.
 
     .venv/bin/python scripts/screenshots.py [OUT_DIR]
 """
@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication, QSettings, QTimer
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from triage_app.core import deadletters
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import make_demo
 
@@ -130,6 +131,56 @@ def main(out: Path) -> None:
         wait_until(app, lambda: dialog.run_button.isEnabled() and not dialog.is_running())
         save(dialog, out / "redrive-preview.png")
         dialog.close()
+
+        # 4. The audit trail: a steward's fix and re-drive, a lead's note and park on a
+        # team store, after the batch's own quarantine events.
+        from triage_app.core.deadletters import add_note, edit_payload, redrive, set_status
+        from triage_app.core.vocabulary import Status
+
+        steward, lead = "ani@steward-laptop", "budi@lead-desk (db: lead1)"
+        with open_workspace(folder) as ws:
+            fixed = (
+                '{"pesanan_id": 4, "waktu": "2026-01-11T08:05:00", "pelanggan": "Rina", '
+                '"produk": "Seluar Linen", "qty": 2, "harga": 210000, "diskon": 0}'
+            )
+            edit_payload(ws, 2, fixed, actor=steward)
+            redrive(ws, "pesanan@1", ids=[2], actor=steward)
+            add_note(ws, [1], "line cut off at the source; asked Toko Kita to resend", actor=lead)
+            set_status(ws, [4], Status.PARKED, reason="transform bug: diskon null", actor=lead)
+        window.reload()
+        window.tabs.setCurrentWidget(window.audit)
+        wait_until(app, lambda: window.audit.model.rowCount() == 8 and not window.audit.busy())
+        save(window, out / "audit.png")
+
+        # 5. Another steward saves the row being edited: the banner offers Reload or
+        # Compare and the edit stays; Compare shows theirs and mine side by side.
+        window.tabs.setCurrentWidget(window.quarantine)
+        row = next(r for r in range(window.model.rowCount()) if window.model.row(r).id == 3)
+        window.table.selectRow(row)
+        wait_until(app, lambda: window.detail.current_id() == 3)
+        window.detail.format_button.click()
+        editor.replace_all(editor.toPlainText().replace('"qty": -1', '"qty": 1'))
+        with open_workspace(folder) as other:
+            theirs = deadletters.get_dead_letter(other, 3).payload.replace('"qty": -1', '"qty": 3')
+            deadletters.edit_payload(other, 3, theirs, actor="dewi@other-desk")
+        wait_until(app, lambda: window.detail.theirs() is not None)
+        save(window, out / "changed-banner.png")
+        shot = out / "conflict-dialog.png"
+
+        def compare(tries: int = 0) -> None:
+            dialog = window.detail.conflict_dialog
+            if dialog is None or not dialog.isVisible():
+                if tries < 500:
+                    QTimer.singleShot(10, lambda: compare(tries + 1))
+                return
+            for _ in range(20):
+                app.processEvents()
+            save_with_dialog(window, dialog, shot)
+            dialog.reject()
+
+        QTimer.singleShot(0, compare)
+        window.detail.compare()
+        window.detail.discard_edit()
         window.close()
 
 

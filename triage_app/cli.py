@@ -17,7 +17,13 @@ from typing import Any, NoReturn
 import orjson
 
 from triage_app import __version__
-from triage_app.core.vocabulary import CLASSES, SOURCE_FORMATS, STATUS_FILTERS, WAITING
+from triage_app.core.vocabulary import (
+    CLASSES,
+    SOURCE_FORMATS,
+    STATUS_FILTERS,
+    WAITING,
+    AuditAction,
+)
 
 JsonValue = Any
 
@@ -35,49 +41,163 @@ class _Parser(argparse.ArgumentParser):
 
 def _emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
     if as_json:
-        sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+        try:
+            out = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+        except orjson.JSONEncodeError:  # a name that is not UTF-8 (a file's, say) somewhere
+            out = orjson.dumps(_printable_json(data), option=orjson.OPT_INDENT_2).decode()
+        sys.stdout.write(out + "\n")
     else:
-        sys.stdout.write(text() + "\n")
+        line = text()
+        try:
+            sys.stdout.write(line + "\n")
+        except UnicodeEncodeError:  # the same, on a terminal that takes only valid UTF-8
+            from triage_app.core.places import printable
+
+            sys.stdout.write(printable(line) + "\n")
 
 
-def _open(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _printable_json(data: JsonValue) -> JsonValue:
+    """``data`` with every text made encodable (``places.printable``): names the OS gave
+    may hold bytes that are not UTF-8, which JSON cannot carry."""
+    from triage_app.core.places import printable
+
+    if isinstance(data, str):
+        return printable(data)
+    if isinstance(data, dict):
+        return {printable(str(k)): _printable_json(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_printable_json(v) for v in data]
+    return data
+
+
+# A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.
+_INT64_MAX = 2**63 - 1
+
+
+def _whole(minimum: int, maximum: int = _INT64_MAX) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``[minimum, maximum]``; argparse names the
+    argument in front of the refusal (``argument --limit: must be at least 1, not -1``)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {n}")
+        if n > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {n}")
+        return n
+
+    return parse
+
+
+def _dead_letter_id(text: str) -> int:
+    """An argparse type for a dead letter's id. One beyond a 64-bit integer names no dead
+    letter, and is refused as any other id that names none."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+    if not 1 <= n <= _INT64_MAX:
+        from triage_app.core.errors import TriageError
+
+        raise TriageError(f"no dead letter with id {n}")
+    return n
+
+
+def _full_ref(ref: str) -> str:
+    """A transform as ``NAME@VERSION``. A bare name means its newest version; which one is
+    said on stderr, so that a log shows what ran (and stdout stays the command's output)."""
+    if "@" in ref:
+        return ref
+    from triage_app.core.transforms import default_registry
+
+    newest = default_registry().newest(ref)
+    print(f"triage-app: {ref} means {newest.ref}, the newest version", file=sys.stderr)
+    return newest.ref
+
+
+def _more_note(more: int, next_offset: int, *, json: bool = False) -> str:
+    """What a full page leaves out: the table's last line, or with ``--json`` a line on
+    stderr (stdout stays the JSON array that scripts read)."""
+    if json:
+        return f"triage-app: {more:,} more match: --offset {next_offset} for the next page"
+    return f"… and {more:,} more: --offset {next_offset} for the next page"
+
+
+def _open(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
+    """The workspace; ``create=False`` for the commands that only read: a workspace that is
+    not there is refused ("no workspace at ..."), never made."""
     from triage_app.core.db import open_workspace
 
     return open_workspace(
-        args.workspace, warehouse_url=args.warehouse, dead_letter_url=args.dead_letter
+        args.workspace,
+        warehouse_url=args.warehouse,
+        dead_letter_url=args.dead_letter,
+        create=create,
     )
 
 
-def _hash_in_background(path: Path) -> Callable[[], str | None]:
-    """Start hashing the file while the engine imports (hashlib lets go of the GIL)."""
+def _hash_in_background(file: str) -> Callable[[], Any]:
+    """Open the source and hash it while the engine imports (hashlib lets go of the GIL).
+    The batch reads this very descriptor: the file is opened once. Standard input (``-``)
+    is left to the batch, which spools it into the workspace as it hashes it."""
     import threading
 
-    from triage_app.core.fingerprint import sha256_of
+    from triage_app.core.fingerprint import STDIN, open_file
 
-    box: list[str] = []
+    if file == STDIN:
+        return lambda: None
+    box: list[Any] = []
 
     def work() -> None:
-        # On any error run_batch reads the file itself and says what is wrong.
-        with contextlib.suppress(Exception), path.open("rb") as f:
-            box.append(sha256_of(f))
+        try:
+            opened = open_file(Path(file))
+            try:
+                opened.fingerprint()
+            except BaseException:
+                opened.close()
+                raise
+            box.append(opened)
+        except BaseException as exc:  # raised again by the main thread: one line there
+            box.append(exc)
 
     thread = threading.Thread(target=work, name="hash-source")
     thread.start()
 
-    def result() -> str | None:
+    def result() -> Any:
         thread.join()  # joined, not pooled: the batch may fork, and forks want one thread
-        return box[0] if box else None
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
 
     return result
 
 
+def _close_source(opened: Callable[[], Any]) -> None:
+    """Close the file opened in the background if no run took it (a refusal, a workspace
+    that did not open); closing one a run closed already does nothing."""
+    with contextlib.suppress(Exception):
+        source = opened()
+        if source is not None:
+            source.close()
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    sha = _hash_in_background(Path(args.file))
+    opened = _hash_in_background(args.file)
     from triage_app.core.jobs import BatchJob
 
+    args.transform = _full_ref(args.transform)
     chunk = {"chunk_size": args.chunk_size} if args.chunk_size else {}
-    with _open(args) as ws:
-        s = BatchJob(Path(args.file), args.transform, args.format, sha256=sha(), **chunk).run(ws)
+    job = BatchJob(Path(args.file), args.transform, args.format, **chunk)
+    try:
+        job.check()  # a format the transform does not read, a pipe: before any workspace opens
+        with _open(args) as ws:
+            # Joined only now: the hash ran while the engine imported and the workspace opened.
+            s = job.run(ws, opened=opened())
+    finally:
+        _close_source(opened)
     data = {
         k: v
         for k, v in s.to_json().items()
@@ -122,14 +242,18 @@ def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from triage_app.core.deadletters import list_dead_letters
+    from triage_app.core.deadletters import page_of_dead_letters
 
-    with _open(args) as ws:
-        views = list_dead_letters(ws, _filter(args), limit=args.limit)
+    with _open(args, create=False) as ws:
+        page = page_of_dead_letters(ws, _filter(args), limit=args.limit, offset=args.offset)
+    views = page.views
+    more = _more_note(page.more, page.next_offset, json=args.json) if page.more else None
 
     def text() -> str:
         if not views:
-            return "no dead letters match"
+            return "no dead letters match" + (
+                f" after the first {args.offset:,}" if args.offset else ""
+            )
         lines = [
             f"{'id':>6}  {'batch':16}  {'line':>6}  {'class':9}  {'att':>3}  {'status':9}  error"
         ]
@@ -138,16 +262,21 @@ def cmd_list(args: argparse.Namespace) -> int:
                 f"{v.id:>6}  {v.batch_id:16}  {v.line:>6}  {v.error_class:9}  "
                 f"{v.attempts:>3}  {v.status:9}  {v.error[:80]}"
             )
+        if more:
+            lines.append(more)
         return "\n".join(lines)
 
+    # --json stays an array, as scripts read it; what is left over is said on stderr.
     _emit([v.to_json() for v in views], args.json, text)
+    if more and args.json:
+        print(more, file=sys.stderr)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import get_dead_letter
 
-    with _open(args) as ws:
+    with _open(args, create=False) as ws:
         d = get_dead_letter(ws, args.id)
 
     def text() -> str:
@@ -174,12 +303,15 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from triage_app.core.errors import TriageError
 
     if args.payload_file is not None:
+        from triage_app.core.places import printable
+
         try:
             payload = Path(args.payload_file).read_bytes().decode("utf-8")
         except OSError as exc:
-            raise TriageError(f"cannot read {args.payload_file}: {exc.strerror}") from None
+            name = printable(args.payload_file)
+            raise TriageError(f"cannot read {name}: {exc.strerror}") from None
         except UnicodeDecodeError:
-            raise TriageError(f"{args.payload_file} is not UTF-8 text") from None
+            raise TriageError(f"{printable(args.payload_file)} is not UTF-8 text") from None
     else:
         payload = args.payload
     with _open(args) as ws:
@@ -253,6 +385,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import RedriveJob
     from triage_app.core.vocabulary import Status
 
+    args.transform = _full_ref(args.transform)
     where = None
     if args.all_open:
         where = DeadLetterFilter(status=Status.OPEN)
@@ -329,7 +462,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     else:
         from triage_app.core.trends import stats_json
 
-        with _open(args) as ws:
+        with _open(args, create=False) as ws:
             st = stats_json(ws)
 
     def text() -> str:
@@ -352,8 +485,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.workspace is None and not os.environ.get(WORKSPACE_ENV):
         args.workspace = str(user_data_dir() / "demo")
-    if args.rows is not None and args.rows < 1:
-        raise TriageError(f"--rows {args.rows}: a batch needs at least one row")
     if not 0 <= args.bad <= 1:
         raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
     with _open(args) as ws:
@@ -375,7 +506,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_reconcile(args: argparse.Namespace) -> int:
     from triage_app.core.verify import reconcile
 
-    with _open(args) as ws:
+    with _open(args, create=False) as ws:
         r = reconcile(ws, args.batch_id)
 
     def text() -> str:
@@ -398,6 +529,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 def cmd_verify_idempotent(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import VerifyJob
 
+    args.transform = _full_ref(args.transform)
     p = VerifyJob(Path(args.file), args.transform, args.format).run(None)
     _emit(
         p.to_json(),
@@ -423,10 +555,23 @@ def cmd_report(args: argparse.Namespace) -> int:
             since = dt.date.fromisoformat(args.since)
         except ValueError:
             raise TriageError(f"--since {args.since!r} is not a date (YYYY-MM-DD)") from None
+    if not args.out.strip():
+        raise TriageError("--out names no folder: give the folder to write the report in")
+    from triage_app.core.places import printable
     from triage_app.gui.trends.report import write_report
 
-    with _open(args) as ws:
-        r = write_report(ws, Path(args.out), since)
+    out = Path(args.out)
+    with _open(args, create=False) as ws:
+        try:
+            r = write_report(ws, out, since)
+        except OSError as exc:
+            # The folder named, and the file inside it where that is what failed.
+            where = printable(out)
+            if isinstance(exc.filename, str) and Path(exc.filename) != out:
+                where += f" ({printable(Path(exc.filename).name)})"
+            raise TriageError(
+                f"cannot write the report to {where}: {exc.strerror or exc}"
+            ) from None
     _emit(
         r.to_json(),
         args.json,
@@ -436,6 +581,96 @@ def cmd_report(args: argparse.Namespace) -> int:
             + f"; open {r.html.name} or {r.markdown.name}"
         ),
     )
+    return 0
+
+
+def cmd_purge(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import RetentionPolicy, retention_policy, set_retention_policy
+    from triage_app.core.errors import TriageError
+    from triage_app.core.jobs import PurgeJob
+
+    with _open(args) as ws:
+        if args.older_than is None:
+            policy = retention_policy(ws)
+            if policy is None:
+                raise TriageError(
+                    "no retention policy is set for this store: give --older-than DAYS "
+                    "(and --save-policy to keep it for the team)"
+                )
+            if args.status:
+                policy = RetentionPolicy.of(policy.days, args.status)
+        else:
+            policy = RetentionPolicy.of(args.older_than, args.status or ["resolved", "discarded"])
+        if args.save_policy:
+            set_retention_policy(ws, policy)
+        s = PurgeJob(policy.days, policy.statuses, args.dry_run).run(ws)
+
+    def text() -> str:
+        verb = "would purge" if s.dry_run else "purged"
+        parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items()) or "nothing"
+        lines = [
+            f"{verb} {s.rows:,} dead letters ({parts}) closed before "
+            f"{s.cutoff:%Y-%m-%d %H:%M} UTC ({' and '.join(s.statuses)}, "
+            f"older than {policy.days} days)"
+        ]
+        for day, classes in s.by_day.items():
+            counts = ", ".join(f"{n:,} {c}" for c, n in classes.items())
+            lines.append(f"  quarantined {day}: {counts}")
+        if s.cancelled:
+            lines.append("cancelled: the rest was kept")
+        if args.save_policy:
+            lines.append(f"retention policy saved for the store: {policy.describe()}")
+        return "\n".join(lines)
+
+    _emit(s.to_json(), args.json, text)
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from triage_app.core.clock import readable
+    from triage_app.core.deadletters import AuditFilter, audit_page, parse_action, parse_since
+
+    f = AuditFilter(
+        since=parse_since(args.since) if args.since else None,
+        actor=args.actor or None,
+        action=parse_action(args.action) if args.action else None,
+        dead_letter_id=args.id,
+    )
+    with _open(args, create=False) as ws:
+        page = audit_page(ws, f, limit=args.limit, offset=args.offset)
+    events = page.records
+    more = _more_note(page.more, page.next_offset, json=args.json) if page.more else None
+
+    def text() -> str:
+        if not events:
+            return "no audit events match" + (
+                f" after the first {args.offset:,}" if args.offset else ""
+            )
+        who = min(max(len("actor"), *(len(e.actor) for e in events)), 40)
+        lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
+        for e in events:
+            dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
+            detail = e.detail if len(e.detail) <= 100 else e.detail[:99] + "…"
+            lines.append(
+                f"{readable(e.at):19}  {e.actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
+            )
+        if more:
+            lines.append(more)
+        return "\n".join(lines)
+
+    _emit([e.to_json() for e in events], args.json, text)
+    if more and args.json:
+        print(more, file=sys.stderr)
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from triage_app.core.db import migrate_workspace
+
+    store, change = migrate_workspace(args.workspace, dead_letter_url=args.dead_letter)
+    data = change.to_json() if change else {"store": store, "from": None, "to": None}
+    data["current"] = change is None
+    _emit(data, args.json, lambda: change.message if change else f"{store} is current")
     return 0
 
 
@@ -467,13 +702,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="dead-letter store SQLAlchemy URL (env TRIAGE_DEAD_LETTER_URL)",
     )
+    p.add_argument("--json", action="store_true", help="print JSON (before or after the command)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(
         name: str, fn: Callable[[argparse.Namespace], int], help_: str
     ) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_, description=help_)
-        sp.add_argument("--json", action="store_true", help="print JSON")
+        # SUPPRESS: not given after the command, it keeps what was given before it.
+        sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
         sp.set_defaults(func=fn)
         return sp
 
@@ -490,9 +727,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("run", cmd_run, "run a source file through a transform")
     source_args(sp)
+    sp.epilog = "FILE - reads standard input (with --format); a named pipe is refused."
     sp.add_argument(
         "--chunk-size",
-        type=int,
+        type=_whole(1),
         default=None,
         metavar="N",
         help="lines (CSV: records) per committed chunk (default 20000)",
@@ -516,19 +754,28 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("list", cmd_list, "list dead letters")
     filters(sp, "open")
     sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
-    sp.add_argument("--limit", type=int, default=100, help="at most N rows (default 100)")
+    sp.add_argument(
+        "--limit", type=_whole(1), default=100, metavar="N", help="at most N rows (default 100)"
+    )
+    sp.add_argument(
+        "--offset",
+        type=_whole(0),
+        default=0,
+        metavar="N",
+        help="skip the first N matching rows (by id): the next page",
+    )
 
     sp = add("show", cmd_show, "show one dead letter with its original and history")
-    sp.add_argument("id", type=int, help="the dead letter's id")
+    sp.add_argument("id", type=_dead_letter_id, help="the dead letter's id")
 
     sp = add("edit", cmd_edit, "replace a dead letter's payload (the original is kept)")
-    sp.add_argument("id", type=int, help="the dead letter's id")
+    sp.add_argument("id", type=_dead_letter_id, help="the dead letter's id")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
     g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
     sp.add_argument(
         "--if-version",
-        type=int,
+        type=_whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere
         metavar="N",
         help="only if the dead letter is still at version N (show --json gives it); "
         "refused, naming who changed it, otherwise",
@@ -536,7 +783,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def row_action(name: str, help_: str) -> argparse.ArgumentParser:
         sp = add(name, cmd_row_action, help_ + "; by ids (all or none) or by a filter")
-        sp.add_argument("ids", type=int, nargs="*", metavar="ID", help="these dead letters")
+        sp.add_argument(
+            "ids", type=_dead_letter_id, nargs="*", metavar="ID", help="these dead letters"
+        )
         class_flag = "--where-class" if name == "reclassify" else "--class"
         sp.add_argument(class_flag, dest="error_class", choices=CLASSES, help="only this class")
         sp.add_argument(
@@ -566,7 +815,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
     g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--id", type=int, nargs="+", metavar="ID", help="these dead letters")
+    g.add_argument("--id", type=_dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
     g.add_argument("--all-open", action="store_true", help="every open dead letter")
     g.add_argument(
         "--class",
@@ -592,7 +841,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--max-attempts",
-        type=int,
+        type=_whole(1, 1_000_000),
         default=3,
         help="park a row once it has failed this often (default 3)",
     )
@@ -607,7 +856,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--rows",
-        type=int,
+        type=_whole(1, 100_000_000),  # a bound, so that a typo cannot fill the disk
         metavar="N",
         help="generate a batch of N orders in the seed's shape instead of the seed's 10 rows",
     )
@@ -646,6 +895,66 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", required=True, metavar="DIR", help="folder to write (created)")
     sp.add_argument("--since", metavar="DATE", help="first day to cover, YYYY-MM-DD")
 
+    sp = add(
+        "purge",
+        cmd_purge,
+        "delete resolved or discarded dead letters closed more than DAYS ago, with their "
+        "history (open and parked ones never); without --older-than, the store's policy",
+    )
+    sp.add_argument(
+        "--older-than",
+        type=int,
+        metavar="DAYS",
+        help="closed more than DAYS days ago (default: the store's retention policy)",
+    )
+    sp.add_argument(
+        "--status",
+        action="append",
+        metavar="STATUS",
+        help="resolved or discarded; repeat for both (default: both, or the policy's)",
+    )
+    sp.add_argument("--dry-run", action="store_true", help="count what would go; delete nothing")
+    sp.add_argument(
+        "--save-policy",
+        action="store_true",
+        help="keep --older-than and --status as the store's retention policy, for the team",
+    )
+
+    sp = add(
+        "audit",
+        cmd_audit,
+        "the audit trail: who did what to which dead letter, and when; newest first",
+    )
+    sp.add_argument(
+        "--since",
+        metavar="DATE",
+        help="from this UTC day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM[:SS], UTC unless "
+        "it gives an offset) on",
+    )
+    sp.add_argument("--actor", metavar="TEXT", help="actors containing TEXT (any case)")
+    sp.add_argument(
+        "--action",
+        metavar="ACTION",
+        help="only this action: " + ", ".join(a.value for a in AuditAction),
+    )
+    sp.add_argument("--id", type=_whole(1), metavar="N", help="only the events of dead letter N")
+    sp.add_argument(
+        "--limit", type=_whole(1), default=100, metavar="N", help="at most N events (default 100)"
+    )
+    sp.add_argument(
+        "--offset",
+        type=_whole(0),
+        default=0,
+        metavar="N",
+        help="skip the N newest matching events: the next page",
+    )
+
+    add(
+        "migrate",
+        cmd_migrate,
+        "bring the dead-letter store to this version's schema (a SQLite store is copied "
+        "first; back up a PostgreSQL one yourself)",
+    )
     add("gui", cmd_gui, "open the window")
     return p
 
@@ -697,4 +1006,14 @@ def _refusal(exc: Exception) -> str | None:
     """The one line for a failure the user can act on; None for a bug (it propagates)."""
     from triage_app.core.db import refusal_message
 
-    return refusal_message(exc)
+    message = refusal_message(exc)
+    name = getattr(exc, "filename", None)
+    if message is not None and isinstance(exc, OSError) and isinstance(name, str | bytes):
+        # An OSError's own text leaves out the file (strerror): name it, or the line says
+        # "No such file or directory" about nothing in particular.
+        from triage_app.core.places import printable
+
+        where = printable(os.fsdecode(name))
+        if where not in message:
+            message = f"{where}: {message}"
+    return message

@@ -136,3 +136,24 @@ def test_every_edit_keeps_the_payload_it_replaced(ws: list[str], tmp_path: Path)
         ).all()
     engine.dispose()
     assert [(bytes(r[0]).decode(), r[1]) for r in rows] == [(original, 2), (first, 3)]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["edit", "1", "--payload", "{}", "--if-version", "0"], "must be at least 1, not 0"),
+        (
+            ["edit", "1", "--payload", "{}", "--if-version", str(2**31)],
+            f"must be at most {2**31 - 1}, not {2**31}",
+        ),
+        (
+            ["redrive", "--id", "1", "--transform", "pesanan@2", "--max-attempts", "0"],
+            "must be at least 1, not 0",
+        ),
+        (["demo", "--rows", "99999999999999999999"], "must be at most 100000000"),
+    ],
+)
+def test_counts_out_of_range_are_one_line(ws: list[str], args: list[str], line: str) -> None:
+    done = cli(*ws, *args)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and line in done.stderr, done.stderr

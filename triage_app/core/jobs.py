@@ -12,17 +12,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from triage_app.core.batch import DEFAULT_CHUNK, BatchSummary, run_batch
+from triage_app.core.batch import DEFAULT_CHUNK, BatchSummary, check_source, run_batch
 from triage_app.core.db import Workspace, check_reachable, make_engine, user_message
 from triage_app.core.deadletters import (
     DEFAULT_MAX_ATTEMPTS,
     DeadLetterFilter,
     ExportSummary,
+    PurgeSummary,
     RedriveSummary,
     export_dead_letters,
+    purge_dead_letters,
     redrive,
 )
 from triage_app.core.demo import make_demo
+from triage_app.core.fingerprint import OpenedFile
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.trends import warm_stats_cache
 from triage_app.core.verify import IdempotenceProof, verify_idempotent
@@ -45,19 +48,32 @@ def _needs(ws: Workspace | None) -> Workspace:
 
 @dataclass(frozen=True)
 class BatchJob:
-    """Run a source file through a transform into the workspace."""
+    """Run a source file (``-``: standard input) through a transform into the workspace."""
 
     path: Path
     transform: str
     fmt: str | None = None  # None: detected from the file name
     chunk_size: int = DEFAULT_CHUNK  # a cancel waits at most one chunk
-    sha256: str | None = None  # the file's hash, where the caller has it already
 
     @property
     def title(self) -> str:
         return f"batch {self.path.name} with {self.transform}"
 
-    def run(self, ws: Workspace | None, progress: Progress | None = None) -> BatchSummary:
+    def check(self) -> str:
+        """Refuse, in one line and before any workspace is opened, what cannot run: a format
+        the transform does not read, a path that is no file (a pipe, a directory), a
+        terminal as standard input. Returns the format the file will be read as."""
+        return check_source(self.path, self.fmt, self.transform)
+
+    def run(
+        self,
+        ws: Workspace | None,
+        progress: Progress | None = None,
+        *,
+        opened: OpenedFile | None = None,
+    ) -> BatchSummary:
+        """``opened``: the file, where the caller opened and hashed it already (the CLI
+        does, while the engine imports); the run closes it."""
         ws = _needs(ws)
         summary = run_batch(
             ws,
@@ -66,7 +82,7 @@ class BatchJob:
             fmt=self.fmt,
             progress=progress or NoProgress(),
             chunk_size=self.chunk_size,
-            sha256=self.sha256,
+            opened=opened,
         )
         if not summary.already_loaded:
             # The lead's `stats` right after a batch is then answered from the cache.
@@ -120,6 +136,28 @@ class RedriveJob:
             progress=progress or NoProgress(),
         )
         if not self.dry_run:
+            warm_stats_cache(ws)
+        return summary
+
+
+@dataclass(frozen=True)
+class PurgeJob:
+    """Purge closed dead letters (resolved, discarded) closed more than ``days`` ago."""
+
+    days: int
+    statuses: tuple[str, ...]
+    dry_run: bool = False
+
+    @property
+    def title(self) -> str:
+        what = " and ".join(self.statuses)
+        head = "preview of a purge" if self.dry_run else "purge"
+        return f"{head} of {what} dead letters closed over {self.days} days ago"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> PurgeSummary:
+        ws = _needs(ws)
+        summary = purge_dead_letters(ws, self.days, self.statuses, self.dry_run, progress=progress)
+        if summary.rows and not summary.dry_run:
             warm_stats_cache(ws)
         return summary
 

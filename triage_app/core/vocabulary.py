@@ -56,6 +56,7 @@ class AuditAction(enum.StrEnum):
     REOPENED = "reopened"
     RECLASSIFIED = "reclassified"
     NOTE = "note"
+    PURGED = "purged"  # a retention purge: about the store, not one row (no dead letter)
 
 
 class RedriveOutcome(enum.StrEnum):

@@ -2,6 +2,17 @@
 payload as a person edits it), changing them by hand (audited), re-driving them through a
 transform version, and exporting them."""
 
+from triage_app.core.deadletters.audit_trail import (
+    ACTIONS,
+    AuditFilter,
+    AuditPage,
+    AuditRecord,
+    audit_page,
+    audit_trail,
+    count_audit_events,
+    parse_action,
+    parse_since,
+)
 from triage_app.core.deadletters.changes import (
     add_note,
     apply_change,
@@ -24,13 +35,27 @@ from triage_app.core.deadletters.payload_view import (
     payload_diff,
     reformat,
 )
+from triage_app.core.deadletters.purge import (
+    PURGEABLE,
+    PurgeSummary,
+    RetentionPolicy,
+    purge,
+    retention_policy,
+    set_retention_policy,
+)
+
+# ``purge`` is also the module's name, so ``from …deadletters import purge`` reads to
+# import-linter as reaching into the module; code inside the package graph uses this one.
+from triage_app.core.deadletters.purge import purge as purge_dead_letters
 from triage_app.core.deadletters.queries import (
     AuditEntry,
     DeadLetterDetail,
+    DeadLetterPage,
     DeadLetterView,
     count_dead_letters,
     get_dead_letter,
     list_dead_letters,
+    page_of_dead_letters,
 )
 from triage_app.core.deadletters.redriving import (
     DEFAULT_MAX_ATTEMPTS,
@@ -52,24 +77,35 @@ from triage_app.core.deadletters.transitions import (
 )
 
 __all__ = [
+    "ACTIONS",
     "DEFAULT_MAX_ATTEMPTS",
+    "PURGEABLE",
     "AuditEntry",
+    "AuditFilter",
+    "AuditPage",
+    "AuditRecord",
     "ChangeReport",
     "ChangedMeanwhile",
     "DeadLetterDetail",
     "DeadLetterFilter",
+    "DeadLetterPage",
     "DeadLetterRow",
     "DeadLetterView",
     "DiffLine",
     "EditablePayload",
     "ExportSummary",
+    "PurgeSummary",
     "RedriveResult",
     "RedriveSummary",
     "Refused",
+    "RetentionPolicy",
     "RowChange",
     "add_note",
     "apply_change",
+    "audit_page",
+    "audit_trail",
     "check_edit",
+    "count_audit_events",
     "count_dead_letters",
     "discard",
     "edit_payload",
@@ -81,13 +117,20 @@ __all__ = [
     "get_dead_letter",
     "list_dead_letters",
     "note",
+    "page_of_dead_letters",
     "park",
+    "parse_action",
+    "parse_since",
     "payload_diff",
+    "purge",
+    "purge_dead_letters",
     "reclassify",
     "reclassify_as",
     "redrive",
     "reformat",
     "reopen",
+    "retention_policy",
+    "set_retention_policy",
     "set_status",
     "try_payload",
 ]

@@ -30,7 +30,7 @@ from triage_app.core.batch import (
     failure_from_message,
 )
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db import Batch, DeadLetter, WarehouseWriter, Workspace, current_actor
+from triage_app.core.db import Batch, DeadLetter, WarehouseWriter, Workspace, actor_for
 from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter
 from triage_app.core.deadletters.queries import matching_ids, not_found
@@ -144,7 +144,7 @@ def redrive(
     transform = (registry or default_registry()).get(transform_ref)
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
-    actor = actor or current_actor()
+    actor = actor or actor_for(ws.store)
     chosen = select_ids(ws, ids, where)
     if ids:
         found: set[int] = set()

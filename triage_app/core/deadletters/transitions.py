@@ -31,7 +31,13 @@ from sqlalchemy.sql.elements import ColumnElement
 from triage_app.core.batch import Failure
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db import AuditEvent, DeadLetter, current_actor, event_insert
+from triage_app.core.db import (
+    AuditEvent,
+    DeadLetter,
+    actor_for,
+    event_insert,
+    notify_change,
+)
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import (
     CLOSED,
@@ -80,6 +86,8 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
     with engine.begin() as conn:
         if engine.dialect.name == "sqlite":
             conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            notify_change(conn)  # windows watching the store read it again (at commit)
         yield conn
 
 
@@ -234,7 +242,7 @@ def edit(
 ) -> int:
     """Replace the working payload (the original is kept); the new version. The event keeps
     the payload it replaced. With ``if_version``, refused when the row has moved on."""
-    actor = actor or current_actor()
+    actor = actor or actor_for(engine)
     with write_transaction(engine) as conn:
         now = utcnow()
         row = _lock(conn, [dl_id]).get(dl_id)
@@ -371,7 +379,7 @@ def change_rows(
     transaction; the others are reported with the reason (missing, held by a re-drive,
     changed since the ``expected`` version, or in a status the change does not apply to).
     ``all_or_nothing``: the first refusal is raised and nothing is written."""
-    actor = actor or current_actor()
+    actor = actor or actor_for(engine)
     changed: list[int] = []
     unchanged: list[int] = []
     refused: list[tuple[int, str]] = []

@@ -42,11 +42,14 @@ from triage_app.core.jobs import ExportJob, Job
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
+from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
 from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, describe_redrive
+from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
+from triage_app.gui.quarantine.live_refresh import LiveRefresh
 from triage_app.gui.quarantine.model import DeadLetterTableModel
 from triage_app.gui.quarantine.pane import QuarantinePane
 from triage_app.gui.quarantine.table import empty_text
@@ -91,7 +94,8 @@ class MainWindow(QMainWindow):
         self.unsaved_edit = UnsavedEditGuard(self.detail, self)
         self.quarantine = QuarantinePane(self.model, self.detail, self.unsaved_edit)
         self.table = self.quarantine.table
-        self.row_actions = RowActions(self.selected_ids, self)
+        self.row_actions = RowActions(self.selected_ids, self, self.table.selected_versions)
+        self.live = LiveRefresh(self.quarantine, self)  # other stewards' changes, in view
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
         self.setMenuBar(self.menu)
         self._build_central()
@@ -140,6 +144,8 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.quarantine, "Quarantine")
         self.tabs.addTab(self.trends, "Trends")
+        self.audit = AuditTab()
+        self.tabs.addTab(self.audit, "Audit")
         v.addWidget(self.spike_banner)
         v.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
@@ -166,6 +172,7 @@ class MainWindow(QMainWindow):
             (m.refresh_action, self.refresh),
             (m.find_action, self.focus_search),
             (m.about_action, self.about),
+            (m.retention_action, self.retention),
         ):
             action.triggered.connect(slot)
         m.recentFolderChosen.connect(self._open_recent)
@@ -183,11 +190,16 @@ class MainWindow(QMainWindow):
         self.trends.spikeChanged.connect(self.spike_banner.show_spike)
         self.trends.message.connect(self.show_message)
         self.spike_banner.showBatch.connect(self.show_spike_batch)
+        self.audit.deadLetterChosen.connect(self.show_dead_letter)
+        self.audit.message.connect(self.show_message)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.detail.message.connect(self.show_message)
         self.detail.saveFailed.connect(self._on_save_failed)
         self.row_actions.message.connect(self.show_message)
         self.row_actions.changed.connect(self.reload)
         self.jobs.message.connect(self.show_message)
+        self.live.refreshed.connect(self._on_live_refresh)
+        self.live.message.connect(self.show_message)
 
     # -- the workspace ----------------------------------------------------------------------
     def open_config(self, config: WorkspaceConfig) -> None:
@@ -202,8 +214,10 @@ class MainWindow(QMainWindow):
         self.queries = QueryThread(config, self)
         self.detail.set_queries(self.queries)
         self.row_actions.queries = self.queries
+        self.live.start(ws, self.queries)  # before the first read: no change falls between
         self.model.set_workspace(ws, self._count_async)
         self.trends.open_workspace(config)
+        self.audit.open_workspace(config)
         self._load_batches()
         if config.folder is not None:
             self.settings.add_recent_workspace(str(config.folder))
@@ -213,6 +227,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def close_workspace(self) -> None:
+        self.live.stop()
         if self.queries is not None:
             self.queries.shutdown()
             self.queries.deleteLater()
@@ -220,6 +235,7 @@ class MainWindow(QMainWindow):
         self.detail.set_queries(None)
         self.row_actions.queries = None
         self.trends.close_workspace()
+        self.audit.close_workspace()
         self.spike_banner.show_spike(None)
         self.model.set_workspace(None)
         if self.ws is not None:
@@ -260,7 +276,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str)
     def _open_recent_connection(self, wh: str, dl: str) -> None:
-        self._ask_connection(wh, dl)  # the password was not kept: typed again
+        self._ask_connection(wh, dl)  # passwords from the keyring, or typed again
 
     def _ask_connection(self, wh: str, dl: str) -> None:
         dialog = ConnectDialog(wh, dl, self)
@@ -293,12 +309,22 @@ class MainWindow(QMainWindow):
 
     def reload(self) -> None:
         """Read the store again; an unsaved edit stays in the editor."""
+        self.live.seen()  # this read covers every change so far: no live refresh for them
         current = self.detail.current_id()
         self.model.refresh()
         self._load_batches()
         self.trends.refresh()  # after every batch, re-drive and status change
+        self.audit.refresh()  # each of which is audited
         if current is not None:
             self.detail.reload()
+
+    @Slot()
+    def _on_live_refresh(self) -> None:
+        """Another steward changed the store: the table and pane have read it again in
+        place; the batches, charts and audit trail follow."""
+        self._load_batches()
+        self.trends.refresh()
+        self.audit.refresh()
 
     @Slot(object)
     def _on_filter_changed(self, f: DeadLetterFilter) -> None:
@@ -318,6 +344,24 @@ class MainWindow(QMainWindow):
     def show_spike_batch(self, batch_id: str) -> None:
         self.filter_bar.show_batch(batch_id)
         self.tabs.setCurrentWidget(self.quarantine)
+
+    @Slot(int)
+    def _on_tab_changed(self, _index: int) -> None:
+        # The dead-letter filters narrow the table and Trends; the audit trail has its own.
+        self.filter_bar.setVisible(self.tabs.currentWidget() is not self.audit)
+
+    @Slot(int)
+    def show_dead_letter(self, dl_id: int) -> None:
+        """From the Audit tab: that dead letter alone in the table, whatever its status,
+        selected and in the detail pane (once an unsaved edit is saved or discarded)."""
+        self.unsaved_edit.then(f"showing #{dl_id}", partial(self._show_dead_letter_now, dl_id))
+
+    def _show_dead_letter_now(self, dl_id: int) -> None:
+        self.filter_bar.show_one(dl_id)
+        self.tabs.setCurrentWidget(self.quarantine)
+        self.show_message(f"Audit: dead letter #{dl_id}")
+        self.quarantine.select_all_when_counted(True)
+        self.detail.show_dead_letter(dl_id)
 
     @Slot()
     def focus_search(self) -> None:
@@ -406,6 +450,7 @@ class MainWindow(QMainWindow):
             self.redrive_button,
             self.menu.redrive_action,
             self.menu.export_filter_action,
+            self.menu.retention_action,
         ):
             w.setEnabled(has_ws)
         has_sel = has_ws and self.selected_count() > 0
@@ -473,6 +518,21 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_redriven(self, summary: RedriveSummary) -> None:
         self.show_message(describe_redrive(summary))
+        self.reload()
+
+    @Slot()
+    def retention(self) -> None:
+        """Store > Retention…: the store's policy, what it would purge now, Purge now."""
+        if self.config is None or self.queries is None:
+            return
+        dialog = RetentionDialog(self.config, self.queries, self.start_job, self)
+        dialog.purged.connect(self._on_purged)
+        self._keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def _on_purged(self, summary: Any) -> None:
+        self.show_message(describe_purge(summary))
         self.reload()
 
     def _keep(self, dialog: QWidget) -> None:

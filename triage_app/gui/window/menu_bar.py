@@ -34,6 +34,9 @@ class MenuBar(QMenuBar):
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
         self.refresh_action = a("&Refresh", "F5", "Read the store again")
         self.find_action = a("&Find", keys.Find)
+        self.retention_action = a(
+            "R&etention…", tip="How long resolved and discarded dead letters are kept; purge"
+        )
         self.about_action = a("&About Triage Desk")
 
         file_menu = self.addMenu("&File")
@@ -55,6 +58,7 @@ class MenuBar(QMenuBar):
         view_menu = self.addMenu("&View")
         view_menu.addAction(self.refresh_action)
         view_menu.addAction(self.find_action)
+        self.addMenu("&Store").addAction(self.retention_action)
         self.addMenu("&Help").addAction(self.about_action)
 
     def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:
