@@ -127,3 +127,21 @@ def test_sqlite_notify_is_nothing_and_memory_store_never_changes(tmp_path: Path)
         assert not watch.changed(timeout=0.05)
         watch.seen()
         watch.close()
+
+
+def test_postgres_watch_can_ignore_its_own_process(pg_urls: tuple[str, str]) -> None:
+    """A window reads its own changes itself: with own_changes=False their notices, which
+    may arrive late, do not count; another process's still do."""
+    wh, dl = pg_urls
+    with open_workspace(warehouse_url=wh, dead_letter_url=dl) as ws:
+        run_batch(ws, SEED_BATCH, "pesanan@1")
+        watch = watch_store(ws.store, own_changes=False)
+        try:
+            dl_id = list_dead_letters(ws)[0].id
+            edit_payload(ws, dl_id, '{"pesanan_id": 1}')
+            assert not watch.changed(timeout=0.5)
+            done = cli("--warehouse", wh, "--dead-letter", dl, "park", str(dl_id))
+            assert done.returncode == 0, done.stderr
+            assert watch.changed(timeout=2.0)
+        finally:
+            watch.close()

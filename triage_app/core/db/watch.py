@@ -10,14 +10,18 @@ to nothing and never wait, because it runs between the window's paints.
 - PostgreSQL: ``LISTEN`` on one dedicated connection in autocommit. Writers call
   ``notify_change(conn)`` inside their transaction; the server delivers it at commit, and
   not at all on rollback. The payload names the writer's schema, since channels are
-  database-wide and several stores may share a database in different schemas.
+  database-wide and several stores may share a database in different schemas, and the
+  writer's process.
 
 Both see the watcher's own process's commits too (they come from other connections); a
-window that has just read the store again after its own change calls ``seen()``.
+window that has just read the store again after its own change calls ``seen()``. On
+PostgreSQL a notice travels on its own, and may arrive after that ``seen()``: a watch made
+with ``own_changes=False`` ignores the notices its own process sent instead.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any, Protocol
 
@@ -28,15 +32,15 @@ from triage_app.core.errors import TriageError
 CHANNEL = "triage_changes"
 
 # One short statement inside the writer's transaction; several in one transaction are
-# delivered once.
-_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', current_schema())")
+# delivered once. The payload: "<schema> <pid>".
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', current_schema() || ' ' || :pid)")
 
 
 def notify_change(conn: Connection) -> None:
     """Tell the windows watching this store that it changed, once ``conn``'s transaction
     commits. Only PostgreSQL needs telling; on SQLite it does nothing."""
     if conn.dialect.name == "postgresql":
-        conn.execute(_NOTIFY)
+        conn.execute(_NOTIFY, {"pid": str(os.getpid())})
 
 
 class StoreWatch(Protocol):
@@ -86,8 +90,9 @@ class _SqliteWatch:
 
 
 class _PostgresWatch:
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, own_changes: bool) -> None:
         self._conn = conn
+        self._ignored_pid = None if own_changes else str(os.getpid())
         try:
             conn.rollback()  # whatever the pool's checkout began; LISTEN needs autocommit
             conn.autocommit = True
@@ -109,13 +114,17 @@ class _PostgresWatch:
                 batch = list(self._conn.notifies(timeout=wait, stop_after=1))
                 if not batch:
                     break
-                # '' is any writer that does not say its schema (psql, another tool).
-                got = got or any(n.payload in ("", self._schema) for n in batch)
+                got = got or any(self._about_this_store(n.payload) for n in batch)
             return got
         except Exception as exc:  # psycopg.OperationalError: the server went away
             raise TriageError(
                 f"lost the connection that watches the store: {' '.join(str(exc).split())}"
             ) from None
+
+    def _about_this_store(self, payload: str) -> bool:
+        # '' is any writer that does not say its schema (psql, another tool).
+        schema, _, pid = payload.partition(" ")
+        return schema in ("", self._schema) and (pid == "" or pid != self._ignored_pid)
 
     def changed(self, timeout: float = 0.0) -> bool:
         return self._drain(timeout)
@@ -140,10 +149,12 @@ class _NoWatch:
         return None
 
 
-def watch_store(engine: Engine) -> StoreWatch:
+def watch_store(engine: Engine, *, own_changes: bool = True) -> StoreWatch:
     """A watch on the database behind ``engine``, on a connection of its own (taken from
     the engine, so tuned and authenticated as its others, then detached from its pool).
-    Raises TriageError when the database cannot be reached."""
+    ``own_changes=False``: on PostgreSQL, the notices this process sent are ignored (a
+    window reads its own changes itself). Raises TriageError when the database cannot be
+    reached."""
     if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
         return _NoWatch()
     try:
@@ -153,5 +164,5 @@ def watch_store(engine: Engine) -> StoreWatch:
     dbapi = fairy.dbapi_connection
     fairy.detach()  # ours alone: closed by close(), never handed to another caller
     if engine.dialect.name == "postgresql":
-        return _PostgresWatch(dbapi)
+        return _PostgresWatch(dbapi, own_changes)
     return _SqliteWatch(dbapi)

@@ -91,15 +91,9 @@ class RedriveSummary:
         }
 
 
-@dataclass(frozen=True)
-class _Item:
-    id: int
-    line: int
-    batch_id: str
-    payload: bytes
-    kind: str
-    attempts: int
-    status: str
+# A dead letter as a re-drive works on it: the same fields whether claimed or, in a dry
+# run, only read.
+_Item = transitions.ClaimedRow
 
 
 def try_payload(
@@ -209,9 +203,7 @@ def _claimed_chunk(
     """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
     chunk that fails gives its leases back at once rather than when they run out."""
     got = with_retry(lambda: transitions.claim(ws.store, part, token), retry, sleep=sleep)
-    items = [
-        _Item(r.id, r.line, r.batch_id, r.payload, r.kind, r.attempts, r.status) for r in got.rows
-    ]
+    items = list(got.rows)
     try:
         done = _redrive_chunk(
             ws, transform, items, headers, writer, max_attempts, retry, actor, sleep, token

@@ -30,7 +30,9 @@ RETRY_MS = 5_000  # a lost watch is opened again this often
 
 
 def _open_watch(ws: Workspace) -> StoreWatch:
-    return watch_store(ws.store)
+    # The window reads its own changes again itself; on PostgreSQL their notices could
+    # arrive after it did, and make a second refresh.
+    return watch_store(ws.store, own_changes=False)
 
 
 class LiveRefresh(QObject):
