@@ -81,7 +81,11 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
     assert set(shown) == LIST_KEYS | {"original_payload", "events", "traceback"}
     assert shown["original_payload"].endswith('"pelanggan": "Dewi", ')
     assert [e["action"] for e in shown["events"]] == ["quarantined", "edited"]
-    assert all(set(e) == {"at", "actor", "action", "detail"} for e in shown["events"])
+    keys = {"at", "actor", "action", "detail", "version"}
+    assert set(shown["events"][0]) == keys
+    # An edit keeps the payload it replaced, so that no edit is ever unrecoverable.
+    assert set(shown["events"][1]) == keys | {"replaced_payload"}
+    assert shown["events"][1]["replaced_payload"] == shown["original_payload"]
 
     dry = run_json(
         capsys, *ws_args, "redrive", "--all-open", "--transform", "pesanan@2", "--dry-run"

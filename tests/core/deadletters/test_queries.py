@@ -138,7 +138,8 @@ def test_to_json_drops_the_byte_fields(workspace: Workspace, tmp_path: Path) -> 
     assert not any(isinstance(v, bytes) for v in j.values())
     assert j["original_payload"] == BAD_ORDER.decode() == j["payload"]
     assert j["events"] == [
-        {"at": e.at, "actor": e.actor, "action": e.action, "detail": e.detail} for e in d.events
+        {"at": e.at, "actor": e.actor, "action": e.action, "detail": e.detail, "version": 1}
+        for e in d.events
     ]
     assert j["events"][0]["action"] == "quarantined"
     assert json.loads(json.dumps(j)) == j

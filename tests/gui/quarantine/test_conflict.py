@@ -110,6 +110,11 @@ def test_a_conflicting_save_offers_compare_and_keep_mine_keeps_theirs_in_history
     assert [e.action for e in events] == ["quarantined", "edited", "edited"]
     assert events[-1].replaced_payload == THEIRS.encode()  # nothing lost
     assert events[-1].version == 3
+    # The History tab shows it: the last edit's tooltip holds the payload it replaced.
+    qtbot.waitUntil(lambda: detail.history.topLevelItemCount() == 3)
+    last = detail.history.topLevelItem(2)
+    assert "The payload this edit replaced:" in last.toolTip(3)
+    assert '"fixed by them"' in last.toolTip(3)
 
 
 def test_take_theirs_drops_mine(qtbot, window, demo_workspace):

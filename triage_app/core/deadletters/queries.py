@@ -47,6 +47,14 @@ class AuditEntry:
     actor: str
     action: str
     detail: str
+    version: int | None = None  # the row's version after the change
+    replaced_payload: str | None = None  # an edit's: the payload it replaced, recoverable
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        if d["replaced_payload"] is None:
+            d.pop("replaced_payload")
+        return d
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ class DeadLetterDetail(DeadLetterView):
         d = super().to_json()
         for k in ("original_bytes", "payload_bytes", "csv_header"):
             d.pop(k)
-        d["events"] = [asdict(e) for e in self.events]
+        d["events"] = [e.to_json() for e in self.events]
         return d
 
 
@@ -194,5 +202,15 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
             payload_bytes=dl.payload,
             traceback=dl.traceback,
             csv_header=payload_text(header) if header is not None else None,
-            events=tuple(AuditEntry(iso(e.at), e.actor, e.action, e.detail) for e in events),
+            events=tuple(
+                AuditEntry(
+                    iso(e.at),
+                    e.actor,
+                    e.action,
+                    e.detail,
+                    e.version,
+                    None if e.replaced_payload is None else payload_text(e.replaced_payload),
+                )
+                for e in events
+            ),
         )

@@ -558,7 +558,10 @@ class DetailPane(QWidget):
         for ev in d.events:
             item = QTreeWidgetItem([readable(ev.at), ev.actor, ev.action])
             item.setText(3, one_line(ev.detail, 300))
-            item.setToolTip(3, ev.detail)
+            tip = ev.detail
+            if ev.replaced_payload is not None:
+                tip += "\n\nThe payload this edit replaced:\n" + one_line(ev.replaced_payload, 2000)
+            item.setToolTip(3, tip)
             self.history.addTopLevelItem(item)
         for col in range(3):
             self.history.resizeColumnToContents(col)
