@@ -75,6 +75,12 @@ class ChunkCommitter:
         """Write a chunk to the warehouse, then store its outcome: one lane's whole turn."""
         self.store(chunk, self.write(chunk))
 
+    def stage(self, chunk: Chunk) -> None:
+        """Before the warehouse turn, with two lanes: the part of the chunk's write that may
+        go ahead of the other lane's (PostgreSQL: COPY into a staging table, uncommitted),
+        so the turn holds less. Elsewhere nothing."""
+        self.writer.stage(chunk.rows)
+
     def write(self, chunk: Chunk) -> Written:
         """The warehouse half of a chunk's commit (the warehouse turn). Only while the source
         is as it was opened: every byte of the chunk was read before this check, so a file
@@ -163,7 +169,9 @@ class ChunkCommitter:
             self.writer.checkpoint()
 
     def close(self) -> None:
-        """Wait for a checkpoint still running: nothing of the lane's outlives it."""
+        """Wait for a checkpoint still running and roll back rows staged for a turn that
+        never came: nothing of the lane's outlives it."""
+        self.writer.discard_staged()
         if self._checkpointing is not None:
             self._checkpointing.join()
             self._checkpointing = None

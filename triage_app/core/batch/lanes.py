@@ -266,6 +266,7 @@ def run_lanes(
             first = True
             while True:
                 chunk = parser.parse(source)
+                committer.stage(chunk)  # while the partner may have the warehouse turn
                 if not first and "end" in partner.receive():  # it wrote its chunk, or ended
                     source.finish()
                     return False
@@ -347,6 +348,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
         source.skip()  # the parent's first chunk
         while True:
             chunk = parser.parse(source)
+            committer.stage(chunk)  # while the parent may have the warehouse turn
             msg = _read_frame(stdin)
             if msg is None or "w" not in msg:
                 return 0  # stop, end, or the parent is gone: write nothing more

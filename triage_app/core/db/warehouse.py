@@ -1,13 +1,17 @@
 """The warehouse side: target tables, newest-wins upserts, and the content hash.
 
-The hot path writes through the driver's own ``executemany`` with tuples: SQLAlchemy Core
-with dict parameters costs several times as much per row here. The SQL is the same
-``INSERT ... ON CONFLICT (key) DO UPDATE`` on SQLite and PostgreSQL; only the parameter
-marker differs.
+On SQLite the hot path writes through the driver's own ``executemany`` with tuples (many
+rows per statement): SQLAlchemy Core with dict parameters costs several times as much per
+row here. On PostgreSQL a chunk is ``COPY``-ed (binary) into a temporary staging table
+and moved into the target by one set-wise ``INSERT ... SELECT ... ON CONFLICT (key) DO
+UPDATE`` (issue 11: a 300,000-row batch went from 8.9 s to under 1.5 s). Either way the
+conflict clause is the same, newest wins included; a chunk the sink refuses goes again by
+executemany, then row by row, so a bad row fails alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Sequence
@@ -49,6 +53,28 @@ def target_table(transform: Transform, metadata: MetaData | None = None) -> Tabl
 
 
 @dataclass
+class Staged:
+    """PostgreSQL's bulk path: ``copy`` fills the staging table (made by ``create``, emptied
+    at every commit), ``move`` upserts it into the target in one statement.
+
+    ``insert`` is the same move without ``ON CONFLICT``: PostgreSQL's conflict check inserts
+    every row speculatively, which doubles the cost of a row that is new. So while no chunk
+    has met a key already in the target (a first load), a chunk goes in by ``insert``, in a
+    savepoint; the first key already there makes it fail whole, it is rolled back to the
+    savepoint and goes by ``move``, and so do all chunks after it (``keys_met``). Either
+    way the target ends the same: ``insert`` succeeds only when every key is new, and then
+    ``move`` would have inserted every row too."""
+
+    create: str
+    copy: str
+    types: tuple[str, ...]  # of the copied columns, for the binary COPY
+    move: str
+    insert: str
+    keys_met: bool = False
+    unavailable: bool = False  # the server refused the staging table (no TEMPORARY)
+
+
+@dataclass
 class UpsertResult:
     changed: int  # rows inserted or replaced
     failed: list[tuple[int, str]]  # (index into the rows, "Type: message") the sink refused
@@ -69,18 +95,29 @@ def upsert_rows(
     rows: Sequence[Sequence[Any]],
     is_sqlite: bool,
     blocks: Blocks | None = None,
+    staged: Staged | None = None,
+    copied: bool = False,
 ) -> UpsertResult:
     """The driver's executemany in one transaction; if the sink refuses the chunk, each row
     again in a savepoint, so that one bad row (an integer too large for its column) fails
     alone and the rest of its chunk still loads. With ``blocks``, most rows go in blocks of
-    many rows per statement, the rest one by one."""
+    many rows per statement, the rest one by one. With ``staged`` (PostgreSQL), the chunk
+    goes through COPY and one set-wise upsert instead of executemany; ``copied`` when the
+    open transaction of ``conn`` already copied ``rows`` into the staging table."""
     cur = conn.cursor()
     try:
         changed = 0
         whole = 0
+        if staged is not None:
+            # A row of the wrong width or a value the column refuses fails the COPY or the
+            # move, and with it the chunk: then executemany, then row by row (below).
+            if not copied:
+                copy_into_stage(cur, staged, rows)
+            changed = move_stage(cur, staged)
+            whole = len(rows)
         # Only rows of the declared width are flattened: one short row and one long one in
         # the same block would otherwise shift every value between them into a wrong column.
-        if (
+        elif (
             blocks is not None
             and len(rows) >= blocks.rows
             and set(map(len, rows)) == {blocks.width}
@@ -100,6 +137,13 @@ def upsert_rows(
         conn.rollback()
         if is_transient(exc):
             raise
+        if staged is not None:
+            # The chunk again by executemany, as before COPY: a value of a type the binary
+            # COPY does not take (a str for an int) costs one chunk's executemany, not a
+            # savepoint a row; a value the column refuses fails that too, then row by row.
+            if getattr(exc, "sqlstate", None) == _NO_PRIVILEGE:
+                staged.unavailable = True  # no TEMPORARY on the database: never again
+            return upsert_rows(conn, sql, rows, is_sqlite, blocks)
     if is_sqlite:
         cur.execute("BEGIN")
     changed = 0
@@ -121,6 +165,36 @@ def upsert_rows(
     return UpsertResult(changed, failed)
 
 
+def copy_into_stage(cur: Any, staged: Staged, rows: Sequence[Sequence[Any]]) -> None:
+    cur.execute(staged.create)
+    with cur.copy(staged.copy) as copy:
+        copy.set_types(staged.types)
+        for row in rows:
+            copy.write_row(row)
+
+
+_UNIQUE_VIOLATION = "23505"
+_NO_PRIVILEGE = "42501"
+
+
+def move_stage(cur: Any, staged: Staged) -> int:
+    """Upsert the staging table into the target; how many rows were inserted or replaced."""
+    if not staged.keys_met:
+        cur.execute("SAVEPOINT all_new")
+        try:
+            cur.execute(staged.insert)
+            inserted = int(max(cur.rowcount, 0))
+            cur.execute("RELEASE SAVEPOINT all_new")
+            return inserted
+        except Exception as exc:
+            if getattr(exc, "sqlstate", None) != _UNIQUE_VIOLATION:
+                raise
+            cur.execute("ROLLBACK TO SAVEPOINT all_new")
+            staged.keys_met = True
+    cur.execute(staged.move)
+    return int(max(cur.rowcount, 0))
+
+
 class WarehouseWriter:
     """Upserts rows of one transform's table. Rows carry the lineage last: ``(batch, line)``,
     or only the line when the writer serves one batch (``batch_id``), whose id is then part
@@ -139,6 +213,10 @@ class WarehouseWriter:
         self._ensure_table()
         self.sql = upsert_sql(transform, engine.dialect.name, batch_id)
         self.blocks: Blocks | None = None
+        self.staged: Staged | None = None
+        self._prestaged: tuple[Sequence[Sequence[Any]], Any] | None = None  # (rows, conn)
+        if engine.dialect.name == "postgresql":
+            self.staged = staged_sql(transform, batch_id)
         if engine.dialect.name == "sqlite":
             # A hundred rows per statement: a quarter less time per row than one, and within
             # the 999 values per statement that SQLite before 3.32 allows.
@@ -168,11 +246,26 @@ class WarehouseWriter:
         connection) propagate for the caller to retry."""
         if not rows:
             return UpsertResult(0, [])
+        if self.staged is not None and self.staged.unavailable:
+            self.staged = None
+        pre = self._prestaged
+        if pre is not None and pre[0] is rows:
+            self._prestaged = None
+            try:
+                return upsert_rows(pre[1], self.sql, rows, False, None, self.staged, copied=True)
+            finally:
+                pre[1].close()
+        self.discard_staged()
         conn = self.engine.raw_connection()
         try:
             if not self.checkpoints_apart:
                 return upsert_rows(
-                    conn, self.sql, rows, self.engine.dialect.name == "sqlite", self.blocks
+                    conn,
+                    self.sql,
+                    rows,
+                    self.engine.dialect.name == "sqlite",
+                    self.blocks,
+                    self.staged,
                 )
             cur = conn.cursor()
             cur.execute("PRAGMA wal_autocheckpoint=0")
@@ -182,6 +275,34 @@ class WarehouseWriter:
                 cur.execute(f"PRAGMA wal_autocheckpoint={DEFAULT_AUTOCHECKPOINT}")
         finally:
             conn.close()
+
+    def stage(self, rows: Sequence[Sequence[Any]]) -> None:
+        """PostgreSQL: COPY ``rows`` into a staging table now, in a transaction left open
+        for ``upsert(rows)`` to finish (the same list). With two lanes a lane stages its
+        chunk while the other one has the warehouse turn, which then holds only the
+        set-wise upsert and the commit. Nothing reaches the target before that upsert; if
+        staging fails (a value the column refuses, a lost connection) it is dropped, and
+        ``upsert`` goes the usual way, refusals row by row."""
+        self.discard_staged()
+        if self.staged is None or self.staged.unavailable or not rows:
+            return
+        conn = self.engine.raw_connection()
+        try:
+            copy_into_stage(conn.cursor(), self.staged, rows)
+        except Exception:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            conn.close()
+            return
+        self._prestaged = (rows, conn)
+
+    def discard_staged(self) -> None:
+        """Roll back rows staged and never upserted (the batch stopped before its turn)."""
+        pre, self._prestaged = self._prestaged, None
+        if pre is not None:
+            with contextlib.suppress(Exception):
+                pre[1].rollback()
+            pre[1].close()
 
     def checkpoint(self) -> None:
         """Copy committed WAL pages into the database file, waiting on no one (PASSIVE):
@@ -224,6 +345,47 @@ def upsert_sql(
         o = transform.ordering
         sql += f" WHERE excluded.{o} >= {table}.{o}"
     return sql
+
+
+def staged_sql(transform: Transform, batch_id: str | None = None) -> Staged:
+    """PostgreSQL's COPY path for ``transform``: the same columns, the same lineage and the
+    same conflict clause (newest wins) as ``upsert_sql``. The staging table is temporary,
+    so private to the connection, and keeps only the NOT NULL of the target: a null key or
+    a value out of range fails the COPY or the move, and the chunk goes again the old way.
+    Keys are unique within a chunk (the chunk keeps the newest of each), which the single
+    INSERT needs: it may not touch one target row twice."""
+    names = [*transform.column_names, *LINEAGE]
+    copied = list(names)
+    selected = list(names)
+    if batch_id is not None:
+        if not _BATCH_ID.fullmatch(batch_id):  # it goes into the SQL text: hex only
+            raise ValueError(f"not a batch id: {batch_id!r}")
+        copied.remove("_batch_id")
+        selected[names.index("_batch_id")] = f"'{batch_id}'"
+    # Binary: half the client's time of text, and the server parses nothing. A value of
+    # another type (a str for an int, an int past 64 bits) fails the COPY, and the chunk
+    # goes by executemany, as before. A bool for an int is stored as 0 or 1 (as SQLite
+    # stores it; executemany on PostgreSQL refused it).
+    pg_type = {"int": "int8", "real": "float8", "text": "text"}
+    kinds = {c.name: pg_type.get(c.type, "text") for c in transform.columns}
+    kinds.update(_batch_id="text", _line="int8")
+    table = transform.table
+    stage = f"_stage_{table}"
+    updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != transform.key)
+    insert = f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(selected)} FROM {stage}"
+    move = f"{insert} ON CONFLICT ({transform.key}) DO UPDATE SET {updates}"
+    if transform.ordering:
+        o = transform.ordering  # newest wins, ties to the later write, as in upsert_sql
+        move += f" WHERE excluded.{o} >= {table}.{o}"
+    return Staged(
+        create=(
+            f"CREATE TEMPORARY TABLE IF NOT EXISTS {stage} (LIKE {table}) ON COMMIT DELETE ROWS"
+        ),
+        copy=f"COPY {stage} ({', '.join(copied)}) FROM STDIN (FORMAT BINARY)",
+        types=tuple(kinds[n] for n in copied),
+        move=move,
+        insert=insert,
+    )
 
 
 def table_sha256(engine: Engine, transform: Transform) -> str:
