@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import accumulate, islice, repeat
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
@@ -69,37 +71,111 @@ def read_csv(f: BinaryIO) -> tuple[bytes, CsvRecords]:
 
 
 class CsvRecords:
-    """CSV records as (start line, raw bytes); ``end_line`` is the last line read so far."""
+    """CSV records as (start line, raw bytes), a chunk at a time. ``end_line`` is the line
+    the last record taken ended on (a blank line after it is not counted yet).
+
+    A record ends at the first line where its quotes balance (an escaped quote, ``""``,
+    adds two), or once it passes ``MAX_CSV_RECORD`` bytes; a blank line outside a record is
+    no record. Most lines are a record of their own with no quote in them: runs of those go
+    through in one join and one split, and only the lines around a quote one at a time.
+    tests/core/batch/test_csv_records.py holds the line-at-a-time algorithm as its oracle."""
 
     def __init__(self, f: BinaryIO) -> None:
         self._f = f
         self.end_line = 1  # the header was line 1
+        self._n = 1  # the last line read
+        self._parts: list[bytes] = []  # the lines of a record not complete yet
+        self._start = self._quotes = self._size = 0
+        self._done = False
 
     def after(self, resume_after: int) -> Iterator[tuple[int, bytes]]:
-        """Records that end after line ``resume_after`` (0: all of them)."""
-        n = 1
-        parts: list[bytes] = []
-        start = quotes = size = 0
-        for line in self._f:
-            n += 1
-            if not parts:
-                start = n
-                if not line.strip(BLANK):
-                    continue
-            parts.append(line)
-            size += len(line)
-            # Balanced quotes mean the record is complete: an escaped quote ("") adds two.
-            quotes += line.count(b'"')
-            if quotes % 2 == 0 or size > MAX_CSV_RECORD:
-                self.end_line = n
-                record = strip_eol(b"".join(parts))
-                parts, quotes, size = [], 0, 0
-                if n > resume_after:
-                    yield start, record
-        if parts:
-            self.end_line = n
-            if n > resume_after:
-                yield start, strip_eol(b"".join(parts))
+        """Records that end after line ``resume_after`` (0: all of them). ``end_line`` may
+        run ahead of the record last yielded, by up to a batch."""
+        while batch := self.take(4096, resume_after):
+            yield from batch
+
+    def take(self, k: int, resume_after: int = 0) -> list[tuple[int, bytes]]:
+        """The next ``k`` records that end after line ``resume_after``; fewer only at the
+        end of the file. Each line completes at most one record, so reading as many lines
+        as records are missing never reads past the last record taken."""
+        out: list[tuple[int, bytes]] = []
+        while len(out) < k and not self._done:
+            lines = list(islice(self._f, k - len(out)))
+            if not lines:
+                self._done = True
+                if self._parts:  # quotes that never close: the rest is one record
+                    self._complete(self._n, out, resume_after)
+                break
+            quoted = _quoted_lines(lines)
+            quoted.append(len(lines))
+            i = 0
+            for q in quoted:
+                if i < q and not self._parts:
+                    self._plain(lines[i:q], out, resume_after)
+                    i = q
+                for line in lines[i : q + 1]:  # inside a record, or the quoted line
+                    self._line(line, out, resume_after)
+                i = q + 1
+        return out
+
+    def _plain(self, lines: list[bytes], out: list[tuple[int, bytes]], after: int) -> None:
+        """Lines without a quote, outside a record: each a record, or blank."""
+        n = self._n
+        last = n + len(lines)
+        self._n = last
+        if last <= after:  # all before the resume point: only where they end matters
+            if any(map(bytes.strip, lines, repeat(BLANK))):
+                self.end_line = max(n + 1 + i for i, line in enumerate(lines) if line.strip(BLANK))
+            return
+        joined = b"".join(lines)
+        if b"\r" not in joined and all(map(bytes.strip, lines, repeat(BLANK))):
+            # No blank line and no CR: the records are the lines without their LF.
+            records = joined.split(b"\n")
+            skip = max(0, after - n)
+            out.extend(zip(range(n + 1 + skip, last + 1), records[skip : len(lines)], strict=True))
+            self.end_line = last
+            return
+        for i, line in enumerate(lines, n + 1):
+            if line.strip(BLANK):
+                self.end_line = i
+                if i > after:
+                    out.append((i, strip_eol(line)))
+
+    def _line(self, line: bytes, out: list[tuple[int, bytes]], after: int) -> None:
+        """One line, the general way: it starts, continues or ends a quoted record."""
+        self._n += 1
+        if not self._parts:
+            self._start = self._n
+            if not line.strip(BLANK):
+                return
+        self._parts.append(line)
+        self._size += len(line)
+        self._quotes += line.count(b'"')
+        if self._quotes % 2 == 0 or self._size > MAX_CSV_RECORD:
+            self._complete(self._n, out, after)
+
+    def _complete(self, n: int, out: list[tuple[int, bytes]], after: int) -> None:
+        self.end_line = n
+        record = strip_eol(b"".join(self._parts))
+        self._parts, self._quotes, self._size = [], 0, 0
+        if n > after:
+            out.append((self._start, record))
+
+
+def _quoted_lines(lines: list[bytes]) -> list[int]:
+    """The indexes of the lines with a quote in them, found in one joined copy: quotes are
+    rare, and a search in C is cheaper than a test per line in Python."""
+    joined = b"".join(lines)
+    pos = joined.find(b'"')
+    if pos < 0:
+        return []
+    ends = list(accumulate(map(len, lines)))  # where each line ends in ``joined``
+    found = []
+    while pos >= 0:
+        i = bisect_right(ends, pos)
+        found.append(i)
+        pos = joined.find(b'"', ends[i])
+    return found
 
 
 def csv_header_names(header: bytes) -> list[str]:
@@ -122,6 +198,17 @@ def csv_header_names(header: bytes) -> list[str]:
     if dupes:
         raise TriageError(f"the CSV header repeats column(s): {', '.join(dupes)}")
     return names
+
+
+class CsvDecoder:
+    """``decode_csv`` for one file's header: what the chunk parser calls for each record
+    its fast path declines, and where it learns the header."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def __call__(self, raw: bytes) -> dict[str, str]:
+        return decode_csv(raw, self.names)
 
 
 def decode_csv(raw: bytes, names: list[str]) -> dict[str, str]:

@@ -32,9 +32,11 @@ class Transform:
     ordering: str | None = None  # column whose larger value wins (newest wins)
     input_format: InputFormat = "jsonl"
     description: str = ""
-    # Optional, JSONL only: a raw record's bytes straight to its row, for speed. It may raise
-    # anything for any record, which means "ask fn": fn decides every failure and its
-    # evidence. Wherever it returns, it must return exactly fn(orjson.loads(raw)).
+    # Optional: a raw record's bytes straight to its row, for speed. It may raise anything
+    # for any record, which means "ask fn": fn decides every failure and its evidence.
+    # Wherever it returns, it must return exactly fn(orjson.loads(raw)) (JSONL), or for CSV
+    # fn(decode_csv(raw, column_names)): a CSV fast path assumes the header is the columns
+    # in order, and is used only on a file whose header is.
     fast: Callable[[bytes], tuple[Any, ...]] | None = None
 
     @property
