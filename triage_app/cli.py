@@ -402,19 +402,23 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     )
     with _open(args) as ws:
         s = job.run(ws)
-    data = s.to_json()
-    for k in ("transform", "dry_run", "cancelled"):
-        data.pop(k)
+    data: dict[str, Any] = {}
+    if args.json:  # a whole batch's rows: built only when asked for
+        data = s.to_json()
+        for k in ("transform", "dry_run", "cancelled"):
+            data.pop(k)
 
     def text() -> str:
+        # A summary; each row's outcome only with --verbose (a batch has 100,000 of them).
         verb = "would re-drive" if s.dry_run else "re-drove"
         lines = [
-            f"{verb} {s.attempted} with {s.transform}: {s.succeeded} succeeded, "
-            f"{s.failed} failed, {s.parked} parked"
-            + (f"; {s.taken} taken by another re-drive" if s.taken else "")
+            f"{verb} {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
+            f"{s.failed:,} failed, {s.parked:,} parked"
+            + (f"; {s.taken:,} taken by another re-drive" if s.taken else "")
         ]
-        for r in s.results:
-            lines.append(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}")
+        if args.verbose:
+            for r in s.results:
+                lines.append(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}")
         return "\n".join(lines)
 
     _emit(data, args.json, text)
@@ -838,6 +842,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--dry-run", action="store_true", help="report each row's outcome and write nothing"
+    )
+    sp.add_argument(
+        "--verbose", action="store_true", help="list each row's outcome, not only the counts"
     )
     sp.add_argument(
         "--max-attempts",

@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -126,64 +127,104 @@ def test_batch_killed_at_point_then_rerun(
     check_against_oracle(ws_dir, src)
 
 
-def test_redrive_killed_between_warehouse_and_store(tmp_path: Path) -> None:
-    """A re-drive's rows are committed, its dead letters not yet resolved: the next
-    re-drive upserts the same rows again and resolves each dead letter exactly once."""
-    src = tmp_path / "nulls.jsonl"
-    src.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "pesanan_id": i,
-                    "waktu": "w",
-                    "pelanggan": "p",
-                    "produk": "x",
-                    "qty": 1,
-                    "harga": 10,
-                    "diskon": None,
-                }
-            )
-            + "\n"
-            for i in range(1, 1201)
-        )
-    )
-    ws_dir = tmp_path / "ws"
+REDRIVE_POINTS = ["redrive-after-claim", "redrive-after-warehouse", "redrive-mid-settle"]
+REDRIVE_ROWS = 3_000  # 2,940 of code class: claim chunks of 500, 1,000, 1,440
+
+
+def _redrive_batch(path: Path) -> Path:
+    """Orders whose null diskon fails pesanan@1 (code class) and loads with pesanan@2,
+    with every 50th missing its qty (data class): the re-drive by class leaves those."""
+    lines = []
+    for i in range(1, REDRIVE_ROWS + 1):
+        record: dict[str, Any] = {
+            "pesanan_id": i,
+            "waktu": "w",
+            "pelanggan": "p",
+            "produk": "x",
+            "qty": 1 + i % 4,
+            "harga": 10,
+            "diskon": None,
+        }
+        if i % 50 == 0:
+            del record["qty"]
+        lines.append(json.dumps(record) + "\n")
+    path.write_text("".join(lines))
+    return path
+
+
+def _redrive_state(ws_dir: Path) -> tuple[str, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The warehouse's hash, every dead letter's state and every event (by row), with
+    what differs between two runs of the same thing (ids of events, times, actors) left
+    out."""
+    with sqlite3.connect(ws_dir / "dead_letter.db") as c:
+        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = c.execute(
+            "SELECT line, status, attempts, version, transform, error_class, claimed_by,"
+            " claim_until, resolved_at IS NULL FROM dead_letters ORDER BY line"
+        ).fetchall()
+        events = c.execute(
+            "SELECT d.line, e.action, e.detail, e.version FROM audit_events e"
+            " JOIN dead_letters d ON d.id = e.dead_letter_id ORDER BY d.line, e.id"
+        ).fetchall()
+    with open_workspace(ws_dir) as ws:
+        return table_sha256(ws.warehouse, PESANAN), rows, events
+
+
+@pytest.mark.parametrize("point", REDRIVE_POINTS)
+def test_redrive_killed_at_point_then_rerun_ends_as_a_clean_run(point: str, tmp_path: Path) -> None:
+    """Killed inside the bulk re-drive (leases taken; rows loaded but not resolved; the
+    outcomes written but not committed), the same command again ends exactly where a
+    run never killed ends: the same warehouse, the same dead letters (status, attempts,
+    version, no lease left), the same events, each row resolved once. The dead run's
+    leases are void at once on this machine: the re-run does not wait for them."""
+    src = _redrive_batch(tmp_path / "nulls.jsonl")
     env = {**os.environ, "TRIAGE_LANES": "1"}
-    base = [sys.executable, "-m", "triage_app", "--workspace", str(ws_dir)]
-    ran = subprocess.run(
-        [*base, "run", str(src), "--transform", "pesanan@1"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert ran.returncode == 0, ran.stderr
-    redrive = [*base, "redrive", "--all-open", "--transform", "pesanan@2"]
-    killed = subprocess.run(
-        redrive,
-        env={**env, "TRIAGE_CRASH_AT": "redrive-after-warehouse:2"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert killed.returncode == -signal.SIGKILL
-    with open_workspace(ws_dir) as ws:
-        # The first chunk of 500 was resolved; the second reached the warehouse only.
-        assert len(list_dead_letters(ws, DeadLetterFilter(status="resolved"), limit=None)) == 500
-        with ws.warehouse.connect() as conn:
-            assert conn.execute(text("SELECT count(*) FROM pesanan")).scalar() == 1000
-    again = subprocess.run(redrive, env=env, capture_output=True, text=True, timeout=120)
+
+    def cli(ws_dir: Path, *args: str, crash: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "triage_app", "--workspace", str(ws_dir), *args],
+            env={**env, "TRIAGE_CRASH_AT": crash} if crash else env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    redrive = ("redrive", "--class", "code", "--transform", "pesanan@2")
+    clean, victim = tmp_path / "clean", tmp_path / "victim"
+    for ws_dir in (clean, victim):
+        ran = cli(ws_dir, "run", str(src), "--transform", "pesanan@1")
+        assert ran.returncode == 0, ran.stderr
+    done = cli(clean, *redrive)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("re-drove 2,940 with pesanan@2: 2,940 succeeded")
+    assert len(done.stdout.splitlines()) == 1  # a summary: rows only with --verbose
+
+    killed = cli(victim, *redrive, crash=f"{point}:2")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    _, rows, _ = _redrive_state(victim)
+    resolved = sum(r[1] == "resolved" for r in rows)
+    held = sum(r[6] is not None for r in rows)
+    with sqlite3.connect(victim / "warehouse.db") as c:
+        loaded = c.execute("SELECT count(*) FROM pesanan").fetchone()[0]
+    # The first chunk (500 rows) is resolved; the second (1,000) is claimed by the dead
+    # process and, from the warehouse's commit on, loaded.
+    assert resolved == 500
+    assert held == 1000
+    assert loaded == (500 if point == "redrive-after-claim" else 1500)
+
+    again = cli(victim, *redrive)
     assert again.returncode == 0, again.stderr
-    with open_workspace(ws_dir) as ws:
-        dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
-        assert {d.status for d in dls} == {"resolved"} and len(dls) == 1200
-        assert {d.attempts for d in dls} == {1}
-        for d in dls[::97]:
-            actions = [e.action for e in get_dead_letter(ws, d.id).events]
-            assert actions.count("resolved") == 1
-        with ws.warehouse.connect() as conn:
-            totals = conn.execute(text("SELECT count(*), sum(total) FROM pesanan")).one()
-        assert tuple(totals) == (1200, 12_000)
+    assert again.stdout.startswith("re-drove 2,440 with pesanan@2: 2,440 succeeded")
+    got, want = _redrive_state(victim), _redrive_state(clean)
+    assert got[0] == want[0], "the warehouse differs from a clean run"
+    assert got[1] == want[1], "the dead letters differ from a clean run"
+    assert got[2] == want[2], "the events differ from a clean run"
+    assert {r[1] for r in got[1]} == {"resolved", "open"}
+    assert sum(r[1] == "resolved" for r in got[1]) == 2940
+    assert all(r[6] is None and r[7] is None for r in got[1]), "a lease is left"
+    assert Counter(e[0] for e in got[2] if e[1] == "resolved") == Counter(
+        r[0] for r in got[1] if r[1] == "resolved"
+    )
 
 
 def test_edit_killed_mid_transaction(tmp_path: Path) -> None:

@@ -16,7 +16,9 @@ Unarmed, each point costs one set lookup.
 Points: ``mid-parse`` (a chunk read, nothing of it committed), ``before-chunk-commit``,
 ``mid-upsert`` (warehouse rows written, not committed), ``after-warehouse-commit`` (the
 warehouse has the chunk, the store not yet), ``after-chunk-commit``,
-``redrive-after-warehouse`` (a re-drive's rows committed, its dead letters not resolved),
+``redrive-after-claim`` (a re-drive chunk's leases committed, nothing transformed or
+loaded), ``redrive-after-warehouse`` (a re-drive's rows committed, its dead letters not
+resolved), ``redrive-mid-settle`` (a chunk's outcomes and events written, not committed),
 ``mid-edit`` (an edit written, not committed).
 """
 
@@ -36,7 +38,9 @@ POINTS = (
     "mid-upsert",
     "after-warehouse-commit",
     "after-chunk-commit",
+    "redrive-after-claim",
     "redrive-after-warehouse",
+    "redrive-mid-settle",
     "mid-edit",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills

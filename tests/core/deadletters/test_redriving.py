@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
+from sqlalchemy import select, text
 
 from triage_app.core.batch import run_batch
-from triage_app.core.db import Workspace, table_sha256
+from triage_app.core.db import DeadLetter, Workspace, table_sha256
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     get_dead_letter,
@@ -56,3 +58,89 @@ def test_redrive_by_many_ids(workspace: Workspace, seed_batch: Path) -> None:
     run_batch(workspace, seed_batch, "pesanan@1")
     with pytest.raises(TriageError, match="no dead letter with id 5, 6, 7"):
         redrive(workspace, "pesanan@2", ids=list(range(1, 40_001)))
+
+
+class _CancelAfter:
+    """Progress that records each update and asks to stop after ``n`` of them."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.updates: list[tuple[int, int, int]] = []
+
+    def update(self, done: int, total: int, rows: int = 0) -> None:
+        self.updates.append((done, total, rows))
+
+    def cancelled(self) -> bool:
+        return len(self.updates) >= self.n
+
+
+def _nulls(workspace: Workspace, tmp_path: Path, rows: int) -> str:
+    """A batch of ``rows`` orders whose null diskon fails pesanan@1 and loads with @2."""
+    src = tmp_path / "nulls.jsonl"
+    src.write_bytes(
+        b"".join(
+            orjson.dumps(
+                {
+                    "pesanan_id": i,
+                    "waktu": "w",
+                    "pelanggan": "p",
+                    "produk": "x",
+                    "qty": 2,
+                    "harga": 5,
+                    "diskon": None,
+                }
+            )
+            + b"\n"
+            for i in range(1, rows + 1)
+        )
+    )
+    return run_batch(workspace, src, "pesanan@1").batch_id
+
+
+def test_a_batch_redrive_pages_in_growing_chunks_and_stops_between_them(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """Chunks of 500, then 1,000, ...: progress after each; a cancel leaves the rest open
+    and free (no lease), and the next re-drive picks up exactly the rest."""
+    batch_id = _nulls(workspace, tmp_path, 1_700)
+    where = DeadLetterFilter(status="open", batch_id=batch_id)
+    progress = _CancelAfter(2)
+    s = redrive(workspace, "pesanan@2", where=where, progress=progress)
+    assert progress.updates == [(500, 1_700, 500), (1_500, 1_700, 1_500)]
+    assert s.cancelled and s.succeeded == 1_500 and len(s.results) == 1_500
+    assert {r.outcome for r in s.results} == {"resolved"}
+    with workspace.store.connect() as conn:
+        left = conn.execute(
+            select(DeadLetter.status, DeadLetter.claimed_by).where(
+                DeadLetter.batch_id == batch_id, DeadLetter.status == "open"
+            )
+        ).all()
+    assert len(left) == 200 and {c for _, c in left} == {None}
+    rest = redrive(workspace, "pesanan@2", where=where)
+    assert (rest.succeeded, rest.failed, rest.cancelled) == (200, 0, False)
+    assert [r.line for r in rest.results] == list(range(1_501, 1_701))
+    with workspace.warehouse.connect() as conn:
+        assert conn.execute(text("SELECT count(*), sum(total) FROM pesanan")).one() == (
+            1_700,
+            17_000,
+        )
+
+
+def test_the_fast_path_and_fn_agree_in_a_redrive(workspace: Workspace, tmp_path: Path) -> None:
+    """A raw JSONL payload the fast path declines (qty 0, an integer beyond 64 bits) fails
+    with fn's own words, as in a batch; the others load through it."""
+    src = tmp_path / "mixed.jsonl"
+    src.write_text(
+        '{"pesanan_id": 1, "waktu": "w", "pelanggan": "p", "produk": "x", "qty": 0,'
+        ' "harga": 5, "diskon": null}\n'
+        '{"pesanan_id": 2, "waktu": "w", "pelanggan": "p", "produk": "x", "qty": 1,'
+        ' "harga": 99999999999999999999, "diskon": null}\n'
+        '{"pesanan_id": 3, "waktu": "w", "pelanggan": "p", "produk": "x", "qty": 1,'
+        ' "harga": 5, "diskon": null}\n'
+    )
+    run_batch(workspace, src, "pesanan@1")
+    s = redrive(workspace, "pesanan@2", where=DeadLetterFilter(status="open"))
+    by_line = {r.line: r for r in s.results}
+    assert by_line[1].outcome == "failed" and by_line[1].error == "DataError: qty tidak valid: 0"
+    assert by_line[2].outcome == "failed" and "harga tidak valid" in (by_line[2].error or "")
+    assert by_line[3].outcome == "resolved"

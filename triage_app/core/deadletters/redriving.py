@@ -10,14 +10,21 @@ counts an attempt and stores the latest error; at the attempt limit the row is p
 The warehouse commits first, then the store: a crash between the two leaves the dead
 letter open (its lease runs out), and the next re-drive upserts the same row again, which
 changes nothing.
+
+A whole batch re-drives at batch speed: the ids are read a page at a time (never all at
+once), claim chunks grow from ``CHUNK`` to ``MAX_CHUNK`` rows (the first results come soon,
+then each transaction carries many rows), a JSONL payload goes through the transform's
+``fast`` path on its raw bytes as in a batch, the warehouse is upserted in blocks and the
+outcomes and their events are written set-wise (``transitions.settle``). Progress and
+Cancel are per chunk; a killed re-drive leaves nothing a re-run does not finish.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -32,8 +39,8 @@ from triage_app.core.batch import (
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import Batch, DeadLetter, WarehouseWriter, Workspace, actor_for
 from triage_app.core.deadletters import transitions
-from triage_app.core.deadletters.filters import DeadLetterFilter
-from triage_app.core.deadletters.queries import matching_ids, not_found
+from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
+from triage_app.core.deadletters.queries import count_dead_letters, matching_ids, not_found
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
@@ -47,7 +54,8 @@ from triage_app.core.vocabulary import (
 )
 
 DEFAULT_MAX_ATTEMPTS = 3
-CHUNK = 500
+CHUNK = 500  # the first claim chunk, and a dry run's chunk
+MAX_CHUNK = 8_000  # claim chunks double up to this (within SQLite's parameter limit)
 
 
 @dataclass(frozen=True)
@@ -59,9 +67,15 @@ class RedriveResult:
     row: dict[str, Any] | None = None  # the warehouse row it produces (dry run)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        if d["row"] is None:
-            d.pop("row")
+        # By hand rather than asdict: a whole batch's results are written at once.
+        d: dict[str, Any] = {
+            "id": self.id,
+            "line": self.line,
+            "outcome": self.outcome,
+            "error": self.error,
+        }
+        if self.row is not None:
+            d["row"] = dict(self.row)
         return d
 
 
@@ -120,6 +134,39 @@ def select_ids(ws: Workspace, ids: Sequence[int] | None, f: DeadLetterFilter | N
     return matching_ids(ws, f)
 
 
+def _chunks(
+    ws: Workspace, ids: list[int] | None, where: DeadLetterFilter | None, sizes: Iterator[int]
+) -> Iterator[list[int]]:
+    """The chosen ids in chunks of the given sizes, in id order: slices of ``ids``, or
+    pages of the rows matching ``where`` read one at a time (keyset: after the last id
+    seen), so that a million matches are never all in memory."""
+    if ids is not None:
+        start = 0
+        while start < len(ids):
+            n = next(sizes)
+            yield ids[start : start + n]
+            start += n
+        return
+    assert where is not None
+    last = 0
+    while True:
+        n = next(sizes)
+        page = filtered(select(DeadLetter.id), where).where(DeadLetter.id > last)
+        with ws.store.connect() as conn:
+            part = list(conn.execute(page.order_by(DeadLetter.id).limit(n)).scalars().all())
+        if not part:
+            return
+        yield part
+        last = part[-1]
+
+
+def _growing(first: int, most: int) -> Iterator[int]:
+    n = first
+    while True:
+        yield n
+        n = min(n * 2, most)
+
+
 def redrive(
     ws: Workspace,
     transform_ref: str,
@@ -139,26 +186,33 @@ def redrive(
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
     actor = actor or actor_for(ws.store)
-    chosen = select_ids(ws, ids, where)
+    chosen: list[int] | None = None
     if ids:
+        chosen = sorted(set(ids))
         found: set[int] = set()
         with ws.store.connect() as conn:
             # In slices: SQLite refuses statements with more than 32,766 parameters.
-            for start in range(0, len(chosen), CHUNK):
-                part = chosen[start : start + CHUNK]
+            for start in range(0, len(chosen), MAX_CHUNK):
+                part = chosen[start : start + MAX_CHUNK]
                 found.update(
                     conn.execute(select(DeadLetter.id).where(DeadLetter.id.in_(part))).scalars()
                 )
         missing = [i for i in chosen if i not in found]
         if missing:
             raise not_found(missing)
+        total = len(chosen)
+    elif where is None:
+        raise TriageError("choose dead letters to re-drive: ids, a filter, or all open")
+    else:
+        total = count_dead_letters(ws, where)
     writer = None if dry_run else WarehouseWriter(ws.warehouse, transform)
     token = transitions.new_token(actor)
     headers: dict[str, list[str] | None] = {}
     results: list[RedriveResult] = []
     cancelled = False
-    for start in range(0, len(chosen), CHUNK):
-        part = chosen[start : start + CHUNK]
+    done = 0
+    sizes = _growing(CHUNK, CHUNK if dry_run else MAX_CHUNK)
+    for part in _chunks(ws, chosen, where, sizes):
         if dry_run:
             results += _redrive_chunk(
                 ws, transform, _load(ws, part), headers, None, max_attempts, retry, actor, sleep
@@ -167,7 +221,10 @@ def redrive(
             results += _claimed_chunk(
                 ws, transform, part, token, headers, writer, max_attempts, retry, actor, sleep
             )
-        progress.update(min(start + CHUNK, len(chosen)), len(chosen), len(results))
+        done += len(part)
+        # A filter's count was taken before the first chunk; rows may have come since.
+        total = max(total, done)
+        progress.update(done, total, len(results))
         if progress.cancelled():
             cancelled = True
             break
@@ -202,11 +259,24 @@ def _claimed_chunk(
 ) -> list[RedriveResult]:
     """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
     chunk that fails gives its leases back at once rather than when they run out."""
+    # Read before the claim: the lease runs at least from here.
+    claimed_at = time.monotonic()
     got = with_retry(lambda: transitions.claim(ws.store, part, token), retry, sleep=sleep)
+    crash_point("redrive-after-claim")
     items = list(got.rows)
     try:
         done = _redrive_chunk(
-            ws, transform, items, headers, writer, max_attempts, retry, actor, sleep, token
+            ws,
+            transform,
+            items,
+            headers,
+            writer,
+            max_attempts,
+            retry,
+            actor,
+            sleep,
+            token,
+            claimed_at,
         )
     except BaseException:
         transitions.release(ws.store, [r.id for r in got.rows], token)
@@ -253,6 +323,26 @@ def _csv_names(
     return cache[batch_id]
 
 
+def _transformed(
+    ws: Workspace,
+    transform: Transform,
+    item: _Item,
+    headers: dict[str, list[str] | None],
+    tries: int,
+) -> tuple[Any, ...]:
+    """The row ``item`` transforms to. A JSONL record as read goes the transform's fast
+    way first, on its raw bytes, as in a batch; whatever that declines (and a retry, and
+    any edited or CSV payload) goes through ``fn``, which decides every failure."""
+    fast = transform.fast
+    if fast is not None and tries == 0 and item.kind == PayloadKind.JSONL:
+        try:
+            return fast(item.payload)
+        except Exception:  # declined: the reference path decides
+            pass
+    names = _csv_names(ws, item.batch_id, headers) if item.kind == PayloadKind.CSV else None
+    return transform.fn(decode_payload(item.payload, item.kind, names))
+
+
 def _redrive_chunk(
     ws: Workspace,
     transform: Transform,
@@ -264,6 +354,7 @@ def _redrive_chunk(
     actor: str,
     sleep: Callable[[float], None],
     token: str = "",
+    claimed_at: float = 0.0,
 ) -> list[RedriveResult]:
     """Transform the chunk's rows; with a ``writer``, load the ones that succeed and settle
     every row the re-drive still holds (``token``); without one (a dry run), say what would
@@ -273,35 +364,41 @@ def _redrive_chunk(
     rows: list[tuple[Any, ...]] = []
     row_owner: list[_Item] = []
     failures: dict[int, Failure] = {}
-    queue: deque[tuple[_Item, int, float]] = deque((it, 0, 0.0) for it in items)
-    while queue:
-        item, tries, not_before = queue.popleft()
-        if item.status in CLOSED:
-            results[item.id] = RedriveResult(
-                item.id, item.line, RedriveOutcome.SKIPPED, f"already {item.status}"
-            )
-            continue
-        wait = not_before - time.monotonic()
-        if wait > 0:
-            sleep(wait)
+    # One pass in order; a transient failure waits at the back of the queue with its
+    # backoff, so the others don't wait for it.
+    queue: deque[tuple[_Item, int, float]] = deque()
+
+    def attempt(item: _Item, tries: int) -> None:
         try:
-            names = _csv_names(ws, item.batch_id, headers) if item.kind == PayloadKind.CSV else None
-            row = transform.fn(decode_payload(item.payload, item.kind, names))
-            row_dict = dict(zip(transform.column_names, row, strict=True))
+            row = _transformed(ws, transform, item, headers, tries)
         except Exception as exc:
             if is_transient(exc) and tries + 1 < retry.attempts:
-                # Back of the queue, so the others don't wait for this one's backoff.
                 queue.append((item, tries + 1, time.monotonic() + retry.delay(tries + 1)))
-                continue
-            failures[item.id] = failure_from(item.line, item.payload, exc)
-            continue
+            else:
+                failures[item.id] = failure_from(item.line, item.payload, exc)
+            return
         if dry_run:
+            row_dict = dict(zip(transform.column_names, row, strict=True))
             results[item.id] = RedriveResult(
                 item.id, item.line, RedriveOutcome.WOULD_SUCCEED, row=row_dict
             )
         else:
             rows.append((*row, item.batch_id, item.line))
             row_owner.append(item)
+
+    for item in items:
+        if item.status in CLOSED:
+            results[item.id] = RedriveResult(
+                item.id, item.line, RedriveOutcome.SKIPPED, f"already {item.status}"
+            )
+        else:
+            attempt(item, 0)
+    while queue:
+        item, tries, not_before = queue.popleft()
+        wait = not_before - time.monotonic()
+        if wait > 0:
+            sleep(wait)
+        attempt(item, tries)
     if dry_run:
         for item_id, f in failures.items():
             item = next(i for i in items if i.id == item_id)
@@ -309,9 +406,16 @@ def _redrive_chunk(
         return [results[i.id] for i in items if i.id in results]
 
     assert writer is not None
-    # The lease is renewed just before the warehouse is written, so it cannot run out
-    # between the two databases: a row the re-drive no longer holds is not loaded.
-    held = transitions.renew(ws.store, [*(i.id for i in row_owner), *failures], token)
+    # The lease must not run out between the two databases: a row the re-drive no longer
+    # holds is not loaded. A lease taken less than half its length ago still has more than
+    # half to run, and nothing but its running out or its holder's death (and this
+    # process is alive) frees a held row, so it is renewed only when it is older: most
+    # chunks take well under a second, and renewing rewrites every row of the chunk.
+    ids = [*(i.id for i in row_owner), *failures]
+    if time.monotonic() - claimed_at < transitions.lease().total_seconds() / 2:
+        held = set(ids)
+    else:
+        held = transitions.renew(ws.store, ids, token)
     for item in items:
         if item.id not in held and item.status not in CLOSED:
             results[item.id] = RedriveResult(

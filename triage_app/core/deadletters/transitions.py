@@ -22,10 +22,27 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
-from sqlalchemy import Connection, Engine, Row, bindparam, or_, select, update
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    Connection,
+    DateTime,
+    Engine,
+    Row,
+    String,
+    Text,
+    any_,
+    bindparam,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.sql.elements import ColumnElement
 
 from triage_app.core.batch import Failure
@@ -111,10 +128,21 @@ def _is_pg(conn: Connection) -> bool:
     return conn.dialect.name == "postgresql"
 
 
+def _id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
+    """``id IN ids`` as one bound value, however many ids: a JSON array that SQLite reads
+    with ``json_each``, an array on PostgreSQL. Thousands of ids as separate parameters
+    cost more to render and bind than the statement costs to run."""
+    values = [int(i) for i in ids]
+    if _is_pg(conn):
+        return DL.id == any_(bindparam(None, values, type_=ARRAY(BigInteger())))
+    each = func.json_each(bindparam(None, orjson.dumps(values).decode(), type_=String()))
+    return DL.id.in_(select(each.table_valued("value").c.value))
+
+
 def _lock(
     conn: Connection, ids: Sequence[int], *, skip_locked: bool = False
 ) -> dict[int, Row[Any]]:
-    stmt = select(*_STATE).where(DL.id.in_(ids)).order_by(DL.id)
+    stmt = select(*_STATE).where(_id_in(conn, ids)).order_by(DL.id)
     if _is_pg(conn):
         stmt = stmt.with_for_update(skip_locked=skip_locked)
     rows: list[Row[Any]] = list(conn.execute(stmt))
@@ -440,8 +468,9 @@ def _apply(
 
 
 # -- re-drive: claims, and the outcome of each claimed row ----------------------------------
-@dataclass(frozen=True)
-class ClaimedRow:
+class ClaimedRow(NamedTuple):
+    """A row a re-drive holds, as it was claimed. A tuple: a whole batch's worth are made."""
+
     id: int
     line: int
     batch_id: str
@@ -461,53 +490,86 @@ class Claim:
     missing: tuple[int, ...]
 
 
+# What a claim reads: the guard's columns and what the re-drive transforms.
+_CLAIM_STATE = (
+    DL.id,
+    DL.line,
+    DL.batch_id,
+    DL.payload,
+    DL.payload_kind,
+    DL.attempts,
+    DL.status,
+    DL.claimed_by,
+    DL.claim_until,
+)
+
+
 def claim(engine: Engine, ids: Sequence[int], token: str) -> Claim:
-    """Take a lease on each waiting row of ``ids`` that no other re-drive holds."""
+    """Take a lease on each waiting row of ``ids`` that no other re-drive holds. Any number
+    of ids: they are read and leased in slices, all in one transaction."""
     part = sorted(set(ids))
+    taken: dict[int, str] = {}
+    closed: dict[int, str] = {}
+    mine: list[ClaimedRow] = []
+    missing: list[int] = []
     with write_transaction(engine) as conn:
         now = utcnow()
-        # Rows another claim is locking right now are skipped, not waited for: they are
-        # taken. Rows that do not exist are missing.
-        rows = _lock(conn, part, skip_locked=True)
-        taken: dict[int, str] = {}
-        closed: dict[int, str] = {}
-        mine: list[ClaimedRow] = []
-        for dl_id in part:
-            row = rows.get(dl_id)
-            if row is None:
-                continue
-            if row.status in CLOSED:
-                closed[dl_id] = row.status
-            elif _held(row, now, by_other_than=token):
-                taken[dl_id] = _holder(row.claimed_by)
-            else:
-                mine.append(
-                    ClaimedRow(
-                        row.id,
-                        row.line,
-                        row.batch_id,
-                        row.payload,
-                        row.payload_kind,
-                        row.attempts,
-                        row.status,
-                    )
+        until = now + lease()
+        dead: dict[str, bool] = {}  # a holder's liveness, asked once per claim
+        for ids_slice in _slices(part):
+            # Rows another claim is locking right now are skipped, not waited for: they are
+            # taken. Rows that do not exist are missing.
+            stmt = select(*_CLAIM_STATE).where(_id_in(conn, ids_slice)).order_by(DL.id)
+            if _is_pg(conn):
+                stmt = stmt.with_for_update(skip_locked=True)
+            seen: set[int] = set()
+            got: list[int] = []
+            for row in conn.execute(stmt).all():  # one fetch, not one per row
+                dl_id = row[0]
+                seen.add(dl_id)
+                holder = row.claimed_by
+                if row.status in CLOSED:
+                    closed[dl_id] = row.status
+                elif (
+                    holder is not None
+                    and holder != token
+                    and row.claim_until is not None
+                    and row.claim_until > now
+                    and not _dead(holder, dead)
+                ):
+                    taken[dl_id] = _holder(holder)
+                else:
+                    mine.append(ClaimedRow._make(row[:7]))
+                    got.append(dl_id)
+            if got:
+                conn.execute(
+                    update(DL).where(_id_in(conn, got)).values(claimed_by=token, claim_until=until)
                 )
-        if mine:
-            conn.execute(
-                update(DL)
-                .where(DL.id.in_([r.id for r in mine]))
-                .values(claimed_by=token, claim_until=now + lease())
-            )
-        unseen = [i for i in part if i not in rows]
-        missing: tuple[int, ...] = ()
-        if unseen:
-            # Skipped by SKIP LOCKED (another claim in flight) or not there at all.
-            present = set(conn.execute(select(DL.id).where(DL.id.in_(unseen))).scalars())
-            for i in unseen:
-                if i in present:
-                    taken[i] = "another re-drive"
-            missing = tuple(i for i in unseen if i not in present)
-    return Claim(tuple(mine), taken, closed, missing)
+            unseen = [i for i in ids_slice if i not in seen]
+            if unseen:
+                # Skipped by SKIP LOCKED (another claim in flight) or not there at all.
+                present = set(conn.execute(select(DL.id).where(DL.id.in_(unseen))).scalars())
+                for i in unseen:
+                    if i in present:
+                        taken[i] = "another re-drive"
+                    else:
+                        missing.append(i)
+    return Claim(tuple(mine), taken, closed, tuple(missing))
+
+
+# Ids per statement: SQLite takes at most 32,766 parameters in one.
+IN_LIMIT = 10_000
+
+
+def _slices(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    for start in range(0, len(ids), IN_LIMIT):
+        yield ids[start : start + IN_LIMIT]
+
+
+def _dead(holder: str, cache: dict[str, bool]) -> bool:
+    if holder not in cache:
+        cache[holder] = _holder_is_dead(holder)
+    return cache[holder]
 
 
 def renew(engine: Engine, ids: Sequence[int], token: str) -> set[int]:
@@ -515,12 +577,18 @@ def renew(engine: Engine, ids: Sequence[int], token: str) -> set[int]:
     warehouse is written, so that a lease never runs out between the two databases."""
     if not ids:
         return set()
+    mine: set[int] = set()
     with write_transaction(engine) as conn:
         now = utcnow()
-        held = (DL.id.in_(list(ids)), DL.claimed_by == token, DL.claim_until > now)
-        mine = set(conn.execute(select(DL.id).where(*held)).scalars())
-        if mine:
-            conn.execute(update(DL).where(DL.id.in_(list(mine))).values(claim_until=now + lease()))
+        for part in _slices(sorted(set(ids))):
+            held = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+            done = conn.execute(update(DL).where(*held).values(claim_until=now + lease()))
+            if done.rowcount == len(part):  # the usual case: every one still held
+                mine.update(part)
+                continue
+            # Some were lost: which ones still are ours (just renewed, so still held).
+            still = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+            mine.update(conn.execute(select(DL.id).where(*still)).scalars())
     return mine
 
 
@@ -529,11 +597,12 @@ def release(engine: Engine, ids: Sequence[int], token: str) -> None:
     if not ids:
         return
     with write_transaction(engine) as conn:
-        conn.execute(
-            update(DL)
-            .where(DL.id.in_(list(ids)), DL.claimed_by == token)
-            .values(claimed_by=None, claim_until=None)
-        )
+        for part in _slices(sorted(set(ids))):
+            conn.execute(
+                update(DL)
+                .where(_id_in(conn, part), DL.claimed_by == token)
+                .values(claimed_by=None, claim_until=None)
+            )
 
 
 @dataclass(frozen=True)
@@ -560,32 +629,14 @@ def settle(
         return out
     with write_transaction(engine) as conn:
         now = utcnow()
-        rows = {i: r for i, r in _lock(conn, ids).items() if r.claimed_by == token}
+        for i in _resolve(conn, token, resolved, transform_ref, actor, now):
+            out[i] = Settled(RedriveOutcome.RESOLVED)
+        locked = _lock(conn, list(failed)) if failed else {}
+        rows = {i: r for i, r in locked.items() if r.claimed_by == token}
         for i in ids:
-            if i not in rows:
+            if i not in out and i not in rows:
                 out[i] = Settled(RedriveOutcome.TAKEN, "the lease ran out; another re-drive has it")
         events: list[dict[str, Any]] = []
-        done = [i for i in resolved if i in rows]
-        if done:
-            conn.execute(
-                update(DL)
-                .where(DL.id == bindparam("b_id"), DL.claimed_by == token)
-                .values(
-                    status=Status.RESOLVED.value,
-                    resolved_at=now,
-                    transform=transform_ref,
-                    version=DL.version + 1,
-                    claimed_by=None,
-                    claim_until=None,
-                ),
-                [{"b_id": i} for i in done],
-            )
-            detail = f"re-driven with {transform_ref}"
-            for i in done:
-                events.append(
-                    _event(i, AuditAction.RESOLVED, detail, actor, now, rows[i].version + 1)
-                )
-                out[i] = Settled(RedriveOutcome.RESOLVED)
         params: list[dict[str, Any]] = []
         for i, f in failed.items():
             row = rows.get(i)
@@ -641,4 +692,53 @@ def settle(
             )
         if events:
             conn.execute(event_insert(), events)
+        crash_point("redrive-mid-settle")
     return out
+
+
+_EVENT_COLUMNS = ("dead_letter_id", "at", "actor", "action", "detail", "version")
+
+
+def _resolve(
+    conn: Connection,
+    token: str,
+    ids: Sequence[int],
+    transform_ref: str,
+    actor: str,
+    now: dt.datetime,
+) -> list[int]:
+    """Resolve the rows of ``ids`` this re-drive still holds, set-wise: per slice of ids
+    one UPDATE of the rows and one INSERT ... SELECT of their events (the version each
+    row has after the change); which were resolved."""
+    done: list[int] = []
+    detail = f"re-driven with {transform_ref}"
+    for part in _slices(sorted(set(ids))):
+        stmt = select(DL.id).where(_id_in(conn, part), DL.claimed_by == token).order_by(DL.id)
+        if _is_pg(conn):
+            stmt = stmt.with_for_update()
+        mine = list(conn.execute(stmt).scalars().all())
+        if not mine:
+            continue
+        conn.execute(
+            update(DL)
+            .where(_id_in(conn, mine), DL.claimed_by == token)
+            .values(
+                status=Status.RESOLVED.value,
+                resolved_at=now,
+                transform=transform_ref,
+                version=DL.version + 1,
+                claimed_by=None,
+                claim_until=None,
+            )
+        )
+        events = select(
+            DL.id,
+            literal(now, DateTime()),
+            literal(actor, String()),
+            literal(AuditAction.RESOLVED.value, String()),
+            literal(detail, Text()),
+            DL.version,
+        ).where(_id_in(conn, mine))
+        conn.execute(insert(AuditEvent).from_select(_EVENT_COLUMNS, events.order_by(DL.id)))
+        done += mine
+    return done
