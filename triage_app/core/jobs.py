@@ -8,27 +8,26 @@ both (warming the stats cache after a batch or a re-drive), is done here, once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from triage_app.core.batch import DEFAULT_CHUNK, BatchSummary, check_source, run_batch
 from triage_app.core.db import Workspace, check_reachable, make_engine, user_message
-from triage_app.core.deadletters import (
-    DEFAULT_MAX_ATTEMPTS,
-    DeadLetterFilter,
-    ExportSummary,
-    PurgeSummary,
-    RedriveSummary,
-    export_dead_letters,
-    purge_dead_letters,
-    redrive,
-)
-from triage_app.core.demo import make_demo
 from triage_app.core.fingerprint import OpenedFile
 from triage_app.core.progress import NoProgress, Progress
-from triage_app.core.trends import warm_stats_cache
-from triage_app.core.verify import IdempotenceProof, verify_idempotent
+
+# The rest of the engine is imported by the jobs that use it: dead letters, trends, the
+# demo and verify cost every start some 30 ms, and `triage-app run` of a file loaded
+# already needs none of them (a new batch, only what warming the stats cache uses).
+if TYPE_CHECKING:
+    from triage_app.core.deadletters import (
+        DeadLetterFilter,
+        ExportSummary,
+        PurgeSummary,
+        RedriveSummary,
+    )
+    from triage_app.core.verify import IdempotenceProof
 
 
 class Job(Protocol):
@@ -85,6 +84,8 @@ class BatchJob:
             opened=opened,
         )
         if not summary.already_loaded:
+            from triage_app.core.trends import warm_stats_cache
+
             # The lead's `stats` right after a batch is then answered from the cache.
             warm_stats_cache(ws)
         return summary
@@ -103,11 +104,20 @@ class DemoJob:
     def run(
         self, ws: Workspace | None, progress: Progress | None = None
     ) -> tuple[Path, BatchSummary]:
+        from triage_app.core.demo import make_demo
+        from triage_app.core.trends import warm_stats_cache
+
         ws = _needs(ws)
         incoming, summary = make_demo(ws, self.rows, bad=self.bad, seed=self.seed)
         if not summary.already_loaded:
             warm_stats_cache(ws)
         return incoming, summary
+
+
+def _default_max_attempts() -> int:
+    from triage_app.core.deadletters import DEFAULT_MAX_ATTEMPTS
+
+    return DEFAULT_MAX_ATTEMPTS
 
 
 @dataclass(frozen=True)
@@ -118,13 +128,16 @@ class RedriveJob:
     ids: tuple[int, ...] | None = None
     where: DeadLetterFilter | None = None
     dry_run: bool = False
-    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    max_attempts: int = field(default_factory=_default_max_attempts)
 
     @property
     def title(self) -> str:
         return f"{'preview of a ' if self.dry_run else ''}re-drive with {self.transform}"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> RedriveSummary:
+        from triage_app.core.deadletters import redrive
+        from triage_app.core.trends import warm_stats_cache
+
         ws = _needs(ws)
         summary = redrive(
             ws,
@@ -155,6 +168,9 @@ class PurgeJob:
         return f"{head} of {what} dead letters closed over {self.days} days ago"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> PurgeSummary:
+        from triage_app.core.deadletters import purge_dead_letters
+        from triage_app.core.trends import warm_stats_cache
+
         ws = _needs(ws)
         summary = purge_dead_letters(ws, self.days, self.statuses, self.dry_run, progress=progress)
         if summary.rows and not summary.dry_run:
@@ -176,6 +192,8 @@ class VerifyJob:
         return f"idempotence check of {self.path.name} with {self.transform}"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> IdempotenceProof:
+        from triage_app.core.verify import verify_idempotent
+
         return verify_idempotent(self.path, self.transform, fmt=self.fmt, progress=progress)
 
 
@@ -192,6 +210,8 @@ class ExportJob:
         return f"export to {self.path.name}"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ExportSummary:
+        from triage_app.core.deadletters import export_dead_letters
+
         return export_dead_letters(_needs(ws), self.where, self.path, self.fmt, progress=progress)
 
 

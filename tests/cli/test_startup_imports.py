@@ -1,0 +1,225 @@
+"""`triage-app run` imports only what a run needs (issue 11: start-up).
+
+Checked, not timed (the timing is benchmarks/bench_startup.py): after ``main([... run
+...])`` in a child process, ``sys.modules`` holds no Alembic, keyring, Qt or psycopg on a
+SQLite workspace, and none of the engine's parts that a run does not use. The registry
+looks for plugins only when a question needs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import gen_batch
+from triage_app.core.errors import TriageError
+from triage_app.core.transforms import Registry, Transform, default_registry
+
+# Never on the run path of a SQLite workspace: migrations (the schema's fast path knows a
+# current store without them), passwords (only URLs with one), the window, the PostgreSQL
+# driver and dialect.
+NEVER = (
+    "alembic",
+    "keyring",
+    "PySide6",
+    "shiboken6",
+    "pyqtgraph",
+    "psycopg",
+    "sqlalchemy.dialects.postgresql",
+)
+# Parts of the engine a run does not use: after a new batch the stats cache is warmed
+# (trends, and the dead letters' filters), a rerun ("already loaded") does neither.
+NOT_FOR_A_RUN = ("triage_app.core.verify", "triage_app.core.demo", "triage_app.gui")
+NOT_FOR_A_RERUN = (*NOT_FOR_A_RUN, "triage_app.core.trends", "triage_app.core.deadletters")
+
+_CHILD = """
+import json, sys
+from triage_app.cli import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def modules_after(*args: str) -> tuple[str, set[str]]:
+    """The CLI's output and the modules loaded after ``main(args)`` in a new interpreter."""
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    *printed, last = out.stdout.strip().splitlines()
+    result = json.loads(last)
+    assert result["code"] == 0, out.stdout + out.stderr
+    return "\n".join(printed), set(result["modules"])
+
+
+def loaded(modules: set[str], roots: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == r or m.startswith(r + ".") for r in roots))
+
+
+def test_a_run_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
+    ws = str(tmp_path / "ws")
+    small = gen_batch(tmp_path / "small.jsonl", 10, bad=0.1, seed=7)
+    other = gen_batch(tmp_path / "other.jsonl", 10, bad=0.1, seed=8)
+
+    def run(src: Path) -> tuple[str, set[str]]:
+        return modules_after("--workspace", ws, "run", str(src), "--transform", "pesanan@1")
+
+    # A fresh workspace (the store is created), then a new file into it, then a rerun.
+    first, on_fresh = run(small)
+    assert "10 rows" in first
+    second, on_existing = run(other)
+    assert "10 rows" in second and "already" not in second
+    again, on_rerun = run(small)
+    assert "already loaded" in again
+
+    for modules in (on_fresh, on_existing, on_rerun):
+        assert "triage_app.core.batch" in modules  # the check sees what a run loads
+        assert loaded(modules, NEVER) == []
+    for modules in (on_fresh, on_existing):
+        assert "triage_app.core.trends" in modules  # the stats cache is warmed
+        assert loaded(modules, NOT_FOR_A_RUN) == []
+    assert loaded(on_rerun, NOT_FOR_A_RERUN) == []
+
+
+def _transform(name: str, version: int) -> Transform:
+    builtin = default_registry().get("pesanan@1")
+    return Transform(name, version, builtin.table, builtin.key, builtin.columns, builtin.fn)
+
+
+def test_plugins_are_looked_for_only_when_needed() -> None:
+    calls: list[int] = []
+    plugin = _transform("produk", 1)
+
+    def plugins(reg: Registry) -> None:
+        calls.append(1)
+        reg.register(plugin)
+
+    reg = Registry(plugins=plugins)
+    builtin = reg.register(_transform("pesanan", 1))
+    assert reg.get("pesanan@1") is builtin
+    assert calls == []  # a built-in's exact reference needs no plugin
+    assert reg.get("produk@1") is plugin  # one no built-in answers looks for them
+    assert calls == [1]
+    assert [t.ref for t in reg.all()] == ["pesanan@1", "produk@1"]
+    assert reg.newest("produk") is plugin
+    assert calls == [1]  # once
+
+
+@pytest.mark.parametrize("question", ["all", "newest", "unknown"])
+def test_every_question_about_the_whole_list_sees_the_plugins(question: str) -> None:
+    def plugins(r: Registry) -> None:
+        r.register(_transform("pesanan", 7))
+
+    reg = Registry(plugins=plugins)
+    reg.register(_transform("pesanan", 1))
+    if question == "all":
+        assert [t.ref for t in reg.all()] == ["pesanan@1", "pesanan@7"]
+    elif question == "newest":
+        assert reg.newest("pesanan").version == 7
+        assert reg.get("pesanan").version == 7
+    else:
+        with pytest.raises(TriageError, match="known: pesanan@1, pesanan@7"):
+            reg.get("pesanan@9")
+
+
+def test_a_plugin_that_fails_is_looked_for_again() -> None:
+    attempts: list[int] = []
+
+    def plugins(reg: Registry) -> None:
+        attempts.append(1)
+        reg.register(_transform("half", 1))  # registered, then the plugin fails
+        if len(attempts) == 1:
+            raise RuntimeError("broken plugin")
+        reg.register(_transform("whole", 1))
+
+    reg = Registry(plugins=plugins)
+    with pytest.raises(RuntimeError):
+        reg.all()
+    assert [t.ref for t in reg.all()] == ["half@1", "whole@1"]  # from scratch, no duplicate
+    assert len(attempts) == 2
+
+
+def test_the_collector_is_left_as_it_was_found(tmp_path: Path) -> None:
+    """main pauses the garbage collector while the engine imports; a process that goes on
+    after main (the tests, a script) gets it back running and nothing left frozen, and one
+    that had stopped it finds it stopped."""
+    import gc
+
+    from triage_app.cli import main
+
+    src = gen_batch(tmp_path / "small.jsonl", 10, bad=0.1, seed=9)
+    args = ["--workspace", str(tmp_path / "ws"), "run", str(src), "--transform", "pesanan@1"]
+    assert gc.isenabled()
+    assert main(args) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert main(["--workspace", str(tmp_path / "nowhere"), "list"]) == 2  # refused
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        assert main(args) == 0  # already loaded
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+
+
+_WHILE_WORKING = """
+import gc, sys
+from triage_app.core import jobs
+from triage_app.cli import main
+run = jobs.BatchJob.run
+
+def watched(self, ws, *a, **k):
+    print("collector at work:", gc.isenabled(), gc.get_freeze_count() > 0)
+    return run(self, ws, *a, **k)
+
+jobs.BatchJob.run = watched
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_collector_runs_during_the_work(tmp_path: Path) -> None:
+    """Paused for the imports only: a batch of a million rows runs with it (and the lane's
+    memory stays bounded)."""
+    src = gen_batch(tmp_path / "small.jsonl", 10, bad=0.1, seed=10)
+    args = ["--workspace", str(tmp_path / "ws"), "run", str(src), "--transform", "pesanan@1"]
+    out = subprocess.run(
+        [sys.executable, "-c", _WHILE_WORKING, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "collector at work: True True" in out.stdout
+
+
+def test_a_question_asked_while_the_plugins_load_waits_for_them() -> None:
+    """The window asks from worker threads too: none sees the list half made."""
+    import threading
+
+    started, go_on = threading.Event(), threading.Event()
+
+    def plugins(reg: Registry) -> None:
+        started.set()
+        assert go_on.wait(10)
+        reg.register(_transform("produk", 1))
+
+    reg = Registry(plugins=plugins)
+    reg.register(_transform("pesanan", 1))
+    seen: list[list[str]] = []
+    first = threading.Thread(target=lambda: seen.append([t.ref for t in reg.all()]))
+    first.start()
+    assert started.wait(10)
+    second = threading.Thread(target=lambda: seen.append([t.ref for t in reg.all()]))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the first to finish loading
+    go_on.set()
+    first.join(10)
+    second.join(10)
+    assert seen == [["pesanan@1", "produk@1"]] * 2
