@@ -30,7 +30,7 @@ from triage_app.core.db import AuditEvent, DeadLetter, Workspace, open_workspace
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import reconcile
 
-ROWS = 1200  # three claim chunks of 500
+ROWS = 1200  # more than one claim chunk (the first is 500 rows)
 ROUNDS = 3
 
 
