@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -35,32 +34,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 TARGET_S = 0.25
+
+sys.path.insert(0, str(HERE))
+from bench_run import cpu_of_children, tree_rss_kb  # noqa: E402
+
 ROWS = 10
-
-
-def tree_rss_kb(pid: int) -> int:
-    """Resident memory of ``pid`` and all its descendants, in KiB."""
-    total = 0
-    stack = [pid]
-    while stack:
-        p = stack.pop()
-        try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-                        break
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children") as f:
-                    stack += [int(c) for c in f.read().split()]
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
-            continue
-    return total
-
-
-def cpu_of_children() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, float, str]:

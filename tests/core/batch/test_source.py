@@ -143,7 +143,7 @@ def test_pipes_directories_and_missing_files_are_refused_without_waiting(
     with pytest.raises(TriageError, match="no such file"):
         open_file(tmp_path / "nope.jsonl")
     with pytest.raises(TriageError, match="not a regular file"):
-        open_file(Path("/dev/null"))
+        open_file(Path(os.devnull))
 
 
 def check_source_path_of(path: Path) -> None:
