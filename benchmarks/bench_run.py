@@ -57,10 +57,16 @@ def cpu_of_children() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def measure(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Wall seconds, peak tree RSS in MB, stdout."""
+def measure(
+    cmd: list[str],
+    env: dict[str, str] | None = None,
+    *,
+    cwd: Path | None = None,
+    every: float = 0.01,
+) -> tuple[float, float, str]:
+    """Wall seconds, peak tree RSS in MB (sampled ``every`` seconds), stdout."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
     peak = 0
     done = threading.Event()
 
@@ -68,7 +74,7 @@ def measure(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, f
         nonlocal peak
         while not done.is_set():
             peak = max(peak, tree_rss_kb(proc.pid))
-            time.sleep(0.01)
+            time.sleep(every)
 
     t = threading.Thread(target=sample, daemon=True)
     t.start()

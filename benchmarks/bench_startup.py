@@ -27,8 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +34,8 @@ REPO = HERE.parent
 TARGET_S = 0.25
 
 sys.path.insert(0, str(HERE))
-from bench_run import cpu_of_children, tree_rss_kb  # noqa: E402
+import bench_run  # noqa: E402
+from bench_run import cpu_of_children  # noqa: E402
 
 ROWS = 10
 
@@ -45,26 +44,8 @@ def measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, floa
     """Wall seconds, peak tree RSS in MB, CPU seconds, stdout. Sampled every 2 ms: a run
     this short would slip between samples 10 ms apart."""
     before = cpu_of_children()
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_rss_kb(proc.pid))
-            time.sleep(0.002)
-
-    t = threading.Thread(target=sample, daemon=True)
-    t.start()
-    out, err = proc.communicate()
-    wall = time.perf_counter() - start
-    done.set()
-    t.join()
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode()[-500:]}")
-    return wall, peak / 1024, cpu_of_children() - before, out.decode()
+    wall, peak, out = bench_run.measure(cmd, cwd=cwd, every=0.002)
+    return wall, peak, cpu_of_children() - before, out
 
 
 def ours_command() -> list[str]:
