@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -205,22 +205,22 @@ def redrive(
         raise TriageError("choose dead letters to re-drive: ids, a filter, or all open")
     else:
         total = count_dead_letters(ws, where)
-    writer = None if dry_run else WarehouseWriter(ws.warehouse, transform)
-    token = transitions.new_token(actor)
-    headers: dict[str, list[str] | None] = {}
+    run = _Run(
+        ws,
+        transform,
+        None if dry_run else WarehouseWriter(ws.warehouse, transform),
+        max_attempts,
+        retry,
+        actor,
+        sleep,
+        transitions.new_token(actor),
+    )
     results: list[RedriveResult] = []
     cancelled = False
     done = 0
     sizes = _growing(CHUNK, CHUNK if dry_run else MAX_CHUNK)
     for part in _chunks(ws, chosen, where, sizes):
-        if dry_run:
-            results += _redrive_chunk(
-                ws, transform, _load(ws, part), headers, None, max_attempts, retry, actor, sleep
-            )
-        else:
-            results += _claimed_chunk(
-                ws, transform, part, token, headers, writer, max_attempts, retry, actor, sleep
-            )
+        results += run.preview(_load(ws, part)) if dry_run else run.claimed_chunk(part)
         done += len(part)
         # A filter's count was taken before the first chunk; rows may have come since.
         total = max(total, done)
@@ -245,53 +245,6 @@ def redrive(
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
 
 
-def _claimed_chunk(
-    ws: Workspace,
-    transform: Transform,
-    part: list[int],
-    token: str,
-    headers: dict[str, list[str] | None],
-    writer: WarehouseWriter | None,
-    max_attempts: int,
-    retry: RetryPolicy,
-    actor: str,
-    sleep: Callable[[float], None],
-) -> list[RedriveResult]:
-    """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
-    chunk that fails gives its leases back at once rather than when they run out."""
-    # Read before the claim: the lease runs at least from here.
-    claimed_at = time.monotonic()
-    got = with_retry(lambda: transitions.claim(ws.store, part, token), retry, sleep=sleep)
-    crash_point("redrive-after-claim")
-    items = list(got.rows)
-    try:
-        done = _redrive_chunk(
-            ws,
-            transform,
-            items,
-            headers,
-            writer,
-            max_attempts,
-            retry,
-            actor,
-            sleep,
-            token,
-            claimed_at,
-        )
-    except BaseException:
-        transitions.release(ws.store, [r.id for r in got.rows], token)
-        raise
-    lines = _lines(ws, [*got.taken, *got.closed])
-    others = [
-        RedriveResult(i, lines[i], RedriveOutcome.TAKEN, f"held by {who}")
-        for i, who in got.taken.items()
-    ] + [
-        RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, f"already {status}")
-        for i, status in got.closed.items()
-    ]
-    return sorted([*done, *others], key=lambda r: r.id)
-
-
 def _lines(ws: Workspace, ids: list[int]) -> dict[int, int]:
     if not ids:
         return {}
@@ -311,139 +264,176 @@ def _load(ws: Workspace, ids: list[int]) -> list[_Item]:
         return [_Item(*r) for r in conn.execute(stmt)]
 
 
-def _csv_names(
-    ws: Workspace, batch_id: str, cache: dict[str, list[str] | None]
-) -> list[str] | None:
-    if batch_id not in cache:
-        with ws.store.connect() as conn:
-            header = conn.execute(
-                select(Batch.csv_header).where(Batch.batch_id == batch_id)
-            ).scalar_one_or_none()
-        cache[batch_id] = csv_header_names(header) if header else None
-    return cache[batch_id]
+@dataclass
+class _Run:
+    """One re-drive: what every chunk of it shares."""
 
+    ws: Workspace
+    transform: Transform
+    writer: WarehouseWriter | None  # None: a dry run, nothing written
+    max_attempts: int
+    retry: RetryPolicy
+    actor: str
+    sleep: Callable[[float], None]
+    token: str  # who holds the claims
+    headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
 
-def _transformed(
-    ws: Workspace,
-    transform: Transform,
-    item: _Item,
-    headers: dict[str, list[str] | None],
-    tries: int,
-) -> tuple[Any, ...]:
-    """The row ``item`` transforms to. A JSONL record as read goes the transform's fast
-    way first, on its raw bytes, as in a batch; whatever that declines (and a retry, and
-    any edited or CSV payload) goes through ``fn``, which decides every failure."""
-    fast = transform.fast
-    if fast is not None and tries == 0 and item.kind == PayloadKind.JSONL:
+    def claimed_chunk(self, part: list[int]) -> list[RedriveResult]:
+        """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
+        chunk that fails gives its leases back at once rather than when they run out."""
+        ws = self.ws
+        # Read before the claim: the lease runs at least from here.
+        claimed_at = time.monotonic()
+        got = with_retry(
+            lambda: transitions.claim(ws.store, part, self.token), self.retry, sleep=self.sleep
+        )
+        crash_point("redrive-after-claim")
         try:
-            return fast(item.payload)
-        except Exception:  # declined: the reference path decides
-            pass
-    names = _csv_names(ws, item.batch_id, headers) if item.kind == PayloadKind.CSV else None
-    return transform.fn(decode_payload(item.payload, item.kind, names))
+            done = self._redrive(list(got.rows), claimed_at)
+        except BaseException:
+            transitions.release(ws.store, [r.id for r in got.rows], self.token)
+            raise
+        lines = _lines(ws, [*got.taken, *got.closed])
+        others = [
+            RedriveResult(i, lines[i], RedriveOutcome.TAKEN, f"held by {who}")
+            for i, who in got.taken.items()
+        ] + [
+            RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, f"already {status}")
+            for i, status in got.closed.items()
+        ]
+        return sorted([*done, *others], key=lambda r: r.id)
 
+    def preview(self, items: list[_Item]) -> list[RedriveResult]:
+        """A dry run of the chunk: what each row would do, nothing written."""
+        return self._redrive(items, 0.0)
 
-def _redrive_chunk(
-    ws: Workspace,
-    transform: Transform,
-    items: list[_Item],
-    headers: dict[str, list[str] | None],
-    writer: WarehouseWriter | None,
-    max_attempts: int,
-    retry: RetryPolicy,
-    actor: str,
-    sleep: Callable[[float], None],
-    token: str = "",
-    claimed_at: float = 0.0,
-) -> list[RedriveResult]:
-    """Transform the chunk's rows; with a ``writer``, load the ones that succeed and settle
-    every row the re-drive still holds (``token``); without one (a dry run), say what would
-    happen."""
-    dry_run = writer is None
-    results: dict[int, RedriveResult] = {}
-    rows: list[tuple[Any, ...]] = []
-    row_owner: list[_Item] = []
-    failures: dict[int, Failure] = {}
-    # One pass in order; a transient failure waits at the back of the queue with its
-    # backoff, so the others don't wait for it.
-    queue: deque[tuple[_Item, int, float]] = deque()
+    def _csv_names(self, batch_id: str) -> list[str] | None:
+        cache = self.headers
+        if batch_id not in cache:
+            with self.ws.store.connect() as conn:
+                header = conn.execute(
+                    select(Batch.csv_header).where(Batch.batch_id == batch_id)
+                ).scalar_one_or_none()
+            cache[batch_id] = csv_header_names(header) if header else None
+        return cache[batch_id]
 
-    def attempt(item: _Item, tries: int) -> None:
-        try:
-            row = _transformed(ws, transform, item, headers, tries)
-        except Exception as exc:
-            if is_transient(exc) and tries + 1 < retry.attempts:
-                queue.append((item, tries + 1, time.monotonic() + retry.delay(tries + 1)))
+    def _transformed(self, item: _Item, tries: int) -> tuple[Any, ...]:
+        """The row ``item`` transforms to. A JSONL record as read goes the transform's fast
+        way first, on its raw bytes, as in a batch; whatever that declines (and a retry, and
+        any edited or CSV payload) goes through ``fn``, which decides every failure."""
+        fast = self.transform.fast
+        if fast is not None and tries == 0 and item.kind == PayloadKind.JSONL:
+            try:
+                return fast(item.payload)
+            except Exception:  # declined: the reference path decides
+                pass
+        names = self._csv_names(item.batch_id) if item.kind == PayloadKind.CSV else None
+        return self.transform.fn(decode_payload(item.payload, item.kind, names))
+
+    def _redrive(self, items: list[_Item], claimed_at: float) -> list[RedriveResult]:
+        """Transform the chunk's rows; with a ``writer``, load the ones that succeed and settle
+        every row the re-drive still holds (``token``); without one (a dry run), say what would
+        happen."""
+        ws, transform, writer, retry, sleep = (
+            self.ws,
+            self.transform,
+            self.writer,
+            self.retry,
+            self.sleep,
+        )
+        dry_run = writer is None
+        results: dict[int, RedriveResult] = {}
+        rows: list[tuple[Any, ...]] = []
+        row_owner: list[_Item] = []
+        failures: dict[int, Failure] = {}
+        # One pass in order; a transient failure waits at the back of the queue with its
+        # backoff, so the others don't wait for it.
+        queue: deque[tuple[_Item, int, float]] = deque()
+
+        def attempt(item: _Item, tries: int) -> None:
+            try:
+                row = self._transformed(item, tries)
+            except Exception as exc:
+                if is_transient(exc) and tries + 1 < retry.attempts:
+                    queue.append((item, tries + 1, time.monotonic() + retry.delay(tries + 1)))
+                else:
+                    failures[item.id] = failure_from(item.line, item.payload, exc)
+                return
+            if dry_run:
+                row_dict = dict(zip(transform.column_names, row, strict=True))
+                results[item.id] = RedriveResult(
+                    item.id, item.line, RedriveOutcome.WOULD_SUCCEED, row=row_dict
+                )
             else:
-                failures[item.id] = failure_from(item.line, item.payload, exc)
-            return
+                rows.append((*row, item.batch_id, item.line))
+                row_owner.append(item)
+
+        for item in items:
+            if item.status in CLOSED:
+                results[item.id] = RedriveResult(
+                    item.id, item.line, RedriveOutcome.SKIPPED, f"already {item.status}"
+                )
+            else:
+                attempt(item, 0)
+        while queue:
+            item, tries, not_before = queue.popleft()
+            wait = not_before - time.monotonic()
+            if wait > 0:
+                sleep(wait)
+            attempt(item, tries)
         if dry_run:
-            row_dict = dict(zip(transform.column_names, row, strict=True))
-            results[item.id] = RedriveResult(
-                item.id, item.line, RedriveOutcome.WOULD_SUCCEED, row=row_dict
-            )
-        else:
-            rows.append((*row, item.batch_id, item.line))
-            row_owner.append(item)
+            for item_id, f in failures.items():
+                item = next(i for i in items if i.id == item_id)
+                results[item_id] = RedriveResult(
+                    item.id, item.line, RedriveOutcome.WOULD_FAIL, f.error
+                )
+            return [results[i.id] for i in items if i.id in results]
 
-    for item in items:
-        if item.status in CLOSED:
-            results[item.id] = RedriveResult(
-                item.id, item.line, RedriveOutcome.SKIPPED, f"already {item.status}"
-            )
+        assert writer is not None
+        # The lease must not run out between the two databases: a row the re-drive no longer
+        # holds is not loaded. A lease taken less than half its length ago still has more than
+        # half to run, and nothing but its running out or its holder's death (and this
+        # process is alive) frees a held row, so it is renewed only when it is older: most
+        # chunks take well under a second, and renewing rewrites every row of the chunk.
+        ids = [*(i.id for i in row_owner), *failures]
+        if time.monotonic() - claimed_at < transitions.lease().total_seconds() / 2:
+            held = set(ids)
         else:
-            attempt(item, 0)
-    while queue:
-        item, tries, not_before = queue.popleft()
-        wait = not_before - time.monotonic()
-        if wait > 0:
-            sleep(wait)
-        attempt(item, tries)
-    if dry_run:
-        for item_id, f in failures.items():
-            item = next(i for i in items if i.id == item_id)
-            results[item_id] = RedriveResult(item.id, item.line, RedriveOutcome.WOULD_FAIL, f.error)
+            held = transitions.renew(ws.store, ids, self.token)
+        for item in items:
+            if item.id not in held and item.status not in CLOSED:
+                results[item.id] = RedriveResult(
+                    item.id, item.line, RedriveOutcome.TAKEN, "the lease ran out"
+                )
+        kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
+        failures = {i: f for i, f in failures.items() if i in held}
+        result = with_retry(lambda: writer.upsert([r for r, _ in kept]), retry, sleep=sleep)
+        crash_point("redrive-after-warehouse")
+        refused = dict(result.failed)
+        resolved: list[int] = []
+        for i, (_, item) in enumerate(kept):
+            message = refused.get(i)
+            if message is None:
+                resolved.append(item.id)
+            else:
+                failures[item.id] = failure_from_message(
+                    item.line, item.payload, message, ErrorClass.DATA
+                )
+        by_id = {i.id: i for i in items}
+        settled = with_retry(
+            lambda: transitions.settle(
+                ws.store,
+                self.token,
+                resolved,
+                failures,
+                transform.ref,
+                self.max_attempts,
+                self.actor,
+            ),
+            retry,
+            sleep=sleep,
+        )
+        for item_id, outcome in settled.items():
+            item = by_id[item_id]
+            results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
         return [results[i.id] for i in items if i.id in results]
-
-    assert writer is not None
-    # The lease must not run out between the two databases: a row the re-drive no longer
-    # holds is not loaded. A lease taken less than half its length ago still has more than
-    # half to run, and nothing but its running out or its holder's death (and this
-    # process is alive) frees a held row, so it is renewed only when it is older: most
-    # chunks take well under a second, and renewing rewrites every row of the chunk.
-    ids = [*(i.id for i in row_owner), *failures]
-    if time.monotonic() - claimed_at < transitions.lease().total_seconds() / 2:
-        held = set(ids)
-    else:
-        held = transitions.renew(ws.store, ids, token)
-    for item in items:
-        if item.id not in held and item.status not in CLOSED:
-            results[item.id] = RedriveResult(
-                item.id, item.line, RedriveOutcome.TAKEN, "the lease ran out"
-            )
-    kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
-    failures = {i: f for i, f in failures.items() if i in held}
-    result = with_retry(lambda: writer.upsert([r for r, _ in kept]), retry, sleep=sleep)
-    crash_point("redrive-after-warehouse")
-    refused = dict(result.failed)
-    resolved: list[int] = []
-    for i, (_, item) in enumerate(kept):
-        message = refused.get(i)
-        if message is None:
-            resolved.append(item.id)
-        else:
-            failures[item.id] = failure_from_message(
-                item.line, item.payload, message, ErrorClass.DATA
-            )
-    by_id = {i.id: i for i in items}
-    settled = with_retry(
-        lambda: transitions.settle(
-            ws.store, token, resolved, failures, transform.ref, max_attempts, actor
-        ),
-        retry,
-        sleep=sleep,
-    )
-    for item_id, outcome in settled.items():
-        item = by_id[item_id]
-        results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
-    return [results[i.id] for i in items if i.id in results]
