@@ -20,7 +20,7 @@ from sqlalchemy import text
 
 from tests.support import gen_batch
 from triage_app.core.crashpoints import POINTS
-from triage_app.core.db import open_workspace, table_sha256
+from triage_app.core.db import Workspace, open_workspace, table_sha256
 from triage_app.core.deadletters import DeadLetterFilter, get_dead_letter, list_dead_letters
 from triage_app.core.transforms.pesanan import TRANSFORMS, pesanan_v2
 from triage_app.core.verify import reconcile
@@ -54,23 +54,30 @@ def oracle(src: Path) -> tuple[dict[int, tuple[Any, ...]], set[int]]:
 
 
 def check_against_oracle(ws_dir: Path, src: Path) -> None:
-    final, bad = oracle(src)
     for db in ("warehouse.db", "dead_letter.db"):
         with sqlite3.connect(ws_dir / db) as c:
             assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     with open_workspace(ws_dir) as ws:
-        with ws.warehouse.connect() as conn:
-            rows = conn.execute(
-                text("SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total FROM pesanan")
-            ).all()
-        assert {r[0]: tuple(r) for r in rows} == final
-        dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
-        lines = [d.line for d in dls]
-        assert len(lines) == len(set(lines)), "a dead letter is doubled"
-        assert set(lines) == bad
-        (batch_id,) = {d.batch_id for d in dls}
-        r = reconcile(ws, batch_id)
-        assert r.ok and r.complete, r.to_json()
+        check_workspace_against_oracle(ws, src)
+
+
+def check_workspace_against_oracle(ws: Workspace, src: Path) -> list[int]:
+    """The oracle's table and dead letters (none doubled) and a clean reconcile, on any
+    dialect; the dead letters' lines."""
+    final, bad = oracle(src)
+    with ws.warehouse.connect() as conn:
+        rows = conn.execute(
+            text("SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total FROM pesanan")
+        ).all()
+    assert {r[0]: tuple(r) for r in rows} == final
+    dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
+    lines = [d.line for d in dls]
+    assert len(lines) == len(set(lines)), "a dead letter is doubled"
+    assert set(lines) == bad
+    (batch_id,) = {d.batch_id for d in dls}
+    r = reconcile(ws, batch_id)
+    assert r.ok and r.complete, r.to_json()
+    return lines
 
 
 def cli_run(

@@ -16,14 +16,16 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, select, text
 
-from tests.invariants.test_crash_points import BATCH_POINTS, oracle
+from tests.invariants.test_crash_points import (
+    BATCH_POINTS,
+    check_workspace_against_oracle,
+)
 from tests.support import gen_batch
 from triage_app.core.batch import run_batch
 from triage_app.core.db import BatchChunk, WarehouseWriter, open_workspace, table_sha256
 from triage_app.core.db.warehouse import upsert_rows
-from triage_app.core.deadletters import DeadLetterFilter, list_dead_letters
+from triage_app.core.deadletters import list_dead_letters
 from triage_app.core.transforms import default_registry
-from triage_app.core.verify import reconcile
 
 pytestmark = pytest.mark.postgres
 
@@ -298,20 +300,8 @@ def test_killed_at_point_then_rerun_on_postgres(
     again = subprocess.run(cmd, env=base, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("resumed batch")
-    final, bad = oracle(src)
     with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
-        with ws.warehouse.connect() as conn:
-            rows = conn.execute(
-                text("SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total FROM pesanan")
-            ).all()
-        assert {r[0]: tuple(r) for r in rows} == final
-        dls = list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
-        lines = [d.line for d in dls]
-        assert len(lines) == len(set(lines)), "a dead letter is doubled"
-        assert set(lines) == bad
-        (batch_id,) = {d.batch_id for d in dls}
-        r = reconcile(ws, batch_id)
-        assert r.ok and r.complete, r.to_json()
+        lines = check_workspace_against_oracle(ws, src)
         with ws.store.connect() as conn:  # one event per dead letter, none doubled
             events = conn.execute(
                 text("SELECT count(*), count(DISTINCT dead_letter_id) FROM audit_events")
