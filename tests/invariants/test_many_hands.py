@@ -27,6 +27,7 @@ from sqlalchemy import select, text
 from tests.support import REPO
 from triage_app.core.batch import run_batch
 from triage_app.core.db import AuditEvent, DeadLetter, Workspace, open_workspace
+from triage_app.core.db.models import working_payload
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import reconcile
 
@@ -127,7 +128,7 @@ def _check(store: Store, batch_id: str, summaries: list[dict]) -> dict[str, int]
                     DeadLetter.id,
                     DeadLetter.status,
                     DeadLetter.attempts,
-                    DeadLetter.payload,
+                    working_payload().label("payload"),
                     DeadLetter.transform,
                     DeadLetter.original_payload,
                     DeadLetter.claimed_by,

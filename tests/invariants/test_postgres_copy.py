@@ -71,9 +71,10 @@ def evidence(ws: Any) -> list[tuple[Any, ...]]:
     """Every dead letter with its events, in id order: ids ascend with the line. Not the
     actor: PostgreSQL's names the database user too."""
     sql = text(
-        "SELECT d.line, d.original_payload, d.payload_kind, d.error, d.signature, d.traceback,"
-        " d.attempts, d.transform, d.version, e.action, e.detail, e.version"
+        "SELECT d.line, d.original_payload, d.payload, d.payload_kind, d.error, d.signature,"
+        " t.text, d.attempts, d.transform, d.version, e.action, e.detail, e.version"
         " FROM dead_letters d JOIN audit_events e ON e.dead_letter_id = d.id"
+        " LEFT JOIN tracebacks t ON t.id = d.traceback_id"
         " ORDER BY d.id, e.id"
     )
     with ws.store.connect() as conn:
@@ -269,7 +270,7 @@ def test_a_replayed_chunk_adds_no_dead_letter_and_no_event(pg_urls: tuple[str, s
         assert store(fails) == 0
         assert store([*fails, failure_from_message(11, b"x", "bad 11", ErrorClass.DATA)]) == 1
         got = evidence(ws)
-        assert [(r[0], r[1], r[10]) for r in got] == [
+        assert [(r[0], r[1], r[11]) for r in got] == [
             (3, b"raw 3\t\\ \n", "data via pesanan@2: bad 3"),
             (5, b"raw 5\t\\ \n", "data via pesanan@2: bad 5"),
             (9, b"raw 9\t\\ \n", "data via pesanan@2: bad 9"),

@@ -98,7 +98,11 @@ def ledger(ws: Workspace) -> list[tuple[int, ...]]:
 def dead_letters(ws: Workspace) -> list[tuple[Any, ...]]:
     with Session(ws.store) as s:
         rows = s.execute(select(DeadLetter).order_by(DeadLetter.line)).scalars()
-        return [(d.line, d.original_payload, d.error, d.error_class, d.payload_kind) for d in rows]
+        # The error as shown: the store keeps none when the signature says it all.
+        return [
+            (d.line, d.original_payload, d.error or d.signature, d.error_class, d.payload_kind)
+            for d in rows
+        ]
 
 
 def warehouse(ws: Workspace, table: str) -> list[tuple[Any, ...]]:

@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 
 from triage_app.core.batch.quarantine import (
     Failure,
@@ -16,6 +16,7 @@ from triage_app.core.batch.quarantine import (
     quarantine,
 )
 from triage_app.core.db import AuditEvent, DeadLetter, Workspace
+from triage_app.core.db.models import Traceback
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import DataError, TransientError
 from triage_app.core.vocabulary import BatchState, ErrorClass
@@ -163,6 +164,27 @@ def stored(ws: Workspace) -> list[DeadLetter]:
         return list(rows.scalars())
 
 
+def traceback_text(ws: Workspace, traceback_id: int | None) -> str | None:
+    with ws.store.connect() as conn:
+        return conn.execute(
+            select(Traceback.text).where(Traceback.id == traceback_id)
+        ).scalar_one_or_none()
+
+
+def test_a_traceback_is_stored_once_however_many_rows_share_it(workspace: Workspace) -> None:
+    batches(workspace, BATCH)
+    bugs = [failure_from(n, b"{}", code_bug()) for n in range(1, 51)]
+    assert len({f.traceback for f in bugs}) == 1
+    assert put(workspace, bugs) == 50
+    other = failure_from(60, b"{}", raised(ZeroDivisionError("division by zero")))
+    assert put(workspace, [other]) == 1
+    with workspace.store.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(Traceback)).scalar() == 2
+    ids = {d.line: d.traceback_id for d in stored(workspace)}
+    assert len({ids[n] for n in range(1, 51)}) == 1 and ids[60] != ids[1]
+    assert traceback_text(workspace, ids[60]) == other.traceback
+
+
 def events(ws: Workspace) -> list[tuple[int, str, str, dt.datetime, str]]:
     with ws.store.connect() as conn:
         rows = conn.execute(
@@ -186,13 +208,16 @@ def test_quarantine_stores_the_evidence_and_one_event_each(workspace: Workspace)
     dls = stored(workspace)
     assert [(d.batch_id, d.line) for d in dls] == [(BATCH, 3), (BATCH, 8)]
     d3, d8 = dls
-    assert d3.original_payload == d3.payload == b'{"pesanan_id": 3, "qty": -1}\x00\xff'
+    assert d3.original_payload == b'{"pesanan_id": 3, "qty": -1}\x00\xff'
+    assert d3.payload is None  # the working copy is the original until an edit
     assert (d3.error, d3.error_class, d3.signature) == (
         "DataError: qty -1",
         "data",
         "DataError: qty <n>",
     )
-    assert d3.traceback is None and d8.traceback == code.traceback
+    # A code bug's message masks nothing: the signature says it all and is kept alone.
+    assert d8.signature == code.error and d8.error is None
+    assert d3.traceback_id is None and traceback_text(workspace, d8.traceback_id) == code.traceback
     assert d8.error_class == "code"
     for d in dls:
         assert (d.payload_kind, d.attempts, d.status, d.transform) == (
@@ -238,7 +263,7 @@ def test_a_partly_replayed_chunk_adds_only_the_new_lines(workspace: Workspace) -
     assert put(workspace, later) == 1
     by_line = {d.line: d for d in stored(workspace)}
     # The line stored first keeps its evidence: the insert skips it, never replaces it.
-    assert by_line[5].original_payload == b"five" and by_line[5].error == "DataError: first"
+    assert by_line[5].original_payload == b"five" and by_line[5].signature == "DataError: first"
     assert by_line[7].original_payload == b"seven"
     assert [(e[0], e[1]) for e in events(workspace)] == [
         (by_line[5].id, "quarantined"),

@@ -42,6 +42,7 @@ STORE_TABLES = {
     "stats_cache",
     "purges",
     "store_settings",
+    "tracebacks",
 }
 # What 7e0d82e's ensure_schema wrote into user_version: a CRC of its column names.
 CRC_7E0D82E = 558_651_226
@@ -240,7 +241,7 @@ def test_a_recognised_store_gets_a_lost_index_back(tmp_path: Path) -> None:
 
 
 def test_a_pre_alembic_store_at_head_is_stamped_without_a_backup(tmp_path: Path) -> None:
-    folder = fixture_workspace(tmp_path, "0002")
+    folder = fixture_workspace(tmp_path, HEAD_REVISION)
     engine = create_engine(f"sqlite:///{folder / 'dead_letter.db'}")
     with engine.begin() as conn:
         conn.exec_driver_sql("DROP TABLE alembic_version")
@@ -353,11 +354,11 @@ def test_postgresql_a_newer_store_is_refused(pg_urls: tuple[str, str]) -> None:
     try:
         ensure_schema(engine)
         with engine.begin() as conn:
-            conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
+            conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
         for attempt in (ensure_schema, migrate_store):
-            with pytest.raises(TriageError, match="made by a newer Triage Desk: schema 0003; "):
+            with pytest.raises(TriageError, match="made by a newer Triage Desk: schema 0099; "):
                 attempt(engine)
-        assert recorded(engine) == ["0003"]
+        assert recorded(engine) == ["0099"]
     finally:
         engine.dispose()
 

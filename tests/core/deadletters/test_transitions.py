@@ -183,10 +183,14 @@ def test_nothing_else_updates_a_dead_letter() -> None:
 
     writes = re.compile(r"update\(\s*(DeadLetter|DL)\b|UPDATE\s+dead_letters", re.IGNORECASE)
     owners = {REPO / "triage_app/core/deadletters/transitions.py"}
+    # Migrations change how rows are stored, under the upgrade's lock, never what they say.
+    migrations = REPO / "triage_app/core/db/migrations/versions"
     offenders = [
         str(path.relative_to(REPO))
         for path in (REPO / "triage_app").rglob("*.py")
-        if path not in owners and writes.search(path.read_text(encoding="utf-8"))
+        if path not in owners
+        and path.parent != migrations
+        and writes.search(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
     assert writes.search((REPO / "triage_app/core/deadletters/transitions.py").read_text())

@@ -127,7 +127,8 @@ def _outcome(
     with ws.store.connect() as conn:
         letters = conn.execute(
             text(
-                "SELECT line, payload, error, error_class, signature FROM dead_letters "
+                "SELECT line, coalesce(payload, original_payload), coalesce(error, signature), "
+                "error_class, signature FROM dead_letters "
                 "ORDER BY line"
             )
         ).all()

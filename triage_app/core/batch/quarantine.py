@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from triage_app.core.db import AuditEvent, DeadLetter, event_insert
+from triage_app.core.db import AuditEvent, DeadLetter, event_insert, keep_tracebacks, stored_error
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
 from triage_app.core.vocabulary import AuditAction, ErrorClass, Status
 
@@ -57,26 +57,25 @@ def _insert_ignoring_duplicates(dialect: str):  # type: ignore[no-untyped-def]
     return lite.returning(DeadLetter.id, DeadLetter.line)
 
 
-# PostgreSQL: the chunk's dead letters and their detail go through COPY into a staging
-# table (temporary, emptied at every commit), then one statement moves them and writes the
-# events of those that were new. On a bad day (a tenth of the rows failing) the multi-row
-# INSERT ... RETURNING and the events' executemany took most of a batch's time.
+# The columns a new dead letter is written with; ``payload`` stays NULL (the original is
+# the working copy until an edit), ``version`` is 1.
 _DL_COLUMNS = (
     "batch_id",
     "line",
     "original_payload",
-    "payload",
     "payload_kind",
     "error",
     "error_class",
     "signature",
-    "traceback",
+    "traceback_id",
     "attempts",
     "status",
     "transform",
     "first_failed_at",
     "last_failed_at",
 )
+# An event's detail, made by the database from the row it is about.
+_DETAIL_SQL = "error_class || ' via ' || transform || ': ' || coalesce(error, signature)"
 _DL_STAGE = "_stage_dead_letters"
 _NO_PRIVILEGE = "42501"
 _no_staging: list[bool] = []  # not empty once the server refused a staging table
@@ -89,27 +88,54 @@ def _copy_statements() -> tuple[str, str, str]:
     cols = ", ".join(_DL_COLUMNS)
     create = (
         f"CREATE TEMPORARY TABLE IF NOT EXISTS {_DL_STAGE} ON COMMIT DELETE ROWS AS "
-        f"SELECT {cols}, ''::text AS detail FROM {dl} WITH NO DATA"
+        f"SELECT {cols} FROM {dl} WITH NO DATA"
     )
-    copy = f"COPY {_DL_STAGE} ({cols}, detail) FROM STDIN"
+    copy = f"COPY {_DL_STAGE} ({cols}) FROM STDIN"
     # Ids in line order, as the multi-row insert gives them; a line already stored (a
     # replayed chunk) is skipped and gets no second event.
     move = (
         f"WITH added AS (INSERT INTO {dl} ({cols}) SELECT {cols} FROM {_DL_STAGE} "
-        "ORDER BY line ON CONFLICT (batch_id, line) DO NOTHING RETURNING id, line) "
+        "ORDER BY line ON CONFLICT (batch_id, line) DO NOTHING "
+        f"RETURNING id, {_DETAIL_SQL} AS detail) "
         f"INSERT INTO {events} (dead_letter_id, at, actor, action, detail, version) "
-        "SELECT a.id, %s, %s, %s, s.detail, 1 FROM added a "  # born at version 1
-        f"JOIN {_DL_STAGE} s ON s.line = a.line ORDER BY a.id"
+        "SELECT id, %s, %s, %s, detail, 1 FROM added ORDER BY id"  # born at version 1
     )
     return create, copy, move
 
 
-def _quarantine_by_copy(
-    conn: Connection,
+def _rows(
     batch_id: str,
     transform_ref: str,
     payload_kind: str,
-    failures: Sequence[Failure],
+    failures: Iterable[Failure],
+    tracebacks: dict[str, int],
+    now: object,
+) -> list[tuple[object, ...]]:
+    """Each failure as a row of ``_DL_COLUMNS``."""
+    code, open_ = ErrorClass.CODE, Status.OPEN.value
+    return [
+        (
+            batch_id,
+            f.line,
+            f.raw,
+            payload_kind,
+            stored_error(f.error, f.signature),
+            f.error_class.value,
+            f.signature,
+            tracebacks[f.traceback] if f.error_class is code and f.traceback else None,
+            1,
+            open_,
+            transform_ref,
+            now,
+            now,
+        )
+        for f in failures
+    ]
+
+
+def _quarantine_by_copy(
+    conn: Connection,
+    rows: list[tuple[object, ...]],
     actor: str,
     now: dt.datetime,
 ) -> int:
@@ -119,30 +145,53 @@ def _quarantine_by_copy(
     try:
         cur.execute(create)
         with cur.copy(copy_sql) as copy:
-            for f in failures:
-                copy.write_row(
-                    (
-                        batch_id,
-                        f.line,
-                        f.raw,
-                        f.raw,
-                        payload_kind,
-                        f.error,
-                        f.error_class.value,
-                        f.signature,
-                        f.traceback,
-                        1,
-                        Status.OPEN.value,
-                        transform_ref,
-                        now,
-                        now,
-                        f"{f.error_class.value} via {transform_ref}: {f.error}",
-                    )
-                )
+            for row in rows:
+                copy.write_row(row)
         cur.execute(move, (now, actor, AuditAction.QUARANTINED.value))
         return int(max(cur.rowcount, 0))
     finally:
         cur.close()
+
+
+@functools.cache
+def _sqlite_statements() -> tuple[str, str]:
+    dl, events = DeadLetter.__tablename__, AuditEvent.__tablename__
+    cols = ", ".join(_DL_COLUMNS)
+    marks = ", ".join("?" * len(_DL_COLUMNS))
+    add = f"INSERT INTO {dl} ({cols}) VALUES ({marks}) ON CONFLICT (batch_id, line) DO NOTHING"
+    # New rows take ids above the largest (no AUTOINCREMENT: max(rowid) + 1), and the
+    # write lock is held: the rows above the mark are exactly this chunk's new ones.
+    note = (
+        f"INSERT INTO {events} (dead_letter_id, at, actor, action, detail, version) "
+        f"SELECT id, ?, ?, ?, {_DETAIL_SQL}, 1 FROM {dl} WHERE id > ? ORDER BY id"
+    )
+    return add, note
+
+
+def _quarantine_sqlite(
+    conn: Connection, rows: list[tuple[object, ...]], actor: str, stamp: str
+) -> int:
+    """The driver's own executemany with tuples: SQLAlchemy's per-row parameter handling
+    cost more than the inserts on a batch where every row fails."""
+    add, note = _sqlite_statements()
+    dbapi = conn.connection.driver_connection
+    cur = dbapi.cursor()  # type: ignore[union-attr]
+    try:
+        if not dbapi.in_transaction:  # type: ignore[union-attr]
+            # pysqlite begins at the first write; the mark below needs the lock first.
+            cur.execute("BEGIN IMMEDIATE")
+        mark = cur.execute(f"SELECT coalesce(max(id), 0) FROM {DeadLetter.__tablename__}")
+        before = mark.fetchone()[0]
+        cur.executemany(add, rows)
+        cur.execute(note, (stamp, actor, AuditAction.QUARANTINED.value, before))
+        return int(cur.rowcount)
+    finally:
+        cur.close()
+
+
+def sqlite_stamp(moment: dt.datetime) -> str:
+    """A time as SQLAlchemy's DateTime keeps it in SQLite, for statements written by hand."""
+    return f"{moment:%Y-%m-%d %H:%M:%S.%f}"
 
 
 def quarantine(
@@ -158,43 +207,34 @@ def quarantine(
     """Insert dead letters and their ``quarantined`` events; unique per (batch, line), so a
     replayed chunk cannot double them. Returns how many were new.
 
-    Two statements for the whole chunk, whatever its number of failures: one multi-row
-    insert that returns the (id, line) of each row it added, skipping lines already stored,
-    and one for their events. On PostgreSQL a COPY and one statement for both."""
+    A few statements for the whole chunk, whatever its number of failures: the tracebacks
+    (each text once), the rows by the driver's executemany (SQLite) or COPY (PostgreSQL),
+    and the events of the rows that were new, made from the rows by one INSERT ... SELECT.
+    """
     if not failures:
         return 0
     by_line = {f.line: f for f in failures}
-    if conn.dialect.name == "postgresql" and not _no_staging:
+    tracebacks = keep_tracebacks(
+        conn, (f.traceback for f in by_line.values() if f.error_class is ErrorClass.CODE)
+    )
+    dialect = conn.dialect.name
+    if dialect == "sqlite":
+        rows = _rows(
+            batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, sqlite_stamp(now)
+        )
+        return _quarantine_sqlite(conn, rows, actor, sqlite_stamp(now))
+    rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, now)
+    if dialect == "postgresql" and not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was
-                return _quarantine_by_copy(
-                    conn, batch_id, transform_ref, payload_kind, list(by_line.values()), actor, now
-                )
+                return _quarantine_by_copy(conn, rows, actor, now)
         except Exception as exc:
             if getattr(exc, "sqlstate", None) != _NO_PRIVILEGE:
                 raise
             _no_staging.append(True)  # a role without TEMPORARY: the statements below
     added = conn.execute(
-        _insert_ignoring_duplicates(conn.dialect.name),
-        [
-            {
-                "batch_id": batch_id,
-                "line": f.line,
-                "original_payload": f.raw,
-                "payload": f.raw,
-                "payload_kind": payload_kind,
-                "error": f.error,
-                "error_class": f.error_class.value,
-                "signature": f.signature,
-                "traceback": f.traceback,
-                "attempts": 1,
-                "status": Status.OPEN.value,
-                "transform": transform_ref,
-                "first_failed_at": now,
-                "last_failed_at": now,
-            }
-            for f in by_line.values()
-        ],
+        _insert_ignoring_duplicates(dialect),
+        [dict(zip(_DL_COLUMNS, row, strict=True)) for row in rows],
     ).all()
     if added:
         conn.execute(

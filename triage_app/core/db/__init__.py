@@ -12,6 +12,10 @@ from triage_app.core.db.models import (
     Purge,
     StatsCache,
     StoreSetting,
+    Traceback,
+    shown_error,
+    stored_error,
+    working_payload,
 )
 from triage_app.core.db.schema import HEAD_REVISION, SchemaChange
 from triage_app.core.db.secrets import (
@@ -24,6 +28,7 @@ from triage_app.core.db.secrets import (
     remember_password,
     split_password,
 )
+from triage_app.core.db.tracebacks import keep_tracebacks
 from triage_app.core.db.warehouse import (
     UpsertResult,
     WarehouseWriter,
@@ -53,6 +58,7 @@ __all__ = [
     "StatsCache",
     "StoreSetting",
     "StoreWatch",
+    "Traceback",
     "UpsertResult",
     "WarehouseWriter",
     "Workspace",
@@ -65,6 +71,7 @@ __all__ = [
     "forget_password",
     "has_hidden_password",
     "join_password",
+    "keep_tracebacks",
     "keyring_unavailable",
     "make_engine",
     "migrate_workspace",
@@ -77,9 +84,12 @@ __all__ = [
     "refusal_message",
     "remember_password",
     "resolve_config",
+    "shown_error",
     "split_password",
+    "stored_error",
     "table_sha256",
     "target_table",
     "user_message",
     "watch_store",
+    "working_payload",
 ]

@@ -108,10 +108,12 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def write_locked_engine(engine: Engine) -> Engine:
+def write_locked_engine(engine: Engine, *, foreign_keys: bool = True) -> Engine:
     """An engine on the same SQLite file whose every transaction begins with the write lock
     (``BEGIN IMMEDIATE``) and holds DDL too: pysqlite on its own begins late and lets DDL
     commit by itself, so a check-then-create could interleave with another process's.
+    ``foreign_keys`` False for a schema change that copies a table others refer to (SQLite
+    can only switch them outside a transaction; the caller checks them before committing).
     Dispose of it after use."""
     locked = create_engine(
         engine.url,
@@ -122,6 +124,8 @@ def write_locked_engine(engine: Engine) -> Engine:
     @event.listens_for(locked, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         apply_pragmas(dbapi_conn)
+        if not foreign_keys:
+            dbapi_conn.execute("PRAGMA foreign_keys=OFF")
         dbapi_conn.isolation_level = None  # pysqlite begins nothing; the hook below does
 
     @event.listens_for(locked, "begin")

@@ -12,6 +12,7 @@ import datetime as dt
 
 from sqlalchemy import (
     BigInteger,
+    ColumnElement,
     DateTime,
     ForeignKey,
     Index,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -74,15 +76,26 @@ class BatchChunk(Base):
     committed_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
+class Traceback(Base):
+    """A redacted traceback, stored once: a release with a bug fails a million rows at the
+    same lines, and each row only points here."""
+
+    __tablename__ = "tracebacks"
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    digest: Mapped[str] = mapped_column(String(32), unique=True)  # blake2b-128 of the text
+    text: Mapped[str] = mapped_column(Text)
+
+
 class DeadLetter(Base):
     __tablename__ = "dead_letters"
     __table_args__ = (
         UniqueConstraint("batch_id", "line", name="uq_dead_letter_batch_line"),
         Index("ix_dl_status_id", "status", "id"),
-        # The quarantine table's usual filters combine status with one more column.
-        Index("ix_dl_status_class_id", "status", "error_class", "id"),
-        Index("ix_dl_status_transform_id", "status", "transform", "id"),
-        Index("ix_dl_status_batch_id", "status", "batch_id", "id"),
+        # A filter on class or transform walks that column's index (below) in id order and
+        # checks the status row by row; only two indexes hold the status, so a re-drive
+        # that resolves a million rows moves two index entries per row, not five.
+        Index("ix_dl_batch_id", "batch_id", "id"),
         Index("ix_dl_class_signature_id", "error_class", "signature", "id"),
         Index("ix_dl_class", "error_class"),
         Index("ix_dl_signature", "signature"),
@@ -105,12 +118,20 @@ class DeadLetter(Base):
     batch_id: Mapped[str] = mapped_column(ForeignKey("batches.batch_id"))
     line: Mapped[int] = mapped_column(BigInteger)
     original_payload: Mapped[bytes] = mapped_column(LargeBinary)  # byte-exact, never changed
-    payload: Mapped[bytes] = mapped_column(LargeBinary)  # the working copy that edits replace
+    # The working copy that edits replace; NULL while it is the original (most rows are
+    # never edited, and a second copy of every payload doubled the store). Read it through
+    # working_payload().
+    payload: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     payload_kind: Mapped[str] = mapped_column(String(10))  # jsonl, csv, or json once edited
-    error: Mapped[str] = mapped_column(Text)
+    # NULL when it says no more than the signature (nothing was masked: a code bug's message
+    # is the same on every row). Read it through shown_error().
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
     error_class: Mapped[str] = mapped_column(String(10))
     signature: Mapped[str] = mapped_column(Text)
-    traceback: Mapped[str | None] = mapped_column(Text, nullable=True)  # code class only
+    # Code class only; kept once in ``tracebacks`` however many rows fail the same way.
+    traceback_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tracebacks.id", name="fk_dead_letters_traceback_id"), nullable=True
+    )
     attempts: Mapped[int] = mapped_column(Integer, default=1)
     status: Mapped[str] = mapped_column(String(10), default=Status.OPEN)
     transform: Mapped[str] = mapped_column(String(100))
@@ -181,3 +202,18 @@ class StoreSetting(Base):
 
     key: Mapped[str] = mapped_column(String(60), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+def shown_error() -> ColumnElement[str]:
+    """A dead letter's error message: its own, or the signature when that says it all."""
+    return func.coalesce(DeadLetter.error, DeadLetter.signature)
+
+
+def stored_error(error: str, signature: str) -> str | None:
+    """What the ``error`` column keeps of a message (see DeadLetter.error)."""
+    return None if error == signature else error
+
+
+def working_payload() -> ColumnElement[bytes]:
+    """A dead letter's payload as a steward sees it: the edited copy, or the original."""
+    return func.coalesce(DeadLetter.payload, DeadLetter.original_payload)

@@ -52,14 +52,14 @@ from triage_app.core.places import STORE_SCHEMA_REVISION
 # The newest revision this code knows, and all of them in order. A test holds them equal to
 # what Alembic finds in migrations/versions/; the fast path must not import Alembic to ask.
 HEAD_REVISION = STORE_SCHEMA_REVISION
-REVISIONS = ("0001", "0002")
+REVISIONS = ("0001", "0002", "0003")
 # user_version holds a revision's number. The releases before Alembic left a CRC of the
 # column names there (31 bits), which is always far above any revision number.
 _REVISION_NUMBERS = 100_000
 # Any of these tables means a store is there; none of them means a new one.
 _STORE_TABLES = frozenset(
     {"batches", "batch_chunks", "dead_letters", "audit_events", "stats_cache"}
-    | {"purges", "store_settings"}
+    | {"purges", "store_settings", "tracebacks"}
 )
 # Alembic's own version table, declared here so that a new store is stamped without it.
 _VERSIONS = Table(
@@ -222,7 +222,9 @@ def _locked(engine: Engine) -> Iterator[Connection]:
             yield conn
         return
     if engine.dialect.name == "sqlite":
-        locked = write_locked_engine(engine)
+        # Foreign keys off: an upgrade may copy a table that others refer to (SQLite's way
+        # of changing a column); _bring_to_head checks them all before the commit.
+        locked = write_locked_engine(engine, foreign_keys=False)
         try:
             with locked.begin() as conn:  # BEGIN IMMEDIATE: the write lock, taken now
                 yield conn
@@ -267,8 +269,23 @@ def _bring_to_head(
     from triage_app.core.db.migrations import runner
 
     runner.upgrade(conn, HEAD_REVISION)
+    _check_references(conn, where)
     _record(conn, HEAD_REVISION)
     return SchemaChange(where, state.revision, HEAD_REVISION, backup)
+
+
+def _check_references(conn: Connection, where: str) -> None:
+    """On SQLite, after an upgrade made with foreign keys off: every reference still points
+    at a row, or the upgrade rolls back."""
+    if conn.dialect.name != "sqlite":
+        return
+    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        tables = sorted({str(r[0]) for r in broken})
+        raise TriageError(
+            f"the upgrade of the dead-letter store at {where} would leave {len(broken)} "
+            f"broken references (in {', '.join(tables)}); it was rolled back"
+        )
 
 
 def _name_of(conn: Connection) -> str:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 
 from triage_app.core.clock import iso
 from triage_app.core.csv_cells import safe_cell
-from triage_app.core.db import DeadLetter, Workspace
+from triage_app.core.db import DeadLetter, Workspace, shown_error, working_payload
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, payload_text
 from triage_app.core.errors import TriageError
@@ -41,6 +41,11 @@ EXPORT_COLUMNS = (
     "payload_kind",
     "payload",
 )
+# Columns read through what the store keeps of them (see models.DeadLetter).
+_EXPRESSIONS: dict[str, Callable[[], ColumnElement[Any]]] = {
+    "payload": working_payload,
+    "error": shown_error,
+}
 CHUNK = 2_000
 _IDS_PER_QUERY = 500
 
@@ -54,7 +59,10 @@ class ExportSummary:
 
 
 def _records(ws: Workspace, f: DeadLetterFilter) -> Iterator[dict[str, Any]]:
-    cols = [getattr(DeadLetter, c) for c in EXPORT_COLUMNS]
+    cols = [
+        _EXPRESSIONS[c]().label(c) if c in _EXPRESSIONS else getattr(DeadLetter, c)
+        for c in EXPORT_COLUMNS
+    ]
     if f.ids is not None:
         ids = sorted(set(f.ids))
         batches: list[tuple[DeadLetterFilter, int | None]] = [

@@ -12,7 +12,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from sqlalchemy.types import Boolean
 
-from triage_app.core.db import DeadLetter
+from triage_app.core.db import DeadLetter, shown_error, working_payload
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS, Status
 
@@ -147,8 +147,8 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
         needle = f.search.encode("utf-8")
         out.append(
             or_(
-                _ContainsBytes(dl.payload, needle),
-                contains_text(dl.error, f.search),
+                _ContainsBytes(working_payload(), needle),
+                contains_text(shown_error(), f.search),
             )
         )
     return out

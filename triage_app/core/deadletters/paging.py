@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import and_, or_, select
 
-from triage_app.core.db import DeadLetter, Workspace
+from triage_app.core.db import DeadLetter, Workspace, shown_error
 from triage_app.core.deadletters.filters import (
     DeadLetterFilter,
     filtered,
@@ -47,7 +47,7 @@ _ROW_COLUMNS = (
     DeadLetter.line,
     DeadLetter.error_class,
     DeadLetter.signature,
-    DeadLetter.error,
+    shown_error().label("error"),
     DeadLetter.attempts,
     DeadLetter.status,
     DeadLetter.last_failed_at,

@@ -12,7 +12,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from triage_app.core.clock import iso
-from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace
+from triage_app.core.db import (
+    AuditEvent,
+    Batch,
+    DeadLetter,
+    Traceback,
+    Workspace,
+    shown_error,
+    working_payload,
+)
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered, order_clause
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import PayloadKind
@@ -88,8 +96,8 @@ _LIST_COLUMNS = (
     DeadLetter.id,
     DeadLetter.batch_id,
     DeadLetter.line,
-    DeadLetter.payload,
-    DeadLetter.error,
+    working_payload().label("payload"),
+    shown_error().label("error"),
     DeadLetter.error_class,
     DeadLetter.signature,
     DeadLetter.attempts,
@@ -102,13 +110,13 @@ _LIST_COLUMNS = (
 )
 
 
-def _view(r: Any) -> DeadLetterView:
+def _view(r: Any, payload: bytes | None = None, error: str | None = None) -> DeadLetterView:
     return DeadLetterView(
         id=r.id,
         batch_id=r.batch_id,
         line=r.line,
-        payload=payload_text(r.payload),
-        error=r.error,
+        payload=payload_text(r.payload if payload is None else payload),
+        error=r.error if error is None else error,
         error_class=r.error_class,
         signature=r.signature,
         attempts=r.attempts,
@@ -188,19 +196,28 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
         dl = s.get(DeadLetter, dl_id)
         if dl is None:
             raise not_found([dl_id])
+        trace = (
+            None
+            if dl.traceback_id is None
+            else s.execute(
+                select(Traceback.text).where(Traceback.id == dl.traceback_id)
+            ).scalar_one_or_none()
+        )
+        # Never edited: the original is the working copy.
+        working = dl.original_payload if dl.payload is None else dl.payload
         header = s.execute(
             select(Batch.csv_header).where(Batch.batch_id == dl.batch_id)
         ).scalar_one_or_none()
         events = s.execute(
             select(AuditEvent).where(AuditEvent.dead_letter_id == dl_id).order_by(AuditEvent.id)
         ).scalars()
-        base = _view(dl)
+        base = _view(dl, working, dl.signature if dl.error is None else dl.error)
         return DeadLetterDetail(
             **{k: getattr(base, k) for k in base.__dataclass_fields__},
             original_payload=payload_text(dl.original_payload),
             original_bytes=dl.original_payload,
-            payload_bytes=dl.payload,
-            traceback=dl.traceback,
+            payload_bytes=working,
+            traceback=trace,
             csv_header=payload_text(header) if header is not None else None,
             events=tuple(
                 AuditEntry(

@@ -37,7 +37,14 @@ from triage_app.core.batch import (
     failure_from_message,
 )
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db import Batch, DeadLetter, WarehouseWriter, Workspace, actor_for
+from triage_app.core.db import (
+    Batch,
+    DeadLetter,
+    WarehouseWriter,
+    Workspace,
+    actor_for,
+    working_payload,
+)
 from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, matching_ids, not_found
@@ -256,7 +263,15 @@ def _lines(ws: Workspace, ids: list[int]) -> dict[int, int]:
 def _load(ws: Workspace, ids: list[int]) -> list[_Item]:
     dl = DeadLetter
     stmt = (
-        select(dl.id, dl.line, dl.batch_id, dl.payload, dl.payload_kind, dl.attempts, dl.status)
+        select(
+            dl.id,
+            dl.line,
+            dl.batch_id,
+            working_payload(),
+            dl.payload_kind,
+            dl.attempts,
+            dl.status,
+        )
         .where(dl.id.in_(ids))
         .order_by(dl.id)
     )

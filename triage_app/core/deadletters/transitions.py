@@ -53,7 +53,10 @@ from triage_app.core.db import (
     DeadLetter,
     actor_for,
     event_insert,
+    keep_tracebacks,
     notify_change,
+    stored_error,
+    working_payload,
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import (
@@ -116,7 +119,7 @@ _STATE = (
     DL.claimed_by,
     DL.claim_until,
     DL.error_class,
-    DL.payload,
+    working_payload().label("payload"),
     DL.payload_kind,
     DL.attempts,
     DL.line,
@@ -495,7 +498,7 @@ _CLAIM_STATE = (
     DL.id,
     DL.line,
     DL.batch_id,
-    DL.payload,
+    working_payload().label("payload"),
     DL.payload_kind,
     DL.attempts,
     DL.status,
@@ -638,6 +641,7 @@ def settle(
                 out[i] = Settled(RedriveOutcome.TAKEN, "the lease ran out; another re-drive has it")
         events: list[dict[str, Any]] = []
         params: list[dict[str, Any]] = []
+        traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
         for i, f in failed.items():
             row = rows.get(i)
             if row is None:
@@ -648,10 +652,10 @@ def settle(
                 {
                     "b_id": i,
                     "attempts": attempts,
-                    "error": f.error,
+                    "error": stored_error(f.error, f.signature),
                     "error_class": f.error_class.value,
                     "signature": f.signature,
-                    "traceback": f.traceback,
+                    "traceback_id": traces.get(f.traceback) if f.traceback else None,
                     "status": Status.PARKED.value if parked else row.status,
                 }
             )
@@ -680,7 +684,7 @@ def settle(
                     error=bindparam("error"),
                     error_class=bindparam("error_class"),
                     signature=bindparam("signature"),
-                    traceback=bindparam("traceback"),
+                    traceback_id=bindparam("traceback_id"),
                     status=bindparam("status"),
                     last_failed_at=now,
                     transform=transform_ref,

@@ -49,7 +49,7 @@ _DEAD_LETTER_COLUMNS = (
     "error",
     "error_class",
     "signature",
-    "traceback",
+    "traceback_id",
     "attempts",
     "status",
     "transform",
@@ -146,7 +146,7 @@ class StoreFiller:
                 batch_id,
                 line,
                 payload,
-                payload,
+                None,  # the working copy is the original until an edit
                 PayloadKind.JSONL.value,
                 error,
                 str(error_class),
