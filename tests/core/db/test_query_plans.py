@@ -1,0 +1,455 @@
+"""Every query the application runs on the dead-letter store is served by an index: none
+reads all of dead_letters or audit_events, except where reading everything is its nature.
+
+The test does not list queries by hand (a list goes stale the day someone adds one). It
+builds a store the way the application does (a Trends history through the demo filler,
+real batches, edits, re-drives, a purge) and then does what the window, Trends and the CLI
+do: every table filter and sort, paging forward, by offset and from the end, the detail
+pane, the audit trail with each filter, export, Trends with and without a filter, stats,
+report, reconcile, purge. Each statement that reaches the driver is caught and explained
+(``tests/support/query_plans.py`` says how, and what counts as a full scan). A new query
+is checked the day it is written, as long as a step below runs it.
+
+With ``TRIAGE_PLAN_REPORT=FILE`` the test also writes a Markdown report: each query and
+the index its plan uses on SQLite and PostgreSQL, what each index serves, which indexes no
+query used, and what dropping each one would change.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.query_plans import (
+    DropEffects,
+    Recorder,
+    Statement,
+    Verdict,
+    constraint_indexes,
+    drop_effects,
+    explain_pg,
+    explain_sqlite,
+    failure_message,
+    pg_foreign_keys,
+    pg_indexes,
+    sqlite_foreign_keys,
+    sqlite_indexes,
+    sqlite_snapshot,
+    unindexed_foreign_keys,
+)
+from tests.support.query_plans_report import BackendResult, write_report
+from triage_app.cli import main
+from triage_app.core.batch import list_batches, run_batch
+from triage_app.core.db import Workspace, open_workspace
+from triage_app.core.deadletters import (
+    AuditFilter,
+    DeadLetterFilter,
+    apply_change,
+    audit_page,
+    count_dead_letters,
+    export_dead_letters,
+    fetch_rows,
+    get_dead_letter,
+    list_dead_letters,
+    redrive,
+)
+from triage_app.core.deadletters.filters import SORTABLE
+from triage_app.core.deadletters.transitions import park
+from triage_app.core.demo import fill_history, write_orders
+from triage_app.core.demo.orders import write_orders_csv
+from triage_app.core.places import STORE_FILE
+from triage_app.core.trends import banner_spike, compute_stats, compute_trends, stats_json
+from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS
+
+PAGE = 200  # the quarantine table's page (gui/quarantine/model.py)
+REPORT_ENV = "TRIAGE_PLAN_REPORT"
+
+
+# -- the store -------------------------------------------------------------------------------
+def build_store(rec: Recorder, ws: Workspace, cli: list[str], tmp: Path) -> dict[str, Any]:
+    """A Trends history and real batches (JSONL, CSV, through the API and the CLI); the
+    batches, some of their rows' ids and a signature, for the steps that follow."""
+    with rec.doing("store: Trends history (demo filler)"):
+        # Months of nightly batches: resolved, discarded, parked and open dead letters.
+        fill_history(ws, dead_letters=3000, batches=12)
+    if ws.store.dialect.name == "postgresql":
+        # The filler writes ids itself, which moves no PostgreSQL sequence: moved here, so
+        # that the application's own inserts below do not collide with its rows.
+        with ws.store.begin() as conn:
+            for table in ("dead_letters", "audit_events"):
+                conn.exec_driver_sql(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"(SELECT max(id) FROM {table}))"
+                )
+    batches = {}
+    with rec.doing("store: run_batch JSONL pesanan@1"):
+        path = write_orders(tmp / "pesanan_a.jsonl", 2500, bad=0.12, seed=3)
+        batches["jsonl"] = run_batch(ws, path, "pesanan@1", chunk_size=700).batch_id
+    with rec.doing("cli: run JSONL pesanan@2"):
+        path = write_orders(tmp / "pesanan_b.jsonl", 1500, bad=0.12, seed=4)
+        cli_ok(cli, "run", str(path), "--transform", "pesanan@2", "--chunk-size", "500")
+    with rec.doing("store: run_batch CSV orders@1"):
+        path = write_orders_csv(tmp / "orders.csv", 2000, bad=0.1, seed=5)
+        batches["csv"] = run_batch(ws, path, "orders@1").batch_id
+    with rec.doing("list_dead_letters: the rows the steps below act on"):
+        ids = [v.id for v in list_dead_letters(ws, DeadLetterFilter(batch_id=batches["jsonl"]))]
+        first = list_dead_letters(ws, DeadLetterFilter(error_class="data"), limit=1)[0]
+    return {"batches": batches, "ids": ids, "signature": first.signature}
+
+
+def cli_ok(cli: list[str], *args: str) -> None:
+    code = main([*cli, *args, "--json"])
+    assert code == 0, f"triage-app {' '.join(args)} exited {code}"
+
+
+# -- what the application does -----------------------------------------------------------------
+def steward_changes(rec: Recorder, ws: Workspace, cli: list[str], s: dict[str, Any]) -> None:
+    """Changes by hand (CLI and the window's row actions) and re-drives."""
+    ids, batch = s["ids"], s["batches"]["jsonl"]
+    one = str(ids[0])
+    with rec.doing("cli: edit --if-version"):
+        cli_ok(cli, "edit", one, "--payload", '{"pesanan_id": 1, "qty": 2}', "--if-version", "1")
+    with rec.doing("cli: park ids"):
+        cli_ok(cli, "park", *map(str, ids[1:4]), "--reason", "check with the shop")
+    with rec.doing("cli: reopen ids"):
+        cli_ok(cli, "reopen", str(ids[1]))
+    with rec.doing("cli: note ids"):
+        cli_ok(cli, "note", *map(str, ids[4:6]), "--text", "seen")
+    with rec.doing("cli: reclassify ids"):
+        cli_ok(cli, "reclassify", *map(str, ids[9:12]), "--class", "transient")
+    with rec.doing("cli: reclassify --where-class --batch"):
+        cli_ok(cli, "reclassify", "--where-class", "transient", "--batch", batch, "--class", "data")
+    with rec.doing("cli: discard --class --batch prefix --search"):
+        cli_ok(
+            cli,
+            "discard",
+            "--class",
+            "data",
+            "--batch",
+            batch[:8],
+            "--search",
+            "qty",
+            "--reason",
+            "junk",
+        )
+    with rec.doing("window: park selected rows (expected versions)"):
+        rows = fetch_rows(ws, DeadLetterFilter(batch_id=batch), limit=5)
+        apply_change(
+            ws, [r.id for r in rows], park("later"), expected={r.id: r.version for r in rows}
+        )
+    with rec.doing("cli: redrive --id"):
+        cli_ok(cli, "redrive", "--id", *map(str, ids[6:9]), "--transform", "pesanan@2")
+    with rec.doing("cli: redrive --class"):
+        cli_ok(cli, "redrive", "--class", "code", "--transform", "pesanan@2")
+    with rec.doing("cli: redrive --batch --status parked"):
+        cli_ok(cli, "redrive", "--batch", batch, "--status", "parked", "--transform", "pesanan@1")
+    with rec.doing("cli: redrive --all-open --dry-run"):
+        cli_ok(cli, "redrive", "--all-open", "--dry-run", "--transform", "pesanan@2")
+    with rec.doing("window: redrive a filter (signature)"):
+        redrive(ws, "pesanan@1", where=DeadLetterFilter(signature=s["signature"]), max_attempts=2)
+
+
+def table_filters(ws: Workspace, s: dict[str, Any]) -> list[tuple[str, DeadLetterFilter]]:
+    """Every filter the window's pickers, its search box and Trends' links make."""
+    F = DeadLetterFilter
+    batch = s["batches"]["jsonl"]
+    newest = list_batches(ws, limit=1)[0]
+    day = dt.date.fromisoformat(newest.started_at[:10])
+    out = [(f"status={st}", F(status=st)) for st in STATUS_FILTERS]
+    out += [(f"class={c}", F(error_class=c)) for c in CLASSES]
+    out += [
+        ("class=code, all statuses", F(error_class="code", status=ALL)),
+        ("class=data, parked", F(error_class="data", status="parked")),
+        ("transform", F(transform="pesanan@2")),
+        ("transform, all statuses", F(transform="pesanan@1", status=ALL)),
+        ("batch", F(batch_id=batch)),
+        ("batch prefix", F(batch_id=batch[:6])),
+        ("batch, all statuses", F(batch_id=batch, status=ALL)),
+        ("batch + class + transform", F(batch_id=batch, error_class="data", transform="pesanan@1")),
+        ("attempts >= 2", F(min_attempts=2)),
+        ("attempts >= 3, all statuses", F(min_attempts=3, status=ALL)),
+        ("class + attempts >= 2", F(error_class="data", min_attempts=2)),
+        ("search", F(search="qty")),
+        ("search, all statuses", F(search="Budi", status=ALL)),
+        ("search + class", F(search="kolom", error_class="data")),
+        # Trends' links: an error group, an attempts bar, a day or span of a chart.
+        ("signature", F(signature=s["signature"])),
+        (
+            "group: signature + class, all",
+            F(signature=s["signature"], error_class="data", status=ALL),
+        ),
+        ("attempts bar: exactly 2", F(attempts=2)),
+        ("attempts bar: exactly 3, all", F(attempts=3, status=ALL)),
+        ("a day, all statuses", F(failed_from=day, failed_to=day, status=ALL)),
+        ("a span, open", F(failed_from=dt.date(2026, 1, 10), failed_to=dt.date(2026, 2, 10))),
+        ("a day + class", F(failed_from=day, failed_to=day, error_class="data", status=ALL)),
+        ("failure day's batch link", F(batch_id=newest.batch_id, status=ALL)),
+        ("selected ids", F(ids=tuple(s["ids"][:40]), status=ALL)),
+    ]
+    return out
+
+
+def quarantine_table(rec: Recorder, ws: Workspace, s: dict[str, Any]) -> None:
+    """What the table asks (gui/quarantine/model.py): the count, and pages by its three
+    routes, for every filter and every sortable column both ways. A page from the end in
+    one order is the first page in the other, so per column: the first page and the next
+    (keyset) ascending, and the last page and the one before it (keyset, descending)."""
+    for label, f in table_filters(ws, s):
+        with rec.doing(f"window: table {label}"):
+            count_dead_letters(ws, f)
+            fetch_rows(ws, f, limit=PAGE, offset=3 * PAGE)  # a jump ahead, by offset
+            for sort in SORTABLE:
+                first = fetch_rows(ws, f, limit=PAGE, sort=sort)
+                last = fetch_rows(ws, f, limit=PAGE, sort=sort, from_end=True)
+                if first:
+                    fetch_rows(ws, f, limit=PAGE, sort=sort, after=first[-1])
+                if last:  # scrolling up from the end: the rows after its first, descending
+                    fetch_rows(ws, f, limit=PAGE, sort=sort, descending=True, after=last[0])
+
+
+def window_reads(rec: Recorder, ws: Workspace, s: dict[str, Any], tmp: Path) -> None:
+    ids = s["ids"]
+    with rec.doing("window: detail pane"):
+        for i in ids[:3]:
+            get_dead_letter(ws, i)
+    with rec.doing("window: batch picker"):
+        list_batches(ws, limit=200)
+        count_dead_letters(ws, DeadLetterFilter())  # the status bar
+    with rec.doing("window: audit tab"):
+        for f in audit_filters(ids[0]):
+            page = audit_page(ws, f, limit=100)
+            audit_page(ws, f, limit=100, offset=page.next_offset)
+        count_dead_letters(ws, DeadLetterFilter(status=ALL, ids=(ids[0],)))
+    with rec.doing("window: export filter and selection"):
+        export_dead_letters(ws, DeadLetterFilter(error_class="data"), tmp / "a.csv", "csv")
+        export_dead_letters(ws, DeadLetterFilter(status=ALL), tmp / "b.jsonl", "jsonl")
+        picked = DeadLetterFilter(status=ALL, ids=tuple(ids[:20]))
+        export_dead_letters(ws, picked, tmp / "c.csv", "csv")
+
+
+def audit_filters(dl_id: int) -> list[AuditFilter]:
+    since = dt.datetime(2026, 2, 1)
+    return [
+        AuditFilter(),
+        AuditFilter(since=since),
+        AuditFilter(actor="demo"),
+        AuditFilter(action="discarded"),
+        AuditFilter(action="parked", since=since),
+        AuditFilter(dead_letter_id=dl_id),
+        AuditFilter(dead_letter_id=dl_id, action="edited"),
+        AuditFilter(actor="DEMO", since=since),
+    ]
+
+
+def trends(rec: Recorder, ws: Workspace, s: dict[str, Any]) -> None:
+    F = DeadLetterFilter
+    with rec.doing("trends: the tab, without and with the table's filter"):
+        compute_trends(ws)  # report's
+        compute_trends(ws, F())  # the tab's, with the table's default filter
+        compute_trends(ws, F(signature=s["signature"], status="parked"))
+        compute_trends(ws, F(search="qty", status=ALL))
+        compute_trends(ws, since=dt.date(2026, 2, 15))
+        banner_spike(ws)
+    with rec.doing("trends: stats"):
+        compute_stats(ws, F(error_class="data", status=ALL), since=dt.date(2026, 2, 1))
+        stats_json(ws)
+
+
+def cli_reads(rec: Recorder, cli: list[str], s: dict[str, Any], tmp: Path) -> None:
+    batch = s["batches"]["jsonl"]
+    for args in (
+        ["list"],
+        ["list", "--status", "all", "--limit", "50", "--offset", "100"],
+        ["list", "--class", "code", "--status", "resolved"],
+        ["list", "--batch", batch[:8]],
+        ["list", "--status", "parked", "--class", "data", "--batch", batch],
+        ["list", "--search", "qty", "--status", "all"],
+        ["show", str(s["ids"][0])],
+        ["reconcile", batch],
+        ["reconcile", s["batches"]["csv"][:10]],
+        ["audit"],
+        ["audit", "--since", "2026-02-01", "--limit", "20", "--offset", "20"],
+        ["audit", "--actor", "demo"],
+        ["audit", "--action", "resolved"],
+        ["audit", "--id", str(s["ids"][0])],
+        ["audit", "--action", "quarantined", "--since", "2026-03-01T12:00"],
+        ["purge", "--older-than", "30", "--dry-run"],
+        ["purge", "--older-than", "10", "--status", "discarded", "--dry-run"],
+    ):
+        with rec.doing(f"cli: {' '.join(args)}"):
+            cli_ok(cli, *args)
+    with rec.doing("cli: stats (computed, then from the cache)"):
+        cli_ok(cli, "stats")
+        cli_ok(cli, "stats")
+    with rec.doing("cli: report --since"):
+        cli_ok(cli, "report", "--out", str(tmp / "report"), "--since", "2026-02-01")
+
+
+def exercise(rec: Recorder, ws: Workspace, cli: list[str], tmp: Path) -> None:
+    s = build_store(rec, ws, cli, tmp)
+    steward_changes(rec, ws, cli, s)
+    quarantine_table(rec, ws, s)
+    window_reads(rec, ws, s, tmp)
+    trends(rec, ws, s)
+    cli_reads(rec, cli, s, tmp)
+    with rec.doing("cli: purge (real)"):
+        cli_ok(cli, "purge", "--older-than", "45")
+    # What reads the purges' records: Trends adds the purged rows back.
+    with rec.doing("after purge: trends, cli stats"):
+        compute_trends(ws)
+        cli_ok(cli, "stats")
+
+
+def no_charts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``report`` without its PNGs: they are drawn from the Trends it computed (no query),
+    and drawing needs a QApplication, which would outlive this test in the process."""
+    from triage_app.gui.trends import report
+
+    monkeypatch.setattr(report, "render_charts", lambda _trends, _out: [])
+
+
+# -- the test --------------------------------------------------------------------------------
+_RESULTS: dict[str, BackendResult] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report() -> Iterator[None]:
+    """Write the report once both databases were checked (only when asked for)."""
+    yield
+    target = os.environ.get(REPORT_ENV)
+    if target and _RESULTS:
+        write_report(Path(target), _RESULTS)
+
+
+@pytest.fixture
+def report_wanted() -> bool:
+    return bool(os.environ.get(REPORT_ENV))
+
+
+def test_sqlite_queries_use_indexes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    report_wanted: bool,
+) -> None:
+    no_charts(monkeypatch)
+    rec = Recorder()
+    folder = tmp_path / "ws"
+    store = folder / STORE_FILE
+    rec.install_sqlite(monkeypatch, store)
+    with open_workspace(folder) as ws:
+        exercise(rec, ws, ["--workspace", str(folder)], tmp_path)
+    rec.paused = True
+    capsys.readouterr()
+
+    result = BackendResult("sqlite")
+    bad: list[Verdict] = []
+    # Plans with the planner's statistics (demo and benchmark stores run ANALYZE) and
+    # without (a user's store: the application never runs it). Both must use indexes.
+    for variant, statistics in (("stats", True), ("no stats", False)):
+        db = sqlite_snapshot(store, tmp_path / f"plans_{variant}.db", statistics=statistics)
+        try:
+            names = constraint_indexes(db)
+            verdicts = [explain_sqlite(db, s, names) for s in rec.statements]
+            bad += [v for v in verdicts if v.failed]
+            result.add(variant, sqlite_indexes(db), verdicts)
+            if report_wanted:
+                result.effects[variant] = sqlite_drop_effects(db, verdicts)
+            fks = unindexed_foreign_keys(*sqlite_foreign_keys(db), rec.deleted_from)
+        finally:
+            db.close()
+    _RESULTS["sqlite"] = result
+    assert rec.statements, "no statement was captured"
+    assert not bad, failure_message(bad)
+    assert not fks, f"deleting parent rows reads the whole child table: {fks}"
+
+
+def sqlite_drop_effects(db: sqlite3.Connection, verdicts: list[Verdict]) -> DropEffects:
+    names = constraint_indexes(db)
+
+    def without(indexes: Sequence[str], statements: Sequence[Statement]) -> list[Verdict]:
+        db.execute("BEGIN")  # DDL is transactional in SQLite: the drop is rolled back
+        try:
+            for index in indexes:
+                db.execute(f'DROP INDEX "{index}"')
+            return [explain_sqlite(db, s, names) for s in statements]
+        finally:
+            db.execute("ROLLBACK")
+
+    return drop_effects(sqlite_indexes(db), verdicts, without)
+
+
+def test_postgres_queries_use_indexes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    pg_urls: tuple[str, str],
+    report_wanted: bool,
+) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    no_charts(monkeypatch)
+    wh, dl = pg_urls
+    url = make_url(dl)
+    options = str(url.query["options"])  # -csearch_path=<the store's own schema>
+    rec = Recorder()
+    cli = ["--warehouse", wh, "--dead-letter", dl]
+    with (
+        rec.installed_postgres(options.split("=", 1)[1]),
+        open_workspace(warehouse_url=wh, dead_letter_url=dl) as ws,
+    ):
+        exercise(rec, ws, cli, tmp_path)
+    rec.paused = True
+    capsys.readouterr()
+
+    with psycopg.connect(
+        host=url.host,
+        port=url.port or 5432,
+        user=url.username,
+        dbname=url.database,
+        options=options,
+        autocommit=True,
+    ) as conn:
+        cur = conn.cursor()
+        # The tables as autovacuum leaves them (statistics, and the visibility map that lets
+        # an index be read without the table), so that plans do not depend on when it ran.
+        cur.execute("VACUUM ANALYZE dead_letters")
+        cur.execute("VACUUM ANALYZE audit_events")
+        cur.execute("BEGIN")
+        for sql, params in rec.temp_tables.items():  # a COPY's staging table
+            cur.execute(sql, params)
+        # Whether an index CAN serve each statement, not whether reading a small table
+        # whole would be cheaper.
+        cur.execute("SET enable_seqscan = off")
+        verdicts = [explain_pg(cur, s) for s in rec.statements]
+        result = BackendResult("postgresql")
+        result.add("", pg_indexes(cur), verdicts)
+        if report_wanted:
+            result.effects[""] = pg_drop_effects(cur, verdicts)
+        fks = unindexed_foreign_keys(*pg_foreign_keys(cur), rec.deleted_from)
+        cur.execute("ROLLBACK")
+    _RESULTS["postgresql"] = result
+    bad = [v for v in verdicts if v.failed]
+    assert rec.statements, "no statement was captured"
+    assert not bad, failure_message(bad)
+    assert not fks, f"deleting parent rows reads the whole child table: {fks}"
+
+
+def pg_drop_effects(cur: Any, verdicts: list[Verdict]) -> DropEffects:
+    def without(indexes: Sequence[str], statements: Sequence[Statement]) -> list[Verdict]:
+        cur.execute("SAVEPOINT dropped")  # DDL is transactional: the drop is rolled back
+        try:
+            for index in indexes:
+                cur.execute(f'DROP INDEX "{index}"')
+            return [explain_pg(cur, s) for s in statements]
+        finally:
+            cur.execute("ROLLBACK TO SAVEPOINT dropped")
+
+    return drop_effects(pg_indexes(cur), verdicts, without)
