@@ -13,9 +13,10 @@ all alike: ``python -c pass`` (the interpreter's own start) and ``python -c "imp
 sqlite3"`` (the least any run on SQLite imports). ``--compare DIR`` adds the same three
 cases for another source tree of the package (for instance ``git archive`` of an older
 commit unpacked into DIR), run with ``python -m triage_app`` in DIR, for a before/after
-ratio measured in this run.
+ratio measured in this run. Repeat it to compare several trees at once (say, before a change,
+and a prototype of the next one): each is named by its folder.
 
-    python benchmarks/bench_startup.py [--rounds 15] [--compare DIR]
+    python benchmarks/bench_startup.py [--rounds 15] [--compare DIR]...
 """
 
 from __future__ import annotations
@@ -73,15 +74,16 @@ def main() -> int:
     ap.add_argument(
         "--compare",
         type=Path,
-        default=None,
-        help="another source tree of triage_app, measured the same way",
+        action="append",
+        default=[],
+        help="another source tree of triage_app, measured the same way (repeatable)",
     )
     ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: temp)")
     a = ap.parse_args()
 
     # Byte-compile first, as an install does: where PYTHONDONTWRITEBYTECODE is set, every
     # start would otherwise compile the package again and time that instead.
-    trees = [REPO / "triage_app"] + ([a.compare / "triage_app"] if a.compare else [])
+    trees = [REPO / "triage_app"] + [d / "triage_app" for d in a.compare]
     for tree in trees:
         subprocess.run(
             [sys.executable, "-m", "compileall", "-q", str(tree)],
@@ -99,9 +101,11 @@ def main() -> int:
         )
 
     contenders: dict[str, tuple[list[str], Path | None]] = {"ours": (ours_command(), None)}
-    if a.compare:
-        compare = a.compare.resolve()
-        contenders["compare"] = ([sys.executable, "-m", "triage_app"], compare)
+    for d in a.compare:
+        who = "compare" if len(a.compare) == 1 else f"compare:{d.resolve().name}"
+        if who in contenders:
+            sys.exit(f"two trees to compare are named {d.resolve().name}: rename one")
+        contenders[who] = ([sys.executable, "-m", "triage_app"], d.resolve())
     refs: dict[str, list[str]] = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "import sqlite3": [sys.executable, "-c", "import sqlite3"],
@@ -157,10 +161,11 @@ def main() -> int:
 
     med = {k: statistics.median(v) for k, v in times.items()}
     print()
-    print(f"{'':20}{'median s':>10}{'min s':>8}{'max s':>8}{'peak MB':>9}{'cpu s':>8}")
+    w = max(20, *(len(k) + 2 for k in names))
+    print(f"{'':{w}}{'median s':>10}{'min s':>8}{'max s':>8}{'peak MB':>9}{'cpu s':>8}")
     for k in names:
         print(
-            f"{k:20}{med[k]:10.3f}{min(times[k]):8.3f}{max(times[k]):8.3f}"
+            f"{k:{w}}{med[k]:10.3f}{min(times[k]):8.3f}{max(times[k]):8.3f}"
             f"{max(rss[k]):9.0f}{statistics.median(cpu[k]):8.3f}"
         )
     base = med["python -c pass"]
@@ -174,11 +179,13 @@ def main() -> int:
             f"{med[k] / base:.1f}x python -c pass, {med[k] / lite:.1f}x import sqlite3; "
             f"above import sqlite3: {med[k] - lite:.3f} s"
         )
-    if a.compare:
+    for who in contenders:
+        if who == "ours":
+            continue
         for case in cases:
-            r = med[f"ours {case}"] / med[f"compare {case}"]
-            c = statistics.median(cpu[f"ours {case}"]) / statistics.median(cpu[f"compare {case}"])
-            print(f"ours / compare ({case}) = {r:.2f} wall, {c:.2f} cpu")
+            r = med[f"ours {case}"] / med[f"{who} {case}"]
+            c = statistics.median(cpu[f"ours {case}"]) / statistics.median(cpu[f"{who} {case}"])
+            print(f"ours / {who} ({case}) = {r:.2f} wall, {c:.2f} cpu")
     peak = max(max(rss[f"ours {c}"]) for c in cases)
     print(f"ours peak RSS = {peak:.0f} MB (target < 200: {'met' if peak < 200 else 'MISSED'})")
     if a.work is None:

@@ -2,11 +2,16 @@
 
 Checked, not timed (the timing is benchmarks/bench_startup.py): after ``main([... run
 ...])`` in a child process, ``sys.modules`` holds no Alembic, keyring, Qt or psycopg on a
-SQLite workspace, and none of the engine's parts that a run does not use. The registry
-looks for plugins only when a question needs them."""
+SQLite workspace, and none of the engine's parts that a run does not use: of the dead
+letters, only the filters the stats cache's warming counts with. A run records its batch
+with Core statements, so one that has nothing to do (already loaded) compiles no ORM
+statement. The dead letters' package loads its parts on demand and still answers every
+name of its interface as the eager one did. The registry looks for plugins only when a
+question needs them."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -14,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import triage_app.core.deadletters as deadletters
 from tests.support import gen_batch
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import Registry, Transform, default_registry
@@ -34,17 +40,25 @@ NEVER = (
 # (trends, and the dead letters' filters), a rerun ("already loaded") does neither.
 NOT_FOR_A_RUN = ("triage_app.core.verify", "triage_app.core.demo", "triage_app.gui")
 NOT_FOR_A_RERUN = (*NOT_FOR_A_RUN, "triage_app.core.trends", "triage_app.core.deadletters")
+# All a new batch loads of the dead letters' package: the filters, for the stats cache.
+DEAD_LETTERS_FOR_A_RUN = ["triage_app.core.deadletters", "triage_app.core.deadletters.filters"]
 
+# "orm": whether the ORM set up its mappers, which its first Session or first statement on a
+# mapped class does. (The ORM is imported all the same while the tables are mapped classes:
+# triage_app/core/db/models.py.)
 _CHILD = """
 import json, sys
 from triage_app.cli import main
 code = main(sys.argv[1:])
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+from triage_app.core.db import Batch
+orm = Batch.__mapper__.configured
+print(json.dumps({"code": code, "modules": sorted(sys.modules), "orm": orm}))
 """
 
 
 def modules_after(*args: str) -> tuple[str, set[str]]:
-    """The CLI's output and the modules loaded after ``main(args)`` in a new interpreter."""
+    """The CLI's output and the modules loaded after ``main(args)`` in a new interpreter; a
+    name ``orm-configured`` among them where the ORM set up its mappers."""
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, *args],
         capture_output=True,
@@ -55,7 +69,8 @@ def modules_after(*args: str) -> tuple[str, set[str]]:
     *printed, last = out.stdout.strip().splitlines()
     result = json.loads(last)
     assert result["code"] == 0, out.stdout + out.stderr
-    return "\n".join(printed), set(result["modules"])
+    configured = {"orm-configured"} if result["orm"] else set()
+    return "\n".join(printed), set(result["modules"]) | configured
 
 
 def loaded(modules: set[str], roots: tuple[str, ...]) -> list[str]:
@@ -84,7 +99,96 @@ def test_a_run_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
     for modules in (on_fresh, on_existing):
         assert "triage_app.core.trends" in modules  # the stats cache is warmed
         assert loaded(modules, NOT_FOR_A_RUN) == []
+        assert loaded(modules, ("triage_app.core.deadletters",)) == DEAD_LETTERS_FOR_A_RUN
     assert loaded(on_rerun, NOT_FOR_A_RERUN) == []
+    # Finding the batch loaded already took Core statements only (the warming of a new
+    # batch's stats cache counts with ORM statements, trends/counting.py).
+    assert "orm-configured" not in on_rerun
+
+
+def _interface_imports() -> dict[str, tuple[str, str]]:
+    """What the dead letters' ``__init__`` imports for the checkers: name -> (part, name)."""
+    tree = ast.parse(Path(deadletters.__file__).read_text(encoding="utf-8"))
+    found: dict[str, tuple[str, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "triage_app.core.deadletters."
+        ):
+            part = node.module.rsplit(".", 1)[1]  # type: ignore[union-attr]
+            for alias in node.names:
+                found[alias.asname or alias.name] = (part, alias.name)
+    return found
+
+
+def test_the_lazy_dead_letters_package_answers_what_it_imported() -> None:
+    """Each name of the interface is the object its part defines, the one the checkers see
+    imported; no name is left out of ``__all__`` or the table that loads it."""
+    import importlib
+
+    imports = _interface_imports()
+    assert len(imports) > 50
+    assert sorted(imports) == sorted(deadletters.__all__)
+    assert imports == deadletters._SOURCE
+    for name, (part, there) in imports.items():
+        module = importlib.import_module(f"triage_app.core.deadletters.{part}")
+        assert getattr(deadletters, name) is getattr(module, there), name
+    assert deadletters.purge_dead_letters is deadletters.purge
+    assert callable(deadletters.purge) and callable(deadletters.audit_trail)
+    assert set(dir(deadletters)) >= set(deadletters.__all__)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        deadletters.no_such_name  # noqa: B018
+
+
+_SHADOWS = """
+import importlib, sys, types
+{first}
+from triage_app.core.deadletters import audit_trail, purge, purge_dead_letters
+import triage_app.core.deadletters as dls
+print(all(
+    isinstance(f, types.FunctionType)
+    for f in (audit_trail, purge, purge_dead_letters, dls.purge, dls.audit_trail)
+))
+print(sorted(m for m in sys.modules if m.startswith("triage_app.core.deadletters.")))
+"""
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "",
+        "import triage_app.core.deadletters.purge, triage_app.core.deadletters.audit_trail",
+        "from triage_app.core.deadletters.audit_trail import _where",
+        "from triage_app.core.deadletters import redrive",  # loads parts that load others
+    ],
+)
+def test_purge_and_audit_trail_are_the_functions_however_their_parts_loaded(first: str) -> None:
+    """``purge`` and ``audit_trail`` name both a part and the function in it: the package's
+    attribute is the function, as the eager imports left it, even where the part was loaded
+    first (the import system then binds the part to the package's attribute)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _SHADOWS.format(first=first)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    functions, parts = out.stdout.splitlines()
+    assert functions == "True"
+    assert "triage_app.core.deadletters.purge" in parts
+
+
+def test_a_part_loads_only_when_one_of_its_names_is_asked_for() -> None:
+    code = (
+        "import sys\n"
+        "import triage_app.core.deadletters as dls\n"
+        "before = sorted(m for m in sys.modules if m.startswith('triage_app.core.deadletters.'))\n"
+        "dls.DeadLetterFilter\n"
+        "after = sorted(m for m in sys.modules if m.startswith('triage_app.core.deadletters.'))\n"
+        "print(before, after)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[] ['triage_app.core.deadletters.filters']"
 
 
 def _transform(name: str, version: int) -> Transform:

@@ -13,14 +13,19 @@ import getpass
 import socket
 import threading
 import weakref
+from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import Connection, Engine, Insert, insert, text
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Engine, Insert, Table, insert, text
 
 from triage_app.core.clock import utcnow
 from triage_app.core.db.models import AuditEvent
 from triage_app.core.places import printable
 from triage_app.core.vocabulary import AuditAction
+
+if TYPE_CHECKING:
+    # Only for the hints: the batch writes its events through Core connections, and a run
+    # loads no ORM for this module's sake.
+    from sqlalchemy.orm import Session
 
 # The actor column's width (models.AuditEvent.actor).
 ACTOR_CHARS = 200
@@ -63,13 +68,13 @@ def actor_for(bind: Engine | Connection | Session) -> str:
     Connection or Session is asked on its own connection, so the first call inside a
     transaction needs no second connection."""
     conn: Connection | None = None
-    if isinstance(bind, Session):
+    if isinstance(bind, Connection):
+        conn, engine = bind, bind.engine
+    elif isinstance(bind, Engine):
+        engine = bind
+    else:  # a Session
         conn = bind.connection()
         engine = conn.engine
-    elif isinstance(bind, Connection):
-        conn, engine = bind, bind.engine
-    else:
-        engine = bind
     with _actors_lock:
         known = _actors.get(engine)
     if known is not None:
@@ -90,8 +95,9 @@ def actor_for(bind: Engine | Connection | Session) -> str:
 
 @functools.cache
 def event_insert() -> Insert:
-    """The insert of audit events, built once: many rows at a time on the hot paths."""
-    return insert(AuditEvent)
+    """The insert of audit events, built once: many rows at a time on the hot paths. On the
+    table, not the mapped class: a Core statement compiles without the ORM's set-up."""
+    return insert(cast(Table, AuditEvent.__table__))
 
 
 def record_event(

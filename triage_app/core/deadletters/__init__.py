@@ -1,80 +1,193 @@
 """Dead letters: which ones (filters), reading them (queries, pages for the table, the
 payload as a person edits it), changing them by hand (audited), re-driving them through a
-transform version, and exporting them."""
+transform version, and exporting them.
 
-from triage_app.core.deadletters.audit_trail import (
-    ACTIONS,
-    AuditFilter,
-    AuditPage,
-    AuditRecord,
-    audit_page,
-    audit_trail,
-    count_audit_events,
-    parse_action,
-    parse_since,
-)
-from triage_app.core.deadletters.changes import (
-    add_note,
-    apply_change,
-    edit_payload,
-    reclassify,
-    set_status,
-)
-from triage_app.core.deadletters.export import ExportSummary, export_dead_letters
-from triage_app.core.deadletters.filters import (
-    DeadLetterFilter,
-    filter_clauses,
-)
-from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
-from triage_app.core.deadletters.payload_view import (
-    DiffLine,
-    EditablePayload,
-    check_edit,
-    editable_payload,
-    error_position,
-    payload_diff,
-    reformat,
-)
-from triage_app.core.deadletters.purge import (
-    PURGEABLE,
-    PurgeSummary,
-    RetentionPolicy,
-    purge,
-    retention_policy,
-    set_retention_policy,
-)
+The names below are this package's interface; each part loads when one of its names is
+first asked for. A batch's stats-cache warming needs the filters only, and loading every
+part (re-drive, transitions, payload views, ...) cost ``triage-app run`` some 25 ms.
+"""
 
-# ``purge`` is also the module's name, so ``from …deadletters import purge`` reads to
-# import-linter as reaching into the module; code inside the package graph uses this one.
-from triage_app.core.deadletters.purge import purge as purge_dead_letters
-from triage_app.core.deadletters.queries import (
-    AuditEntry,
-    DeadLetterDetail,
-    DeadLetterPage,
-    DeadLetterView,
-    count_dead_letters,
-    get_dead_letter,
-    list_dead_letters,
-    page_of_dead_letters,
-)
-from triage_app.core.deadletters.redriving import (
-    DEFAULT_MAX_ATTEMPTS,
-    RedriveResult,
-    RedriveSummary,
-    redrive,
-    try_payload,
-)
-from triage_app.core.deadletters.transitions import (
-    ChangedMeanwhile,
-    ChangeReport,
-    Refused,
-    RowChange,
-    discard,
-    note,
-    park,
-    reclassify_as,
-    reopen,
-)
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: __getattr__
+    from triage_app.core.deadletters.audit_trail import (
+        ACTIONS,
+        AuditFilter,
+        AuditPage,
+        AuditRecord,
+        audit_page,
+        audit_trail,
+        count_audit_events,
+        parse_action,
+        parse_since,
+    )
+    from triage_app.core.deadletters.changes import (
+        add_note,
+        apply_change,
+        edit_payload,
+        reclassify,
+        set_status,
+    )
+    from triage_app.core.deadletters.export import ExportSummary, export_dead_letters
+    from triage_app.core.deadletters.filters import (
+        DeadLetterFilter,
+        filter_clauses,
+    )
+    from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
+    from triage_app.core.deadletters.payload_view import (
+        DiffLine,
+        EditablePayload,
+        check_edit,
+        editable_payload,
+        error_position,
+        payload_diff,
+        reformat,
+    )
+    from triage_app.core.deadletters.purge import (
+        PURGEABLE,
+        PurgeSummary,
+        RetentionPolicy,
+        purge,
+        retention_policy,
+        set_retention_policy,
+    )
+
+    # ``purge`` is also the module's name, so ``from …deadletters import purge`` reads to
+    # import-linter as reaching into the module; code inside the package graph uses this one.
+    from triage_app.core.deadletters.purge import purge as purge_dead_letters
+    from triage_app.core.deadletters.queries import (
+        AuditEntry,
+        DeadLetterDetail,
+        DeadLetterPage,
+        DeadLetterView,
+        count_dead_letters,
+        get_dead_letter,
+        list_dead_letters,
+        page_of_dead_letters,
+    )
+    from triage_app.core.deadletters.redriving import (
+        DEFAULT_MAX_ATTEMPTS,
+        RedriveResult,
+        RedriveSummary,
+        redrive,
+        try_payload,
+    )
+    from triage_app.core.deadletters.transitions import (
+        ChangedMeanwhile,
+        ChangeReport,
+        Refused,
+        RowChange,
+        discard,
+        note,
+        park,
+        reclassify_as,
+        reopen,
+    )
+
+# The part that defines each name (the same as the imports above: a test holds them equal).
+_PARTS: dict[str, tuple[str, ...]] = {
+    "audit_trail": (
+        "ACTIONS",
+        "AuditFilter",
+        "AuditPage",
+        "AuditRecord",
+        "audit_page",
+        "audit_trail",
+        "count_audit_events",
+        "parse_action",
+        "parse_since",
+    ),
+    "changes": ("add_note", "apply_change", "edit_payload", "reclassify", "set_status"),
+    "export": ("ExportSummary", "export_dead_letters"),
+    "filters": ("DeadLetterFilter", "filter_clauses"),
+    "paging": ("DeadLetterRow", "fetch_rows"),
+    "payload_view": (
+        "DiffLine",
+        "EditablePayload",
+        "check_edit",
+        "editable_payload",
+        "error_position",
+        "payload_diff",
+        "reformat",
+    ),
+    "purge": (
+        "PURGEABLE",
+        "PurgeSummary",
+        "RetentionPolicy",
+        "purge",
+        "retention_policy",
+        "set_retention_policy",
+    ),
+    "queries": (
+        "AuditEntry",
+        "DeadLetterDetail",
+        "DeadLetterPage",
+        "DeadLetterView",
+        "count_dead_letters",
+        "get_dead_letter",
+        "list_dead_letters",
+        "page_of_dead_letters",
+    ),
+    "redriving": (
+        "DEFAULT_MAX_ATTEMPTS",
+        "RedriveResult",
+        "RedriveSummary",
+        "redrive",
+        "try_payload",
+    ),
+    "transitions": (
+        "ChangedMeanwhile",
+        "ChangeReport",
+        "Refused",
+        "RowChange",
+        "discard",
+        "note",
+        "park",
+        "reclassify_as",
+        "reopen",
+    ),
+}
+# name -> (part, the name there)
+_SOURCE: dict[str, tuple[str, str]] = {
+    name: (part, name) for part, names in _PARTS.items() for name in names
+}
+_SOURCE["purge_dead_letters"] = ("purge", "purge")
+# Functions named like the part that defines them: the package's attribute is the function.
+_SHADOWED = frozenset(part for part, names in _PARTS.items() if part in names)
+
+
+def __getattr__(name: str) -> Any:
+    """Load the part that defines ``name`` (once: the value is kept as a global)."""
+    try:
+        part, there = _SOURCE[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{part}"), there)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_SOURCE))
+
+
+class _Package(types.ModuleType):
+    """Importing a part binds it to the package's attribute of its name; for ``purge`` and
+    ``audit_trail`` that attribute is the function, whichever way the part was first loaded
+    (as the eager imports left it: ``from …deadletters import purge`` is the function)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "ACTIONS",
