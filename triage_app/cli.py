@@ -383,6 +383,13 @@ _ROW_ACTION_STATUS = {
 }
 
 
+def _print_outcomes(results: Sequence[Any]) -> None:
+    """``redrive --verbose``: each row's outcome, a chunk at a time; the summary follows."""
+    sys.stdout.write(
+        "".join(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}\n" for r in results)
+    )
+
+
 def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import DeadLetterFilter
     from triage_app.core.jobs import RedriveJob
@@ -396,33 +403,33 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         where = DeadLetterFilter(
             status=args.status, error_class=args.error_class, batch_id=args.batch
         )
+    verbose = args.verbose and not args.json
     job = RedriveJob(
         args.transform,
         ids=tuple(args.id) if args.id else None,
         where=where,
         dry_run=args.dry_run,
         max_attempts=args.max_attempts,
+        # JSON lists every row's outcome; the text is a summary, and with --verbose each
+        # row's line is printed as its chunk settles, so memory stays flat either way.
+        keep=None if args.json else 0,
+        on_results=_print_outcomes if verbose else None,
     )
     with _open(args) as ws:
         s = job.run(ws)
     data: dict[str, Any] = {}
     if args.json:  # a whole batch's rows: built only when asked for
         data = s.to_json()
-        for k in ("transform", "dry_run", "cancelled"):
+        for k in ("transform", "dry_run", "cancelled", "more_results"):
             data.pop(k)
 
     def text() -> str:
-        # A summary; each row's outcome only with --verbose (a batch has 100,000 of them).
         verb = "would re-drive" if s.dry_run else "re-drove"
-        lines = [
+        return (
             f"{verb} {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
             f"{s.failed:,} failed, {s.parked:,} parked"
             + (f"; {s.taken:,} taken by another re-drive" if s.taken else "")
-        ]
-        if args.verbose:
-            for r in s.results:
-                lines.append(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}")
-        return "\n".join(lines)
+        )
 
     _emit(data, args.json, text)
     return 0

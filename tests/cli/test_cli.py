@@ -91,7 +91,15 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
         capsys, *ws_args, "redrive", "--all-open", "--transform", "pesanan@2", "--dry-run"
     )
     assert isinstance(dry, dict)
-    assert set(dry) == {"attempted", "succeeded", "failed", "parked", "taken", "results"}
+    assert set(dry) == {
+        "attempted",
+        "succeeded",
+        "failed",
+        "parked",
+        "taken",
+        "skipped",
+        "results",
+    }
     assert (dry["attempted"], dry["succeeded"], dry["failed"]) == (4, 2, 2)
     assert run_json(capsys, *ws_args, "list").__len__() == 4  # the dry run wrote nothing
 

@@ -8,6 +8,7 @@ both (warming the stats cache after a batch or a re-drive), is done here, once.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
         DeadLetterFilter,
         ExportSummary,
         PurgeSummary,
+        RedriveResult,
         RedriveSummary,
     )
     from triage_app.core.verify import IdempotenceProof
@@ -129,6 +131,11 @@ class RedriveJob:
     where: DeadLetterFilter | None = None
     dry_run: bool = False
     max_attempts: int = field(default_factory=_default_max_attempts)
+    # How many rows' outcomes the summary keeps (None: all), and who sees each chunk's.
+    keep: int | None = 2_000
+    on_results: Callable[[Sequence[RedriveResult]], None] | None = field(
+        default=None, compare=False
+    )
 
     @property
     def title(self) -> str:
@@ -147,6 +154,8 @@ class RedriveJob:
             dry_run=self.dry_run,
             max_attempts=self.max_attempts,
             progress=progress or NoProgress(),
+            keep=self.keep,
+            on_results=self.on_results,
         )
         if not self.dry_run:
             warm_stats_cache(ws)

@@ -144,3 +144,30 @@ def test_the_fast_path_and_fn_agree_in_a_redrive(workspace: Workspace, tmp_path:
     assert by_line[1].outcome == "failed" and by_line[1].error == "DataError: qty tidak valid: 0"
     assert by_line[2].outcome == "failed" and "harga tidak valid" in (by_line[2].error or "")
     assert by_line[3].outcome == "resolved"
+
+
+def test_a_summary_counts_every_row_but_keeps_a_bounded_few_failures_first(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """A re-drive of a million rows must not hold a million outcomes: the summary keeps
+    ``keep`` of them, those that did not succeed first, and counts all; ``on_results``
+    sees every row's, chunk by chunk."""
+    batch_id = _nulls(workspace, tmp_path, 1_200)
+    # Rows 1-3 are taken out first: the re-drive below finds them resolved (skipped).
+    redrive(workspace, "pesanan@2", ids=[1, 2, 3])
+    seen: list[int] = []
+    where = DeadLetterFilter(status="all", batch_id=batch_id)
+    s = redrive(
+        workspace,
+        "pesanan@2",
+        where=where,
+        keep=10,
+        on_results=lambda chunk: seen.extend(r.id for r in chunk),
+    )
+    assert (s.attempted, s.succeeded, s.failed, s.skipped) == (1_197, 1_197, 0, 3)
+    assert len(s.results) == 10 and s.more_results == 1_190
+    assert [r.outcome for r in s.results[:3]] == ["skipped"] * 3  # the problems come first
+    assert [r.id for r in s.results] == sorted(r.id for r in s.results)
+    assert sorted(seen) == list(range(1, 1_201))
+    everything = redrive(workspace, "pesanan@2", where=where, keep=None)
+    assert len(everything.results) == 1_200 and everything.more_results == 0

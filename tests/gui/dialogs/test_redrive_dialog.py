@@ -75,7 +75,7 @@ def test_the_summary_names_rows_another_redrive_holds_are_named() -> None:
         RedriveResult(2, 4, RedriveOutcome.TAKEN, "held by bob@laptop"),
         RedriveResult(3, 6, RedriveOutcome.SKIPPED, "already resolved"),
     )
-    s = RedriveSummary("pesanan@2", False, 1, 1, 0, 0, results, taken=1)
+    s = RedriveSummary("pesanan@2", False, 1, 1, 0, 0, results, taken=1, skipped=1)
     assert describe_redrive(s) == (
         "Re-drove 1 with pesanan@2: 1 resolved, 0 failed (0 parked). "
         "1 skipped (already resolved or discarded). "

@@ -195,3 +195,42 @@ def test_own_changes_refresh_once(qtbot, live_window, store, monkeypatch):
     qtbot.wait(1_000)
     assert w.live.refreshes == 1 and len(layouts) == 1
     assert w.model.row(0).version == 2  # the table knows the new version at once
+
+
+def test_changes_that_keep_coming_refresh_at_most_once_a_gap(qtbot, tmp_path, bulk_store):
+    """Another steward's long re-drive commits every few hundred ms: the window refreshes
+    at most once a second, and every three seconds while a job of its own runs."""
+    from PySide6.QtCore import QTimer
+
+    from triage_app.core.deadletters import apply_change, note
+    from triage_app.gui import open_window
+    from triage_app.gui.quarantine.live_refresh import BUSY_GAP_MS, QUIET_GAP_MS
+
+    folder = tmp_path / "bulk"
+    bulk_store(folder, 50)
+    w = open_window(str(folder))
+    qtbot.addWidget(w)
+    try:
+        qtbot.waitUntil(lambda: w.model.total() == 50 and not w.queries.busy())
+        with open_workspace(folder) as other:
+            made = [0]
+
+            def commit() -> None:  # one more change, as another process's chunk would be
+                made[0] += 1
+                apply_change(other, [1 + made[0] % 50], note(f"chunk {made[0]}"))
+
+            timer = QTimer(interval=100)
+            timer.timeout.connect(commit)
+            for busy, gap_ms in ((False, QUIET_GAP_MS), (True, BUSY_GAP_MS)):
+                w.live.busy = lambda busy=busy: busy
+                before, commits = w.live.refreshes, made[0]
+                timer.start()
+                started = time.monotonic()
+                qtbot.wait(2 * gap_ms + 500)
+                timer.stop()
+                seconds = time.monotonic() - started
+                refreshes = w.live.refreshes - before
+                assert made[0] - commits >= 10  # changes kept coming
+                assert 1 <= refreshes <= 1 + seconds * 1000 / gap_ms, (busy, refreshes)
+    finally:
+        w.close()

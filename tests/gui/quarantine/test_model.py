@@ -134,3 +134,51 @@ def test_refresh_in_place_keeps_the_contract_and_follows_rows(qtmodeltester, tmp
         assert model.row(pins[0].row()).id == near_id
         assert model.row(pins[0].row()).version == 2
         model.set_workspace(None)
+
+
+def test_an_in_place_refresh_with_a_reader_reads_on_its_thread(qtmodeltester, tmp_path, bulk_store):
+    """With a reader (the window's query thread), the count and the pages are read on its
+    thread and swapped in when they come; until then the table shows what it had, and a
+    read asked for before a filter change is dropped when it comes."""
+    import threading
+
+    from PySide6.QtCore import QPersistentModelIndex
+
+    from triage_app.core.deadletters import apply_change, discard
+
+    bulk_store(tmp_path, N)
+    pending: list = []
+
+    def off_the_gui_thread(fn, ws):  # type: ignore[no-untyped-def]
+        out: list = []
+        t = threading.Thread(target=lambda: out.append(fn(ws)))
+        t.start()
+        t.join()
+        return out[0]
+
+    with open_workspace(tmp_path) as ws:
+        model = DeadLetterTableModel()
+        model.set_workspace(ws, reader=lambda fn, on_done: pending.append((fn, on_done)))
+        qtmodeltester.check(model)
+        deep, near = N - 40, 5  # a page read from the end, and one from the start
+        deep_id, near_id = model.row(deep).id, model.row(near).id
+        pins = [QPersistentModelIndex(model.index(r, 0)) for r in (near, deep)]
+        apply_change(ws, [1, 2, 3], discard("junk"))
+        model.refresh_in_place()
+        assert model.rowCount() == N and model.row(near).id == near_id  # not read yet
+        ((fn, on_done),) = pending
+        pending.clear()
+        on_done(off_the_gui_thread(fn, ws))
+        assert model.rowCount() == N - 3 == model.total()
+        assert [p.row() for p in pins] == [near - 3, deep - 3]
+        assert [model.row(p.row()).id for p in pins] == [near_id, deep_id]
+        assert [model.row(r).id for r in range(N - 3)] == list(range(4, N + 1))
+
+        model.refresh_in_place()
+        ((fn, on_done),) = pending
+        model.set_filter(DeadLetterFilter(error_class="code"))
+        code_rows = model.rowCount()
+        on_done(off_the_gui_thread(fn, ws))  # read for the old filter: dropped
+        assert model.rowCount() == code_rows
+        assert all(model.row(r).error_class == "code" for r in range(code_rows))
+        model.set_workspace(None)

@@ -75,7 +75,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     qtbot.mouseClick(dialog.preview_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.run_button.isEnabled(), timeout=10_000)
     assert "1 would succeed" in dialog.summary.text()
-    assert dialog.results.item(0, 2).text() == "would succeed"
+    assert dialog.results.model().index(0, 2).data() == "would succeed"
     assert get_dead_letter(_ws(demo_workspace), dl_id).status == "open"  # nothing written
     with qtbot.waitSignal(dialog.redriven, timeout=10_000):
         qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)

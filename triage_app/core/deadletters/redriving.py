@@ -63,6 +63,9 @@ from triage_app.core.vocabulary import (
 DEFAULT_MAX_ATTEMPTS = 3
 CHUNK = 500  # the first claim chunk, and a dry run's chunk
 MAX_CHUNK = 8_000  # claim chunks double up to this (within SQLite's parameter limit)
+# Per-row outcomes a summary keeps by default, those that did not succeed first; the counts
+# cover every row. Keeping all of a million-row re-drive's took 280 MB.
+KEPT_RESULTS = 2_000
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,11 @@ class RedriveSummary:
     succeeded: int
     failed: int
     parked: int
-    results: tuple[RedriveResult, ...]
+    results: tuple[RedriveResult, ...]  # by id; all of them, or those kept (see more_results)
     cancelled: bool = False
     taken: int = 0  # held by another re-drive: left to it
+    skipped: int = 0  # resolved or discarded already
+    more_results: int = 0  # outcomes counted but not kept in ``results``
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -108,7 +113,9 @@ class RedriveSummary:
             "parked": self.parked,
             "taken": self.taken,
             "cancelled": self.cancelled,
+            "skipped": self.skipped,
             "results": [r.to_json() for r in self.results],
+            "more_results": self.more_results,
         }
 
 
@@ -187,8 +194,15 @@ def redrive(
     registry: Registry | None = None,
     actor: str | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    keep: int | None = KEPT_RESULTS,
+    on_results: Callable[[Sequence[RedriveResult]], None] | None = None,
 ) -> RedriveSummary:
-    """Re-drive the dead letters named by ``ids`` or matching ``where``."""
+    """Re-drive the dead letters named by ``ids`` or matching ``where``.
+
+    The summary counts every row; it keeps ``keep`` rows' outcomes (None: all), those that
+    did not succeed first, so that memory stays flat however many rows are re-driven.
+    ``on_results`` sees each chunk's outcomes as they are settled (``--verbose`` prints
+    them as they come)."""
     transform = (registry or default_registry()).get(transform_ref)
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
@@ -222,34 +236,67 @@ def redrive(
         sleep,
         transitions.new_token(actor),
     )
-    results: list[RedriveResult] = []
+    tally = _Tally(keep)
     cancelled = False
     done = 0
     sizes = _growing(CHUNK, CHUNK if dry_run else MAX_CHUNK)
     for part in _chunks(ws, chosen, where, sizes):
-        results += run.preview(_load(ws, part)) if dry_run else run.claimed_chunk(part)
+        chunk = run.preview(_load(ws, part)) if dry_run else run.claimed_chunk(part)
+        tally.add(chunk)
+        if on_results is not None:
+            on_results(chunk)
         done += len(part)
         # A filter's count was taken before the first chunk; rows may have come since.
         total = max(total, done)
-        progress.update(done, total, len(results))
+        progress.update(done, total, tally.seen)
         if progress.cancelled():
             cancelled = True
             break
-    attempted = [r for r in results if r.outcome not in _NOT_ATTEMPTED]
-    return RedriveSummary(
-        transform=transform.ref,
-        dry_run=dry_run,
-        attempted=len(attempted),
-        succeeded=sum(r.outcome in SUCCEEDED for r in attempted),
-        failed=sum(r.outcome not in SUCCEEDED for r in attempted),
-        parked=sum(r.outcome == RedriveOutcome.PARKED for r in attempted),
-        results=tuple(results),
-        cancelled=cancelled,
-        taken=sum(r.outcome == RedriveOutcome.TAKEN for r in results),
-    )
+    return tally.summary(transform.ref, dry_run, cancelled)
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
+
+
+class _Tally:
+    """A re-drive's counts, and the outcomes it keeps: at most ``keep`` (None: all), those
+    that did not succeed before those that did."""
+
+    def __init__(self, keep: int | None) -> None:
+        self.keep = keep
+        self.seen = 0
+        self.counts = dict.fromkeys(RedriveOutcome, 0)
+        self.problems: list[RedriveResult] = []
+        self.successes: list[RedriveResult] = []
+
+    def add(self, chunk: Sequence[RedriveResult]) -> None:
+        self.seen += len(chunk)
+        for r in chunk:
+            self.counts[r.outcome] += 1
+            kept = self.problems if r.outcome not in SUCCEEDED else self.successes
+            if self.keep is None or len(kept) < self.keep:
+                kept.append(r)
+
+    def summary(self, transform_ref: str, dry_run: bool, cancelled: bool) -> RedriveSummary:
+        n = self.counts
+        attempted = self.seen - n[RedriveOutcome.SKIPPED] - n[RedriveOutcome.TAKEN]
+        succeeded = sum(n[o] for o in SUCCEEDED)
+        kept = self.problems + self.successes
+        if self.keep is not None:
+            kept = kept[: self.keep]
+        return RedriveSummary(
+            transform=transform_ref,
+            dry_run=dry_run,
+            attempted=attempted,
+            succeeded=succeeded,
+            failed=attempted - succeeded,
+            parked=n[RedriveOutcome.PARKED],
+            results=tuple(sorted(kept, key=lambda r: r.id)),
+            cancelled=cancelled,
+            taken=n[RedriveOutcome.TAKEN],
+            skipped=n[RedriveOutcome.SKIPPED],
+            more_results=self.seen - len(kept),
+        )
 
 
 def _lines(ws: Workspace, ids: list[int]) -> dict[int, int]:

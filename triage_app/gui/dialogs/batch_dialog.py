@@ -30,7 +30,7 @@ from triage_app.core.jobs import BatchJob, Job, VerifyJob
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import IdempotenceProof
 from triage_app.gui import style
-from triage_app.gui.workers import JobRunner, ProgressReport
+from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
 J = TypeVar("J", BatchJob, VerifyJob)
@@ -276,7 +276,8 @@ class BatchDialog(QDialog):
     @Slot(object)
     def _on_progress(self, report: ProgressReport) -> None:
         self.progress.setValue(round(report.fraction * 1000))
-        self.rate.setText(report.describe())
+        if self._runner is not None and not self._runner.cancel_requested():
+            self.rate.setText(describe_progress(self._runner.job, report))
 
     @Slot(object)
     def _on_finished(self, summary: BatchSummary) -> None:

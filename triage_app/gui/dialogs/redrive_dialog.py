@@ -5,9 +5,19 @@ run, with progress and Cancel, and its summary."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 import orjson
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -18,22 +28,21 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QRadioButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from triage_app.core.deadletters import DeadLetterFilter, RedriveSummary
+from triage_app.core.deadletters import DeadLetterFilter, RedriveResult, RedriveSummary
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import RedriveOutcome
 from triage_app.gui import style
-from triage_app.gui.workers import JobRunner, ProgressReport
+from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
 SHOWN_RESULTS = 2_000  # the preview lists this many rows; the counts cover all of them
+SIZED_FROM_ROWS = 200  # the preview's columns fit the widest of this many rows
 
 
 def default_transform(transforms_in_use: Sequence[str]) -> str | None:
@@ -59,14 +68,60 @@ def describe_redrive(s: RedriveSummary) -> str:
             f"Re-drove {s.attempted:,} with {s.transform}: {s.succeeded:,} resolved, "
             f"{s.failed:,} failed ({s.parked:,} parked)."
         )
-    skipped = sum(r.outcome == RedriveOutcome.SKIPPED for r in s.results)
-    if skipped:
-        text += f" {skipped:,} skipped (already resolved or discarded)."
+    if s.skipped:
+        text += f" {s.skipped:,} skipped (already resolved or discarded)."
     if s.taken:
         text += f" {s.taken:,} left to another re-drive that holds them."
     if s.cancelled:
         text += " Cancelled: the rest were not touched."
     return text
+
+
+RESULT_HEADERS = ("id", "line", "outcome", "error, or the row it loads")
+
+
+class _ResultsModel(QAbstractTableModel):
+    """The preview's (or the run's) first rows, coloured by outcome."""
+
+    def __init__(self, results: Sequence[RedriveResult], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._results = results
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._results)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(RESULT_HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(RESULT_HEADERS)
+        ):
+            return RESULT_HEADERS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid():
+            return None
+        r = self._results[index.row()]
+        col = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if col == 3:
+                return r.error or (orjson.dumps(r.row).decode() if r.row else "")
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return None
+            return (str(r.id), str(r.line), r.outcome.replace("_", " "))[col]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QColor(style.OUTCOME_FILLS.get(r.outcome, "#ffffff"))
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QColor(style.INK)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col < 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
 
 
 class RedriveDialog(QDialog):
@@ -117,13 +172,17 @@ class RedriveDialog(QDialog):
         form.addRow("Re-drive", scope)
         form.addRow("Transform", self.transform_combo)
 
-        self.results = QTableWidget(0, 4, objectName="redrivePreview")
-        self.results.setHorizontalHeaderLabels(
-            ["id", "line", "outcome", "error, or the row it loads"]
-        )
+        self.results = QTableView(objectName="redrivePreview")
+        self.results.setModel(_ResultsModel((), self.results))
         self.results.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.results.horizontalHeader().setResizeContentsPrecision(SIZED_FROM_ROWS)
         self.results.verticalHeader().hide()
-        self.results.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.results.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        # One line a row (the whole row or error is in the tooltip): wrapped, a screenful
+        # showed a dozen rows.
+        self.results.setWordWrap(False)
+        self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.results.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
         self.summary = QLabel(objectName="redriveSummary", wordWrap=True)
         self.summary.setText("Preview first: a dry run shows what would happen and writes nothing.")
         self.progress = QProgressBar(objectName="redriveProgress", maximum=1000)
@@ -167,7 +226,7 @@ class RedriveDialog(QDialog):
     def _invalidate_preview(self) -> None:
         self._preview = None
         self.run_button.setEnabled(False)
-        self.results.setRowCount(0)
+        self.results.setModel(_ResultsModel((), self.results))
 
     @Slot()
     def preview(self) -> None:
@@ -184,6 +243,7 @@ class RedriveDialog(QDialog):
         if self._runner is not None:
             self._runner.cancel()
             self.cancel_button.setEnabled(False)
+            self.summary.setText("cancelling at the next chunk…")
 
     def _start(self, job: RedriveJob) -> None:
         if self._runner is not None:
@@ -204,13 +264,16 @@ class RedriveDialog(QDialog):
     @Slot(object)
     def _on_progress(self, report: ProgressReport) -> None:
         self.progress.setValue(round(report.fraction * 1000))
+        if self._runner is not None and not self._runner.cancel_requested():
+            self.summary.setText(describe_progress(self._runner.job, report))
 
     @Slot(object)
     def _on_finished(self, s: RedriveSummary) -> None:
         self._show_results(s)
         self.summary.setText(describe_redrive(s))
         if s.dry_run:
-            self._preview = s if not s.cancelled else None
+            # Only its counts are needed from here on; the rows shown are in the table.
+            self._preview = replace(s, results=()) if not s.cancelled else None
             n = s.attempted
             self.run_button.setText(f"Re-drive {n:,}")
         else:
@@ -231,24 +294,15 @@ class RedriveDialog(QDialog):
         self.run_button.setEnabled(self._preview is not None and self._preview.attempted > 0)
 
     def _show_results(self, s: RedriveSummary) -> None:
-        shown = s.results[:SHOWN_RESULTS]
-        self.results.setRowCount(len(shown))
-        for i, r in enumerate(shown):
-            detail = r.error or (orjson.dumps(r.row).decode() if r.row else "")
-            cells = [str(r.id), str(r.line), r.outcome.replace("_", " "), detail]
-            colour = QColor(style.OUTCOME_FILLS.get(r.outcome, "#ffffff"))
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setBackground(colour)
-                item.setForeground(QColor(style.INK))
-                if col < 2:
-                    item.setTextAlignment(
-                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-                    )
-                item.setToolTip(detail if col == 3 else "")
-                self.results.setItem(i, col, item)
-        self.results.resizeColumnsToContents()
-        self.results.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        # A model over the first rows, not a cell widget each: a table of items cost the
+        # window some 100 ms after a large preview.
+        self.results.setModel(_ResultsModel(s.results[:SHOWN_RESULTS], self.results))
+        # Sized once, from the first rows, not on every layout: a column that sizes to its
+        # contents asks the model for a thousand cells each time the dialog lays out
+        # (showing the progress bar does), each a call into Python that waits for the
+        # running job to let go of the interpreter.
+        for col in range(3):
+            self.results.resizeColumnToContents(col)
 
     def reject(self) -> None:
         if self._runner is not None:

@@ -5,7 +5,9 @@ a PRAGMA read (microseconds), on PostgreSQL the notifications already received (
 trip). Either is cheap enough to poll on a QTimer in the GUI thread, so no thread is
 needed and none can be left running. A change is acted on after a short settle, so that a
 burst of commits (a batch's chunks, a re-drive's claims) makes one refresh, and so that the
-window's own changes, which it reads again itself at once (``seen``), make none.
+window's own changes, which it reads again itself at once (``seen``), make none. Changes
+that keep coming (another steward's 200,000-row re-drive) refresh at most once a second,
+every three seconds while a job of this window runs; the reads run off the GUI thread.
 
 The refresh keeps what the steward has: the table re-reads its rows in place (selection
 and scroll stay), and the detail pane re-reads the open dead letter; an unsaved edit is
@@ -15,6 +17,8 @@ never replaced (the pane offers Reload / Compare instead).
 from __future__ import annotations
 
 import contextlib
+import time
+from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -27,6 +31,11 @@ from triage_app.gui.workers import QueryThread
 POLL_MS = 300  # a look costs microseconds; a change shows within POLL_MS + SETTLE_MS
 SETTLE_MS = 150  # the window's own change is read again before this runs out
 RETRY_MS = 5_000  # a lost watch is opened again this often
+# Refreshes at most this often while changes keep coming: another steward's re-drive
+# commits a chunk every few hundred ms, and each refresh repaints the table. While a job of
+# this window runs (whose changes the window reads at its end anyway), less often still.
+QUIET_GAP_MS = 1_000
+BUSY_GAP_MS = 3_000
 
 
 def _open_watch(ws: Workspace) -> StoreWatch:
@@ -51,6 +60,8 @@ class LiveRefresh(QObject):
         self._retry = QTimer(self, singleShot=True, interval=RETRY_MS)
         self._retry.timeout.connect(self._reopen)
         self.refreshes = 0  # how many refreshes it made (the tests count them)
+        self._last_refresh: float | None = None  # time.monotonic() of the last one
+        self.busy: Callable[[], bool] = lambda: False  # a job of the window is running
         # The pane shows what it saved; the table reads the new version at once, so that
         # a change by hand right after names it, and the watch sees no news afterwards.
         pane.detail.saved.connect(self._after_own_save)
@@ -91,6 +102,7 @@ class LiveRefresh(QObject):
         any unsaved edit."""
         self.seen()  # first: a change that commits during the reads is seen next time
         self.refreshes += 1
+        self._last_refresh = time.monotonic()
         self._pane.refresh_live()
         self.refreshed.emit()
 
@@ -101,9 +113,18 @@ class LiveRefresh(QObject):
             return
         try:
             if self._watch.changed():
-                self._settle.start()
+                self._settle.start(self._settle_ms())
         except TriageError as exc:
             self._lost(str(exc))
+
+    def _settle_ms(self) -> int:
+        """How long to wait before refreshing: the settle, or what is left of the gap since
+        the last refresh."""
+        if self._last_refresh is None:
+            return SETTLE_MS
+        gap = BUSY_GAP_MS if self.busy() else QUIET_GAP_MS
+        since = round((time.monotonic() - self._last_refresh) * 1000)
+        return max(SETTLE_MS, gap - since)
 
     @Slot(int)
     def _after_own_save(self, _dl_id: int) -> None:

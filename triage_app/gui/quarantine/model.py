@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
@@ -64,6 +66,8 @@ _NUMERIC = (COL_ID, COL_LINE, COL_ATTEMPTS)
 
 # A counter takes (filter, generation) and, later, calls model.set_total(generation, n).
 Counter = Callable[[DeadLetterFilter, int], None]
+# A reader runs fn(ws) off the GUI thread and, later, calls back with its result in it.
+Reader = Callable[[Callable[[Workspace], Any], Callable[[Any], None]], None]
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -103,12 +107,17 @@ class DeadLetterTableModel(QAbstractTableModel):
         self._pages: OrderedDict[int, list[DeadLetterRow]] = OrderedDict()
         self._anchors: dict[int, DeadLetterRow] = {}  # page -> its last row, for keyset
         self._generation = 0
+        self._reader: Reader | None = None
 
     # -- what the window sets -------------------------------------------------------------
-    def set_workspace(self, ws: Workspace | None, counter: Counter | None = None) -> None:
-        """Show ``ws``; without a ``counter`` the row count is taken here, synchronously."""
+    def set_workspace(
+        self, ws: Workspace | None, counter: Counter | None = None, reader: Reader | None = None
+    ) -> None:
+        """Show ``ws``; without a ``counter`` the row count is taken here, synchronously.
+        With a ``reader``, a refresh in place reads off the GUI thread."""
         self._ws = ws
         self._counter = counter
+        self._reader = reader
         self.refresh()
 
     def set_filter(self, f: DeadLetterFilter) -> None:
@@ -156,10 +165,17 @@ class DeadLetterTableModel(QAbstractTableModel):
         count stays until the new count comes (then rows come or go at the end), the view
         keeps its scroll position, and every persistent index (the selection, the current
         row) follows its dead letter by id when rows moved under it. A dead letter no longer
-        near where it was (gone from the filter, or far away) drops out of the selection."""
+        near where it was (gone from the filter, or far away) drops out of the selection.
+
+        With a reader, the count and the pages are read on its thread and swapped in when
+        they come, so that the window never waits on them: a re-drive resolving rows under
+        a filter on a million dead letters makes such reads slow, and often."""
         if self._ws is None:
             return
         self._generation += 1
+        if self._reader is not None:
+            self._reread_async()
+            return
         self._reread_following()
         first = self._page(0)
         if len(first) < PAGE:
@@ -168,6 +184,43 @@ class DeadLetterTableModel(QAbstractTableModel):
             self._counter(self._filter, self._generation)
         else:
             self.set_total(self._generation, self._count())
+
+    def _pages_in_view(self) -> tuple[int, ...]:
+        """The pages a refresh reads again: the first, the few used last (what the view
+        shows), and those around each persistent index (the selection, the current row)."""
+        wanted = {0, *list(self._pages)[-4:]}
+        for index in self.persistentIndexList():
+            p = index.row() // PAGE
+            wanted.update(q for q in (p - 1, p, p + 1) if q >= 0)
+        return tuple(sorted(wanted))
+
+    def _reread_async(self) -> None:
+        assert self._reader is not None
+        read = _Reread(self._filter, self._sort, self._descending, self._pages_in_view())
+        self._reader(read, partial(self._reread_done, self._generation))
+
+    def _reread_done(
+        self, generation: int, result: tuple[int, dict[int, list[DeadLetterRow]]]
+    ) -> None:
+        """The pages and the count of an in-place read: swapped in at once, unless the
+        filter, the sort or the workspace changed since it was asked for."""
+        if generation != self._generation or self._ws is None:
+            return
+        total, pages = result
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        old_ids = [self._cached_id(i.row()) for i in persistent]
+        self._pages = OrderedDict(sorted(pages.items()))
+        self._anchors = {p: rows[-1] for p, rows in pages.items() if rows}
+        self._total = total  # the pages were read with this count
+        moved = [
+            self._follow(index, dl_id, read=False)
+            for index, dl_id in zip(persistent, old_ids, strict=True)
+        ]
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
+        self._resize(total)
+        self.totalChanged.emit()
 
     def _reread_following(self) -> None:
         """Drop the cached pages; each persistent index moves to where its dead letter is
@@ -190,9 +243,11 @@ class DeadLetterTableModel(QAbstractTableModel):
         i = r % PAGE
         return rows[i].id if rows is not None and i < len(rows) else None
 
-    def _follow(self, index: QModelIndex, dl_id: int | None) -> QModelIndex:
+    def _follow(self, index: QModelIndex, dl_id: int | None, read: bool = True) -> QModelIndex:
         """Where ``index`` (showing ``dl_id`` before) is now: the same row when it still
-        shows that dead letter, its new row when it moved by less than a page, else none."""
+        shows that dead letter, its new row when it moved by less than a page, else none.
+        ``read=False``: only the cached pages are looked at (they were read off the GUI
+        thread)."""
         r = index.row()
         if dl_id is None:  # never read (a corner of a large selection): stays where it is
             return index if r < self._rows else QModelIndex()
@@ -200,7 +255,8 @@ class DeadLetterTableModel(QAbstractTableModel):
         for q in (p, p - 1, p + 1):
             if q < 0:
                 continue
-            for i, row in enumerate(self._page(q)):
+            rows = self._page(q) if read else self._pages.get(q, [])
+            for i, row in enumerate(rows):
                 if row.id == dl_id and q * PAGE + i < self._rows:
                     return self.index(q * PAGE + i, index.column())
         return QModelIndex()
@@ -214,6 +270,13 @@ class DeadLetterTableModel(QAbstractTableModel):
         # follows its dead letters once more).
         stale = self._total is not None and n != self._total and bool(self._pages)
         self._total = n
+        self._resize(n)
+        if stale:
+            self._reread_following()
+        self.totalChanged.emit()
+
+    def _resize(self, n: int) -> None:
+        """Rows come or go at the end, to ``n``."""
         if n > self._rows:
             self.beginInsertRows(QModelIndex(), self._rows, n - 1)
             self._rows = n
@@ -222,9 +285,6 @@ class DeadLetterTableModel(QAbstractTableModel):
             self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
             self._rows = n
             self.endRemoveRows()
-        if stale:
-            self._reread_following()
-        self.totalChanged.emit()
 
     # -- Qt's model API -------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -327,31 +387,69 @@ class DeadLetterTableModel(QAbstractTableModel):
         return rows
 
     def _fetch(self, p: int) -> list[DeadLetterRow]:
-        """Page ``p`` by the cheapest route: after a known row, from the end, or by offset."""
         assert self._ws is not None
-        offset = p * PAGE
-        before = [q for q in self._anchors if q < p]
-        nearest = max(before) if before else None
-        skip_forward = offset if nearest is None else (p - 1 - nearest) * PAGE
-        if self._total is not None:
-            from_end = self._total - offset - PAGE
-            if from_end < skip_forward:
-                return fetch_rows(
-                    self._ws,
-                    self._filter,
-                    sort=self._sort,
-                    descending=self._descending,
-                    limit=PAGE + min(0, from_end),
-                    offset=max(0, from_end),
-                    from_end=True,
-                )
-        after = None if nearest is None else self._anchors[nearest]
-        return fetch_rows(
-            self._ws,
-            self._filter,
-            sort=self._sort,
-            descending=self._descending,
-            limit=PAGE,
-            offset=skip_forward,
-            after=after,
+        return _fetch_page(
+            self._ws, self._filter, self._sort, self._descending, p, self._anchors, self._total
         )
+
+
+def _fetch_page(
+    ws: Workspace,
+    f: DeadLetterFilter,
+    sort: str,
+    descending: bool,
+    p: int,
+    anchors: dict[int, DeadLetterRow],
+    total: int | None,
+) -> list[DeadLetterRow]:
+    """Page ``p`` by the cheapest route: after a known row, from the end, or by offset."""
+    offset = p * PAGE
+    before = [q for q in anchors if q < p]
+    nearest = max(before) if before else None
+    skip_forward = offset if nearest is None else (p - 1 - nearest) * PAGE
+    if total is not None:
+        from_end = total - offset - PAGE
+        if from_end < skip_forward:
+            return fetch_rows(
+                ws,
+                f,
+                sort=sort,
+                descending=descending,
+                limit=PAGE + min(0, from_end),
+                offset=max(0, from_end),
+                from_end=True,
+            )
+    after = None if nearest is None else anchors[nearest]
+    return fetch_rows(
+        ws,
+        f,
+        sort=sort,
+        descending=descending,
+        limit=PAGE,
+        offset=skip_forward,
+        after=after,
+    )
+
+
+@dataclass(frozen=True)
+class _Reread:
+    """An in-place read, done on the query thread: the count first, then the pages the view
+    holds, each after the one before it where they follow on (keyset), with that count."""
+
+    f: DeadLetterFilter
+    sort: str
+    descending: bool
+    pages: tuple[int, ...]
+
+    def __call__(self, ws: Workspace) -> tuple[int, dict[int, list[DeadLetterRow]]]:
+        total = count_dead_letters(ws, self.f)
+        anchors: dict[int, DeadLetterRow] = {}
+        out: dict[int, list[DeadLetterRow]] = {}
+        for p in self.pages:
+            if p * PAGE >= total and p > 0:
+                break
+            rows = _fetch_page(ws, self.f, self.sort, self.descending, p, anchors, total)
+            out[p] = rows
+            if rows:
+                anchors[p] = rows[-1]
+        return total, out

@@ -1,5 +1,6 @@
-"""The long jobs the window started, in its status bar: what runs, how far it is (rows per
-second and ETA in the tooltip), and one Cancel for all of them."""
+"""The long jobs the window started, in its status bar: what runs, how far it is, its rows
+per second and the time left ("Re-driving 84,000 of 200,000 rows · 12,300 rows/s · about
+9 s left"), and one Cancel for all of them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
 from triage_app.core.db import WorkspaceConfig
 from triage_app.core.jobs import Job
-from triage_app.gui.workers import JobRunner, ProgressReport
+from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 
 class JobStatus(QObject):
@@ -19,37 +20,48 @@ class JobStatus(QObject):
     def __init__(self, status_bar: QStatusBar, parent: QObject) -> None:
         super().__init__(parent)
         self.runners: list[JobRunner] = []
+        self._lines: dict[JobRunner, str] = {}  # each running job's latest line
+        self._fractions: dict[JobRunner, float] = {}
         self.label = QLabel(objectName="jobLabel")
         self.progress = QProgressBar(objectName="jobProgress", maximum=1000)
         self.progress.setMaximumWidth(180)
         self.cancel_button = QPushButton("Cancel", objectName="jobCancelButton")
+        self.cancel_button.setToolTip("Stop the running work at its next chunk")
         self.cancel_button.clicked.connect(self.cancel_all)
         for w in (self.label, self.progress, self.cancel_button):
             status_bar.addPermanentWidget(w)
             w.hide()
 
-    def start(self, config: WorkspaceConfig, job: Job) -> JobRunner:
+    def start(self, config: WorkspaceConfig | None, job: Job) -> JobRunner:
         """Run ``job`` on its own thread; the status bar follows it until it ends."""
         runner = JobRunner(config, job, self)
+        # Bound methods of this QObject: the slots run in the GUI thread.
         runner.progress.connect(self._on_progress)
         runner.done.connect(self._on_done)
         self.runners.append(runner)
-        self.label.setText(job.title)
-        self.progress.setValue(0)
+        self._lines[runner] = f"{job.title}: starting…"
+        self._fractions[runner] = 0.0
         for w in (self.label, self.progress, self.cancel_button):
             w.show()
         self.cancel_button.setEnabled(True)
+        self._show()
         runner.start()
         return runner
 
     def running(self) -> list[JobRunner]:
         return [r for r in self.runners if r.is_running()]
 
+    def text(self) -> str:
+        """What the status bar says about the running jobs."""
+        return self.label.text()
+
     @Slot()
     def cancel_all(self) -> None:
         for r in self.running():
             r.cancel()
+            self._lines[r] = f"{r.job.title}: cancelling at the next chunk…"
         self.cancel_button.setEnabled(False)
+        self._show()
         self.message.emit("cancelling at the next chunk boundary…")
 
     def stop_all(self) -> None:
@@ -62,12 +74,35 @@ class JobStatus(QObject):
 
     @Slot(object)
     def _on_progress(self, report: ProgressReport) -> None:
-        self.progress.setValue(round(report.fraction * 1000))
-        self.progress.setToolTip(report.describe())
+        runner = self.sender()
+        if not isinstance(runner, JobRunner) or runner not in self._lines:
+            return
+        self._fractions[runner] = report.fraction
+        if not runner.cancel_requested():
+            self._lines[runner] = describe_progress(runner.job, report)
+        self._show()
+
+    def _show(self) -> None:
+        """The newest job's line (and how many more run); the bar follows that job."""
+        if not self._lines:
+            return
+        newest = next(reversed(self._lines))
+        more = len(self._lines) - 1
+        line = self._lines[newest] + (f"  (+{more} more)" if more else "")
+        self.label.setText(line)
+        self.label.setToolTip("\n".join(r.job.title for r in self._lines))
+        self.progress.setValue(round(self._fractions[newest] * 1000))
+        self.progress.setToolTip(line)
 
     @Slot()
     def _on_done(self) -> None:
+        runner = self.sender()
+        self._lines.pop(runner, None)  # type: ignore[call-overload]
+        self._fractions.pop(runner, None)  # type: ignore[call-overload]
         self.runners = [r for r in self.runners if r.is_running()]
-        if not self.runners:
+        if self._lines:
+            self._show()
+        elif not self.runners:
             for w in (self.label, self.progress, self.cancel_button):
                 w.hide()
+            self.label.clear()

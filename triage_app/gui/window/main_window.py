@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.setMenuBar(self.menu)
         self._build_central()
         self.jobs = JobStatus(self.statusBar(), self)
+        self.live.busy = lambda: bool(self.jobs.running())
         self._build_status_bar()
         self._connect()
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
@@ -215,7 +216,7 @@ class MainWindow(QMainWindow):
         self.detail.set_queries(self.queries)
         self.row_actions.queries = self.queries
         self.live.start(ws, self.queries)  # before the first read: no change falls between
-        self.model.set_workspace(ws, self._count_async)
+        self.model.set_workspace(ws, self._count_async, self._read_async)
         self.trends.open_workspace(config)
         self.audit.open_workspace(config)
         self._load_batches()
@@ -290,6 +291,10 @@ class MainWindow(QMainWindow):
                 _count(f), partial(self.model.set_total, generation), self.show_message, key="count"
             )
 
+    def _read_async(self, fn: Callable[[Workspace], Any], on_done: Callable[[Any], None]) -> None:
+        if self.queries is not None:
+            self.queries.submit(fn, on_done, self.show_message, key="pages")
+
     def _load_batches(self) -> None:
         if self.queries is not None:
             self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
@@ -307,15 +312,20 @@ class MainWindow(QMainWindow):
         """F5: read the store again, once an unsaved edit is saved or discarded."""
         self.unsaved_edit.then("refreshing", self.reload)
 
-    def reload(self) -> None:
-        """Read the store again; an unsaved edit stays in the editor."""
+    def reload(self, in_place: bool = False) -> None:
+        """Read the store again; an unsaved edit stays in the editor. ``in_place``: after a
+        job, the table reads its rows again off the GUI thread, keeping the selection and
+        the scroll (a re-drive of 200,000 rows changes rows all over a large table)."""
         self.live.seen()  # this read covers every change so far: no live refresh for them
         current = self.detail.current_id()
-        self.model.refresh()
+        if in_place:
+            self.quarantine.refresh_live()
+        else:
+            self.model.refresh()
         self._load_batches()
         self.trends.refresh()  # after every batch, re-drive and status change
         self.audit.refresh()  # each of which is audited
-        if current is not None:
+        if current is not None and not in_place:  # in place, the pane read it already
             self.detail.reload()
 
     @Slot()
@@ -487,7 +497,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_batch_finished(self, summary: BatchSummary) -> None:
         self.show_message(describe_batch(summary))
-        self.reload()
+        self.reload(in_place=True)
 
     @Slot(str)
     def show_batch(self, batch_id: str) -> None:
@@ -518,7 +528,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_redriven(self, summary: RedriveSummary) -> None:
         self.show_message(describe_redrive(summary))
-        self.reload()
+        self.reload(in_place=True)
 
     @Slot()
     def retention(self) -> None:
@@ -533,7 +543,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_purged(self, summary: Any) -> None:
         self.show_message(describe_purge(summary))
-        self.reload()
+        self.reload(in_place=True)
 
     def _keep(self, dialog: QWidget) -> None:
         self._dialogs = [d for d in self._dialogs if d.isVisible()]
