@@ -37,6 +37,8 @@ import orjson
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from bench_redrive import null_discount_order
+
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import StoreFiller, order_payload, write_orders
 
@@ -97,28 +99,10 @@ def fill_store(folder: Path, rows: int, batches: int = 4) -> None:
 # -- the bad day ------------------------------------------------------------------------
 BAD_DAY = dt.datetime(2026, 11, 29, 1, 0)
 BAD_BATCHES = 5  # the nightly file and its re-sends, all through the broken release
-PRODUCTS = ("Kemeja Batik", "Kain Songket", "Blouse Katun", "Seluar Linen", "Rok Tenun")
 
 
 def bad_day_batch_id(b: int) -> str:
     return f"{b:02d}badday{b:08d}"[:16]
-
-
-def null_discount_payload(pesanan_id: int) -> bytes:
-    """A valid order with ``diskon`` null: fails ``pesanan@1``, loads with ``pesanan@2``
-    (the orders of ``bench_redrive.null_discount_batch``)."""
-    n = pesanan_id
-    return orjson.dumps(
-        {
-            "pesanan_id": n,
-            "waktu": f"2026-11-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:00",
-            "pelanggan": ("Budi", "Siti", "Dewi", "Rina")[n % 4],
-            "produk": PRODUCTS[n % 5],
-            "qty": 1 + n % 5,
-            "harga": 120_000 + 30_000 * (n % 5),
-            "diskon": None,
-        }
-    )
 
 
 def fill_bad_day(folder: Path, rows: int, redrive_rows: int) -> None:
@@ -164,7 +148,7 @@ def fill_bad_day(folder: Path, rows: int, redrive_rows: int) -> None:
                     filler.dead_letter(
                         bid,
                         line,
-                        payload=null_discount_payload(pesanan_id),
+                        payload=orjson.dumps(null_discount_order(pesanan_id)),
                         error=code_err,
                         error_class=code_cls,
                         signature=code_sig,

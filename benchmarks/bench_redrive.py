@@ -39,22 +39,27 @@ sys.path.insert(0, str(REPO))
 
 from bench_run import cpu_of_children, measure  # noqa: E402
 
+PRODUCTS = ("Kemeja Batik", "Kain Songket", "Blouse Katun", "Seluar Linen", "Rok Tenun")
+
+
+def null_discount_order(n: int) -> dict[str, object]:
+    """A valid order whose ``diskon`` is null: fails ``pesanan@1``, loads with ``pesanan@2``."""
+    return {
+        "pesanan_id": n,
+        "waktu": f"2026-01-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:00",
+        "pelanggan": ("Budi", "Siti", "Dewi", "Rina")[n % 4],
+        "produk": PRODUCTS[n % 5],
+        "qty": 1 + n % 5,
+        "harga": 120_000 + 30_000 * (n % 5),
+        "diskon": None,
+    }
+
 
 def null_discount_batch(path: Path, rows: int) -> Path:
-    """``rows`` valid orders, every ``diskon`` null: all fail pesanan@1, all load with @2."""
-    products = ("Kemeja Batik", "Kain Songket", "Blouse Katun", "Seluar Linen", "Rok Tenun")
+    """``rows`` such orders: all fail pesanan@1, all load with @2."""
     with path.open("wb") as f:
         for n in range(1, rows + 1):
-            record = {
-                "pesanan_id": n,
-                "waktu": f"2026-01-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:00",
-                "pelanggan": ("Budi", "Siti", "Dewi", "Rina")[n % 4],
-                "produk": products[n % 5],
-                "qty": 1 + n % 5,
-                "harga": 120_000 + 30_000 * (n % 5),
-                "diskon": None,
-            }
-            f.write(orjson.dumps(record) + b"\n")
+            f.write(orjson.dumps(null_discount_order(n)) + b"\n")
     return path
 
 

@@ -72,15 +72,6 @@ def fill_purge_store(
                 filler.event(dl_id, AuditAction.QUARANTINED, failed)
                 if closing is not None:
                     filler.event(dl_id, closing, closed_at, actor="steward", detail="closed")
-    if ws.store.dialect.name == "postgresql":
-        # The filler writes its ids itself; PostgreSQL's sequences must be told, or the
-        # next ordinary insert takes id 1 again.
-        with ws.store.begin() as conn:
-            for table in ("dead_letters", "audit_events"):
-                conn.exec_driver_sql(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                    f"(SELECT max(id) FROM {table}))"
-                )
     return PurgeStore(ids)
 
 

@@ -78,15 +78,6 @@ def build_store(rec: Recorder, ws: Workspace, cli: list[str], tmp: Path) -> dict
     with rec.doing("store: Trends history (demo filler)"):
         # Months of nightly batches: resolved, discarded, parked and open dead letters.
         fill_history(ws, dead_letters=3000, batches=12)
-    if ws.store.dialect.name == "postgresql":
-        # The filler writes ids itself, which moves no PostgreSQL sequence: moved here, so
-        # that the application's own inserts below do not collide with its rows.
-        with ws.store.begin() as conn:
-            for table in ("dead_letters", "audit_events"):
-                conn.exec_driver_sql(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                    f"(SELECT max(id) FROM {table}))"
-                )
     batches = {}
     with rec.doing("store: run_batch JSONL pesanan@1"):
         path = write_orders(tmp / "pesanan_a.jsonl", 2500, bad=0.12, seed=3)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import DateTime, func, select
 
-from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace
+from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace, stored_error
 from triage_app.core.vocabulary import AuditAction, BatchState, ErrorClass, PayloadKind, Status
 
 EPOCH = dt.datetime(2026, 1, 1)
@@ -140,6 +140,7 @@ class StoreFiller:
         """A dead letter of ``batch_id`` (which must exist, or come in this filler); its
         id."""
         self._dl_id += 1
+        signature = signature if signature is not None else error
         self._dead_letters.append(
             (
                 self._dl_id,
@@ -148,9 +149,9 @@ class StoreFiller:
                 payload,
                 None,  # the working copy is the original until an edit
                 PayloadKind.JSONL.value,
-                error,
+                stored_error(error, signature),  # as the quarantine keeps it
                 str(error_class),
-                signature if signature is not None else error,
+                signature,
                 None,
                 attempts,
                 str(status),
@@ -212,6 +213,14 @@ class StoreFiller:
             return
         self.flush()
         with self.ws.store.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # The filler writes ids itself, which moves no sequence: without this the
+                # next ordinary insert would take id 1 again.
+                for table in ("dead_letters", "audit_events"):
+                    conn.exec_driver_sql(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
+                    )
             conn.exec_driver_sql("ANALYZE")
 
 
