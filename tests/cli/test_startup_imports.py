@@ -2,11 +2,11 @@
 
 Checked, not timed (the timing is benchmarks/bench_startup.py): after ``main([... run
 ...])`` in a child process, ``sys.modules`` holds no Alembic, keyring, Qt or psycopg on a
-SQLite workspace, and none of the engine's parts that a run does not use: of the dead
-letters, only the filters the stats cache's warming counts with. A run records its batch
-with Core statements, so one that has nothing to do (already loaded) compiles no ORM
-statement. The dead letters' package loads its parts on demand and still answers every
-name of its interface as the eager one did. The registry looks for plugins only when a
+SQLite workspace, no SQLAlchemy ORM at all (the store's tables are Core tables), and none
+of the engine's parts that a run does not use: of the dead letters, only the filters the
+stats cache's warming counts with, and after a batch that quarantined nothing not even
+those. The dead letters' package loads its parts on demand and still answers every name of
+its interface as the eager one did. The registry looks for plugins only when a
 question needs them."""
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from triage_app.core.transforms import Registry, Transform, default_registry
 
 # Never on the run path of a SQLite workspace: migrations (the schema's fast path knows a
 # current store without them), passwords (only URLs with one), the window, the PostgreSQL
-# driver and dialect.
+# driver and dialect; nor the ORM on any store (importing it cost a run some 60 ms).
 NEVER = (
+    "sqlalchemy.orm",
     "alembic",
     "keyring",
     "PySide6",
@@ -43,22 +44,16 @@ NOT_FOR_A_RERUN = (*NOT_FOR_A_RUN, "triage_app.core.trends", "triage_app.core.de
 # All a new batch loads of the dead letters' package: the filters, for the stats cache.
 DEAD_LETTERS_FOR_A_RUN = ["triage_app.core.deadletters", "triage_app.core.deadletters.filters"]
 
-# "orm": whether the ORM set up its mappers, which its first Session or first statement on a
-# mapped class does. (The ORM is imported all the same while the tables are mapped classes:
-# triage_app/core/db/models.py.)
 _CHILD = """
 import json, sys
 from triage_app.cli import main
 code = main(sys.argv[1:])
-from triage_app.core.db import Batch
-orm = Batch.__mapper__.configured
-print(json.dumps({"code": code, "modules": sorted(sys.modules), "orm": orm}))
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 
 def modules_after(*args: str) -> tuple[str, set[str]]:
-    """The CLI's output and the modules loaded after ``main(args)`` in a new interpreter; a
-    name ``orm-configured`` among them where the ORM set up its mappers."""
+    """The CLI's output and the modules loaded after ``main(args)`` in a new interpreter."""
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, *args],
         capture_output=True,
@@ -69,8 +64,7 @@ def modules_after(*args: str) -> tuple[str, set[str]]:
     *printed, last = out.stdout.strip().splitlines()
     result = json.loads(last)
     assert result["code"] == 0, out.stdout + out.stderr
-    configured = {"orm-configured"} if result["orm"] else set()
-    return "\n".join(printed), set(result["modules"]) | configured
+    return "\n".join(printed), set(result["modules"])
 
 
 def loaded(modules: set[str], roots: tuple[str, ...]) -> list[str]:
@@ -80,7 +74,7 @@ def loaded(modules: set[str], roots: tuple[str, ...]) -> list[str]:
 def test_a_run_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
     ws = str(tmp_path / "ws")
     small = gen_batch(tmp_path / "small.jsonl", 10, bad=0.1, seed=7)
-    other = gen_batch(tmp_path / "other.jsonl", 10, bad=0.1, seed=8)
+    other = gen_batch(tmp_path / "other.jsonl", 10, bad=0.3, seed=11)  # quarantines rows
 
     def run(src: Path) -> tuple[str, set[str]]:
         return modules_after("--workspace", ws, "run", str(src), "--transform", "pesanan@1")
@@ -89,7 +83,7 @@ def test_a_run_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
     first, on_fresh = run(small)
     assert "10 rows" in first
     second, on_existing = run(other)
-    assert "10 rows" in second and "already" not in second
+    assert "10 rows" in second and "already" not in second and "0 quarantined" not in second
     again, on_rerun = run(small)
     assert "already loaded" in again
 
@@ -101,9 +95,36 @@ def test_a_run_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
         assert loaded(modules, NOT_FOR_A_RUN) == []
         assert loaded(modules, ("triage_app.core.deadletters",)) == DEAD_LETTERS_FOR_A_RUN
     assert loaded(on_rerun, NOT_FOR_A_RERUN) == []
-    # Finding the batch loaded already took Core statements only (the warming of a new
-    # batch's stats cache counts with ORM statements, trends/counting.py).
-    assert "orm-configured" not in on_rerun
+
+
+# Trends' code that counts dead letters: a batch that quarantined nothing never loads it.
+COUNTING = (
+    "triage_app.core.trends.compute",
+    "triage_app.core.trends.counting",
+    "triage_app.core.trends.stats",
+    "triage_app.core.deadletters",
+)
+
+
+def test_a_batch_that_quarantines_nothing_counts_no_dead_letter(tmp_path: Path) -> None:
+    """After a clean batch only the batches' totals in the stats cache's stamp move, and the
+    entry is re-stamped with the batches' part of Trends read again (trends/stats_cache.py):
+    the run loads that part and nothing that counts dead letters."""
+    ws = str(tmp_path / "ws")
+    bad = gen_batch(tmp_path / "bad.jsonl", 10, bad=0.1, seed=7)
+    clean = gen_batch(tmp_path / "clean.jsonl", 10, bad=0.0, seed=8)
+
+    def run(src: Path) -> tuple[str, set[str]]:
+        return modules_after("--workspace", ws, "run", str(src), "--transform", "pesanan@1")
+
+    first, counted = run(bad)
+    assert "0 quarantined" not in first
+    assert loaded(counted, COUNTING) != []  # the first warming counts everything
+    second, restamped = run(clean)
+    assert "10 rows" in second and "0 quarantined" in second
+    assert "triage_app.core.trends.batches" in restamped
+    assert loaded(restamped, COUNTING) == []
+    assert loaded(restamped, (*NEVER, *NOT_FOR_A_RUN)) == []
 
 
 def _interface_imports() -> dict[str, tuple[str, str]]:
@@ -137,6 +158,31 @@ def test_the_lazy_dead_letters_package_answers_what_it_imported() -> None:
     assert set(dir(deadletters)) >= set(deadletters.__all__)
     with pytest.raises(AttributeError, match="no_such_name"):
         deadletters.no_such_name  # noqa: B018
+
+
+def test_the_lazy_trends_package_answers_what_it_imported() -> None:
+    """As the dead letters' package: every name of ``triage_app.core.trends`` is the object
+    its part defines, the one the checkers see imported, loaded on first use."""
+    import importlib
+
+    import triage_app.core.trends as trends
+
+    tree = ast.parse(Path(trends.__file__).read_text(encoding="utf-8"))
+    imports = {
+        alias.asname or alias.name: node.module.rsplit(".", 1)[1]  # type: ignore[union-attr]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("triage_app.core.trends.")
+        for alias in node.names
+    }
+    assert sorted(imports) == sorted(trends.__all__)
+    assert imports == trends._SOURCE
+    for name, part in imports.items():
+        module = importlib.import_module(f"triage_app.core.trends.{part}")
+        assert getattr(trends, name) is getattr(module, name), name
+    assert set(dir(trends)) >= set(trends.__all__)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        trends.no_such_name  # noqa: B018
 
 
 _SHADOWS = """

@@ -25,10 +25,15 @@ from triage_app.core.places import (
 )
 
 # Both paths compute the stamp from these statements, so they agree on what "unchanged" is.
+# A batch that quarantined nothing moves the batches' totals alone: the engine then
+# re-stamps its cached entry instead of counting again (trends/stats_cache.py).
+BATCHES_SQL = (
+    "SELECT count(*), sum(rows), sum(quarantined), max(started_at), max(finished_at) FROM batches"
+)
 VERSION_SQL = (
     "SELECT max(id) FROM audit_events",
     "SELECT max(id) FROM dead_letters",
-    "SELECT count(*), sum(rows), sum(quarantined), max(started_at), max(finished_at) FROM batches",
+    BATCHES_SQL,
     # A purge deletes rows and events, and SQLite may then hand out the ids it freed again:
     # the newest ids alone could look unchanged after one. Its own record always moves.
     "SELECT count(*), max(id), sum(rows) FROM purges",
@@ -39,6 +44,22 @@ CACHE_KEY = "all"
 def version_from(rows: Sequence[Sequence[Any]], day: dt.date) -> str:
     # The day too: nothing cached is relative to today, but a day's cache is cheap insurance.
     return "|".join("|".join(map(str, r)) for r in rows) + f"|{day}"
+
+
+def only_batches_moved(held: str, rows: Sequence[Sequence[Any]], day: dt.date) -> bool:
+    """Whether the stamp ``held`` differs from the one of ``rows`` (``VERSION_SQL``'s
+    answers) on ``day`` in the batches' totals alone: no event, no dead letter and no purge
+    since, and the same day. What a batch that quarantined nothing leaves behind."""
+    at = VERSION_SQL.index(BATCHES_SQL)
+    start = sum(len(r) for r in rows[:at])
+    end = start + len(rows[at])
+    old, new = held.split("|"), version_from(rows, day).split("|")
+    return (
+        len(old) == len(new)
+        and old[:start] == new[:start]
+        and old[end:] == new[end:]
+        and old[start:end] != new[start:end]
+    )
 
 
 def store_path(

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
-from sqlalchemy.orm import Session
 
 from tests.support import SEED_ORDERS
 from triage_app.core.batch.chunks import Chunk, ChunkParser, ChunkSource
@@ -69,8 +68,8 @@ def committer(ws: Workspace, transform: Transform, path: Path, fmt: Format) -> C
 
 
 def counters(ws: Workspace) -> tuple[int, ...]:
-    with Session(ws.store) as s:
-        b = s.get(Batch, BATCH)
+    with ws.store.connect() as conn:
+        b = conn.execute(select(Batch.__table__).where(Batch.batch_id == BATCH)).one_or_none()
         assert b is not None
         return (
             b.lines_done,
@@ -85,10 +84,12 @@ def counters(ws: Workspace) -> tuple[int, ...]:
 
 
 def ledger(ws: Workspace) -> list[tuple[int, ...]]:
-    with Session(ws.store) as s:
-        rows = s.execute(
-            select(BatchChunk).where(BatchChunk.batch_id == BATCH).order_by(BatchChunk.first_line)
-        ).scalars()
+    with ws.store.connect() as conn:
+        rows = conn.execute(
+            select(BatchChunk.__table__)
+            .where(BatchChunk.batch_id == BATCH)
+            .order_by(BatchChunk.first_line)
+        )
         return [
             (c.first_line, c.last_line, c.records, c.loaded, c.superseded, c.quarantined)
             for c in rows
@@ -96,8 +97,8 @@ def ledger(ws: Workspace) -> list[tuple[int, ...]]:
 
 
 def dead_letters(ws: Workspace) -> list[tuple[Any, ...]]:
-    with Session(ws.store) as s:
-        rows = s.execute(select(DeadLetter).order_by(DeadLetter.line)).scalars()
+    with ws.store.connect() as conn:
+        rows = conn.execute(select(DeadLetter.__table__).order_by(DeadLetter.line))
         # The error as shown: the store keeps none when the signature says it all.
         return [
             (d.line, d.original_payload, d.error or d.signature, d.error_class, d.payload_kind)

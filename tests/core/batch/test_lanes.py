@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
-from sqlalchemy.orm import Session
 
 from tests.support import gen_batch
 from triage_app.core.batch import BatchSummary, run_batch
@@ -161,8 +160,8 @@ def header(ws: Workspace, task: LaneTask, warehouse: str | None = None) -> dict[
 
 
 def ledger(ws: Workspace) -> list[tuple[int, int, int, int, int, int]]:
-    with Session(ws.store) as s:
-        rows = s.execute(select(BatchChunk).order_by(BatchChunk.first_line)).scalars()
+    with ws.store.connect() as conn:
+        rows = conn.execute(select(BatchChunk.__table__).order_by(BatchChunk.first_line))
         return [
             (c.first_line, c.last_line, c.records, c.loaded, c.superseded, c.quarantined)
             for c in rows
@@ -175,8 +174,8 @@ def warehouse_lines(ws: Workspace) -> list[int]:
 
 
 def dead_lines(ws: Workspace) -> list[int]:
-    with Session(ws.store) as s:
-        return sorted(s.execute(select(DeadLetter.line)).scalars())
+    with ws.store.connect() as conn:
+        return sorted(conn.execute(select(DeadLetter.line)).scalars())
 
 
 @pytest.fixture
@@ -275,10 +274,10 @@ def batch_8k(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def outcome(ws: Workspace, s: BatchSummary) -> tuple[Any, ...]:
     summary = {k: v for k, v in s.to_json().items() if k != "seconds"}
-    with Session(ws.store) as sess:
+    with ws.store.connect() as conn:
         dls = [
             (d.line, d.original_payload, d.error, d.error_class)
-            for d in sess.execute(select(DeadLetter).order_by(DeadLetter.line)).scalars()
+            for d in conn.execute(select(DeadLetter.__table__).order_by(DeadLetter.line))
         ]
     return summary, table_sha256(ws.warehouse, PESANAN_2), dls, ledger(ws)
 

@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import Row, func, select, text
 
 from triage_app.core.batch.quarantine import (
     Failure,
@@ -156,12 +156,10 @@ def put(ws: Workspace, failures: list[Failure], batch_id: str = BATCH, **kw: Any
         return quarantine(conn, **args)
 
 
-def stored(ws: Workspace) -> list[DeadLetter]:
-    from sqlalchemy.orm import Session
-
-    with Session(ws.store) as s:
-        rows = s.execute(select(DeadLetter).order_by(DeadLetter.batch_id, DeadLetter.line))
-        return list(rows.scalars())
+def stored(ws: Workspace) -> list[Row[Any]]:
+    with ws.store.connect() as conn:
+        stmt = select(DeadLetter.__table__).order_by(DeadLetter.batch_id, DeadLetter.line)
+        return list(conn.execute(stmt))
 
 
 def traceback_text(ws: Workspace, traceback_id: int | None) -> str | None:

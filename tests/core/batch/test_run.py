@@ -13,7 +13,6 @@ from typing import Any
 import orjson
 import pytest
 from sqlalchemy import inspect, select, text
-from sqlalchemy.orm import Session
 
 from tests.support import SEED_ORDERS
 from triage_app.core.batch import BatchSummary, list_batches, run_batch
@@ -47,8 +46,8 @@ def counts(s: BatchSummary) -> tuple[Any, ...]:
 
 
 def dead_letters(ws: Workspace) -> list[tuple[Any, ...]]:
-    with Session(ws.store) as s:
-        rows = s.execute(select(DeadLetter).order_by(DeadLetter.line)).scalars()
+    with ws.store.connect() as conn:
+        rows = conn.execute(select(DeadLetter.__table__).order_by(DeadLetter.line))
         return [(d.line, d.original_payload, d.error, d.error_class) for d in rows]
 
 

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
-from sqlalchemy.orm import Session
 
 from tests.support import gen_batch
 from triage_app.core.batch import list_batches
@@ -79,8 +78,8 @@ def run_cli(
 
 def outcome(ws: Workspace) -> dict[str, Any]:
     (b,) = list_batches(ws)
-    with Session(ws.store) as s:
-        dls = s.execute(
+    with ws.store.connect() as conn:
+        dls = conn.execute(
             select(DeadLetter.line, DeadLetter.original_payload).order_by(DeadLetter.line)
         ).all()
     return {

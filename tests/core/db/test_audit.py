@@ -1,9 +1,9 @@
 """The audit trail: ``record_event`` appends one event (dead letter, time, actor, action as its
-stored text, detail) inside the caller's transaction, on a Connection or a Session alike, so
-it commits with the change it records and vanishes when that change is rolled back; an
-event for a dead letter that does not exist is refused. The default actor is
-``actor_for(bind)``: ``current_actor()`` (the OS user and host, ``user@host``), plus the
-database user on PostgreSQL, asked once per engine."""
+stored text, detail) inside the caller's transaction, on its Connection, so it commits with
+the change it records and vanishes when that change is rolled back; an event for a dead
+letter that does not exist is refused. The default actor is ``actor_for(bind)``:
+``current_actor()`` (the OS user and host, ``user@host``), plus the database user on
+PostgreSQL, asked once per engine."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from triage_app.core.clock import utcnow
 from triage_app.core.db import (
@@ -172,14 +171,15 @@ def test_a_rolled_back_connection_takes_its_event_with_it(workspace: Workspace) 
     assert [e[3] for e in events(workspace)] == ["reopened"]
 
 
-def test_a_session_commits_or_rolls_back_its_event(workspace: Workspace) -> None:
+def test_a_connection_commits_or_rolls_back_its_event(workspace: Workspace) -> None:
+    """Commit as you go: the event is the connection's until it commits."""
     dl = add_dead_letter(workspace)
-    with Session(workspace.store) as s:
-        record_event(s, dl, AuditAction.RECLASSIFIED, "data -> code", "ani")
-        s.rollback()
+    with workspace.store.connect() as conn:
+        record_event(conn, dl, AuditAction.RECLASSIFIED, "data -> code", "ani")
+        conn.rollback()
         assert events(workspace) == []
-        record_event(s, dl, AuditAction.RECLASSIFIED, "data -> code", "ani")
-        s.commit()
+        record_event(conn, dl, AuditAction.RECLASSIFIED, "data -> code", "ani")
+        conn.commit()
     assert [(e[2], e[3], e[4]) for e in events(workspace)] == [
         ("ani", "reclassified", "data -> code")
     ]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, select
 
 from triage_app.core.batch import list_batches, run_batch
 from triage_app.core.db import AuditEvent, Batch, Workspace
@@ -34,12 +34,11 @@ def event_ids(ws: Workspace) -> list[int]:
         return list(conn.execute(select(AuditEvent.id).order_by(AuditEvent.id)).scalars())
 
 
-def stored_batch(ws: Workspace, batch_id: str) -> Batch:
-    with Session(ws.store) as s:
-        b = s.get(Batch, batch_id)
-        assert b is not None
-        s.expunge(b)
-        return b
+def stored_batch(ws: Workspace, batch_id: str) -> Row[Any]:
+    with ws.store.connect() as conn:
+        b = conn.execute(select(Batch.__table__).where(Batch.batch_id == batch_id)).one_or_none()
+    assert b is not None
+    return b
 
 
 def test_writes_batches_dead_letters_and_events(workspace: Workspace) -> None:

@@ -13,19 +13,13 @@ import getpass
 import socket
 import threading
 import weakref
-from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import Connection, Engine, Insert, Table, insert, text
+from sqlalchemy import Connection, Engine, Insert, insert, text
 
 from triage_app.core.clock import utcnow
 from triage_app.core.db.models import AuditEvent
 from triage_app.core.places import printable
 from triage_app.core.vocabulary import AuditAction
-
-if TYPE_CHECKING:
-    # Only for the hints: the batch writes its events through Core connections, and a run
-    # loads no ORM for this module's sake.
-    from sqlalchemy.orm import Session
 
 # The actor column's width (models.AuditEvent.actor).
 ACTOR_CHARS = 200
@@ -62,19 +56,16 @@ def _database_user(conn: Connection) -> str | None:
     return str(conn.execute(text("SELECT session_user")).scalar_one())
 
 
-def actor_for(bind: Engine | Connection | Session) -> str:
+def actor_for(bind: Engine | Connection) -> str:
     """The actor of events written through ``bind``: ``current_actor()``, plus the database
     user on PostgreSQL (``alice@laptop (db: steward1)``). Computed once per engine; a
-    Connection or Session is asked on its own connection, so the first call inside a
-    transaction needs no second connection."""
+    Connection is asked on itself, so the first call inside a transaction needs no second
+    connection."""
     conn: Connection | None = None
     if isinstance(bind, Connection):
         conn, engine = bind, bind.engine
-    elif isinstance(bind, Engine):
+    else:
         engine = bind
-    else:  # a Session
-        conn = bind.connection()
-        engine = conn.engine
     with _actors_lock:
         known = _actors.get(engine)
     if known is not None:
@@ -95,13 +86,12 @@ def actor_for(bind: Engine | Connection | Session) -> str:
 
 @functools.cache
 def event_insert() -> Insert:
-    """The insert of audit events, built once: many rows at a time on the hot paths. On the
-    table, not the mapped class: a Core statement compiles without the ORM's set-up."""
-    return insert(cast(Table, AuditEvent.__table__))
+    """The insert of audit events, built once: many rows at a time on the hot paths."""
+    return insert(AuditEvent)
 
 
 def record_event(
-    s: Session | Connection,
+    s: Connection,
     dl_id: int,
     action: AuditAction,
     detail: str,

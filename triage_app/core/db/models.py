@@ -4,26 +4,40 @@ the stats cache.
 The store lives in its own database, separate from the warehouse (docs/design.md, "Two
 databases, one rule"). Every column that the quarantine table filters or sorts on is
 indexed.
+
+Core tables, not ORM classes: the engine never loads a row as an object (values cross the
+layers as frozen dataclasses), and importing the ORM and setting up its mappers cost every
+``triage-app run`` some 60 ms. Each table is declared as a small class whose one instance
+carries the name the ORM class had: ``DeadLetter.status`` is the table's column (typed:
+``Column[str]``), ``DeadLetter.__table__`` the table, and Core's insert, update and delete
+take ``DeadLetter`` for the table, as they took the class. (An instance, not the class:
+SQLAlchemy types a Column read from a class as unusable, to catch ORM-style code.)
+Columns are NOT NULL unless they say ``nullable=True``, as the ORM's ``Mapped[X]`` made
+them; tests/core/db/test_migrations.py holds these tables equal to the migrated store.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     BigInteger,
+    Column,
     ColumnElement,
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
     LargeBinary,
+    MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     func,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from triage_app.core.clock import utcnow
 from triage_app.core.vocabulary import BatchState, Status
@@ -31,63 +45,96 @@ from triage_app.core.vocabulary import BatchState, Status
 # SQLite only makes INTEGER PRIMARY KEY a rowid alias (fast, auto-increment); BIGINT elsewhere.
 IdType = BigInteger().with_variant(Integer(), "sqlite")
 
-
-class Base(DeclarativeBase):
-    pass
+metadata = MetaData()
 
 
-class Batch(Base):
+class Base:
+    """A table of the store: the class's ``Column`` attributes (each named after its
+    attribute) and ``__table_args__`` (constraints, indexes) make ``__table__`` in
+    ``metadata`` when the class is defined."""
+
+    metadata: ClassVar[MetaData] = metadata
+    __tablename__: ClassVar[str]
+    __table__: ClassVar[Table]
+    __table_args__: ClassVar[tuple[Any, ...]] = ()
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        columns = []
+        for key, value in vars(cls).items():
+            if isinstance(value, Column):
+                value.name = value.key = key
+                columns.append(value)
+        # The class's own Column objects, not copies: DeadLetter.id is __table__.c.id.
+        cls.__table__ = Table(cls.__tablename__, metadata, *columns, *cls.__table_args__)
+
+    # Any: SQLAlchemy's hints ask for an expression, and its coercion takes the table.
+    def __clause_element__(self) -> Any:
+        """The table, for Core's insert, update, delete and select given the instance."""
+        return self.__table__
+
+
+class BatchTable(Base):
     __tablename__ = "batches"
 
-    batch_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    source_name: Mapped[str] = mapped_column(Text)  # file name only: no absolute paths
-    source_sha256: Mapped[str] = mapped_column(String(64))
-    transform: Mapped[str] = mapped_column(String(100))
-    format: Mapped[str] = mapped_column(String(10))
-    csv_header: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
-    state: Mapped[str] = mapped_column(String(10), default=BatchState.RUNNING)
-    lines_done: Mapped[int] = mapped_column(BigInteger, default=0)  # resume point
-    rows: Mapped[int] = mapped_column(BigInteger, default=0)
-    loaded: Mapped[int] = mapped_column(BigInteger, default=0)
-    superseded: Mapped[int] = mapped_column(BigInteger, default=0)
-    quarantined: Mapped[int] = mapped_column(BigInteger, default=0)
-    q_data: Mapped[int] = mapped_column(BigInteger, default=0)
-    q_code: Mapped[int] = mapped_column(BigInteger, default=0)
-    q_transient: Mapped[int] = mapped_column(BigInteger, default=0)
-    seconds: Mapped[float] = mapped_column(default=0.0)
-    started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
-    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    batch_id = Column(String(32), primary_key=True)
+    source_name = Column(Text, nullable=False)  # file name only: no absolute paths
+    source_sha256 = Column(String(64), nullable=False)
+    transform = Column(String(100), nullable=False)
+    format = Column(String(10), nullable=False)
+    csv_header: Column[bytes | None] = Column(LargeBinary, nullable=True)
+    state = Column(String(10), nullable=False, default=BatchState.RUNNING)
+    lines_done = Column(BigInteger, nullable=False, default=0)  # resume point
+    rows = Column(BigInteger, nullable=False, default=0)
+    loaded = Column(BigInteger, nullable=False, default=0)
+    superseded = Column(BigInteger, nullable=False, default=0)
+    quarantined = Column(BigInteger, nullable=False, default=0)
+    q_data = Column(BigInteger, nullable=False, default=0)
+    q_code = Column(BigInteger, nullable=False, default=0)
+    q_transient = Column(BigInteger, nullable=False, default=0)
+    seconds: Column[float] = Column(Double, nullable=False, default=0.0)
+    started_at = Column(DateTime, nullable=False, default=utcnow)
+    finished_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
 
 
-class BatchChunk(Base):
+Batch = BatchTable()
+
+
+class BatchChunkTable(Base):
     """The ledger of a batch: one row per committed chunk, written in the same transaction
     as its dead letters and the checkpoint, so reconcile can prove every line was counted
     exactly once without the source file."""
 
     __tablename__ = "batch_chunks"
 
-    batch_id: Mapped[str] = mapped_column(ForeignKey("batches.batch_id"), primary_key=True)
-    first_line: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    last_line: Mapped[int] = mapped_column(BigInteger)
-    records: Mapped[int] = mapped_column(BigInteger)
-    loaded: Mapped[int] = mapped_column(BigInteger)
-    superseded: Mapped[int] = mapped_column(BigInteger)
-    quarantined: Mapped[int] = mapped_column(BigInteger)
-    committed_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    batch_id = Column(String(32), ForeignKey("batches.batch_id"), primary_key=True)
+    first_line = Column(BigInteger, primary_key=True)
+    last_line = Column(BigInteger, nullable=False)
+    records = Column(BigInteger, nullable=False)
+    loaded = Column(BigInteger, nullable=False)
+    superseded = Column(BigInteger, nullable=False)
+    quarantined = Column(BigInteger, nullable=False)
+    committed_at = Column(DateTime, nullable=False)
 
 
-class Traceback(Base):
+BatchChunk = BatchChunkTable()
+
+
+class TracebackTable(Base):
     """A redacted traceback, stored once: a release with a bug fails a million rows at the
     same lines, and each row only points here."""
 
     __tablename__ = "tracebacks"
 
-    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
-    digest: Mapped[str] = mapped_column(String(32), unique=True)  # blake2b-128 of the text
-    text: Mapped[str] = mapped_column(Text)
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    digest = Column(String(32), nullable=False, unique=True)  # blake2b-128 of the text
+    text = Column(Text, nullable=False)
 
 
-class DeadLetter(Base):
+Traceback = TracebackTable()
+
+
+class DeadLetterTable(Base):
     __tablename__ = "dead_letters"
     __table_args__ = (
         UniqueConstraint("batch_id", "line", name="uq_dead_letter_batch_line"),
@@ -114,40 +161,43 @@ class DeadLetter(Base):
         Index("ix_dl_resolved", "resolved_at"),
     )
 
-    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
-    batch_id: Mapped[str] = mapped_column(ForeignKey("batches.batch_id"))
-    line: Mapped[int] = mapped_column(BigInteger)
-    original_payload: Mapped[bytes] = mapped_column(LargeBinary)  # byte-exact, never changed
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    batch_id = Column(String(32), ForeignKey("batches.batch_id"), nullable=False)
+    line = Column(BigInteger, nullable=False)
+    original_payload = Column(LargeBinary, nullable=False)  # byte-exact, never changed
     # The working copy that edits replace; NULL while it is the original (most rows are
     # never edited, and a second copy of every payload doubled the store). Read it through
     # working_payload().
-    payload: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
-    payload_kind: Mapped[str] = mapped_column(String(10))  # jsonl, csv, or json once edited
+    payload: Column[bytes | None] = Column(LargeBinary, nullable=True)
+    payload_kind = Column(String(10), nullable=False)  # jsonl, csv, or json once edited
     # NULL when it says no more than the signature (nothing was masked: a code bug's message
     # is the same on every row). Read it through shown_error().
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    error_class: Mapped[str] = mapped_column(String(10))
-    signature: Mapped[str] = mapped_column(Text)
+    error: Column[str | None] = Column(Text, nullable=True)
+    error_class = Column(String(10), nullable=False)
+    signature = Column(Text, nullable=False)
     # Code class only; kept once in ``tracebacks`` however many rows fail the same way.
-    traceback_id: Mapped[int | None] = mapped_column(
-        ForeignKey("tracebacks.id", name="fk_dead_letters_traceback_id"), nullable=True
+    traceback_id: Column[int | None] = Column(
+        IdType, ForeignKey("tracebacks.id", name="fk_dead_letters_traceback_id"), nullable=True
     )
-    attempts: Mapped[int] = mapped_column(Integer, default=1)
-    status: Mapped[str] = mapped_column(String(10), default=Status.OPEN)
-    transform: Mapped[str] = mapped_column(String(100))
-    first_failed_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    last_failed_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    resolved_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    attempts = Column(Integer, nullable=False, default=1)
+    status = Column(String(10), nullable=False, default=Status.OPEN)
+    transform = Column(String(100), nullable=False)
+    first_failed_at = Column(DateTime, nullable=False)
+    last_failed_at = Column(DateTime, nullable=False)
+    resolved_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
     # Bumped by every change; a change applies only to the version its actor saw
     # (deadletters/transitions.py).
-    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    version = Column(Integer, nullable=False, default=1, server_default="1")
     # A re-drive's lease on the row: who holds it and until when. An expired lease is free,
     # so a killed re-drive never strands its rows.
-    claimed_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
-    claim_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    claimed_by: Column[str | None] = Column(String(100), nullable=True)
+    claim_until: Column[dt.datetime | None] = Column(DateTime, nullable=True)
 
 
-class AuditEvent(Base):
+DeadLetter = DeadLetterTable()
+
+
+class AuditEventTable(Base):
     __tablename__ = "audit_events"
     __table_args__ = (
         Index("ix_event_dl", "dead_letter_id", "id"),
@@ -155,53 +205,67 @@ class AuditEvent(Base):
         Index("ix_event_at", "at"),  # audit --since
     )
 
-    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    id = Column(IdType, primary_key=True, autoincrement=True)
     # None for an event about the store rather than one row (a purge).
-    dead_letter_id: Mapped[int | None] = mapped_column(ForeignKey("dead_letters.id"), nullable=True)
-    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
-    actor: Mapped[str] = mapped_column(String(200))
-    action: Mapped[str] = mapped_column(String(30))
-    detail: Mapped[str] = mapped_column(Text, default="")
+    dead_letter_id: Column[int | None] = Column(
+        IdType, ForeignKey("dead_letters.id"), nullable=True
+    )
+    at = Column(DateTime, nullable=False, default=utcnow)
+    actor = Column(String(200), nullable=False)
+    action = Column(String(30), nullable=False)
+    detail = Column(Text, nullable=False, default="")
     # The row's version after the change, and for an edit the payload it replaced, so
     # that no edit is ever unrecoverable.
-    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    replaced_payload: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    version: Column[int | None] = Column(Integer, nullable=True)
+    replaced_payload: Column[bytes | None] = Column(LargeBinary, nullable=True)
 
 
-class StatsCache(Base):
+AuditEvent = AuditEventTable()
+
+
+class StatsCacheTable(Base):
     """The store's aggregates as ``stats --json`` prints them, with the version stamp of the
     store they were computed from (``trends/stats_cache.py``)."""
 
     __tablename__ = "stats_cache"
 
-    key: Mapped[str] = mapped_column(String(40), primary_key=True)
-    version: Mapped[str] = mapped_column(String(200))
-    payload: Mapped[bytes] = mapped_column(LargeBinary)
-    computed_at: Mapped[dt.datetime]
+    key = Column(String(40), primary_key=True)
+    version = Column(String(200), nullable=False)
+    payload = Column(LargeBinary, nullable=False)
+    computed_at = Column(DateTime, nullable=False)
 
 
-class Purge(Base):
+StatsCache = StatsCacheTable()
+
+
+class PurgeTable(Base):
     """One retention purge: what it removed, per day and class, so that Trends can say what
     was purged instead of showing a drop that never happened."""
 
     __tablename__ = "purges"
 
-    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
-    at: Mapped[dt.datetime] = mapped_column(DateTime)
-    actor: Mapped[str] = mapped_column(String(200))
-    statuses: Mapped[str] = mapped_column(String(40))  # comma-separated
-    cutoff: Mapped[dt.datetime] = mapped_column(DateTime)  # rows closed before this
-    rows: Mapped[int] = mapped_column(BigInteger)
-    by_day: Mapped[str] = mapped_column(Text)  # JSON: {"YYYY-MM-DD": {class: count}}
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    at = Column(DateTime, nullable=False)
+    actor = Column(String(200), nullable=False)
+    statuses = Column(String(40), nullable=False)  # comma-separated
+    cutoff = Column(DateTime, nullable=False)  # rows closed before this
+    rows = Column(BigInteger, nullable=False)
+    by_day = Column(Text, nullable=False)  # JSON: {"YYYY-MM-DD": {class: count}}
 
 
-class StoreSetting(Base):
+Purge = PurgeTable()
+
+
+class StoreSettingTable(Base):
     """Settings the whole team shares, kept with the store (the retention policy)."""
 
     __tablename__ = "store_settings"
 
-    key: Mapped[str] = mapped_column(String(60), primary_key=True)
-    value: Mapped[str] = mapped_column(Text)
+    key = Column(String(60), primary_key=True)
+    value = Column(Text, nullable=False)
+
+
+StoreSetting = StoreSettingTable()
 
 
 def shown_error() -> ColumnElement[str]:

@@ -1,5 +1,5 @@
-"""Reading dead letters: the views that leave this package (frozen dataclasses, never ORM
-objects, so they can cross threads), lists and counts by filter, and one dead letter in
+"""Reading dead letters: the views that leave this package (frozen dataclasses of plain
+values, so they can cross threads), lists and counts by filter, and one dead letter in
 full with its history. Everything works in SQL on indexed columns; nothing loads the
 whole store."""
 
@@ -9,7 +9,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from triage_app.core.clock import iso
 from triage_app.core.db import (
@@ -191,43 +190,55 @@ def matching_ids(ws: Workspace, f: DeadLetterFilter) -> list[int]:
         return list(conn.execute(stmt).scalars())
 
 
+_EVENT_COLUMNS = (
+    AuditEvent.at,
+    AuditEvent.actor,
+    AuditEvent.action,
+    AuditEvent.detail,
+    AuditEvent.version,
+    AuditEvent.replaced_payload,
+)
+
+
 def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
-    with Session(ws.store) as s:
-        dl = s.get(DeadLetter, dl_id)
+    with ws.store.connect() as conn:
+        dl = conn.execute(select(DeadLetter.__table__).where(DeadLetter.id == dl_id)).one_or_none()
         if dl is None:
             raise not_found([dl_id])
         trace = (
             None
             if dl.traceback_id is None
-            else s.execute(
+            else conn.execute(
                 select(Traceback.text).where(Traceback.id == dl.traceback_id)
             ).scalar_one_or_none()
         )
-        # Never edited: the original is the working copy.
-        working = dl.original_payload if dl.payload is None else dl.payload
-        header = s.execute(
+        header = conn.execute(
             select(Batch.csv_header).where(Batch.batch_id == dl.batch_id)
         ).scalar_one_or_none()
-        events = s.execute(
-            select(AuditEvent).where(AuditEvent.dead_letter_id == dl_id).order_by(AuditEvent.id)
-        ).scalars()
-        base = _view(dl, working, dl.signature if dl.error is None else dl.error)
-        return DeadLetterDetail(
-            **{k: getattr(base, k) for k in base.__dataclass_fields__},
-            original_payload=payload_text(dl.original_payload),
-            original_bytes=dl.original_payload,
-            payload_bytes=working,
-            traceback=trace,
-            csv_header=payload_text(header) if header is not None else None,
-            events=tuple(
-                AuditEntry(
-                    iso(e.at),
-                    e.actor,
-                    e.action,
-                    e.detail,
-                    e.version,
-                    None if e.replaced_payload is None else payload_text(e.replaced_payload),
-                )
-                for e in events
-            ),
-        )
+        events = conn.execute(
+            select(*_EVENT_COLUMNS)
+            .where(AuditEvent.dead_letter_id == dl_id)
+            .order_by(AuditEvent.id)
+        ).all()
+    # Never edited: the original is the working copy.
+    working = dl.original_payload if dl.payload is None else dl.payload
+    base = _view(dl, working, dl.signature if dl.error is None else dl.error)
+    return DeadLetterDetail(
+        **{k: getattr(base, k) for k in base.__dataclass_fields__},
+        original_payload=payload_text(dl.original_payload),
+        original_bytes=dl.original_payload,
+        payload_bytes=working,
+        traceback=trace,
+        csv_header=payload_text(header) if header is not None else None,
+        events=tuple(
+            AuditEntry(
+                iso(e.at),
+                e.actor,
+                e.action,
+                e.detail,
+                e.version,
+                None if e.replaced_payload is None else payload_text(e.replaced_payload),
+            )
+            for e in events
+        ),
+    )

@@ -7,6 +7,7 @@ import datetime as dt
 
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.trends.batches import per_batch, spike_checks
 from triage_app.core.trends.counting import (
     STATUSES,
     attempts_histogram,
@@ -15,7 +16,6 @@ from triage_app.core.trends.counting import (
     cube_totals,
     error_groups,
     failures_per_day,
-    per_batch,
     scope,
     status_totals,
 )
@@ -56,7 +56,7 @@ def compute_trends(
             status_now = status_totals(by_class_status)
         queue = backlog(conn, since, held, status_now, purged)
         groups = error_groups(conn, since=since, top=top, cells=cells)
-    checks = rule.check([b.rate for b in batches])
+    checks = spike_checks(batches, rule)
     return Trends(
         since,
         hist,
@@ -64,7 +64,7 @@ def compute_trends(
         batches,
         queue,
         groups,
-        tuple(checks),
+        checks,
         rule,
         by_class_status,
         by_attempts_status,
@@ -80,5 +80,5 @@ def banner_spike(
     rule = rule or SpikeRule()
     with ws.store.connect() as conn:
         batches = per_batch(conn, since)
-    checks = rule.check([b.rate for b in batches])
-    return Trends(since, (), (), batches, (), (), tuple(checks), rule).banner_spike()
+    checks = spike_checks(batches, rule)
+    return Trends(since, (), (), batches, (), (), checks, rule).banner_spike()

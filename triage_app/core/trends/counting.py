@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import (
+    Column,
     Connection,
     DateTime,
     Integer,
@@ -30,12 +31,11 @@ from sqlalchemy import (
 from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.clock import day_start
-from triage_app.core.db import AuditEvent, Batch, DeadLetter
+from triage_app.core.db import AuditEvent, DeadLetter
 from triage_app.core.deadletters import DeadLetterFilter, filter_clauses
 from triage_app.core.trends.model import (
     AttemptsBucket,
     BacklogPoint,
-    BatchPoint,
     DayCount,
     ErrorGroup,
 )
@@ -59,7 +59,7 @@ def _days(first: dt.date, last: dt.date) -> list[dt.date]:
 
 def _count_per_day(
     conn: Connection,
-    ts: Any,
+    ts: Column[Any],
     days: Sequence[dt.date],
     where: Sequence[ColumnElement[bool]] = (),
     split: tuple[Any, Sequence[str]] | None = None,
@@ -70,7 +70,7 @@ def _count_per_day(
         return []
     out: list[list[int]] = []
     keys: Sequence[str | None] = split[1] if split else [None]
-    table = ts.class_  # the mapped class the column belongs to
+    table = ts.table  # the table the timestamp column belongs to
     for start in range(0, len(days), _CELLS_PER_STATEMENT):
         chunk = days[start : start + _CELLS_PER_STATEMENT]
         # A CTE, not (VALUES …) AS days(a, b): SQLite has no column list on a derived table.
@@ -155,40 +155,6 @@ def failures_per_day(
     counts = _count_per_day(conn, dl.first_failed_at, days, where, (dl.error_class, CLASSES))
     return tuple(
         DayCount(d, dict(zip(CLASSES, c, strict=True))) for d, c in zip(days, counts, strict=True)
-    )
-
-
-def per_batch(conn: Connection, since: dt.date | None = None) -> tuple[BatchPoint, ...]:
-    """Batches oldest first, from their own counters (which outlive a retention purge)."""
-    b = Batch
-    stmt = (
-        select(
-            b.batch_id,
-            b.source_name,
-            b.transform,
-            b.started_at,
-            b.rows,
-            b.quarantined,
-            b.q_data,
-            b.q_code,
-            b.q_transient,
-        )
-        .where(b.rows > 0)  # a batch that has read nothing yet has no rate
-        .order_by(b.started_at, b.batch_id)
-    )
-    if since is not None:
-        stmt = stmt.where(b.started_at >= day_start(since))
-    return tuple(
-        BatchPoint(
-            r.batch_id,
-            r.source_name,
-            r.transform,
-            _as_datetime(r.started_at) or dt.datetime.min,
-            int(r.rows),
-            int(r.quarantined),
-            {"data": int(r.q_data), "code": int(r.q_code), "transient": int(r.q_transient)},
-        )
-        for r in conn.execute(stmt)
     )
 
 
