@@ -169,7 +169,7 @@ def test_the_lazy_trends_package_answers_what_it_imported() -> None:
 
     tree = ast.parse(Path(trends.__file__).read_text(encoding="utf-8"))
     imports = {
-        alias.asname or alias.name: node.module.rsplit(".", 1)[1]  # type: ignore[union-attr]
+        alias.asname or alias.name: (node.module.rsplit(".", 1)[1], alias.name)  # type: ignore[union-attr]
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom)
         and (node.module or "").startswith("triage_app.core.trends.")
@@ -177,9 +177,9 @@ def test_the_lazy_trends_package_answers_what_it_imported() -> None:
     }
     assert sorted(imports) == sorted(trends.__all__)
     assert imports == trends._SOURCE
-    for name, part in imports.items():
+    for name, (part, there) in imports.items():
         module = importlib.import_module(f"triage_app.core.trends.{part}")
-        assert getattr(trends, name) is getattr(module, name), name
+        assert getattr(trends, name) is getattr(module, there), name
     assert set(dir(trends)) >= set(trends.__all__)
     with pytest.raises(AttributeError, match="no_such_name"):
         trends.no_such_name  # noqa: B018

@@ -9,10 +9,11 @@ part (re-drive, transitions, payload views, ...) cost ``triage-app run`` some 25
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
+
+from triage_app.core.lazy_package import lazy_attributes
 
 if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: __getattr__
     from triage_app.core.deadletters.audit_trail import (
@@ -161,19 +162,7 @@ _SOURCE["purge_dead_letters"] = ("purge", "purge")
 _SHADOWED = frozenset(part for part, names in _PARTS.items() if part in names)
 
 
-def __getattr__(name: str) -> Any:
-    """Load the part that defines ``name`` (once: the value is kept as a global)."""
-    try:
-        part, there = _SOURCE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(f"{__name__}.{part}"), there)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SOURCE))
+__getattr__, __dir__ = lazy_attributes(__name__, _SOURCE, globals())
 
 
 class _Package(types.ModuleType):

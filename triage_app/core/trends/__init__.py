@@ -10,8 +10,9 @@ run`` some 12 ms.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from triage_app.core.lazy_package import lazy_attributes
 
 if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: __getattr__
     from triage_app.core.trends.compute import banner_spike, compute_trends
@@ -80,19 +81,9 @@ _PARTS: dict[str, tuple[str, ...]] = {
     "stats_cache": ("stats_json", "warm_stats_cache"),
     "tables": ("CHART_TITLES", "chart_tables", "write_csv"),
 }
-_SOURCE: dict[str, str] = {name: part for part, names in _PARTS.items() for name in names}
+_SOURCE: dict[str, tuple[str, str]] = {
+    name: (part, name) for part, names in _PARTS.items() for name in names
+}
 
 
-def __getattr__(name: str) -> Any:
-    """Load the part that defines ``name`` (once: the value is kept as a global)."""
-    try:
-        part = _SOURCE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(f"{__name__}.{part}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SOURCE))
+__getattr__, __dir__ = lazy_attributes(__name__, _SOURCE, globals())
