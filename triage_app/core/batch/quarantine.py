@@ -42,19 +42,13 @@ def failure_from_message(line: int, raw: bytes, message: str, error_class: Error
 
 
 @functools.cache
-def _insert_ignoring_duplicates(dialect: str):  # type: ignore[no-untyped-def]
+def _insert_ignoring_duplicates():  # type: ignore[no-untyped-def]
+    """PostgreSQL without a staging table: a multi-row insert that returns (id, line)."""
     # Imported here: the PostgreSQL dialect costs a SQLite user 45 ms at every start.
-    if dialect == "postgresql":
-        from sqlalchemy.dialects import postgresql
+    from sqlalchemy.dialects import postgresql
 
-        stmt = postgresql.insert(DeadLetter).on_conflict_do_nothing(
-            index_elements=["batch_id", "line"]
-        )
-        return stmt.returning(DeadLetter.id, DeadLetter.line)
-    from sqlalchemy.dialects import sqlite
-
-    lite = sqlite.insert(DeadLetter).on_conflict_do_nothing(index_elements=["batch_id", "line"])
-    return lite.returning(DeadLetter.id, DeadLetter.line)
+    stmt = postgresql.insert(DeadLetter).on_conflict_do_nothing(index_elements=["batch_id", "line"])
+    return stmt.returning(DeadLetter.id, DeadLetter.line)
 
 
 # The columns a new dead letter is written with; ``payload`` stays NULL (the original is
@@ -169,7 +163,7 @@ def _sqlite_statements() -> tuple[str, str]:
 
 
 def _quarantine_sqlite(
-    conn: Connection, rows: list[tuple[object, ...]], actor: str, stamp: str
+    conn: Connection, rows: list[tuple[object, ...]], actor: str, stamp: object
 ) -> int:
     """The driver's own executemany with tuples: SQLAlchemy's per-row parameter handling
     cost more than the inserts on a batch where every row fails."""
@@ -189,9 +183,13 @@ def _quarantine_sqlite(
         cur.close()
 
 
-def sqlite_stamp(moment: dt.datetime) -> str:
-    """A time as SQLAlchemy's DateTime keeps it in SQLite, for statements written by hand."""
-    return f"{moment:%Y-%m-%d %H:%M:%S.%f}"
+def _as_stored(conn: Connection, moment: dt.datetime) -> object:
+    """A time as the engine's DateTime keeps it (SQLite: text with microseconds, which SQL
+    compares as text), for rows the driver writes itself."""
+    process = DeadLetter.first_failed_at.type.dialect_impl(conn.dialect).bind_processor(
+        conn.dialect
+    )
+    return moment if process is None else process(moment)
 
 
 def quarantine(
@@ -217,14 +215,12 @@ def quarantine(
     tracebacks = keep_tracebacks(
         conn, (f.traceback for f in by_line.values() if f.error_class is ErrorClass.CODE)
     )
-    dialect = conn.dialect.name
-    if dialect == "sqlite":
-        rows = _rows(
-            batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, sqlite_stamp(now)
-        )
-        return _quarantine_sqlite(conn, rows, actor, sqlite_stamp(now))
+    if conn.dialect.name == "sqlite":
+        stamp = _as_stored(conn, now)
+        rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, stamp)
+        return _quarantine_sqlite(conn, rows, actor, stamp)
     rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, now)
-    if dialect == "postgresql" and not _no_staging:
+    if not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was
                 return _quarantine_by_copy(conn, rows, actor, now)
@@ -233,7 +229,7 @@ def quarantine(
                 raise
             _no_staging.append(True)  # a role without TEMPORARY: the statements below
     added = conn.execute(
-        _insert_ignoring_duplicates(dialect),
+        _insert_ignoring_duplicates(),
         [dict(zip(_DL_COLUMNS, row, strict=True)) for row in rows],
     ).all()
     if added:
