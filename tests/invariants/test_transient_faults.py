@@ -64,7 +64,10 @@ def test_sqlite_locked_by_another_process(
     )
     assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
     started = time.monotonic()
-    env = {**os.environ, "TRIAGE_BUSY_TIMEOUT_MS": "150", "TRIAGE_LANES": "1"}
+    # Five tries of 400 ms each outlast the 1.2 s lock whatever the jitter draws and however
+    # fast the command starts; 150 ms tries (0.75 s plus jitter) lost the race once start-up
+    # got quicker.
+    env = {**os.environ, "TRIAGE_BUSY_TIMEOUT_MS": "400", "TRIAGE_LANES": "1"}
     out = cli(
         "--workspace",
         str(ws_dir),
