@@ -71,9 +71,10 @@ def evidence(ws: Any) -> list[tuple[Any, ...]]:
     """Every dead letter with its events, in id order: ids ascend with the line. Not the
     actor: PostgreSQL's names the database user too."""
     sql = text(
-        "SELECT d.line, d.original_payload, d.payload, d.payload_kind, d.error, d.signature,"
+        "SELECT d.line, d.original_payload, d.payload, d.payload_kind, d.error, s.text,"
         " t.text, d.attempts, d.transform, d.version, e.action, e.detail, e.version"
         " FROM dead_letters d JOIN audit_events e ON e.dead_letter_id = d.id"
+        " JOIN signatures s ON s.id = d.signature_id"
         " LEFT JOIN tracebacks t ON t.id = d.traceback_id"
         " ORDER BY d.id, e.id"
     )

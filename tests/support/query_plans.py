@@ -131,7 +131,7 @@ class AllowedFullScan:
         return bool(searched) and searched <= self.columns
 
 
-_SEARCHED = frozenset({"payload", "original_payload", "error", "signature"})
+_SEARCHED = frozenset({"payload", "original_payload", "error", "signature_id"})
 # A page of a search (the table, ``list --search``, export) needs no entry: it walks the
 # primary key or an index in the order asked for and stops at its limit. A count does not.
 ALLOWED_FULL_SCANS: tuple[AllowedFullScan, ...] = (

@@ -16,7 +16,14 @@ from triage_app.core.batch.chunks import Chunk, ChunkParser, ChunkSource
 from triage_app.core.batch.commit import ChunkCommitter
 from triage_app.core.batch.readers import Format
 from triage_app.core.batch.source import Source
-from triage_app.core.db import Batch, BatchChunk, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import (
+    Batch,
+    BatchChunk,
+    DeadLetter,
+    Workspace,
+    open_workspace,
+    signature_text,
+)
 from triage_app.core.db import table_sha256 as wh_sha256
 from triage_app.core.demo import StoreFiller
 from triage_app.core.retry import RetryPolicy
@@ -98,7 +105,11 @@ def ledger(ws: Workspace) -> list[tuple[int, ...]]:
 
 def dead_letters(ws: Workspace) -> list[tuple[Any, ...]]:
     with ws.store.connect() as conn:
-        rows = conn.execute(select(DeadLetter.__table__).order_by(DeadLetter.line))
+        rows = conn.execute(
+            select(DeadLetter.__table__, signature_text().label("signature")).order_by(
+                DeadLetter.line
+            )
+        )
         # The error as shown: the store keeps none when the signature says it all.
         return [
             (d.line, d.original_payload, d.error or d.signature, d.error_class, d.payload_kind)

@@ -15,7 +15,7 @@ from triage_app.core.batch.quarantine import (
     failure_from_message,
     quarantine,
 )
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace
+from triage_app.core.db import AuditEvent, DeadLetter, Workspace, signature_text
 from triage_app.core.db.models import Traceback
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import DataError, TransientError
@@ -158,7 +158,9 @@ def put(ws: Workspace, failures: list[Failure], batch_id: str = BATCH, **kw: Any
 
 def stored(ws: Workspace) -> list[Row[Any]]:
     with ws.store.connect() as conn:
-        stmt = select(DeadLetter.__table__).order_by(DeadLetter.batch_id, DeadLetter.line)
+        stmt = select(DeadLetter.__table__, signature_text().label("signature")).order_by(
+            DeadLetter.batch_id, DeadLetter.line
+        )
         return list(conn.execute(stmt))
 
 

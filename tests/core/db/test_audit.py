@@ -25,6 +25,7 @@ from triage_app.core.db import (
     actor_for,
     current_actor,
     event_insert,
+    keep_signatures,
     open_workspace,
     record_event,
 )
@@ -55,7 +56,9 @@ def add_dead_letter(ws: Workspace) -> int:
                     "payload_kind": "jsonl",
                     "error": "DataError: qty tidak valid: -1",
                     "error_class": "data",
-                    "signature": "DataError: qty tidak valid: <n>",
+                    "signature_id": keep_signatures(conn, ["DataError: qty tidak valid: <n>"])[
+                        "DataError: qty tidak valid: <n>"
+                    ],
                     "transform": "pesanan@1",
                     "first_failed_at": now,
                     "last_failed_at": now,

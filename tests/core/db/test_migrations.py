@@ -50,14 +50,17 @@ def rows_of(db: Path) -> dict[str, list[dict[str, Any]]]:
 def meaning(tables: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     """The rows as they read, whatever the revision stores: since 0003 a dead letter's
     payload and error may be NULL (the original, the signature) and its traceback is kept
-    once in ``tracebacks``."""
+    once in ``tracebacks``; since 0004 its signature once in ``signatures``."""
     texts = {t["id"]: t["text"] for t in tables.get("tracebacks", [])}
-    out = {t: rows for t, rows in tables.items() if t != "tracebacks"}
+    signatures = {s["id"]: s["text"] for s in tables.get("signatures", [])}
+    out = {t: rows for t, rows in tables.items() if t not in ("tracebacks", "signatures")}
     read = []
     for row in tables["dead_letters"]:
         row = dict(row)
         if "traceback_id" in row:
             row["traceback"] = texts.get(row.pop("traceback_id"))
+        if "signature_id" in row:
+            row["signature"] = signatures[row.pop("signature_id")]
         row["payload"] = row["payload"] if row["payload"] is not None else row["original_payload"]
         row["error"] = row["error"] if row["error"] is not None else row["signature"]
         read.append(row)

@@ -43,6 +43,7 @@ STORE_TABLES = {
     "purges",
     "store_settings",
     "tracebacks",
+    "signatures",
 }
 # What 7e0d82e's ensure_schema wrote into user_version: a CRC of its column names.
 CRC_7E0D82E = 558_651_226

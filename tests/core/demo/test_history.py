@@ -10,7 +10,14 @@ import pytest
 from sqlalchemy import func, select
 
 from triage_app.core.batch import list_batches, run_batch
-from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import (
+    AuditEvent,
+    Batch,
+    DeadLetter,
+    Workspace,
+    open_workspace,
+    signature_text,
+)
 from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters
 from triage_app.core.demo import fill_history
 from triage_app.core.trends import Trends, compute_trends
@@ -111,7 +118,7 @@ def test_the_history_is_deterministic_and_joins_a_store_with_batches(
                 DeadLetter.line,
                 DeadLetter.status,
                 DeadLetter.attempts,
-                DeadLetter.signature,
+                signature_text(),
                 DeadLetter.first_failed_at,
                 DeadLetter.resolved_at,
             )

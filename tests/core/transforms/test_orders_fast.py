@@ -127,9 +127,9 @@ def _outcome(
     with ws.store.connect() as conn:
         letters = conn.execute(
             text(
-                "SELECT line, coalesce(payload, original_payload), coalesce(error, signature), "
-                "error_class, signature FROM dead_letters "
-                "ORDER BY line"
+                "SELECT line, coalesce(payload, original_payload), coalesce(error, s.text), "
+                "error_class, s.text FROM dead_letters "
+                "JOIN signatures s ON s.id = signature_id ORDER BY line"
             )
         ).all()
     with ws.warehouse.connect() as conn:

@@ -191,8 +191,8 @@ def test_a_batch_lands_the_same_with_and_without_the_fast_path(tmp_path: Path) -
         with ws.store.connect() as conn:
             letters = conn.execute(
                 text(
-                    "SELECT line, payload, error, error_class, signature FROM dead_letters "
-                    "ORDER BY line"
+                    "SELECT line, payload, error, error_class, s.text FROM dead_letters "
+                    "JOIN signatures s ON s.id = signature_id ORDER BY line"
                 )
             ).all()
         outcomes.append(

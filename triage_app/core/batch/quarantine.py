@@ -9,7 +9,14 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from triage_app.core.db import AuditEvent, DeadLetter, event_insert, keep_tracebacks, stored_error
+from triage_app.core.db import (
+    AuditEvent,
+    DeadLetter,
+    event_insert,
+    keep_signatures,
+    keep_tracebacks,
+    stored_error,
+)
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
 from triage_app.core.vocabulary import AuditAction, ErrorClass, Status
 
@@ -60,7 +67,7 @@ _DL_COLUMNS = (
     "payload_kind",
     "error",
     "error_class",
-    "signature",
+    "signature_id",
     "traceback_id",
     "attempts",
     "status",
@@ -69,7 +76,10 @@ _DL_COLUMNS = (
     "last_failed_at",
 )
 # An event's detail, made by the database from the row it is about.
-_DETAIL_SQL = "error_class || ' via ' || transform || ': ' || coalesce(error, signature)"
+_DETAIL_SQL = (
+    "error_class || ' via ' || transform || ': ' || coalesce(error, "
+    "(SELECT s.text FROM signatures s WHERE s.id = dead_letters.signature_id))"
+)
 _DL_STAGE = "_stage_dead_letters"
 _NO_PRIVILEGE = "42501"
 _no_staging: list[bool] = []  # not empty once the server refused a staging table
@@ -103,6 +113,7 @@ def _rows(
     payload_kind: str,
     failures: Iterable[Failure],
     tracebacks: dict[str, int],
+    signatures: dict[str, int],
     now: object,
 ) -> list[tuple[object, ...]]:
     """Each failure as a row of ``_DL_COLUMNS``."""
@@ -115,7 +126,7 @@ def _rows(
             payload_kind,
             stored_error(f.error, f.signature),
             f.error_class.value,
-            f.signature,
+            signatures[f.signature],
             tracebacks[f.traceback] if f.error_class is code and f.traceback else None,
             1,
             open_,
@@ -206,8 +217,9 @@ def quarantine(
     replayed chunk cannot double them. Returns how many were new.
 
     A few statements for the whole chunk, whatever its number of failures: the tracebacks
-    (each text once), the rows by the driver's executemany (SQLite) or COPY (PostgreSQL),
-    and the events of the rows that were new, made from the rows by one INSERT ... SELECT.
+    and signatures (each text once), the rows by the driver's executemany (SQLite) or COPY
+    (PostgreSQL), and the events of the rows that were new, made from the rows by one
+    INSERT ... SELECT.
     """
     if not failures:
         return 0
@@ -215,11 +227,13 @@ def quarantine(
     tracebacks = keep_tracebacks(
         conn, (f.traceback for f in by_line.values() if f.error_class is ErrorClass.CODE)
     )
+    signatures = keep_signatures(conn, (f.signature for f in by_line.values()))
+    kept = (tracebacks, signatures)
     if conn.dialect.name == "sqlite":
         stamp = _as_stored(conn, now)
-        rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, stamp)
+        rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), *kept, stamp)
         return _quarantine_sqlite(conn, rows, actor, stamp)
-    rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, now)
+    rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), *kept, now)
     if not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was

@@ -10,10 +10,13 @@ from triage_app.core.db.models import (
     BatchChunk,
     DeadLetter,
     Purge,
+    Signature,
     StatsCache,
     StoreSetting,
     Traceback,
     shown_error,
+    signature_id_of,
+    signature_text,
     stored_error,
     working_payload,
 )
@@ -28,6 +31,7 @@ from triage_app.core.db.secrets import (
     remember_password,
     split_password,
 )
+from triage_app.core.db.signatures import keep_signatures
 from triage_app.core.db.tracebacks import keep_tracebacks
 from triage_app.core.db.warehouse import (
     UpsertResult,
@@ -55,6 +59,7 @@ __all__ = [
     "DeadLetter",
     "Purge",
     "SchemaChange",
+    "Signature",
     "StatsCache",
     "StoreSetting",
     "StoreWatch",
@@ -71,6 +76,7 @@ __all__ = [
     "forget_password",
     "has_hidden_password",
     "join_password",
+    "keep_signatures",
     "keep_tracebacks",
     "keyring_unavailable",
     "make_engine",
@@ -85,6 +91,8 @@ __all__ = [
     "remember_password",
     "resolve_config",
     "shown_error",
+    "signature_id_of",
+    "signature_text",
     "split_password",
     "stored_error",
     "table_sha256",

@@ -19,7 +19,13 @@ from sqlalchemy import ColumnElement, select
 
 from triage_app.core.clock import iso
 from triage_app.core.csv_cells import safe_cell
-from triage_app.core.db import DeadLetter, Workspace, shown_error, working_payload
+from triage_app.core.db import (
+    DeadLetter,
+    Workspace,
+    shown_error,
+    signature_text,
+    working_payload,
+)
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, payload_text
 from triage_app.core.errors import TriageError
@@ -45,6 +51,7 @@ EXPORT_COLUMNS = (
 _EXPRESSIONS: dict[str, Callable[[], ColumnElement[Any]]] = {
     "payload": working_payload,
     "error": shown_error,
+    "signature": signature_text,
 }
 CHUNK = 2_000
 _IDS_PER_QUERY = 500

@@ -12,7 +12,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from sqlalchemy.types import Boolean
 
-from triage_app.core.db import DeadLetter, shown_error, working_payload
+from triage_app.core.db import DeadLetter, shown_error, signature_id_of, working_payload
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS, Status
 
@@ -28,6 +28,10 @@ SORTABLE = (
     "first_failed_at",
     "transform",
 )
+
+# A view's column -> the table's column its order runs on. Rows of one signature sort
+# together, in the order their signatures were first seen: the index holds the id.
+SORTED_BY = {"signature": "signature_id"}
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,7 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
     if f.min_attempts is not None and f.min_attempts > 1:
         out.append(dl.attempts >= f.min_attempts)
     if f.signature is not None:
-        out.append(dl.signature == f.signature)
+        out.append(dl.signature_id == signature_id_of(f.signature))
     if f.attempts is not None:
         out.append(dl.attempts == f.attempts)
     if f.failed_from is not None:
@@ -166,7 +170,7 @@ def sort_column(sort: str) -> Any:
     """The column a view may sort by, or a one-line refusal."""
     if sort not in SORTABLE:
         raise TriageError(f"cannot sort by {sort!r}")
-    return getattr(DeadLetter, sort)
+    return getattr(DeadLetter, SORTED_BY.get(sort, sort))
 
 
 def order_clause(sort: str = "id", descending: bool = False) -> list[Any]:

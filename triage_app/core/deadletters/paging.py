@@ -14,8 +14,9 @@ from typing import Any
 
 from sqlalchemy import and_, or_, select
 
-from triage_app.core.db import DeadLetter, Workspace, shown_error
+from triage_app.core.db import DeadLetter, Workspace, shown_error, signature_text
 from triage_app.core.deadletters.filters import (
+    SORTED_BY,
     DeadLetterFilter,
     filtered,
     order_clause,
@@ -39,6 +40,7 @@ class DeadLetterRow:
     transform: str
     first_failed_at: dt.datetime
     version: int = 1  # what the table showed: a change by hand names it (expected=)
+    signature_id: int = 0  # what a sort by signature runs on
 
 
 _ROW_COLUMNS = (
@@ -46,7 +48,7 @@ _ROW_COLUMNS = (
     DeadLetter.batch_id,
     DeadLetter.line,
     DeadLetter.error_class,
-    DeadLetter.signature,
+    signature_text().label("signature"),
     shown_error().label("error"),
     DeadLetter.attempts,
     DeadLetter.status,
@@ -54,6 +56,7 @@ _ROW_COLUMNS = (
     DeadLetter.transform,
     DeadLetter.first_failed_at,
     DeadLetter.version,
+    DeadLetter.signature_id,
 )
 
 
@@ -65,7 +68,7 @@ _BY_POSITION = ("batch_id", "line")
 def _key_columns(sort: str) -> tuple[str, str]:
     """The two columns the order runs on: the chosen one, then a unique tie-breaker."""
     sort_column(sort)  # refuses what no view may sort by
-    return _BY_POSITION if sort in _BY_POSITION else (sort, "id")
+    return _BY_POSITION if sort in _BY_POSITION else (SORTED_BY.get(sort, sort), "id")
 
 
 def _order(sort: str, descending: bool) -> list[Any]:

@@ -18,6 +18,7 @@ from triage_app.core.db import (
     Traceback,
     Workspace,
     shown_error,
+    signature_text,
     working_payload,
 )
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered, order_clause
@@ -98,7 +99,7 @@ _LIST_COLUMNS = (
     working_payload().label("payload"),
     shown_error().label("error"),
     DeadLetter.error_class,
-    DeadLetter.signature,
+    signature_text().label("signature"),
     DeadLetter.attempts,
     DeadLetter.status,
     DeadLetter.transform,
@@ -202,7 +203,11 @@ _EVENT_COLUMNS = (
 
 def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
     with ws.store.connect() as conn:
-        dl = conn.execute(select(DeadLetter.__table__).where(DeadLetter.id == dl_id)).one_or_none()
+        dl = conn.execute(
+            select(DeadLetter.__table__, signature_text().label("signature")).where(
+                DeadLetter.id == dl_id
+            )
+        ).one_or_none()
         if dl is None:
             raise not_found([dl_id])
         trace = (

@@ -53,6 +53,7 @@ from triage_app.core.db import (
     DeadLetter,
     actor_for,
     event_insert,
+    keep_signatures,
     keep_tracebacks,
     notify_change,
     stored_error,
@@ -642,6 +643,7 @@ def settle(
         events: list[dict[str, Any]] = []
         params: list[dict[str, Any]] = []
         traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
+        signatures = keep_signatures(conn, (f.signature for i, f in failed.items() if i in rows))
         for i, f in failed.items():
             row = rows.get(i)
             if row is None:
@@ -654,7 +656,7 @@ def settle(
                     "attempts": attempts,
                     "error": stored_error(f.error, f.signature),
                     "error_class": f.error_class.value,
-                    "signature": f.signature,
+                    "signature_id": signatures[f.signature],
                     "traceback_id": traces.get(f.traceback) if f.traceback else None,
                     "status": Status.PARKED.value if parked else row.status,
                 }
@@ -683,7 +685,7 @@ def settle(
                     attempts=bindparam("attempts"),
                     error=bindparam("error"),
                     error_class=bindparam("error_class"),
-                    signature=bindparam("signature"),
+                    signature_id=bindparam("signature_id"),
                     traceback_id=bindparam("traceback_id"),
                     status=bindparam("status"),
                     last_failed_at=now,

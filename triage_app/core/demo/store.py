@@ -15,7 +15,14 @@ from typing import Any
 
 from sqlalchemy import DateTime, func, select
 
-from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace, stored_error
+from triage_app.core.db import (
+    AuditEvent,
+    Batch,
+    DeadLetter,
+    Workspace,
+    keep_signatures,
+    stored_error,
+)
 from triage_app.core.vocabulary import AuditAction, BatchState, ErrorClass, PayloadKind, Status
 
 EPOCH = dt.datetime(2026, 1, 1)
@@ -48,7 +55,7 @@ _DEAD_LETTER_COLUMNS = (
     "payload_kind",
     "error",
     "error_class",
-    "signature",
+    "signature_id",  # the filler collects the text; flush() turns it into the id
     "traceback_id",
     "attempts",
     "status",
@@ -181,6 +188,8 @@ class StoreFiller:
         """Write what has been collected, in one transaction."""
         dialect = self.ws.store.dialect
         marker = "?" if dialect.name == "sqlite" else "%s"
+        if self._dead_letters:
+            self._dead_letters = self._with_signature_ids(self._dead_letters)
         raw = self.ws.store.raw_connection()
         try:
             cur = raw.cursor()
@@ -199,6 +208,12 @@ class StoreFiller:
         finally:
             raw.close()
         self._batches, self._dead_letters, self._events = [], [], []
+
+    def _with_signature_ids(self, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        at = _DEAD_LETTER_COLUMNS.index("signature_id")
+        with self.ws.store.begin() as conn:
+            ids = keep_signatures(conn, {r[at] for r in rows})
+        return [(*r[:at], ids[r[at]], *r[at + 1 :]) for r in rows]
 
     def __enter__(self) -> StoreFiller:
         return self
