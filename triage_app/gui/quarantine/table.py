@@ -13,6 +13,9 @@ from triage_app.gui.quarantine.model import COL_ERROR, DeadLetterTableModel
 
 # Widths of the columns but the error's, which takes the rest.
 _WIDTHS = (72, 64, 300, 64, 70, 116, 84)  # batch, class, (error), attempts … transform
+# The error is what a steward reads first: on a narrow screen (a laptop, the detail pane
+# open beside the table) it keeps this much and the table scrolls sideways instead.
+MIN_ERROR_WIDTH = 220
 
 
 def empty_text(*, has_workspace: bool, default_filter: bool, batches: list[BatchInfo]) -> str:
@@ -60,6 +63,7 @@ class QuarantineTable(QTableView):
         self.empty_label.setStyleSheet(f"color: {style.MUTED}; font-size: 14px; padding: 32px;")
         self.empty_label.hide()
         self.viewport().installEventFilter(self)
+        self._fit_error_column()
 
     # -- the selection --------------------------------------------------------------------
     def selected_count(self) -> int:
@@ -101,4 +105,23 @@ class QuarantineTable(QTableView):
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.viewport() and event.type() == QEvent.Type.Resize:
             self.empty_label.resize(self.viewport().size())
+            self._fit_error_column()
         return super().eventFilter(obj, event)
+
+    def _fit_error_column(self) -> None:
+        """The error column takes the room the others leave, but never less than
+        MIN_ERROR_WIDTH: below that it keeps its width and the table scrolls sideways."""
+        hh = self.horizontalHeader()
+        others = sum(
+            hh.sectionSize(c)
+            for c in range(hh.count())
+            if c != COL_ERROR and not hh.isSectionHidden(c)
+        )
+        room = self.viewport().width() - others
+        mode = hh.sectionResizeMode(COL_ERROR)
+        if room >= MIN_ERROR_WIDTH:
+            if mode != QHeaderView.ResizeMode.Stretch:
+                hh.setSectionResizeMode(COL_ERROR, QHeaderView.ResizeMode.Stretch)
+        elif mode != QHeaderView.ResizeMode.Interactive:
+            hh.setSectionResizeMode(COL_ERROR, QHeaderView.ResizeMode.Interactive)
+            hh.resizeSection(COL_ERROR, MIN_ERROR_WIDTH)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -58,10 +58,10 @@ from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
+from triage_app.gui.window.placement import first_geometry, fitted
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
 from triage_app.gui.workers import JobRunner, QueryThread
 
-DEFAULT_SIZE = (1400, 900)
 GEOMETRY_KEY = "window/geometry"
 
 
@@ -614,7 +614,13 @@ class MainWindow(QMainWindow):
     def _restore_state(self) -> None:
         geometry = self.settings.bytes_value(GEOMETRY_KEY)
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(*DEFAULT_SIZE)
+            self.setGeometry(first_geometry(self.screen().availableGeometry()))
+        else:
+            # Remembered on screens that may be gone (a laptop undocked from its monitor).
+            screens = [s.availableGeometry() for s in QGuiApplication.screens()]
+            place = fitted(self.geometry(), screens)
+            if place != self.geometry():
+                self.setGeometry(place)
         for key, _save, restore in self._remembered():
             value = self.settings.bytes_value(key)
             if value is not None:

@@ -1,0 +1,59 @@
+"""Opens the real main window on the screens an offscreen config file describes, in a
+process of its own (Qt reads its screens once per process), and prints where the window
+and its edges ended up, as JSON.
+
+    python tests/support/window_placement.py WORKSPACE [--move X Y W H]
+
+With ``--move`` the window is put there and its state saved, as on closing it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def main(argv: list[str]) -> int:
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from triage_app.gui import open_window
+
+    w = open_window(argv[0])
+    app = QApplication.instance()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (w.queries is None or w.queries.busy()):
+        app.processEvents()
+        time.sleep(0.01)
+    if len(argv) > 1 and argv[1] == "--move":
+        x, y, width, height = (int(v) for v in argv[2:6])
+        w.setGeometry(QRect(x, y, width, height))
+        app.processEvents()
+    w.save_state()
+
+    def on_screen(widget) -> list[int]:  # type: ignore[no-untyped-def]
+        top_left = widget.mapToGlobal(QPoint(0, 0))
+        return [top_left.x(), top_left.y(), widget.width(), widget.height()]
+
+    geometry = w.geometry()
+    print(
+        json.dumps(
+            {
+                "window": [geometry.x(), geometry.y(), geometry.width(), geometry.height()],
+                "screens": [
+                    [g.x(), g.y(), g.width(), g.height()]
+                    for g in (s.availableGeometry() for s in app.screens())
+                ],
+                "workspace_label": on_screen(w.workspace_label),
+                "status_bar": on_screen(w.statusBar()),
+                "minimum": [w.minimumSizeHint().width(), w.minimumSizeHint().height()],
+            }
+        )
+    )
+    w.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

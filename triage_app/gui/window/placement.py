@@ -1,0 +1,71 @@
+"""Where the main window opens: at a size that fits the screen it opens on, and where it
+was last time only while that place is still on a screen.
+
+A laptop's 1280x800 screen is smaller than the window's preferred size, and a laptop
+undocked from its monitor still remembers a place on the monitor: without these, the
+window's edges (the workspace label, the status bar) or the whole window lie off-screen.
+Plain rectangle arithmetic, so that it is tested without a display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QRect, QSize
+
+PREFERRED = QSize(1400, 900)
+# The first window leaves a little of the desktop around it rather than covering it all.
+FIRST_SHARE = 0.92
+# How much of the window's top edge (its title bar) must lie on a screen for the window to
+# count as reachable there: enough to grab it and drag it.
+GRIP = QSize(160, 24)
+
+
+def first_geometry(available: QRect, preferred: QSize = PREFERRED) -> QRect:
+    """The window's first place on a screen whose usable area is ``available``: the
+    preferred size or less, never larger than the screen, centred."""
+    width = min(preferred.width(), int(available.width() * FIRST_SHARE))
+    height = min(preferred.height(), int(available.height() * FIRST_SHARE))
+    rect = QRect(0, 0, max(width, 1), max(height, 1))
+    rect.moveCenter(available.center())
+    return rect
+
+
+def fitted(geometry: QRect, screens: Sequence[QRect]) -> QRect:
+    """``geometry`` kept on the screens there are: unchanged when its top edge can be
+    grabbed on one of them and it fits that screen; otherwise shrunk to the screen it
+    overlaps most (the first one when it overlaps none) and moved inside it."""
+    if not screens:
+        return QRect(geometry)
+    home = max(screens, key=lambda s: _overlap(geometry, s))
+    if _overlap(geometry, home) == 0:
+        home = screens[0]
+    if _grippable(geometry, home) and _fits(geometry.size(), home.size()):
+        return QRect(geometry)
+    size = geometry.size().boundedTo(home.size())
+    rect = QRect(geometry.topLeft(), size)
+    # Inside the screen, right and bottom edges first, so the top-left wins when both bind.
+    rect.moveRight(min(rect.right(), home.right()))
+    rect.moveBottom(min(rect.bottom(), home.bottom()))
+    rect.moveLeft(max(rect.left(), home.left()))
+    rect.moveTop(max(rect.top(), home.top()))
+    return rect
+
+
+def _overlap(a: QRect, b: QRect) -> int:
+    common = a.intersected(b)
+    return 0 if common.isEmpty() else common.width() * common.height()
+
+
+def _grippable(geometry: QRect, screen: QRect) -> bool:
+    top_edge = QRect(geometry.left(), geometry.top(), geometry.width(), GRIP.height())
+    on_screen = top_edge.intersected(screen)
+    return (
+        not on_screen.isEmpty()
+        and on_screen.width() >= min(GRIP.width(), geometry.width())
+        and geometry.top() >= screen.top()
+    )
+
+
+def _fits(size: QSize, screen: QSize) -> bool:
+    return size.width() <= screen.width() and size.height() <= screen.height()
