@@ -694,6 +694,12 @@ def cmd_gui(args: argparse.Namespace) -> int:
     return run_gui(args.workspace, warehouse_url=args.warehouse, dead_letter_url=args.dead_letter)
 
 
+def cmd_self_test(_args: argparse.Namespace) -> int:
+    from triage_app.self_test import run_self_test
+
+    return run_self_test()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="triage-app",
@@ -717,6 +723,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="dead-letter store SQLAlchemy URL (env TRIAGE_DEAD_LETTER_URL)",
     )
     p.add_argument("--json", action="store_true", help="print JSON (before or after the command)")
+    p.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation (drivers, transforms, migrations, the window, charts) "
+        "in a temporary workspace, one line per check, and exit",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(
@@ -992,7 +1004,9 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
     _pause_collector()
     try:
         args = build_parser().parse_args(argv)
-        if args.command is None:
+        if args.self_test:
+            args.func = cmd_self_test
+        elif args.command is None:
             args.func = cmd_gui
         if args.func not in _OPEN_THEIR_WORKSPACE:
             _start_up_done()

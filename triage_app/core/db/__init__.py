@@ -20,7 +20,7 @@ from triage_app.core.db.models import (
     stored_error,
     working_payload,
 )
-from triage_app.core.db.schema import HEAD_REVISION, SchemaChange
+from triage_app.core.db.schema import HEAD_REVISION, SchemaChange, apply_every_migration
 from triage_app.core.db.secrets import (
     NO_KEYRING,
     forget_password,
@@ -69,6 +69,7 @@ __all__ = [
     "Workspace",
     "WorkspaceConfig",
     "actor_for",
+    "apply_every_migration",
     "check_reachable",
     "count_rows",
     "current_actor",

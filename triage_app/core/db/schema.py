@@ -136,6 +136,17 @@ def migrate_store(engine: Engine) -> SchemaChange | None:
     return change
 
 
+def apply_every_migration(engine: Engine) -> str:
+    """Run every revision, through Alembic, on an empty store (not the way a new store is
+    made, which creates the head's tables directly); the revision it reached. The
+    self-test's proof that a package carries the revision files and that they apply."""
+    from triage_app.core.db.migrations import runner
+
+    with engine.begin() as conn:
+        runner.upgrade(conn, "head")
+        return str(conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar())
+
+
 def store_name(engine: Engine) -> str:
     """The store as a user names it: a SQLite file's path, else the URL without password."""
     if engine.dialect.name == "sqlite" and engine.url.database:

@@ -1,0 +1,55 @@
+"""``triage-app --self-test``: every check passes on a working installation, and a broken
+part is named while the other checks still run (issue 12)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.support import cli
+
+CHECKS = [
+    "version",
+    "transforms",
+    "sqlite driver",
+    "postgresql driver",
+    "migrations",
+    "demo batch",
+    "edit and re-drive",
+    "qt platform",
+    "main window",
+    "chart to png",
+]
+
+
+def checks(stdout: str) -> dict[str, str]:
+    """Each check's verdict (ok or FAIL) by name."""
+    out = {}
+    for line in stdout.splitlines():
+        verdict, _, rest = line.partition(" ")
+        if verdict in ("ok", "FAIL"):
+            out[rest.strip().split(":")[0]] = verdict
+    return out
+
+
+def test_a_working_installation_passes_every_check(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    out = cli("--self-test", env=env, timeout=180)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert checks(out.stdout) == dict.fromkeys(CHECKS, "ok")
+    assert out.stdout.splitlines()[-1] == f"self-test passed: {len(CHECKS)} checks"
+    assert "migrations: 4 revisions applied to an empty store" in out.stdout
+    assert list(tmp_path.iterdir()) == []  # its temporary workspace is gone
+
+
+def test_a_missing_driver_is_named_and_the_rest_still_run(tmp_path: Path) -> None:
+    # What a package that left the PostgreSQL driver out looks like from inside.
+    (tmp_path / "psycopg.py").write_text("raise ImportError('no psycopg in this build')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = cli("--self-test", env=env, timeout=180)
+    assert out.returncode == 1
+    got = checks(out.stdout)
+    assert got.pop("postgresql driver") == "FAIL"
+    assert set(got.values()) == {"ok"} and len(got) == len(CHECKS) - 1
+    assert "FAIL postgresql driver: ImportError: no psycopg in this build" in out.stdout
+    assert out.stdout.splitlines()[-1] == "self-test failed: postgresql driver"

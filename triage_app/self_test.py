@@ -1,0 +1,210 @@
+"""``triage-app --self-test``: does this installation work? One line per check, in a
+temporary workspace that is removed afterwards; exit 0, or 1 naming what failed.
+
+Meant for the installed and the frozen app alike, where what breaks is what packaging left
+out: a Qt plugin, the package's data, the migrations' files, a driver, the metadata that
+registers the transforms. So each check goes through the same code the app runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+# A fixed demo row (line 4 of the seed batch lacks its qty) and what it becomes.
+_FIXED = (
+    '{"pesanan_id": 4, "waktu": "2026-01-11T08:05:00", "pelanggan": "Rina", '
+    '"produk": "Seluar Linen", "qty": 2, "harga": 210000, "diskon": 0}'
+)
+_NATIVE_PLATFORM = {"linux": "xcb", "win32": "windows", "darwin": "cocoa"}
+_ACTOR = "self-test"
+
+
+@dataclass
+class Outcome:
+    name: str
+    ok: bool
+    detail: str
+
+
+class _Checks:
+    """The checks, in the order they run; later ones use what earlier ones made."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.ws: Any = None
+
+    def version(self) -> str:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from triage_app import __version__
+
+        try:
+            installed = version("triage-desk")
+        except PackageNotFoundError:
+            return f"triage-desk {__version__}, but its package metadata is missing"
+        if installed != __version__:
+            raise AssertionError(f"metadata says {installed}, the code {__version__}")
+        return f"triage-desk {installed}, Python {sys.version.split()[0]}"
+
+    def transforms(self) -> str:
+        from triage_app.core.transforms import ENTRY_POINT_GROUP, default_registry
+
+        refs = [t.ref for t in default_registry().all()]
+        for wanted in ("pesanan@1", "pesanan@2", "orders@1"):
+            if wanted not in refs:
+                raise AssertionError(f"{wanted} is not registered (have: {', '.join(refs)})")
+        from importlib.metadata import entry_points
+
+        plugins = [ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        return f"{len(refs)} registered ({', '.join(refs)}); entry points: {len(plugins)}"
+
+    def sqlite_driver(self) -> str:
+        import sqlite3
+
+        return f"sqlite3 {sqlite3.sqlite_version}"
+
+    def postgresql_driver(self) -> str:
+        import psycopg
+
+        return f"psycopg {psycopg.__version__}, libpq {psycopg.pq.version()}"
+
+    def migrations(self) -> str:
+        from sqlalchemy import create_engine
+
+        from triage_app.core.db import HEAD_REVISION, apply_every_migration
+
+        engine = create_engine(f"sqlite:///{self.folder / 'migrations.db'}")
+        try:
+            rev = apply_every_migration(engine)
+        finally:
+            engine.dispose()
+        if rev != HEAD_REVISION:
+            raise AssertionError(f"an empty store went to {rev}, not {HEAD_REVISION}")
+        return f"{int(rev)} revisions applied to an empty store, at {rev}"
+
+    def demo_batch(self) -> str:
+        from triage_app.core.db import open_workspace
+        from triage_app.core.demo import make_demo
+
+        self.ws = open_workspace(self.folder / "ws")
+        _src, s = make_demo(self.ws)
+        if (s.rows, s.loaded, s.quarantined) != (10, 6, 4):
+            raise AssertionError(f"{s.rows} rows, {s.loaded} loaded, {s.quarantined} quarantined")
+        return f"{s.rows} rows: {s.loaded} loaded, {s.quarantined} quarantined"
+
+    def edit_and_redrive(self) -> str:
+        from triage_app.core.deadletters import edit_payload, redrive
+
+        edit_payload(self.ws, 2, _FIXED, actor=_ACTOR)
+        summary = redrive(self.ws, "pesanan@1", ids=[2], actor=_ACTOR)
+        if summary.succeeded != 1:
+            raise AssertionError(f"the edited row did not load: {summary}")
+        return "dead letter 2 edited and re-driven: resolved"
+
+    def qt_platform(self) -> str:
+        from PySide6.QtCore import QLibraryInfo
+
+        app = _application()
+        plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)) / "platforms"
+        names = sorted(p.name for p in plugins.iterdir()) if plugins.is_dir() else []
+        native = _NATIVE_PLATFORM.get(sys.platform)
+        if native is not None and not any(native in n for n in names):
+            raise AssertionError(f"no {native} platform plugin in {plugins}")
+        return f"{app.platformName()} loaded; plugins: {', '.join(names)}"
+
+    def main_window(self) -> str:
+        from PySide6.QtWidgets import QApplication
+
+        from triage_app.gui import open_window
+
+        window = open_window(str(self.folder / "ws"))
+        app = QApplication.instance()
+        deadline = time.monotonic() + 20
+        while window.model.total() is None or window.queries is None or window.queries.busy():
+            if time.monotonic() > deadline:
+                raise AssertionError("the table did not fill within 20 s")
+            app.processEvents()
+            time.sleep(0.01)
+        shown = window.model.total()
+        window.close()
+        app.processEvents()
+        if shown != 3:  # the demo's four dead letters, one resolved: three open
+            raise AssertionError(f"the table shows {shown} open dead letters, not 3")
+        return f"built; the table shows {shown} open dead letters"
+
+    def chart_png(self) -> str:
+        from triage_app.core.trends import compute_trends
+        from triage_app.gui.trends.report import render_charts
+
+        out = self.folder / "charts"
+        out.mkdir()
+        paths = render_charts(compute_trends(self.ws), out)
+        sizes = [p.stat().st_size for p in paths]
+        if (
+            not paths
+            or min(sizes) == 0
+            or any(p.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n" for p in paths)
+        ):
+            raise AssertionError("the charts are not PNG files")
+        return f"{len(paths)} charts rendered to PNG"
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+
+
+def _application() -> Any:
+    from triage_app.gui.app import _application as application
+
+    return application()
+
+
+def run_self_test(out: TextIO = sys.stdout) -> int:
+    """Run every check; 0 when all passed, else 1."""
+    # The window is built offscreen: the check is of the app, not of this session's display.
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    outcomes: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="triage-self-test-") as tmp:
+        checks = _Checks(Path(tmp))
+        steps: list[tuple[str, Callable[[], str]]] = [
+            ("version", checks.version),
+            ("transforms", checks.transforms),
+            ("sqlite driver", checks.sqlite_driver),
+            ("postgresql driver", checks.postgresql_driver),
+            ("migrations", checks.migrations),
+            ("demo batch", checks.demo_batch),
+            ("edit and re-drive", checks.edit_and_redrive),
+            ("qt platform", checks.qt_platform),
+            ("main window", checks.main_window),
+            ("chart to png", checks.chart_png),
+        ]
+        try:
+            for name, step in steps:
+                outcomes.append(_run(name, step))
+                o = outcomes[-1]
+                print(f"{'ok  ' if o.ok else 'FAIL'} {o.name}: {o.detail}", file=out, flush=True)
+        finally:
+            checks.close()
+    failed = [o.name for o in outcomes if not o.ok]
+    if failed:
+        print(f"self-test failed: {', '.join(failed)}", file=out)
+        return 1
+    print(f"self-test passed: {len(outcomes)} checks", file=out)
+    return 0
+
+
+def _run(name: str, step: Callable[[], str]) -> Outcome:
+    try:
+        return Outcome(name, True, step())
+    except Exception as exc:  # a failed check is reported, and the others still run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        detail = f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})"
+        return Outcome(name, False, " ".join(detail.split()))
