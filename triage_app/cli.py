@@ -495,10 +495,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from triage_app.core.errors import TriageError
     from triage_app.core.jobs import DemoJob
-    from triage_app.core.places import WORKSPACE_ENV, user_data_dir
+    from triage_app.core.places import WORKSPACE_ENV, demo_workspace_dir
 
     if args.workspace is None and not os.environ.get(WORKSPACE_ENV):
-        args.workspace = str(user_data_dir() / "demo")
+        args.workspace = str(demo_workspace_dir())
     if not 0 <= args.bad <= 1:
         raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
     with _open(args) as ws:

@@ -20,6 +20,7 @@ STORE_SCHEMA_REVISION = "0004"
 WORKSPACE_ENV = "TRIAGE_WORKSPACE"
 WAREHOUSE_URL_ENV = "TRIAGE_WAREHOUSE_URL"
 DEAD_LETTER_URL_ENV = "TRIAGE_DEAD_LETTER_URL"
+URL_ENVS = (WAREHOUSE_URL_ENV, DEAD_LETTER_URL_ENV)
 
 
 def resources_dir() -> Path:
@@ -41,6 +42,25 @@ def user_data_dir() -> Path:
 def default_workspace_dir() -> Path:
     """The workspace used when none is named."""
     return user_data_dir() / "workspace"
+
+
+def demo_workspace_dir() -> Path:
+    """Where ``demo`` and the window's "Open the demo" put the demo workspace."""
+    return user_data_dir() / "demo"
+
+
+def is_first_run(
+    workspace: str | os.PathLike[str] | None = None,
+    urls: tuple[str | None, str | None] = (None, None),
+    env: Mapping[str, str] | None = None,
+) -> bool:
+    """Nothing named (no folder or URL, as arguments or in the environment) and nothing in
+    the default workspace yet: the window then welcomes rather than make an empty one."""
+    env = os.environ if env is None else env
+    named = (workspace, *urls, *(env.get(k) for k in (WORKSPACE_ENV, *URL_ENVS)))
+    if any(named):
+        return False
+    return not (default_workspace_dir() / STORE_FILE).exists()
 
 
 def workspace_folder(

@@ -118,9 +118,14 @@ def run_gui(
     from PySide6.QtWidgets import QMessageBox
 
     from triage_app.core.errors import TriageError
+    from triage_app.core.places import is_first_run
     from triage_app.gui.window.main_window import MainWindow
 
     app = _application()
+    if is_first_run(workspace, (warehouse_url, dead_letter_url)):
+        window = MainWindow(None)  # the welcome page: the demo, a folder, a team store
+        window.show()
+        return int(app.exec())
     try:
         window = open_window(
             workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url

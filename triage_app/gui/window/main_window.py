@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -38,7 +39,8 @@ from triage_app.core.deadletters import (
     count_dead_letters,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.jobs import ExportJob, Job
+from triage_app.core.jobs import DemoJob, ExportJob, Job
+from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
@@ -60,6 +62,7 @@ from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import first_geometry, fitted
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
+from triage_app.gui.window.welcome import WelcomePage
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
@@ -131,8 +134,8 @@ class MainWindow(QMainWindow):
         self.workspace_label.setStyleSheet(f"color: {style.SECONDARY}")
         top.addWidget(self.workspace_label)
 
-        central = QWidget()
-        v = QVBoxLayout(central)
+        main = QWidget()
+        v = QVBoxLayout(main)
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(2)
         v.addLayout(top)
@@ -149,7 +152,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.audit, "Audit")
         v.addWidget(self.spike_banner)
         v.addWidget(self.tabs, 1)
-        self.setCentralWidget(central)
+        # Before any workspace is open the window shows the ways in instead.
+        self.welcome = WelcomePage(printable(default_workspace_dir()))
+        self.welcome.set_recent(self.settings.recent_workspaces())
+        self.pages = QStackedWidget(objectName="pages")
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(main)
+        self.setCentralWidget(self.pages)
 
     def _build_status_bar(self) -> None:
         sb = self.statusBar()
@@ -187,6 +196,11 @@ class MainWindow(QMainWindow):
         self.filter_bar.filterChanged.connect(self._on_filter_changed)
         self.table.customContextMenuRequested.connect(self._table_menu)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.welcome.demoChosen.connect(self.open_demo)
+        self.welcome.openChosen.connect(self.choose_workspace)
+        self.welcome.connectChosen.connect(self.choose_connection)
+        self.welcome.newChosen.connect(self.open_default_workspace)
+        self.welcome.recentChosen.connect(self._open_recent)
         self.trends.linked.connect(self.apply_link)
         self.trends.spikeChanged.connect(self.spike_banner.show_spike)
         self.trends.message.connect(self.show_message)
@@ -224,8 +238,31 @@ class MainWindow(QMainWindow):
             self.settings.add_recent_workspace(str(config.folder))
         else:
             self.settings.add_recent_connection(config.warehouse_url, config.dead_letter_url)
+        self.pages.setCurrentIndex(1)
         self._update_title()
         self._update_actions()
+
+    def showing_welcome(self) -> bool:
+        return self.pages.currentWidget() is self.welcome
+
+    @Slot()
+    def open_demo(self) -> None:
+        """The demo workspace in the data folder, made on first use, then opened."""
+        config = resolve_config(demo_workspace_dir(), env={})
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            with open_config(config) as ws:
+                DemoJob().run(ws)  # the seed's ten rows: a no-op once they are in
+        except TriageError as exc:
+            QMessageBox.warning(self, "Cannot make the demo", str(exc))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        self._try_open(config)
+
+    @Slot()
+    def open_default_workspace(self) -> None:
+        self._try_open(resolve_config(default_workspace_dir(), env={}))
 
     def close_workspace(self) -> None:
         self.live.stop()
