@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QRect, QSize
 
+from tests.support import REPO
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import make_demo
 from triage_app.gui.window.placement import PREFERRED, first_geometry, fitted
 
-REPO = Path(__file__).resolve().parents[3]
 LAPTOP = QRect(0, 0, 1280, 720)
 MONITOR = QRect(1280, 0, 2560, 1440)
 

@@ -110,7 +110,7 @@ def ensure_schema(
     store cannot be written here, so it is only ever read. An upgrade is logged once."""
     if _is_current(engine):
         return None
-    with engine.connect() as conn:  # without the lock first: refusals take none
+    with _snapshot(engine) as conn:  # without the lock first: refusals take none
         state = _state(conn, store_name(engine))
     if state.revision == HEAD_REVISION and (state.recorded or read_only):
         return None  # a store current but not stamped yet is stamped when it can be written
@@ -223,6 +223,19 @@ def _refuse_to_write(engine: Engine, state: _State, read_only: bool) -> None:
             f"the dead-letter store at {where} is at schema {state.revision} and this version "
             f"needs {HEAD_REVISION}, but it is read-only here: open it once with write access"
         )
+
+
+@contextlib.contextmanager
+def _snapshot(engine: Engine) -> Iterator[Connection]:
+    """A connection whose reads all see one committed state of the store. Reading the
+    version, the tables and their columns statement by statement while another process
+    committed its upgrade once saw half of each, a store that matched no schema."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN")  # deferred: a read transaction, one snapshot
+        else:
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+        yield conn
 
 
 @contextlib.contextmanager
