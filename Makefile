@@ -5,7 +5,7 @@ PYTHON := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 DEMO ?= .demo
 
-.PHONY: setup run demo test lint bench clean
+.PHONY: setup run demo test lint bench clean package package-test
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -36,5 +36,14 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PYTHON) benchmarks/bench_run.py
 
+# The installer for this OS (PyInstaller one-folder build; on Linux a .deb and a .tar.gz in
+# build/), then the .deb installed into a scratch root and its frozen app exercised.
+package: $(STAMP)
+	$(PYTHON) -m pip install --quiet "pyinstaller>=6.10,<7"
+	$(PYTHON) packaging/build.py
+
+package-test: package
+	$(PYTHON) packaging/package_test.py
+
 clean:
-	rm -rf $(VENV) $(DEMO) .pytest_cache
+	rm -rf $(VENV) $(DEMO) .pytest_cache build

@@ -1,0 +1,116 @@
+"""``make package-test``: install the built ``.deb`` into a scratch root (``dpkg -x``, no
+root and no container) and use the frozen app there as ops would: its self-test, the demo,
+a report, and a batch into a fresh PostgreSQL database. One line per step; exit 0, or 1
+naming the step that failed.
+
+    .venv/bin/python packaging/package_test.py
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+PG_ADMIN = os.environ.get("TRIAGE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def step(name: str, cmd: list[str], env: dict[str, str], expect: str = "") -> str:
+    start = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    took = time.perf_counter() - start
+    if out.returncode != 0 or expect not in out.stdout:
+        print(f"FAIL {name} ({took:.1f} s): exit {out.returncode}")
+        print((out.stdout + out.stderr)[-2000:])
+        sys.exit(1)
+    print(f"ok   {name} ({took:.1f} s)")
+    return out.stdout
+
+
+def fresh_database() -> tuple[str, str] | None:
+    """A new PostgreSQL database for the batch, and its name; None when no server answers."""
+    try:
+        import psycopg
+    except ImportError:
+        return None
+    admin = PG_ADMIN.replace("postgresql+psycopg://", "postgresql://", 1)
+    name = f"triage_pkg_{uuid.uuid4().hex[:8]}"
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+    except psycopg.OperationalError:
+        return None
+    return admin.rsplit("/", 1)[0] + "/" + name, name
+
+
+def drop_database(name: str) -> None:
+    import psycopg
+
+    admin = PG_ADMIN.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def main() -> int:
+    debs = sorted(BUILD.glob("triage-desk_*.deb"))
+    if not debs:
+        sys.exit("no .deb in build/: run make package first")
+    with tempfile.TemporaryDirectory(prefix="triage-package-test-") as tmp:
+        scratch = Path(tmp)
+        root = scratch / "root"
+        subprocess.run(["dpkg-deb", "-x", str(debs[-1]), str(root)], check=True)
+        app = root / "opt" / "triage-desk" / "triage-desk"
+        print(f"installed {debs[-1].name} into {root} ({app.stat().st_size // 1000} kB launcher)")
+        home = scratch / "home"
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "QT_QPA_PLATFORM": "offscreen",
+            "TMPDIR": str(scratch),
+            "LANG": "C.UTF-8",
+        }
+        step("self-test", [str(app), "--self-test"], env, "self-test passed")
+        ws = ["--workspace", str(scratch / "ws")]
+        step("demo", [str(app), *ws, "demo"], env, "4 quarantined")
+        step("report", [str(app), *ws, "report", "--out", str(scratch / "report")], env)
+        charts = sorted((scratch / "report").glob("*.png"))
+        if not charts:
+            print("FAIL report: no charts written")
+            return 1
+        print(f"     report: {len(charts)} charts")
+        demo_batch = next((scratch / "ws" / "incoming").glob("*.jsonl"))
+        db = fresh_database()
+        if db is None:
+            if os.environ.get("CI"):
+                print("FAIL postgresql: no server at 127.0.0.1:5432")
+                return 1
+            print("skip postgresql: no server at 127.0.0.1:5432 (TRIAGE_TEST_PG names another)")
+        else:
+            url, name = db
+            try:
+                pg = ["--warehouse", url, "--dead-letter", url]
+                step(
+                    "batch into PostgreSQL",
+                    [str(app), *pg, "run", str(demo_batch), "--transform", "pesanan@1"],
+                    env,
+                    "4 quarantined",
+                )
+                step("list from PostgreSQL", [str(app), *pg, "list"], env, "TypeError")
+            finally:
+                drop_database(name)
+        shutil.rmtree(home, ignore_errors=True)
+    print("package test passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
