@@ -14,8 +14,6 @@ import pytest
 from PySide6.QtCore import QRect, QSize
 
 from tests.support import REPO
-from triage_app.core.db import open_workspace
-from triage_app.core.demo import make_demo
 from triage_app.gui.window.placement import PREFERRED, first_geometry, fitted
 
 LAPTOP = QRect(0, 0, 1280, 720)
@@ -102,16 +100,19 @@ def screens_file(tmp_path: Path, *screens: QRect) -> Path:
     return path
 
 
-def open_on(config: Path, home: Path, ws: Path, *move: int) -> dict[str, list[int]]:
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": f"offscreen:configfile={config}",
-        "XDG_CONFIG_HOME": str(home),  # this test's own settings, the window's geometry in them
-        "HOME": str(home),
-    }
+PROBE = REPO / "tests" / "support" / "window_placement.py"
+
+
+def place_window(
+    home: Path, ws: Path, platform: str, *, prefix: tuple[str, ...] = (), move: tuple[int, ...] = ()
+) -> dict[str, list[int]]:
+    """The probe's report of the window opened on ``ws`` in a process of its own, with its
+    own settings in ``home`` (the remembered geometry among them)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": platform, "XDG_CONFIG_HOME": str(home)}
+    env["HOME"] = str(home)
     args = [str(ws), *(["--move", *map(str, move)] if move else [])]
     out = subprocess.run(
-        [sys.executable, str(REPO / "tests" / "support" / "window_placement.py"), *args],
+        [*prefix, sys.executable, str(PROBE), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -122,19 +123,15 @@ def open_on(config: Path, home: Path, ws: Path, *move: int) -> dict[str, list[in
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    with open_workspace(folder) as ws:
-        make_demo(ws)
-    return folder
+def open_on(config: Path, home: Path, ws: Path, *move: int) -> dict[str, list[int]]:
+    return place_window(home, ws, f"offscreen:configfile={config}", move=move)
 
 
 @pytest.mark.parametrize("screen", [QRect(0, 0, 1280, 720), QRect(0, 0, 1366, 768)])
 def test_the_window_opens_whole_on_a_laptop_screen(
-    tmp_path: Path, demo: Path, screen: QRect
+    tmp_path: Path, demo_workspace: Path, screen: QRect
 ) -> None:
-    got = open_on(screens_file(tmp_path, screen), tmp_path / "home", demo)
+    got = open_on(screens_file(tmp_path, screen), tmp_path / "home", demo_workspace)
     window = QRect(*got["window"])
     assert inside(window, screen)
     # The edges that fell off a 1280x800 screen at 1400x900: the workspace label (top
@@ -144,7 +141,10 @@ def test_the_window_opens_whole_on_a_laptop_screen(
     assert got["minimum"][0] <= screen.width() and got["minimum"][1] <= screen.height()
 
 
-def test_undocked_the_window_comes_back_from_the_monitor(tmp_path: Path, demo: Path) -> None:
+def test_undocked_the_window_comes_back_from_the_monitor(
+    tmp_path: Path, demo_workspace: Path
+) -> None:
+    demo = demo_workspace
     home = tmp_path / "home"
     docked = screens_file(tmp_path, LAPTOP, MONITOR)
     there = open_on(docked, home, demo, 2000, 200, 1600, 1000)
@@ -167,33 +167,11 @@ def xvfb_run() -> str:
 
 @pytest.mark.parametrize("size", ["1280x720", "1366x768"])
 def test_under_x_the_window_opens_whole_on_a_laptop_screen(
-    tmp_path: Path, demo: Path, size: str
+    tmp_path: Path, demo_workspace: Path, size: str
 ) -> None:
     width, height = (int(v) for v in size.split("x"))
-    home = tmp_path / "home"
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "xcb",
-        "XDG_CONFIG_HOME": str(home),
-        "HOME": str(home),
-    }
-    out = subprocess.run(
-        [
-            xvfb_run(),
-            "--auto-servernum",
-            f"--server-args=-screen 0 {size}x24",
-            sys.executable,
-            str(REPO / "tests" / "support" / "window_placement.py"),
-            str(demo),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    xvfb = (xvfb_run(), "--auto-servernum", f"--server-args=-screen 0 {size}x24")
+    got = place_window(tmp_path / "home", demo_workspace, "xcb", prefix=xvfb)
     screen = QRect(0, 0, width, height)
     assert [QRect(*s) for s in got["screens"]] == [screen]  # really the X server's screen
     assert inside(QRect(*got["window"]), screen)
