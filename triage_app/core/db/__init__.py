@@ -31,7 +31,7 @@ from triage_app.core.db.secrets import (
     remember_password,
     split_password,
 )
-from triage_app.core.db.signatures import keep_signatures
+from triage_app.core.db.signatures import keep_signatures, signature_ids, signature_texts
 from triage_app.core.db.tracebacks import keep_tracebacks
 from triage_app.core.db.warehouse import (
     UpsertResult,
@@ -93,7 +93,9 @@ __all__ = [
     "resolve_config",
     "shown_error",
     "signature_id_of",
+    "signature_ids",
     "signature_text",
+    "signature_texts",
     "split_password",
     "stored_error",
     "table_sha256",

@@ -8,6 +8,7 @@ each row and in four indexes made it a third of the store on such a day.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import Connection, Insert, select
 
@@ -18,24 +19,34 @@ def keep_signatures(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
     """The id of each text, stored if new, in the caller's transaction. Two or three
     statements per 500 distinct texts: the distinct signatures of a chunk are few."""
     wanted = sorted(set(texts))
-    found: dict[str, int] = {}
-    for start in range(0, len(wanted), _PER_STATEMENT):
-        part = wanted[start : start + _PER_STATEMENT]
-        found.update(_ids_of(conn, part))
-        missing = [{"text": t} for t in part if t not in found]
-        if missing:
-            # Another process may add the same text meanwhile: skipped here, then read back.
-            conn.execute(_insert_new(conn.dialect.name), missing)
-            found.update(_ids_of(conn, [m["text"] for m in missing]))
+    found = signature_ids(conn, wanted)
+    missing = [{"text": t} for t in wanted if t not in found]
+    if missing:
+        # Another process may add the same text meanwhile: skipped here, then read back.
+        conn.execute(_insert_new(conn.dialect.name), missing)
+        found.update(signature_ids(conn, [m["text"] for m in missing]))
     return found
+
+
+def signature_ids(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
+    """The id of each text already stored (one statement per 500)."""
+    return dict(_lookup(conn, Signature.text, Signature.id, sorted(set(texts))))
+
+
+def signature_texts(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
+    """The text of each signature id (one statement per 500)."""
+    return dict(_lookup(conn, Signature.id, Signature.text, sorted(set(ids))))
 
 
 _PER_STATEMENT = 500  # well under any driver's limit on bound parameters
 
 
-def _ids_of(conn: Connection, texts: list[str]) -> dict[str, int]:
-    rows = conn.execute(select(Signature.text, Signature.id).where(Signature.text.in_(texts)))
-    return {t: i for t, i in rows}
+def _lookup(conn: Connection, key: Any, value: Any, keys: list[Any]) -> list[tuple[Any, Any]]:
+    out: list[tuple[Any, Any]] = []
+    for start in range(0, len(keys), _PER_STATEMENT):
+        part = keys[start : start + _PER_STATEMENT]
+        out.extend((k, v) for k, v in conn.execute(select(key, value).where(key.in_(part))))
+    return out
 
 
 def _insert_new(dialect: str) -> Insert:

@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.clock import day_start
-from triage_app.core.db import AuditEvent, DeadLetter, Signature
+from triage_app.core.db import AuditEvent, DeadLetter, signature_ids, signature_texts
 from triage_app.core.deadletters import DeadLetterFilter, filter_clauses
 from triage_app.core.trends.model import (
     AttemptsBucket,
@@ -311,23 +311,6 @@ def cube(
     return out
 
 
-def signature_texts(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
-    """The text of each signature id: one statement per 500."""
-    return dict(_lookup(conn, Signature.id, Signature.text, sorted(set(ids))))
-
-
-def _signature_ids(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
-    return dict(_lookup(conn, Signature.text, Signature.id, sorted(set(texts))))
-
-
-def _lookup(conn: Connection, key: Any, value: Any, keys: list[Any]) -> list[tuple[Any, Any]]:
-    out: list[tuple[Any, Any]] = []
-    for start in range(0, len(keys), _CELLS_PER_STATEMENT):
-        part = keys[start : start + _CELLS_PER_STATEMENT]
-        out.extend((k, v) for k, v in conn.execute(select(key, value).where(key.in_(part))))
-    return out
-
-
 def _first_last_seen(
     conn: Connection,
     keys: Iterable[tuple[str, str]],
@@ -340,7 +323,7 @@ def _first_last_seen(
     where = scope(f, since)
     out = {}
     keys = list(keys)
-    ids = _signature_ids(conn, {s for _c, s in keys})
+    ids = signature_ids(conn, {s for _c, s in keys})
     for cls, sig in keys:
         cond = [dl.error_class == cls, dl.signature_id == ids.get(sig, -1), *where]
         first = conn.execute(select(func.min(dl.first_failed_at)).where(*cond)).scalar()
