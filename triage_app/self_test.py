@@ -49,7 +49,8 @@ class _Checks:
         try:
             installed = version("triage-desk")
         except PackageNotFoundError:
-            return f"triage-desk {__version__}, but its package metadata is missing"
+            # A frozen build without it also loses the entry points that register plugins.
+            raise AssertionError(f"triage-desk {__version__} has no package metadata") from None
         if installed != __version__:
             raise AssertionError(f"metadata says {installed}, the code {__version__}")
         return f"triage-desk {installed}, Python {sys.version.split()[0]}"
