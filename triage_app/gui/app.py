@@ -122,16 +122,17 @@ def run_gui(
     from triage_app.gui.window.main_window import MainWindow
 
     app = _application()
-    if is_first_run(workspace, (warehouse_url, dead_letter_url)):
-        window = MainWindow(None)  # the welcome page: the demo, a folder, a team store
-        window.show()
-        return int(app.exec())
-    try:
-        window = open_window(
-            workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url
-        )
-    except TriageError as exc:
+    window, refusal = None, None
+    if not is_first_run(workspace, (warehouse_url, dead_letter_url)):
+        try:
+            window = open_window(
+                workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url
+            )
+        except TriageError as exc:
+            refusal = str(exc)
+    if window is None:  # the welcome page: the demo, a folder, a team store
         window = MainWindow(None)
         window.show()
-        QMessageBox.warning(window, "Cannot open the workspace", str(exc))
+        if refusal is not None:
+            QMessageBox.warning(window, "Cannot open the workspace", refusal)
     return int(app.exec())

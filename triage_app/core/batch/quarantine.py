@@ -228,12 +228,13 @@ def quarantine(
         conn, (f.traceback for f in by_line.values() if f.error_class is ErrorClass.CODE)
     )
     signatures = keep_signatures(conn, (f.signature for f in by_line.values()))
-    kept = (tracebacks, signatures)
-    if conn.dialect.name == "sqlite":
-        stamp = _as_stored(conn, now)
-        rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), *kept, stamp)
+    sqlite = conn.dialect.name == "sqlite"
+    stamp = _as_stored(conn, now) if sqlite else now
+    rows = _rows(
+        batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
+    )
+    if sqlite:
         return _quarantine_sqlite(conn, rows, actor, stamp)
-    rows = _rows(batch_id, transform_ref, payload_kind, by_line.values(), *kept, now)
     if not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was
