@@ -1,6 +1,7 @@
 """``make package-test``: install the built ``.deb`` into a scratch root (``dpkg -x``, no
 root and no container) and use the frozen app there as ops would: its self-test, the demo,
-a report, and a batch into a fresh PostgreSQL database. One line per step; exit 0, or 1
+a report, the sample transform plugin from the plugins folder, and a batch into a fresh
+PostgreSQL database. One line per step; exit 0, or 1
 naming the step that failed.
 
     .venv/bin/python packaging/package_test.py
@@ -76,6 +77,26 @@ def lint(deb: Path) -> None:
     print(f"ok   lintian: no errors, {len(warnings)} warnings")
 
 
+def frozen_plugin(app: Path, scratch: Path, env: dict[str, str]) -> None:
+    """The sample plugin the package ships, dropped into the user's plugins folder as the
+    README tells users to, registers in the frozen app and runs a batch there."""
+    shipped = next(app.parent.rglob("_resources/plugins/produk.py"), None)
+    if shipped is None:
+        sys.exit("FAIL plugin: the package does not ship _resources/plugins/produk.py")
+    plugins = Path(env["XDG_DATA_HOME"]) / "triage-desk" / "plugins"
+    plugins.mkdir(parents=True)
+    shutil.copy(shipped, plugins)
+    step("plugin listed", [str(app), "transforms"], env, "produk@1")
+    katalog = scratch / "katalog.jsonl"
+    katalog.write_text(
+        '{"sku": "btk-01", "nama": "kain batik", "harga": 125000, "diubah": "2026-01-02"}\n'
+        '{"sku": "", "nama": "tanpa sku", "harga": 1}\n'
+    )
+    ws = ["--workspace", str(scratch / "plugin-ws")]
+    run = [str(app), *ws, "run", str(katalog), "--transform", "produk@1"]
+    step("batch through the plugin", run, env, "1 loaded, 0 superseded, 1 quarantined")
+
+
 def main() -> int:
     debs = sorted(BUILD.glob("triage-desk_*.deb"))
     if not debs:
@@ -106,6 +127,7 @@ def main() -> int:
             print("FAIL report: no charts written")
             return 1
         print(f"     report: {len(charts)} charts")
+        frozen_plugin(app, scratch, env)
         demo_batch = next((scratch / "ws" / "incoming").glob("*.jsonl"))
         db = fresh_database()
         if db is None:

@@ -436,9 +436,12 @@ def cmd_redrive(args: argparse.Namespace) -> int:
 
 
 def cmd_transforms(args: argparse.Namespace) -> int:
-    from triage_app.core.transforms import default_registry
+    from triage_app.core.transforms import default_registry, plugins_dir
 
-    ts = default_registry().all()
+    registry = default_registry()
+    ts = registry.all()
+    for problem in registry.problems:  # on stderr, so that --json stays a list of transforms
+        print(f"warning: {problem}", file=sys.stderr)
     data = [
         {
             "name": t.name,
@@ -456,11 +459,14 @@ def cmd_transforms(args: argparse.Namespace) -> int:
     _emit(
         data,
         args.json,
-        lambda: "\n".join(
-            f"{t.ref:14} -> {t.table} (key {t.key}"
-            + (f", newest {t.ordering} wins" if t.ordering else "")
-            + f")  {t.description}"
-            for t in ts
+        lambda: (
+            "\n".join(
+                f"{t.ref:14} -> {t.table} (key {t.key}"
+                + (f", newest {t.ordering} wins" if t.ordering else "")
+                + f")  {t.description}"
+                for t in ts
+            )
+            + f"\nplugins folder: {plugins_dir()}"
         ),
     )
     return 0

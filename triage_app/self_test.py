@@ -56,16 +56,48 @@ class _Checks:
         return f"triage-desk {installed}, Python {sys.version.split()[0]}"
 
     def transforms(self) -> str:
-        from triage_app.core.transforms import ENTRY_POINT_GROUP, default_registry
+        from triage_app.core.transforms import (
+            ENTRY_POINT_GROUP,
+            default_registry,
+            plugin_sources,
+            plugins_dir,
+        )
 
-        refs = [t.ref for t in default_registry().all()]
+        registry = default_registry()
+        refs = [t.ref for t in registry.all()]
         for wanted in ("pesanan@1", "pesanan@2", "orders@1"):
             if wanted not in refs:
                 raise AssertionError(f"{wanted} is not registered (have: {', '.join(refs)})")
+        if registry.problems:
+            raise AssertionError(registry.problems[0])
         from importlib.metadata import entry_points
 
         plugins = [ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)]
-        return f"{len(refs)} registered ({', '.join(refs)}); entry points: {len(plugins)}"
+        folder = plugins_dir()
+        return (
+            f"{len(refs)} registered ({', '.join(refs)}); entry points: {len(plugins)}; "
+            f"plugins folder: {len(plugin_sources(folder))} in {folder}"
+        )
+
+    def plugin_folder(self) -> str:
+        """The sample plugin, copied into a plugins folder of its own, loads and transforms:
+        what a frozen app's users rely on, since it cannot see pip's packages."""
+        import shutil
+
+        from triage_app.core.places import resources_dir
+        from triage_app.core.transforms import Registry, load_plugin_folder
+
+        folder = self.folder / "plugins"
+        folder.mkdir()
+        shutil.copy(resources_dir() / "plugins" / "produk.py", folder)
+        registry = Registry()
+        loaded, problems = load_plugin_folder(folder, registry.register)
+        if problems:
+            raise AssertionError(problems[0])
+        row = registry.get("produk@1").fn({"sku": "btk-01", "nama": "kain  batik", "harga": 5})
+        if row[:3] != ("BTK-01", "Kain Batik", 5):
+            raise AssertionError(f"the sample plugin gave {row!r}")
+        return f"the sample plugin loads from a plugins folder ({', '.join(loaded)})"
 
     def sqlite_driver(self) -> str:
         import sqlite3
@@ -178,6 +210,7 @@ def run_self_test(out: TextIO = sys.stdout) -> int:
         steps: list[tuple[str, Callable[[], str]]] = [
             ("version", checks.version),
             ("transforms", checks.transforms),
+            ("plugin folder", checks.plugin_folder),
             ("sqlite driver", checks.sqlite_driver),
             ("postgresql driver", checks.postgresql_driver),
             ("migrations", checks.migrations),

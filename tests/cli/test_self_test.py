@@ -11,6 +11,7 @@ from tests.support import cli
 CHECKS = [
     "version",
     "transforms",
+    "plugin folder",
     "sqlite driver",
     "postgresql driver",
     "migrations",

@@ -1,6 +1,7 @@
-"""The registry of transforms: the built-ins, and plugins registered through the entry-point
+"""The registry of transforms: the built-ins, plugins registered through the entry-point
 group ``triage_app.transforms`` (each entry point names a ``Transform`` or a callable
-returning an iterable of them).
+returning an iterable of them), and plugins dropped into the user's plugins folder
+(``plugin_folder``), which is how a packaged app, blind to ``pip``, gets them.
 
 The plugins are looked for only when a question needs them: the list of transforms, a
 bare name's newest version, or a reference that no built-in answers. Scanning every
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import orders, pesanan
@@ -31,6 +32,9 @@ class Registry:
         self._plugins = plugins
         self._lock = threading.RLock()
         self._loading = False
+        # Plugins that could not be loaded, one line each: reported, never fatal, so one
+        # broken file does not take the built-ins and the other plugins down with it.
+        self.problems: list[str] = []
 
     def _complete(self) -> None:
         if self._plugins is None:
@@ -68,7 +72,7 @@ class Registry:
         self._complete()
         versions = [t for (n, _), t in self._by_ref.items() if n == name]
         if not versions:
-            raise TriageError(f"unknown transform {name!r}; known: {self.known()}")
+            raise TriageError(f"unknown transform {name!r}; known: {self.known()}{self._broken()}")
         return max(versions, key=lambda t: t.version)
 
     def get(self, ref: str) -> Transform:
@@ -84,8 +88,13 @@ class Registry:
             self._complete()
             found = self._by_ref.get(key)
         if found is None:
-            raise TriageError(f"unknown transform {ref}; known: {self.known()}")
+            raise TriageError(f"unknown transform {ref}; known: {self.known()}{self._broken()}")
         return found
+
+    def _broken(self) -> str:
+        if not self.problems:
+            return ""
+        return f" ({len(self.problems)} plugin(s) failed to load: {self.problems[0]})"
 
     def known(self) -> str:
         return ", ".join(t.ref for t in self.all()) or "none"
@@ -94,12 +103,22 @@ class Registry:
 def _load_plugins(registry: Registry) -> None:
     from importlib.metadata import entry_points
 
+    from triage_app.core.transforms.plugin_folder import (
+        load_plugin_folder,
+        plugins_dir,
+        transforms_of,
+    )
+
+    problems: list[str] = []
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        loaded = ep.load()
-        items: Iterable[Transform]
-        items = [loaded] if isinstance(loaded, Transform) else loaded()
-        for t in items:
-            registry.register(t)
+        try:
+            for t in transforms_of(ep.load()):
+                registry.register(t)
+        except Exception as exc:  # someone else's package: report it, keep the rest
+            cause = (str(exc).strip().splitlines() or ["(no message)"])[0]
+            problems.append(f"entry point {ep.name} ({ep.value}): {type(exc).__name__}: {cause}")
+    _, folder_problems = load_plugin_folder(plugins_dir(), registry.register)
+    registry.problems = problems + folder_problems
 
 
 _default: Registry | None = None
