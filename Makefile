@@ -42,8 +42,10 @@ package: $(STAMP)
 	$(PYTHON) -m pip install --quiet "pyinstaller>=6.10,<7"
 	$(PYTHON) packaging/build.py
 
+# Then the budgets: the folder and .deb sizes, launch to a painted window under Xvfb.
 package-test: package
 	$(PYTHON) packaging/package_test.py
+	$(PYTHON) packaging/budgets.py
 
 clean:
 	rm -rf $(VENV) $(DEMO) .pytest_cache build

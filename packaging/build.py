@@ -46,7 +46,7 @@ triage-desk: dir-or-file-in-opt
 triage-desk: custom-library-search-path
 # The bundle carries its own copies (Qt, ICU, libpq, OpenSSL, sqlite) of what it was tested with.
 triage-desk: embedded-library
-# Only libpython is stripped: stripping the wheels' own libraries breaks numpy.
+# What auditwheel patched (numpy's libraries, the *.libs folders) is not stripped: strip breaks it.
 triage-desk: unstripped-binary-or-object
 # Libraries as the wheels built them (cairo-gobject, small extension modules).
 triage-desk: library-not-linked-against-libc
@@ -94,12 +94,22 @@ def freeze() -> None:
     )
 
 
-def strip_libpython() -> None:
-    """libpython ships with its debug symbols (23 MB, 4 of them code). Only it is stripped:
-    stripping the wheels' own libraries breaks numpy."""
-    for lib in (DIST / "_internal").glob("libpython3*.so*"):
-        if not lib.is_symlink() and shutil.which("strip"):
-            subprocess.run(["strip", "--strip-debug", str(lib)], check=True)
+def trim_linux_build() -> None:
+    """The libraries nothing loads, symbol tables nothing reads, and ICU's data Qt never
+    reads (packaging/trim.py)."""
+    sys.path.insert(0, str(ROOT / "packaging"))
+    from trim import prune_unneeded_libraries, strip_symbols, trim_icu_data
+
+    removed = prune_unneeded_libraries(DIST)
+    if removed:
+        names = ", ".join(Path(n).name for n, _ in removed[:6])
+        mb = sum(size for _, size in removed) / 1e6
+        print(f"removed {len(removed)} libraries nothing loads ({mb:.1f} MB): {names}, ...")
+    stripped = strip_symbols(DIST)
+    print(f"symbol tables stripped: {stripped / 1e6:.1f} MB")
+    icu = trim_icu_data(DIST)
+    if icu is not None:
+        print(f"ICU data trimmed to what Qt reads: {icu[0] / 1e6:.1f} MB -> {icu[1] / 1e6:.1f} MB")
 
 
 def size_mb(path: Path) -> float:
@@ -180,6 +190,15 @@ def build_deb() -> Path:
         " The bundled libraries keep their own licences: see\n"
         " /opt/triage-desk/_internal/*.dist-info/.\n"
     )
+    man = root / "usr" / "share" / "man" / "man1"
+    man.mkdir(parents=True)
+    sys.path.insert(0, str(ROOT / "packaging"))
+    from manpage import manual
+
+    (man / "triage-desk.1.gz").write_bytes(
+        gzip.compress(manual().encode(), compresslevel=9, mtime=0)
+    )
+    (man / "triage-app.1.gz").symlink_to("triage-desk.1.gz")
     changelog = CHANGELOG.format(version=VERSION).encode()
     (doc / "changelog.gz").write_bytes(gzip.compress(changelog, compresslevel=9, mtime=0))
     overrides = root / "usr" / "share" / "lintian" / "overrides"
@@ -226,7 +245,7 @@ def main() -> int:
     if not a.skip_freeze:
         freeze()
         if sys.platform.startswith("linux"):
-            strip_libpython()
+            trim_linux_build()
     if not (DIST / ("triage-desk.exe" if os.name == "nt" else "triage-desk")).exists():
         sys.exit(f"no build in {DIST}")
     folder = size_mb(DIST)

@@ -153,6 +153,27 @@ class _Checks:
             raise AssertionError(f"no {native} platform plugin in {plugins}")
         return f"{app.platformName()} loaded; plugins: {', '.join(names)}"
 
+    def text(self) -> str:
+        """Qt's collation and case mapping, which read ICU's data: a packaged app carries a
+        trimmed copy of it (packaging/trim.py), and a missing item shows here."""
+        from PySide6.QtCore import QCollator, QLocale, qInstallMessageHandler
+
+        complaints: list[str] = []
+        previous = qInstallMessageHandler(lambda _kind, _ctx, msg: complaints.append(msg))
+        try:
+            czech = QCollator(QLocale("cs_CZ"))  # "ch" sorts after "h", "ž" after "z"
+            order = sorted(["ž", "z", "ch", "h", "c", "č"], key=czech.sortKey)
+            upper = QLocale("tr_TR").toUpper("istanbul")
+        finally:
+            qInstallMessageHandler(previous)
+        if order != ["c", "č", "h", "ch", "z", "ž"]:
+            raise AssertionError(f"Czech collation gave {order}")
+        if upper != "İSTANBUL":
+            raise AssertionError(f"Turkish upper case gave {upper!r}")
+        if complaints:
+            raise AssertionError(f"Qt said: {complaints[0]}")
+        return "collation and case mapping by locale (ICU data present)"
+
     def main_window(self) -> str:
         from PySide6.QtWidgets import QApplication
 
@@ -217,6 +238,7 @@ def run_self_test(out: TextIO = sys.stdout) -> int:
             ("demo batch", checks.demo_batch),
             ("edit and re-drive", checks.edit_and_redrive),
             ("qt platform", checks.qt_platform),
+            ("text", checks.text),
             ("main window", checks.main_window),
             ("chart to png", checks.chart_png),
         ]

@@ -18,6 +18,7 @@ CHECKS = [
     "demo batch",
     "edit and re-drive",
     "qt platform",
+    "text",
     "main window",
     "chart to png",
 ]

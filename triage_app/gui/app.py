@@ -135,4 +135,7 @@ def run_gui(
         window.show()
         if refusal is not None:
             QMessageBox.warning(window, "Cannot open the workspace", refusal)
+    from triage_app.gui.first_paint import report_first_paint
+
+    report_first_paint(window)
     return int(app.exec())
