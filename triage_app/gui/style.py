@@ -16,6 +16,7 @@ SECONDARY = "#4b5563"  # the workspace label
 MUTED = "#6b7280"  # hints, placeholders, empty states
 RULE = "#d1d5db"  # legend frames
 GREY_FILL = "#f3f4f6"  # the editor's line numbers, skipped rows
+FOCUS = "#2563eb"  # the keyboard focus: the ring around the focused table or text
 
 # Meaning.
 ERROR = "#b91c1c"  # a refusal, an invalid edit, a failed job
@@ -65,6 +66,18 @@ LINK_CHIP = "background: #eef2ff; color: #3730a3; border-radius: 8px; padding: 1
 SPIKE_BANNER = (
     "#spikeBanner { background: #fef2f2; border: 1px solid #fca5a5; border-radius: 4px; }"
     "#spikeBanner QLabel { color: #7f1d1d; }"
+)
+
+# Tables and text areas: most platform styles draw nothing when one of them has the
+# keyboard focus, so a steward moving by keyboard could not see where the arrows or the
+# typing go. Either state is two pixels deep (a rule and its padding, or the ring), so the
+# contents do not move when the focus comes or goes. The window sets it on itself; its
+# dialogs inherit it.
+FOCUS_RING = (
+    "QTableView, QTreeView, QPlainTextEdit, QTextEdit "
+    f"{{ border: 1px solid {RULE}; padding: 1px; }}"
+    "QTableView:focus, QTreeView:focus, QPlainTextEdit:focus, QTextEdit:focus "
+    f"{{ border: 2px solid {FOCUS}; padding: 0px; }}"
 )
 
 

@@ -23,4 +23,3 @@ def test_the_window_reports_its_first_paint_and_exits(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     painted = float(report.read_text())
     assert start < painted < end
-

@@ -111,6 +111,13 @@ class AuditTab(QWidget):
         self.count_label = QLabel(objectName="auditCount")
         self.count_label.setStyleSheet(style.HINT)
 
+        for widget, name in (
+            (self.since_date, "Audit events since"),
+            (self.actor_edit, "Audit actor filter"),
+            (self.action_combo, "Audit action filter"),
+            (self.id_edit, "Audit dead letter filter"),
+        ):
+            widget.setAccessibleName(name)
         bar.addWidget(self.since_check)
         bar.addWidget(self.since_date)
         bar.addSpacing(12)
@@ -128,6 +135,8 @@ class AuditTab(QWidget):
         self.actor_edit.setMinimumWidth(220)
 
         self.table = QTableView(objectName="auditTable")
+        self.table.setAccessibleName("Audit trail")
+        self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the trail
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -88,6 +88,7 @@ class BatchDialog(QDialog):
 
         self.path_edit = QLineEdit(objectName="batchPath")
         self.path_edit.setPlaceholderText("a JSONL or CSV file")
+        self.path_edit.setAccessibleName("Batch file")
         self.path_edit.textChanged.connect(self._on_path_changed)
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
@@ -95,6 +96,7 @@ class BatchDialog(QDialog):
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
         self.format_combo = QComboBox(objectName="batchFormat")
+        self.format_combo.setAccessibleName("Batch file format")
         self.format_combo.addItem("detect from the name", None)
         self.format_combo.addItem("JSONL", "jsonl")
         self.format_combo.addItem("CSV", "csv")
@@ -102,6 +104,7 @@ class BatchDialog(QDialog):
         self.detected = QLabel(objectName="batchDetected", wordWrap=True)
         self.detected.setStyleSheet(style.HINT)
         self.transform_combo = QComboBox(objectName="batchTransform")
+        self.transform_combo.setAccessibleName("Transform for the batch")
         for t in default_registry().all():
             self.transform_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
         self.transform_combo.currentIndexChanged.connect(self._check)

@@ -34,8 +34,9 @@ from triage_app.gui.workers import JobRunner
 KEYRING_HINT = "Passwords are kept in the system keyring, never in the app's settings."
 
 
-def _password_field(name: str) -> QLineEdit:
+def _password_field(name: str, spoken: str) -> QLineEdit:
     field = QLineEdit(objectName=name)
+    field.setAccessibleName(spoken)
     field.setEchoMode(QLineEdit.EchoMode.Password)
     field.setPlaceholderText("password, if the database asks for one")
     return field
@@ -51,10 +52,14 @@ class ConnectDialog(QDialog):
         self._runner: JobRunner | None = None
         self.warehouse = QLineEdit(warehouse_url, objectName="warehouseUrl")
         self.warehouse.setPlaceholderText("postgresql://user@host/warehouse")
-        self.warehouse_password = _password_field("warehousePassword")
+        self.warehouse.setAccessibleName("Warehouse URL")
+        self.warehouse_password = _password_field("warehousePassword", "Warehouse password")
         self.dead_letter = QLineEdit(dead_letter_url, objectName="deadLetterUrl")
         self.dead_letter.setPlaceholderText("postgresql://user@host/triage")
-        self.dead_letter_password = _password_field("deadLetterPassword")
+        self.dead_letter.setAccessibleName("Dead-letter store URL")
+        self.dead_letter_password = _password_field(
+            "deadLetterPassword", "Dead-letter store password"
+        )
         self.no_keyring = keyring_unavailable()
         # Without a keyring, one line says why the password field is empty every time.
         why = f"{self.no_keyring.capitalize()}." if self.no_keyring else KEYRING_HINT

@@ -18,7 +18,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -156,6 +156,7 @@ class RedriveDialog(QDialog):
         self.scope_selected.setEnabled(bool(self._ids))
         (self.scope_selected if self._ids else self.scope_filter).setChecked(True)
         self.transform_combo = QComboBox(objectName="redriveTransform")
+        self.transform_combo.setAccessibleName("Transform for the re-drive")
         for t in default_registry().all():
             self.transform_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
         default = default_transform(transforms_in_use)
@@ -173,6 +174,8 @@ class RedriveDialog(QDialog):
         form.addRow("Transform", self.transform_combo)
 
         self.results = QTableView(objectName="redrivePreview")
+        self.results.setAccessibleName("Re-drive results")
+        self.results.setTabKeyNavigation(False)  # Tab moves on to the buttons
         self.results.setModel(_ResultsModel((), self.results))
         self.results.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.results.horizontalHeader().setResizeContentsPrecision(SIZED_FROM_ROWS)
@@ -222,11 +225,24 @@ class RedriveDialog(QDialog):
     def is_running(self) -> bool:
         return self._runner is not None
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # After the button box's own show, which makes its first accept button (Re-drive,
+        # disabled until a preview) the default.
+        self._follow_with_enter()
+
+    def _follow_with_enter(self) -> None:
+        """Enter takes the next step: Preview until there is a preview to run, then
+        Re-drive. (Enter on a disabled default button would do nothing.)"""
+        ready = self.run_button.isEnabled()
+        (self.run_button if ready else self.preview_button).setDefault(True)
+
     @Slot()
     def _invalidate_preview(self) -> None:
         self._preview = None
         self.run_button.setEnabled(False)
         self.results.setModel(_ResultsModel((), self.results))
+        self._follow_with_enter()
 
     @Slot()
     def preview(self) -> None:
@@ -292,6 +308,7 @@ class RedriveDialog(QDialog):
         self.preview_button.setEnabled(True)
         self.transform_combo.setEnabled(True)
         self.run_button.setEnabled(self._preview is not None and self._preview.attempted > 0)
+        self._follow_with_enter()
 
     def _show_results(self, s: RedriveSummary) -> None:
         # A model over the first rows, not a cell widget each: a table of items cost the

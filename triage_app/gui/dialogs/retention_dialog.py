@@ -101,6 +101,7 @@ class RetentionDialog(QDialog):
         self.days.setSuffix(" days ago")
         self.days.setMaximumWidth(160)
         self.days.setToolTip("closed (resolved, or discarded) more than this many days ago")
+        self.days.setAccessibleName("Purge what closed more than this many days ago")
         self.resolved = QCheckBox("resolved", objectName="retentionResolved", checked=True)
         self.discarded = QCheckBox("discarded", objectName="retentionDiscarded", checked=True)
         statuses = QHBoxLayout()

@@ -38,6 +38,7 @@ class ChangedBanner(QFrame):
         self.close_button = QToolButton(objectName="bannerCloseButton", text="✕")
         self.close_button.setAutoRaise(True)
         self.close_button.setToolTip("Hide this message; your edit stays")
+        self.close_button.setAccessibleName("Hide this message")  # ✕ says nothing aloud
         self.close_button.clicked.connect(self.hide)
         for w in (self.reload_button, self.compare_button, self.close_button):
             row.addWidget(w)

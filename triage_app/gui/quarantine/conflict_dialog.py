@@ -105,8 +105,9 @@ def _shown(text: str) -> str:
 
 
 class _Side(QPlainTextEdit):
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, spoken: str) -> None:
         super().__init__(objectName=name, readOnly=True)
+        self.setAccessibleName(spoken)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
 
@@ -177,8 +178,8 @@ class ConflictDialog(QDialog):
         self.summary = QLabel(summary, objectName="conflictSummary")
         self.summary.setStyleSheet(style.HINT)
 
-        self.theirs_view = _Side("theirsView")
-        self.mine_view = _Side("mineView")
+        self.theirs_view = _Side("theirsView", "Theirs, stored now")
+        self.mine_view = _Side("mineView", "Yours, not saved")
         self.theirs_view.show_rows(left, [f[0] for f in fills])
         self.mine_view.show_rows(right, [f[1] for f in fills])
         # One scroll for both: the same line stays at the same height.

@@ -61,9 +61,11 @@ from triage_app.gui import style
 from triage_app.gui.quarantine.changed_banner import ChangedBanner
 from triage_app.gui.quarantine.conflict_dialog import Choice, ConflictDialog
 from triage_app.gui.quarantine.json_editor import JsonEditor, editor_safe, one_line
+from triage_app.gui.shortcuts import button_keys
 from triage_app.gui.workers import QueryThread
 
 TAB_PAYLOAD, TAB_ORIGINAL, TAB_DIFF, TAB_ERROR, TAB_HISTORY = range(5)
+TRY_KEYS = "Ctrl+Return"  # "run it", as in notebooks; the editor types no Ctrl+Return
 # Validate on every key press below this size; above it, once typing pauses.
 VALIDATE_NOW_LIMIT = 100_000
 
@@ -157,6 +159,7 @@ class DetailPane(QWidget):
         self.placeholder.setStyleSheet(f"color: {style.MUTED}; padding: 24px;")
         self.tabs = QTabWidget()
         self.tabs.setObjectName("detailTabs")
+        self.tabs.setAccessibleName("Dead letter details")
         self.stack.addWidget(self.placeholder)
         self.stack.addWidget(self.tabs)
         layout = QVBoxLayout(self)
@@ -169,14 +172,18 @@ class DetailPane(QWidget):
 
         self.tabs.addTab(self._build_payload_tab(), "Payload")
         self.original = QPlainTextEdit(objectName="originalView", readOnly=True)
+        self.original.setAccessibleName("Original payload")
         self.original.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         _mono(self.original)
         self.tabs.addTab(self.original, "Original")
         self.diff = QTextBrowser(objectName="diffView")
+        self.diff.setAccessibleName("Changes to the payload")
         self.tabs.addTab(self.diff, "Diff")
         self.error_view = QTextBrowser(objectName="errorView")
+        self.error_view.setAccessibleName("Error")
         self.tabs.addTab(self.error_view, "Error")
         self.history = QTreeWidget(objectName="historyView")
+        self.history.setAccessibleName("History")
         self.history.setHeaderLabels(["when (UTC)", "who", "action", "detail"])
         self.history.setRootIsDecorated(False)
         self.history.setAlternatingRowColors(True)
@@ -200,6 +207,7 @@ class DetailPane(QWidget):
         v.addWidget(self.banner)
         self.editor = JsonEditor()
         self.editor.setObjectName("payloadEditor")
+        self.editor.setAccessibleName("Payload editor")
         self.editor.textChanged.connect(self._on_text_changed)
         v.addWidget(self.editor, 1)
         self.validation = QLabel(objectName="validationLabel", wordWrap=True)
@@ -222,22 +230,25 @@ class DetailPane(QWidget):
         row.addSpacing(16)
         row.addWidget(QLabel("Try with"))
         self.try_combo = QComboBox(objectName="tryTransformCombo")
+        self.try_combo.setAccessibleName("Transform version to try")
         self.try_combo.addItems([t.ref for t in default_registry().all()])
         row.addWidget(self.try_combo)
         self.try_button = QPushButton("Try", objectName="tryButton")
-        self.try_button.setToolTip(
-            "Run the payload in the editor through this transform; writes nothing"
+        self.try_button.setShortcut(TRY_KEYS)
+        button_keys(
+            self.try_button, "Run the payload in the editor through this transform; writes nothing"
         )
         self.try_button.clicked.connect(self._try)
         row.addWidget(self.try_button)
         row.addStretch(1)
         self.save_button = QPushButton("Save", objectName="saveEditButton")
-        self.save_button.setToolTip("Save the edited payload (the original is kept)  Ctrl+S")
         self.save_button.setShortcut(QKeySequence.StandardKey.Save)
+        button_keys(self.save_button, "Save the edited payload; the original is kept")
         self.save_button.clicked.connect(self.save)
         row.addWidget(self.save_button)
         v.addLayout(row)
         self.try_result = QPlainTextEdit(objectName="tryResult", readOnly=True)
+        self.try_result.setAccessibleName("Try result")
         self.try_result.setMaximumHeight(72)
         self.try_result.setPlaceholderText(
             "Try with a transform version to see the warehouse row it would produce, "
@@ -248,6 +259,47 @@ class DetailPane(QWidget):
         return tab
 
     # -- what the window calls ------------------------------------------------------------
+    def focus_order(self) -> list[QWidget]:
+        """The pane's controls in the order Tab visits them, top to bottom: the tabs, the
+        banner's buttons, the editor and the row under it, then the other tabs' views (Tab
+        skips those not shown)."""
+        b = self.banner
+        return [
+            self.tabs,  # Tab gives it to its tab bar (its focus proxy): the two go together
+            self.tabs.tabBar(),
+            b.reload_button,
+            b.compare_button,
+            b.close_button,
+            self.editor,
+            self.format_button,
+            self.compact_button,
+            self.revert_button,
+            self.try_combo,
+            self.try_button,
+            self.save_button,
+            self.try_result,
+            self.original,
+            self.diff,
+            self.error_view,
+            self.history,
+        ]
+
+    def focus_payload(self) -> bool:
+        """The Payload tab, the keyboard in its editor; False when no row is shown."""
+        return self._focus(TAB_PAYLOAD, self.editor)
+
+    def focus_error(self) -> bool:
+        """The Error tab, the keyboard in it (to read it line by line); False when no row
+        is shown."""
+        return self._focus(TAB_ERROR, self.error_view)
+
+    def _focus(self, tab: int, widget: QWidget) -> bool:
+        if self._detail is None:
+            return False
+        self.tabs.setCurrentIndex(tab)
+        widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
     def set_queries(self, queries: QueryThread | None) -> None:
         self._queries = queries
         self.show_nothing()

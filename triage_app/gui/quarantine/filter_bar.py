@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -21,6 +22,7 @@ from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterFilter
 from triage_app.core.vocabulary import ALL, CLASSES, Status
 from triage_app.gui import style
+from triage_app.gui.shortcuts import with_keys
 
 if TYPE_CHECKING:
     from triage_app.gui.trends.base import Link
@@ -63,20 +65,26 @@ class FilterBar(QWidget):
         self.attempts_spin.setPrefix("≥ ")
         self.attempts_spin.setToolTip("Only dead letters that failed at least this often")
         self.search = QLineEdit(objectName="searchBox")
-        self.search.setPlaceholderText("search payload and error (Ctrl+F)")
+        self.search.setPlaceholderText(
+            with_keys("search payload and error", QKeySequence.StandardKey.Find)
+        )
         self.search.setClearButtonEnabled(True)
         self.search.setToolTip("Literal text: % _ and quotes are plain characters")
 
-        for label, widget in (
-            ("Class", self.class_combo),
-            ("Status", self.status_combo),
-            ("Batch", self.batch_combo),
-            ("Transform", self.transform_combo),
-            ("Attempts", self.attempts_spin),
+        for label, widget, name in (
+            ("Class", self.class_combo, "Class filter"),
+            ("Status", self.status_combo, "Status filter"),
+            ("Batch", self.batch_combo, "Batch filter"),
+            ("Transform", self.transform_combo, "Transform filter"),
+            ("Attempts", self.attempts_spin, "Minimum attempts filter"),
         ):
-            h.addWidget(QLabel(label))
+            shown = QLabel(label)
+            shown.setBuddy(widget)
+            widget.setAccessibleName(name)
+            h.addWidget(shown)
             h.addWidget(widget)
             h.addSpacing(6)
+        self.search.setAccessibleName("Search dead letters")
         h.addWidget(self.search, 1)
         # A narrowing the pickers cannot show (a day, an exact attempt count, an error
         # group), chosen by a click in the Trends tab; the chip says what, ✕ lifts it.
@@ -86,6 +94,7 @@ class FilterBar(QWidget):
         self.link_clear = QToolButton(objectName="linkClear", text="✕")
         self.link_clear.setAutoRaise(True)
         self.link_clear.setToolTip("Lift the narrowing chosen in Trends")
+        self.link_clear.setAccessibleName("Lift the narrowing")  # ✕ says nothing aloud
         self.link_clear.clicked.connect(self.clear_link)
         for w in (self.link_chip, self.link_clear):
             h.addWidget(w)
@@ -101,6 +110,18 @@ class FilterBar(QWidget):
         self.search.textChanged.connect(self._on_search_typed)
         self._quiet = False
         self._last = self.current_filter()
+
+    def focus_order(self) -> list[QWidget]:
+        """The controls in the order Tab visits them: as they stand, left to right."""
+        return [
+            self.class_combo,
+            self.status_combo,
+            self.batch_combo,
+            self.transform_combo,
+            self.attempts_spin,
+            self.search,
+            self.link_clear,
+        ]
 
     def current_filter(self) -> DeadLetterFilter:
         search = self.search.text()

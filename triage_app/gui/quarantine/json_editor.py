@@ -13,6 +13,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QKeyEvent,
     QPainter,
     QPaintEvent,
     QResizeEvent,
@@ -81,7 +82,8 @@ class JsonEditor(QPlainTextEdit):
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.setFont(font)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # one-line records
-        self.setTabChangesFocus(False)
+        self.setTabChangesFocus(False)  # Tab indents; Ctrl+Tab moves on (keyPressEvent)
+        self.setAccessibleDescription("JSON. Tab indents; Ctrl+Tab moves to the next control.")
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 2)
         self._numbers = _LineNumberArea(self)
         self._highlighter = JsonHighlighter(self.document())
@@ -91,6 +93,19 @@ class JsonEditor(QPlainTextEdit):
         self.updateRequest.connect(self._update_numbers)
         self.textChanged.connect(self._follow_size)
         self._update_number_width()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Tab is typed here, so Ctrl+Tab and Ctrl+Shift+Tab move the focus on and back (as
+        # other editors that keep Tab do): the keyboard is never trapped in the editor.
+        # QPlainTextEdit refuses to move the focus while Tab is typed, hence QWidget's.
+        ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        if ctrl and event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            forward = event.key() == Qt.Key.Key_Tab and not shift
+            QWidget.focusNextPrevChild(self, forward)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def setPlainText(self, text: str) -> None:
         super().setPlainText(editor_safe(text))

@@ -4,6 +4,7 @@ shows when it is empty (which says why, and what to do)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QWidget
 
 from triage_app.core.batch import BatchInfo
@@ -16,6 +17,11 @@ _WIDTHS = (72, 64, 300, 64, 70, 116, 84)  # batch, class, (error), attempts … 
 # The error is what a steward reads first: on a narrow screen (a laptop, the detail pane
 # open beside the table) it keeps this much and the table scrolls sideways instead.
 MIN_ERROR_WIDTH = 220
+_KEYBOARD = (
+    Qt.FocusReason.TabFocusReason,
+    Qt.FocusReason.BacktabFocusReason,
+    Qt.FocusReason.ShortcutFocusReason,
+)
 
 
 def empty_text(*, has_workspace: bool, default_filter: bool, batches: list[BatchInfo]) -> str:
@@ -35,6 +41,7 @@ class QuarantineTable(QTableView):
     def __init__(self, model: DeadLetterTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("deadLetterTable")
+        self.setAccessibleName("Dead letters")
         self.dead_letters = model
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -43,6 +50,9 @@ class QuarantineTable(QTableView):
         self.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
+        # Rows are chosen whole and nothing is edited in place: Tab leaves the table for
+        # the detail pane instead of walking its cells (where the keyboard was trapped).
+        self.setTabKeyNavigation(False)
         vh = self.verticalHeader()
         vh.hide()
         vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -91,6 +101,19 @@ class QuarantineTable(QTableView):
     def current_row(self) -> DeadLetterRow | None:
         index = self.currentIndex()
         return self.dead_letters.row(index.row()) if index.isValid() else None
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        # Entering the table by keyboard makes a row current, and the detail pane shows
+        # the current row: select it too, so that what the pane shows is what a re-drive
+        # acts on. (A click selects what it clicks.)
+        index = self.currentIndex()
+        if (
+            event.reason() in _KEYBOARD
+            and index.isValid()
+            and not self.selectionModel().hasSelection()
+        ):
+            self.selectRow(index.row())
 
     # -- the empty state ------------------------------------------------------------------
     def show_empty(self, text: str | None) -> None:

@@ -149,6 +149,8 @@ class GroupsView(QSplitter):
         self.setObjectName("groupsView")
         self.model = GroupsModel(self)
         self.table = QTableView(objectName="groupsTable")
+        self.table.setAccessibleName("Error groups")
+        self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the groups
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

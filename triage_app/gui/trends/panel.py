@@ -50,6 +50,9 @@ class ChartPanel(QFrame):
             head.addWidget(extra)
         self.png_button = self._button("PNG…", "Save the chart as a PNG image", self.ask_png)
         self.csv_button = self._button("CSV…", "Save the chart's numbers as CSV", self.ask_csv)
+        # Five panels each have a "PNG…": the spoken name says which chart.
+        self.png_button.setAccessibleName(f"Export {title} as PNG")
+        self.csv_button.setAccessibleName(f"Export {title} as CSV")
         head.addWidget(self.png_button)
         head.addWidget(self.csv_button)
         v = QVBoxLayout(self)

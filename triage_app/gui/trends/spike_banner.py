@@ -28,6 +28,7 @@ class SpikeBanner(QFrame):
         self.show_button.clicked.connect(self._on_show)
         self.close_button = QToolButton(objectName="spikeDismissButton", text="✕")
         self.close_button.setToolTip("Dismiss: this batch will not raise the banner again")
+        self.close_button.setAccessibleName("Dismiss the spike")  # ✕ says nothing aloud
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.dismiss)
         h.addWidget(icon)

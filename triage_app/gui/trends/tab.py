@@ -122,6 +122,9 @@ class TrendsTab(QWidget):
                 "times the median of this many previous batches"
             )
             spin.valueChanged.connect(self._on_rule_changed)
+        self.since_combo.setAccessibleName("Trends period")
+        self.factor_spin.setAccessibleName("Spike factor")
+        self.window_spin.setAccessibleName("Spike window in batches")
         self.updated_label = QLabel(objectName="trendsUpdated")
         self.updated_label.setStyleSheet(style.HINT)
         bar.addWidget(QLabel("Show"))

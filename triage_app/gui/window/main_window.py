@@ -8,6 +8,7 @@ the workspace; the logic lives in core.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -57,6 +58,7 @@ from triage_app.gui.quarantine.pane import QuarantinePane
 from triage_app.gui.quarantine.table import empty_text
 from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
+from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
@@ -84,6 +86,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowIcon(app_icon())
+        self.setStyleSheet(style.FOCUS_RING)  # where the keyboard is, seen (and in dialogs)
         self.settings = Settings()
         self.ws: Workspace | None = None
         self.config: WorkspaceConfig | None = None
@@ -105,6 +108,7 @@ class MainWindow(QMainWindow):
         self.jobs = JobStatus(self.statusBar(), self)
         self.live.busy = lambda: bool(self.jobs.running())
         self._build_status_bar()
+        self._set_tab_order()
         self._connect()
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
         self._restore_state()
@@ -122,12 +126,13 @@ class MainWindow(QMainWindow):
         self.run_batch_button = QPushButton("Run batch…", objectName="runBatchButton")
         self.redrive_button = QPushButton("Re-drive…", objectName="redriveButton")
         self.refresh_button = QPushButton("Refresh", objectName="refreshButton")
-        for b, tip in (
-            (self.run_batch_button, "Run a file through a transform (Ctrl+B)"),
-            (self.redrive_button, "Re-drive the selected or matching rows (Ctrl+R)"),
-            (self.refresh_button, "Read the store again (F5)"),
+        m = self.menu
+        for b, tip, action in (
+            (self.run_batch_button, "Run a file through a transform", m.batch_action),
+            (self.redrive_button, "Re-drive the selected or matching rows", m.redrive_action),
+            (self.refresh_button, "Read the store again", m.refresh_action),
         ):
-            b.setToolTip(tip)
+            button_keys(b, tip, action.shortcut())  # the menu action's keys do the same
             top.addWidget(b)
         top.addStretch(1)
         self.workspace_label = QLabel(objectName="workspaceLabel")
@@ -145,6 +150,7 @@ class MainWindow(QMainWindow):
         self.spike_banner = SpikeBanner()
         self.trends = TrendsTab()
         self.tabs = QTabWidget(objectName="mainTabs")
+        self.tabs.setAccessibleName("Views")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.quarantine, "Quarantine")
         self.tabs.addTab(self.trends, "Trends")
@@ -169,6 +175,24 @@ class MainWindow(QMainWindow):
         sb.insertPermanentWidget(0, self.count_label)
         sb.insertPermanentWidget(1, self.batch_label)
 
+    def _set_tab_order(self) -> None:
+        """Tab follows the steward's loop: the buttons above, the filters, the table, the
+        detail pane, then the tabs that switch to Trends and Audit (left last: the loop
+        does not need them, and each Tab on the way would cost a key press)."""
+        chain: list[QWidget] = [
+            self.run_batch_button,
+            self.redrive_button,
+            self.refresh_button,
+            *self.filter_bar.focus_order(),
+            self.spike_banner.show_button,
+            self.spike_banner.close_button,
+            self.table,
+            *self.detail.focus_order(),
+            self.tabs.tabBar(),
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
     def _connect(self) -> None:
         m = self.menu
         for action, slot in (
@@ -181,6 +205,9 @@ class MainWindow(QMainWindow):
             (m.redrive_action, self.redrive),
             (m.refresh_action, self.refresh),
             (m.find_action, self.focus_search),
+            (m.table_action, self.focus_table),
+            (m.error_action, self.focus_error),
+            (m.editor_action, self.focus_editor),
             (m.about_action, self.about),
             (m.retention_action, self.retention),
         ):
@@ -412,8 +439,34 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def focus_search(self) -> None:
+        if self.filter_bar.isHidden():  # the Audit tab has its own filters
+            self.tabs.setCurrentWidget(self.quarantine)
         self.filter_bar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.filter_bar.search.selectAll()
+
+    @Slot()
+    def focus_table(self) -> None:
+        """Ctrl+1: to the table, on the Quarantine tab; the arrows choose the row."""
+        self.tabs.setCurrentWidget(self.quarantine)
+        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    @Slot()
+    def focus_error(self) -> None:
+        """Ctrl+2: the chosen row's error, to be read."""
+        self.tabs.setCurrentWidget(self.quarantine)
+        if not self.detail.focus_error():
+            self._choose_a_row_first()
+
+    @Slot()
+    def focus_editor(self) -> None:
+        """Ctrl+3: the chosen row's payload, in the editor."""
+        self.tabs.setCurrentWidget(self.quarantine)
+        if not self.detail.focus_payload():
+            self._choose_a_row_first()
+
+    def _choose_a_row_first(self) -> None:
+        tip = "choose a dead letter in the table first"
+        self.show_message(with_keys(tip, self.menu.table_action.shortcut()))
 
     # -- selection --------------------------------------------------------------------------
     def selected_count(self) -> int:

@@ -1,5 +1,8 @@
 """The window's menus and their actions (File, Batch, Re-drive, View, Help), with the
-shortcuts a steward's loop uses. The window connects the actions to what they do."""
+shortcuts a steward's loop uses: Ctrl+F to the search, then Ctrl+1, 2 and 3 in the loop's
+order (the table, the row's error, its payload editor), Ctrl+R to re-drive. Saving and
+trying are the detail pane's buttons (Ctrl+S, Ctrl+Return). Each tooltip shows the keys.
+The window connects the actions to what they do."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenuBar, QWidget
 
 from triage_app.gui.settings import Settings
+from triage_app.gui.shortcuts import show_keys
 
 
 class MenuBar(QMenuBar):
@@ -33,7 +37,13 @@ class MenuBar(QMenuBar):
         self.batch_action = a("&Run batch…", "Ctrl+B", "Run a file through a transform")
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
         self.refresh_action = a("&Refresh", "F5", "Read the store again")
-        self.find_action = a("&Find", keys.Find)
+        self.find_action = a("&Find", keys.Find, "Search the payloads and errors")
+        # Where the keyboard goes next in the loop, from anywhere in the window.
+        self.table_action = a("Go to the &table", "Ctrl+1", "Move to the dead-letter table")
+        self.error_action = a("Go to the &error", "Ctrl+2", "Show the selected row's error")
+        self.editor_action = a(
+            "Go to the &payload editor", "Ctrl+3", "Move to the selected row's payload"
+        )
         self.retention_action = a(
             "R&etention…", tip="How long resolved and discarded dead letters are kept; purge"
         )
@@ -57,7 +67,9 @@ class MenuBar(QMenuBar):
             redrive_menu.addAction(action)
         view_menu = self.addMenu("&View")
         view_menu.addAction(self.refresh_action)
-        view_menu.addAction(self.find_action)
+        view_menu.addSeparator()
+        for action in (self.find_action, self.table_action, self.error_action, self.editor_action):
+            view_menu.addAction(action)
         self.addMenu("&Store").addAction(self.retention_action)
         self.addMenu("&Help").addAction(self.about_action)
 
@@ -67,7 +79,7 @@ class MenuBar(QMenuBar):
             action.setShortcut(QKeySequence(shortcut))
         if tip:
             action.setStatusTip(tip)
-            action.setToolTip(tip)
+        show_keys(action, tip)
         # On the window too: its shortcut works wherever the focus is in it.
         self._window.addAction(action)
         return action
