@@ -9,6 +9,7 @@ naming the step that failed.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -97,6 +98,26 @@ def frozen_plugin(app: Path, scratch: Path, env: dict[str, str]) -> None:
     step("batch through the plugin", run, env, "1 loaded, 0 superseded, 1 quarantined")
 
 
+def two_lanes(app: Path, scratch: Path, env: dict[str, str]) -> None:
+    """A batch big enough for two lanes, and the frozen app started as its own second lane
+    (``APP -m triage_app.core.batch.lane_entry``, as the window starts it): with nothing
+    asked of it, it exits at once, cleanly."""
+    ws = ["--workspace", str(scratch / "lanes-ws")]
+    out = step("demo of 80,000 rows (two lanes)", [str(app), *ws, "demo", "--rows", "80000"], env)
+    print("     " + next(line for line in out.splitlines() if "loaded" in line))
+    generated = next((scratch / "lanes-ws" / "incoming").glob("*generated*.jsonl"))
+    again = [str(app), *ws, "--json", "run", str(generated), "--transform", "pesanan@2"]
+    batch_id = json.loads(step("the same file again", again, env, "already_loaded"))["batch_id"]
+    step("reconcile it", [str(app), *ws, "reconcile", batch_id], env)
+    lane = [str(app), "-m", "triage_app.core.batch.lane_entry"]
+    started = subprocess.run(lane, input=b"", capture_output=True, env=env, timeout=60)
+    if started.returncode != 0:
+        print(f"FAIL the frozen lane: exit {started.returncode}")
+        print(started.stderr.decode(errors="replace")[-2000:])
+        sys.exit(1)
+    print("ok   the frozen app starts as its own second lane")
+
+
 def main() -> int:
     debs = sorted(BUILD.glob("triage-desk_*.deb"))
     if not debs:
@@ -128,6 +149,7 @@ def main() -> int:
             return 1
         print(f"     report: {len(charts)} charts")
         frozen_plugin(app, scratch, env)
+        two_lanes(app, scratch, env)
         demo_batch = next((scratch / "ws" / "incoming").glob("*.jsonl"))
         db = fresh_database()
         if db is None:

@@ -98,9 +98,12 @@ class LaneTask:
 
 def lanes_for(size: int, custom_registry: bool) -> int:
     """Two lanes for a large file, unless forced (``TRIAGE_LANES=1|2``) or impossible: a
-    frozen app has no interpreter to start, a custom registry cannot cross a process."""
+    custom registry cannot cross a process. A frozen app starts its second lane as
+    ``APP -m ...``, which packaging/launcher.py runs as Python would; on Windows, where the
+    window's program has no console and the lane's pipes through it are untested, it keeps
+    to one."""
     forced = os.environ.get("TRIAGE_LANES")
-    if custom_registry or getattr(sys, "frozen", False):
+    if custom_registry or (getattr(sys, "frozen", False) and os.name == "nt"):
         return 1
     if forced in ("1", "2"):
         return int(forced)
