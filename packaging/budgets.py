@@ -9,7 +9,8 @@ its window's first paint and exits; the time is taken from just before the proce
 started. Warm runs follow a run that loaded everything into the page cache; before each
 cold run the kernel's page cache is dropped (``/proc/sys/vm/drop_caches``, as root), else
 each of the bundle's files is evicted on its own (``posix_fadvise``), which leaves the
-system's libraries cached, and the script says so.
+system's libraries cached, and the script says so. A size over budget fails (exit 1); a
+time over budget is reported, since it depends on how busy the machine is.
 
     .venv/bin/python packaging/budgets.py [--runs 5]
 """
@@ -139,19 +140,24 @@ def main() -> int:
                 cold.append(launch_to_paint(app, env, scratch))
     finally:
         display.close()
+    in_time = True
     for label, times, budget in (
         ("warm", warm, WARM_BUDGET_S),
         ("cold", cold, COLD_BUDGET_S),
     ):
         median = statistics.median(times)
-        ok &= median < budget
+        in_time &= median < budget
         spread = f"{min(times):.2f}-{max(times):.2f}"
         print(
             f"launch to painted window, {label}: {median:.2f} s median ({spread}, "
-            f"{len(times)} runs), budget {budget:.1f} s"
+            f"{len(times)} runs), budget {budget:.1f} s: {'met' if median < budget else 'MISSED'}"
         )
     print(f"cold runs: {how}; Xvfb {display.name}, 1366x768, the demo workspace")
-    print("within budget" if ok else "OVER BUDGET")
+    # Sizes are the build's own and fail the check; times are the machine's as much as the
+    # app's (a busy CI machine is slower), so they are reported, never a failure.
+    print("sizes within budget" if ok else "sizes OVER BUDGET")
+    if not in_time:
+        print("times over budget on this machine now: compare with a quiet run")
     return 0 if ok else 1
 
 
