@@ -845,6 +845,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--text", required=True, metavar="TEXT", help="the note"
     )
 
+    from triage_app import cli_change_sets
+
+    cli_change_sets.add_commands(add, CLASSES, STATUS_FILTERS)
+
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--id", type=_dead_letter_id, nargs="+", metavar="ID", help="these dead letters")

@@ -26,7 +26,7 @@ from sqlalchemy import select, text
 
 from tests.support import REPO
 from triage_app.core.batch import run_batch
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import AuditEvent, ChangeSetRow, DeadLetter, Workspace, open_workspace
 from triage_app.core.db.models import working_payload
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import reconcile
@@ -262,3 +262,116 @@ def test_two_editors_of_one_row_never_lose_an_edit(store: Store, tmp_path: Path)
             assert edits[dl_id] == done, dl_id
             both += done == 2
     print(f"rows both editors changed, one after the other: {both}")
+
+
+def _fix(store: Store, batch_id: str, *steps: str) -> subprocess.Popen[bytes]:
+    return _cli(store, "--json", "fix", "--batch", batch_id, "--status", "all", *steps)
+
+
+def _fix_json(p: subprocess.Popen[bytes]) -> dict:  # type: ignore[type-arg]
+    """A fix's output: exit 0, or 1 when it left rows out (changed meanwhile)."""
+    out, err = p.communicate(timeout=300)
+    assert p.returncode in (0, 1), err.decode()
+    return orjson.loads(out)
+
+
+@pytest.mark.slow
+def test_two_fixes_of_one_set_change_each_row_in_turn(store: Store, tmp_path: Path) -> None:
+    """Two stewards apply different fixes to the same rows at once: each row is changed
+    by one, or by both one after the other (a preview that came after the other's apply),
+    never patched over a version it did not see; every change-set lists exactly the rows
+    it changed, and the row ends as the last change-set made it."""
+    both = 0
+    for round_ in range(ROUNDS):
+        batch_id, ids = _batch(store, tmp_path, round_)
+        a = _fix(store, batch_id, "--set", 'kanal="a"')
+        b = _fix(store, batch_id, "--set", 'kanal="b"', "--default", "ongkir=0")
+        ra, rb = _fix_json(a), _fix_json(b)
+        _check(store, batch_id, [])
+        done = {}
+        for name, r in (("a", ra), ("b", rb)):
+            applied = r["applied"]
+            changed = set(applied["changed"])
+            left_out = {x["id"] for x in applied["refused"]}
+            assert not changed & left_out
+            assert changed | left_out == set(ids)  # every row it previewed: one or the other
+            assert all("changed since version" in x["reason"] for x in applied["refused"])
+            done[name] = (applied["change_set"], changed)
+        with store.open() as ws, ws.store.connect() as conn:
+            lines = Counter(
+                conn.execute(
+                    select(ChangeSetRow.change_set_id).where(ChangeSetRow.dead_letter_id.in_(ids))
+                ).scalars()
+            )
+            edits = Counter(
+                conn.execute(
+                    select(AuditEvent.dead_letter_id).where(
+                        AuditEvent.dead_letter_id.in_(ids), AuditEvent.action == "edited"
+                    )
+                ).scalars()
+            )
+            final = dict(
+                conn.execute(
+                    select(DeadLetter.id, working_payload()).where(DeadLetter.id.in_(ids))
+                ).all()
+            )
+        for cs, changed in done.values():
+            assert lines[cs] == len(changed)
+        for dl_id in ids:
+            n = (dl_id in done["a"][1]) + (dl_id in done["b"][1])
+            assert n >= 1 and edits[dl_id] == n, dl_id
+            both += n == 2
+            kanal = orjson.loads(final[dl_id])["kanal"]
+            if n == 1:
+                assert kanal == ("a" if dl_id in done["a"][1] else "b"), dl_id
+    print(f"rows both fixes changed, one after the other: {both}")
+
+
+@pytest.mark.slow
+def test_a_fix_during_a_redrive_never_touches_a_row_the_redrive_holds(
+    store: Store, tmp_path: Path
+) -> None:
+    """A re-drive is held right after it claimed its first chunk; a fix of the whole
+    batch then runs: the held rows are left out ("held by a re-drive"), the others are
+    fixed; the re-drive goes on and resolves every row, the fixed ones with their fix (the
+    warehouse holds what each final payload makes, checked in _check)."""
+    import os
+    import time
+
+    for round_ in range(ROUNDS):
+        batch_id, ids = _batch(store, tmp_path, round_)
+        gate = tmp_path / f"gate{round_}"
+        r = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "triage_app", *store.args),
+                *("redrive", "--batch", batch_id, "--transform", "pesanan@2", "--json"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env={
+                **os.environ,
+                "TRIAGE_PAUSE_AT": "redrive-after-claim",
+                "TRIAGE_PAUSE_FILE": str(gate),
+            },
+        )
+        reached = Path(f"{gate}.reached")
+        deadline = time.monotonic() + 60
+        while not reached.exists() and r.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert reached.exists(), r.communicate()[1].decode()
+        report = _fix_json(_fix(store, batch_id, "--set", 'kanal="toko"'))["applied"]
+        gate.touch()
+        summary = _json(r)
+        held = {x["id"] for x in report["refused"]}
+        assert held and all("held by a re-drive" in x["reason"] for x in report["refused"])
+        assert set(report["changed"]) | held == set(ids)
+        assert _check(store, batch_id, [summary]) == {"resolved": ROWS}
+        with store.open() as ws, ws.store.connect() as conn:
+            payloads = dict(
+                conn.execute(
+                    select(DeadLetter.id, working_payload()).where(DeadLetter.id.in_(ids))
+                ).all()
+            )
+        for dl_id in ids:
+            assert ("kanal" in orjson.loads(payloads[dl_id])) == (dl_id not in held), dl_id

@@ -19,7 +19,9 @@ warehouse has the chunk, the store not yet), ``after-chunk-commit``,
 ``redrive-after-claim`` (a re-drive chunk's leases committed, nothing transformed or
 loaded), ``redrive-after-warehouse`` (a re-drive's rows committed, its dead letters not
 resolved), ``redrive-mid-settle`` (a chunk's outcomes and events written, not committed),
-``mid-edit`` (an edit written, not committed).
+``mid-edit`` (an edit written, not committed), ``fix-before-apply`` (a fix previewed,
+nothing of it written), ``mid-change-set`` (a chunk of a change-set's rows written, not
+committed).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ POINTS = (
     "redrive-after-warehouse",
     "redrive-mid-settle",
     "mid-edit",
+    "fix-before-apply",
+    "mid-change-set",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds

@@ -129,6 +129,12 @@ def steward_changes(rec: Recorder, ws: Workspace, cli: list[str], s: dict[str, A
             "--reason",
             "junk",
         )
+    with rec.doing("cli: fix --batch --try, fix --signature --dry-run, changesets"):
+        cli_ok(cli, "fix", "--batch", batch, "--set", "kanal=toko", "--try", "pesanan@1")
+        cli_ok(cli, "fix", "--signature", s["signature"], "--default", "diskon=0", "--dry-run")
+        cli_ok(cli, "changesets")
+    with rec.doing("cli: revert a change-set"):
+        cli_ok(cli, "revert", "1")
     with rec.doing("window: park selected rows (expected versions)"):
         rows = fetch_rows(ws, DeadLetterFilter(batch_id=batch), limit=5)
         apply_change(

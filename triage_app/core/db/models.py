@@ -286,6 +286,44 @@ class StoreSettingTable(Base):
 StoreSetting = StoreSettingTable()
 
 
+class ChangeSetTable(Base):
+    """One fix applied to many dead letters at once (issue 13): who, when, what (the JSON
+    Patch and, for a fix made from the form, its words), and whether it was reverted."""
+
+    __tablename__ = "change_sets"
+
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    at = Column(DateTime, nullable=False)
+    actor = Column(String(200), nullable=False)
+    description = Column(Text, nullable=False)
+    patch = Column(Text, nullable=False)  # JSON: the RFC 6902 operations
+    rows = Column(BigInteger, nullable=False)  # the rows it changed
+    reverted_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
+    reverted_by: Column[str | None] = Column(String(200), nullable=True)
+
+
+ChangeSet = ChangeSetTable()
+
+
+class ChangeSetRowTable(Base):
+    """A row a change-set changed, and what it was before, byte for byte: the stored
+    payload (None: the row still showed its original) and its kind, and the version the
+    change-set left it at, so that a revert restores only rows nobody changed since."""
+
+    __tablename__ = "change_set_rows"
+    # A purge deletes dead letters: finding the lines that name them must not read all.
+    __table_args__ = (Index("ix_change_set_rows_dead_letter", "dead_letter_id"),)
+
+    change_set_id = Column(IdType, ForeignKey("change_sets.id"), primary_key=True)
+    dead_letter_id = Column(IdType, ForeignKey("dead_letters.id"), primary_key=True)
+    payload_before: Column[bytes | None] = Column(LargeBinary, nullable=True)
+    kind_before = Column(String(10), nullable=False)
+    version_after = Column(Integer, nullable=False)
+
+
+ChangeSetRow = ChangeSetRowTable()
+
+
 def signature_text() -> ColumnElement[str]:
     """A dead letter's signature as text, for a SELECT list: one primary-key lookup a row.
     To filter or group by signature, use ``signature_id`` (its indexes hold the id)."""

@@ -30,6 +30,7 @@ from sqlalchemy.sql.expression import ColumnElement
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.db import (
     AuditEvent,
+    ChangeSetRow,
     DeadLetter,
     Purge,
     StoreSetting,
@@ -338,6 +339,11 @@ def _delete_chunk(
         .where(ev.dead_letter_id.in_(select(dl.id).where(*still)))
         .returning(ev.dead_letter_id, ev.action, ev.at)
     ).all()
+    # A purged row leaves the change-sets that changed it: they cannot restore what is
+    # gone, and a revert reports the rows they still have.
+    conn.execute(
+        delete(ChangeSetRow).where(ChangeSetRow.dead_letter_id.in_(select(dl.id).where(*still)))
+    )
     discarded: dict[int, Any] = {}
     for dl_id, action, at in events:
         if action == AuditAction.DISCARDED and dl_id is not None:

@@ -304,6 +304,44 @@ def edit(
     return int(row.version) + 1
 
 
+# -- the guard, for the other modules that change rows by hand (change_sets.py) -----------
+def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
+    """The rows' state (``_STATE``: the working payload as ``payload``), locked on
+    PostgreSQL; SQLite's write transaction already excludes every other writer."""
+    return _lock(conn, ids)
+
+
+def refusal(
+    conn: Connection,
+    dl_id: int,
+    row: Row[Any] | None,
+    seen: int | None,
+    verb: str,
+    now: dt.datetime,
+) -> Refused | None:
+    """Why an edit of ``row`` (seen at version ``seen``) is refused, or None."""
+    return _refusal(conn, dl_id, row, seen, verb, now)
+
+
+def event(
+    dl_id: int,
+    action: AuditAction,
+    detail: str,
+    actor: str,
+    now: dt.datetime,
+    version: int | None,
+    replaced: bytes | None = None,
+) -> dict[str, Any]:
+    """An audit event's row, for ``event_insert()``."""
+    return _event(dl_id, action, detail, actor, now, version, replaced)
+
+
+def guarded_updates(conn: Connection, updates: list[dict[str, Any]], now: dt.datetime) -> None:
+    """UPDATEs guarded by each row's version (``b_id``, ``b_version``) and by no re-drive
+    holding it; each bumps the version."""
+    _apply(conn, updates, now, check_claim=True)
+
+
 # -- changes by hand to many rows -----------------------------------------------------------
 @dataclass(frozen=True)
 class RowChange:

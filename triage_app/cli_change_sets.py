@@ -1,0 +1,260 @@
+"""The command line's fixes for many rows at once (issue 13): ``fix``, ``changesets`` and
+``revert``. A thin layer over ``core.deadletters`` (fixes.py, change_sets.py), kept out of
+cli.py, which registers them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from triage_app.core.errors import TriageError
+
+Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
+# How each form option reads its argument: FIELD=JSON, OLD=NEW, or FIELD.
+_FORM = {
+    "set": ("FIELD=JSON", "set FIELD to the JSON value (added where missing)"),
+    "default": ("FIELD=JSON", "give FIELD this value where it is missing or null"),
+    "rename": ("OLD=NEW", "rename the field OLD to NEW"),
+    "trim": ("FIELD", "strip spaces around FIELD's text"),
+    "to_number": ("FIELD", 'turn FIELD\'s text into a number ("12" -> 12)'),
+    "map": ("FIELD=OBJECT", 'replace FIELD\'s values, e.g. status={"lunas": "paid"}'),
+}
+
+
+class _StepAction(argparse.Action):
+    """Each form option appends one step, in the order given on the command line."""
+
+    def __call__(self, parser: Any, namespace: Any, value: Any, option: Any = None) -> None:
+        steps = list(getattr(namespace, "steps", None) or [])
+        steps.append((self.const, value))
+        namespace.steps = steps
+
+
+def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) -> None:
+    from triage_app.cli import _dead_letter_id, _whole
+
+    sp = add(
+        "fix",
+        cmd_fix,
+        "apply one fix to many dead letters as a change-set, after a preview; a JSON Patch "
+        "or the form's steps, on ids, a signature or a filter",
+    )
+    sp.epilog = (
+        "Each row the fix does not apply to is listed with why; a row changed since the "
+        "preview is left out and listed (exit 1). revert undoes a change-set."
+    )
+    g = sp.add_argument_group("the fix (a patch, or steps applied in the order given)")
+    g.add_argument(
+        "--patch", metavar="FILE", help="a JSON Patch (RFC 6902) document; - reads stdin"
+    )
+    for op, (metavar, help_) in _FORM.items():
+        g.add_argument(
+            f"--{op.replace('_', '-')}",
+            dest="steps",
+            action=_StepAction,
+            const=op,
+            metavar=metavar,
+            help=help_,
+        )
+    g.add_argument("--description", metavar="TEXT", help="how the history names the fix")
+    r = sp.add_argument_group("the rows (open ones unless --status says otherwise)")
+    r.add_argument("--id", type=_dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
+    r.add_argument("--signature", metavar="TEXT", help="the rows of this error group")
+    r.add_argument("--class", dest="error_class", choices=classes, help="only this class")
+    r.add_argument("--status", choices=statuses, help="only this status (default open)")
+    r.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
+    r.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    sp.add_argument(
+        "--try",
+        dest="try_ref",
+        metavar="NAME@VERSION",
+        help="also say what this transform makes of each fixed payload",
+    )
+    sp.add_argument("--dry-run", action="store_true", help="preview only; nothing is written")
+    sp.add_argument("--verbose", action="store_true", help="a line for each row")
+
+    sp = add("changesets", cmd_changesets, "list the change-sets, newest first")
+    sp.add_argument(
+        "--limit", type=_whole(1), default=100, metavar="N", help="at most N (default 100)"
+    )
+
+    sp = add("revert", cmd_revert, "undo a change-set: each row back to its payload from before")
+    sp.add_argument("change_set", type=_whole(1), metavar="CHANGESET", help="the change-set's id")
+
+
+def _fix(args: argparse.Namespace) -> Any:
+    from triage_app.core import deadletters as dls
+
+    steps = getattr(args, "steps", None) or []
+    if args.patch and steps:
+        raise TriageError("fix: give a --patch or form steps (--set, --default, ...), not both")
+    if args.patch:
+        text = sys.stdin.read() if args.patch == "-" else _read(args.patch)
+        return dls.Fix(patch=dls.read_patch(text), description=args.description or "")
+    if not steps:
+        raise TriageError(
+            "fix: say what to change: --patch FILE, or --set, --default, --rename, ..."
+        )
+    return dls.Fix(
+        steps=tuple(_step(op, raw) for op, raw in steps), description=args.description or ""
+    )
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TriageError(
+            f"cannot read the patch {path}: {exc.__class__.__name__}: {exc}"
+        ) from None
+
+
+def _step(op: str, raw: str) -> Any:
+    from triage_app.core import deadletters as dls
+
+    if op in ("trim", "to_number"):
+        return dls.Step(op, raw)
+    name, sep, rest = raw.partition("=")
+    if not sep:
+        raise TriageError(f"--{op.replace('_', '-')} {raw}: expected {_FORM[op][0]}")
+    if op == "rename":
+        return dls.Step(op, name, rest)
+    try:
+        value = orjson.loads(rest)
+    except orjson.JSONDecodeError:
+        if op == "map":
+            raise TriageError(f"--map {raw}: the values must be a JSON object") from None
+        value = rest  # --set status=paid: a bare word is the text
+    return dls.Step(op, name, value)
+
+
+def _rows(args: argparse.Namespace, ws: Any) -> list[int]:
+    from triage_app.core import deadletters as dls
+
+    if args.id:
+        return dls.chosen_ids(ws, args.id, None)
+    narrowed = (args.signature, args.error_class, args.batch, args.search, args.status)
+    if all(v is None for v in narrowed):
+        raise TriageError(
+            "fix: name the rows: --id, --signature, or a filter (--class, --status, --batch, "
+            "--search)"
+        )
+    where = dls.DeadLetterFilter(
+        status=args.status or "open",
+        error_class=args.error_class,
+        batch_id=args.batch,
+        search=args.search,
+        signature=args.signature,
+    )
+    return dls.chosen_ids(ws, None, where)
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    from triage_app.cli import _emit, _full_ref, _open
+    from triage_app.core import deadletters as dls
+    from triage_app.core.transforms import default_registry
+
+    fix = _fix(args)
+    transform = default_registry().get(_full_ref(args.try_ref)) if args.try_ref else None
+    with _open(args) as ws:
+        ids = _rows(args, ws)
+        if not ids:
+            raise TriageError("fix: no dead letters match")
+        keep = len(ids) if args.json or args.verbose else 0  # per-row detail only when shown
+        preview = dls.preview_fix(ws, fix, ids, transform=transform, keep=keep)
+        report = (
+            None
+            if args.dry_run or not preview.versions
+            else dls.apply_fix(ws, fix, preview.versions)
+        )
+    data: dict[str, Any] = {"preview": preview.to_json()}
+    if report is not None:
+        data["applied"] = report.to_json()
+
+    def text() -> str:
+        p = preview
+        lines = [
+            f"fix: {fix.description}, on {p.rows:,} dead letter{'s' if p.rows != 1 else ''}: "
+            f"{p.applies:,} to change, {p.not_applicable:,} not applicable"
+        ]
+        if p.transform:
+            lines.append(
+                f"  through {p.transform}: {p.would_load:,} would load, "
+                f"{p.still_fails:,} would still fail"
+            )
+        for why, n in list(p.why_not.items())[:10]:
+            lines.append(f"  not applicable ({n:,}): {why}")
+        if args.verbose:
+            for r in p.shown:
+                said = r.why or r.error or ("-> " + r.after if r.after else "")
+                lines.append(f"  {r.id:>7}  {r.outcome:14} {said[:120]}")
+        if args.dry_run:
+            lines.append("dry run: nothing was written")
+        elif report is None:
+            lines.append("nothing to change: no change-set was made")
+        else:
+            n = len(report.changed)
+            lines.append(
+                f"change-set {report.change_set_id}: {n:,} dead letter{'s' if n != 1 else ''} "
+                f"changed (triage-app revert {report.change_set_id} undoes it)"
+            )
+            lines += [f"  left out: {why}" for _, why in report.refused[:20]]
+        return "\n".join(lines)
+
+    _emit(data, args.json, text)
+    if args.dry_run:
+        return 0
+    return 0 if report is not None and report.changed and not report.refused else 1
+
+
+def cmd_changesets(args: argparse.Namespace) -> int:
+    from triage_app.cli import _emit, _open
+    from triage_app.core import deadletters as dls
+    from triage_app.core.clock import iso
+
+    with _open(args, create=False) as ws:
+        found = dls.change_sets(ws, limit=args.limit)
+
+    def text() -> str:
+        if not found:
+            return "no change-sets yet"
+        lines = []
+        for c in found:
+            undone = (
+                f"  (reverted {iso(c.reverted_at)} by {c.reverted_by})" if c.reverted_at else ""
+            )
+            lines.append(
+                f"{c.id:>5}  {iso(c.at)}  {c.actor}  {c.rows:,} row{'s' if c.rows != 1 else ''}  "
+                f"{c.description}{undone}"
+            )
+        return "\n".join(lines)
+
+    _emit([c.to_json() for c in found], args.json, text)
+    return 0
+
+
+def cmd_revert(args: argparse.Namespace) -> int:
+    from triage_app.cli import _emit, _open
+    from triage_app.core import deadletters as dls
+
+    with _open(args, create=False) as ws:
+        report = dls.revert_change_set(ws, args.change_set)
+
+    def text() -> str:
+        n = len(report.changed)
+        lines = [
+            f"change-set {report.change_set_id} reverted: {n:,} dead letter"
+            f"{'s' if n != 1 else ''} back to their payload from before"
+        ]
+        if report.refused:
+            lines.append(f"{len(report.refused):,} left as they are (they moved on since):")
+            lines += [f"  {why}" for _, why in report.refused[:20]]
+        return "\n".join(lines)
+
+    _emit(report.to_json(), args.json, text)
+    return 1 if report.refused else 0

@@ -1,0 +1,472 @@
+"""Change-sets: one fix (``fixes.py``) previewed on many dead letters, applied to them as one
+audited change-set, and reverted as a whole (issue 13).
+
+- **Preview** reads the chosen rows a page at a time and says for each: the payload before
+  and after, or why the fix does not apply; with a transform version, what it would make
+  of the fixed payload (the warehouse row, or the error). Nothing is written. It keeps the
+  version it saw of every row the fix applies to.
+- **Apply** takes those versions. Each row is locked and guarded as an edit by hand is
+  (``transitions``): a row that changed since the preview, or that a re-drive holds, is
+  left out and reported, never patched blind. The rest get the fix, an ``edited`` event
+  each (keeping the payload it replaced), and a line in ``change_set_rows`` with the
+  stored payload and kind from before, byte for byte. Chunks commit one at a time: a
+  killed apply leaves a change-set that says exactly which rows it changed.
+- **Revert** restores each row the change-set changed, unless the row moved on since (a
+  later edit, a re-drive that resolved it), which is reported. Only a whole revert marks
+  the change-set reverted; after a partial one it can be run again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from triage_app.core.clock import iso, utcnow
+from triage_app.core.crashpoints import crash_point
+from triage_app.core.db import (
+    Batch,
+    ChangeSet,
+    ChangeSetRow,
+    DeadLetter,
+    Workspace,
+    actor_for,
+    event_insert,
+    working_payload,
+)
+from triage_app.core.deadletters import transitions
+from triage_app.core.deadletters.filters import DeadLetterFilter
+from triage_app.core.deadletters.fixes import Fix, NotApplicable, fix_from_spec, fixed_payload
+from triage_app.core.deadletters.queries import matching_ids, payload_text
+from triage_app.core.errors import TriageError
+from triage_app.core.progress import NoProgress, Progress
+from triage_app.core.transforms import Transform
+from triage_app.core.vocabulary import AuditAction, edited_kind
+
+DL = DeadLetter
+CHUNK = 2_000
+# Rows whose before and after a preview keeps for people to read; the counts cover all.
+KEPT_ROWS = 500
+
+
+@dataclass(frozen=True)
+class RowPreview:
+    """What the fix does to one row: ``after`` is None when it does not apply (``why``);
+    with a transform, ``row`` (what the warehouse would get) or ``error``."""
+
+    id: int
+    version: int
+    before: str
+    after: str | None
+    why: str | None = None
+    row: dict[str, Any] | None = None
+    error: str | None = None
+
+    @property
+    def outcome(self) -> str:
+        if self.after is None:
+            return "not_applicable"
+        if self.row is not None:
+            return "would_load"
+        return "still_fails" if self.error is not None else "applies"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "version": self.version,
+            "outcome": self.outcome,
+            "before": self.before,
+            "after": self.after,
+            "why": self.why,
+            "row": self.row,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class FixPreview:
+    """A fix on the chosen rows, nothing written. ``versions``: the version seen of each
+    row it applies to, which ``apply_fix`` holds them to."""
+
+    fix: Fix
+    transform: str | None
+    rows: int
+    applies: int
+    would_load: int
+    still_fails: int
+    not_applicable: int
+    shown: tuple[RowPreview, ...]  # the first KEPT_ROWS, those not applicable first
+    versions: Mapping[int, int] = field(repr=False)
+    why_not: Mapping[str, int] = field(default_factory=dict)  # reason -> rows
+    cancelled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fix": self.fix.description,
+            "transform": self.transform,
+            "rows": self.rows,
+            "applies": self.applies,
+            "would_load": self.would_load,
+            "still_fails": self.still_fails,
+            "not_applicable": self.not_applicable,
+            "why_not": dict(self.why_not),
+            "cancelled": self.cancelled,
+            "shown": [r.to_json() for r in self.shown],
+            "more": max(0, self.rows - len(self.shown)),
+        }
+
+
+@dataclass(frozen=True)
+class ChangeSetReport:
+    """What applying or reverting did: the rows changed, and those left out with why."""
+
+    change_set_id: int | None
+    action: str  # applied | reverted
+    changed: tuple[int, ...] = ()
+    refused: tuple[tuple[int, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "change_set": self.change_set_id,
+            "action": self.action,
+            "changed": list(self.changed),
+            "refused": [{"id": i, "reason": r} for i, r in self.refused],
+        }
+
+
+@dataclass(frozen=True)
+class ChangeSetInfo:
+    id: int
+    at: dt.datetime
+    actor: str
+    description: str
+    rows: int
+    reverted_at: dt.datetime | None
+    reverted_by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "at": iso(self.at),
+            "actor": self.actor,
+            "description": self.description,
+            "rows": self.rows,
+            "reverted_at": iso(self.reverted_at) if self.reverted_at else None,
+            "reverted_by": self.reverted_by,
+        }
+
+
+# -- preview -------------------------------------------------------------------------------
+def chosen_ids(
+    ws: Workspace, ids: Sequence[int] | None, where: DeadLetterFilter | None
+) -> list[int]:
+    if ids:
+        return sorted(set(ids))
+    if where is None:
+        raise TriageError("choose dead letters to fix: ids, a signature or a filter")
+    return matching_ids(ws, where)
+
+
+def preview_fix(
+    ws: Workspace,
+    fix: Fix,
+    ids: Sequence[int],
+    *,
+    transform: Transform | None = None,
+    progress: Progress | None = None,
+    keep: int = KEPT_ROWS,
+) -> FixPreview:
+    """The fix on each of ``ids``, with ``transform``'s verdict on the fixed payloads."""
+    from triage_app.core.deadletters.redriving import try_payload
+
+    progress = progress or NoProgress()
+    wanted = sorted(set(ids))
+    versions: dict[int, int] = {}
+    shown: list[RowPreview] = []
+    later: list[RowPreview] = []  # rows the fix applies to, shown after those it does not
+    counts = {"would_load": 0, "still_fails": 0, "not_applicable": 0}
+    why_not: dict[str, int] = {}
+    cancelled = False
+    done = 0
+    for start in range(0, len(wanted), CHUNK):
+        if progress.cancelled():
+            cancelled = True
+            break
+        part = wanted[start : start + CHUNK]
+        for r in _read(ws, part):
+            before = payload_text(r.payload)
+            try:
+                after = fixed_payload(fix, r.payload, r.payload_kind, r.csv_header)
+            except NotApplicable as exc:
+                why = str(exc)
+                counts["not_applicable"] += 1
+                why_not[why] = why_not.get(why, 0) + 1
+                if len(shown) < keep:
+                    shown.append(RowPreview(r.id, r.version, before, None, why))
+                continue
+            versions[r.id] = r.version
+            row = error = None
+            if transform is not None:
+                row, failure = try_payload(transform, after, edited_kind(r.payload_kind))
+                error = failure.error if failure is not None else None
+                counts["would_load" if failure is None else "still_fails"] += 1
+            if len(later) < keep:
+                later.append(RowPreview(r.id, r.version, before, after.decode(), None, row, error))
+        done += len(part)
+        progress.update(done, len(wanted))
+    shown = (shown + later)[:keep]
+    return FixPreview(
+        fix=fix,
+        transform=transform.ref if transform is not None else None,
+        rows=done,
+        applies=len(versions),
+        would_load=counts["would_load"],
+        still_fails=counts["still_fails"],
+        not_applicable=counts["not_applicable"],
+        shown=tuple(shown),
+        versions=versions,
+        why_not=dict(sorted(why_not.items(), key=lambda kv: -kv[1])),
+        cancelled=cancelled,
+    )
+
+
+@dataclass(frozen=True)
+class _Row:
+    id: int
+    version: int
+    payload: bytes
+    payload_kind: str
+    csv_header: bytes | None
+
+
+def _read(ws: Workspace, ids: Sequence[int]) -> list[_Row]:
+    stmt = (
+        select(DL.id, DL.version, working_payload(), DL.payload_kind, Batch.csv_header)
+        .join(Batch, Batch.batch_id == DL.batch_id)
+        .where(DL.id.in_(ids))
+        .order_by(DL.id)
+    )
+    with ws.store.connect() as conn:
+        return [_Row(*r) for r in conn.execute(stmt)]
+
+
+# -- apply ---------------------------------------------------------------------------------
+def apply_fix(
+    ws: Workspace,
+    fix: Fix,
+    versions: Mapping[int, int],
+    *,
+    actor: str | None = None,
+    progress: Progress | None = None,
+) -> ChangeSetReport:
+    """Apply ``fix`` as one change-set to the rows of ``versions`` (a preview's), each only
+    if it is still at the version the preview saw."""
+    engine = ws.store
+    actor = actor or actor_for(engine)
+    progress = progress or NoProgress()
+    wanted = sorted(versions)
+    crash_point("fix-before-apply")
+    change_set: int | None = None
+    changed: list[int] = []
+    refused: list[tuple[int, str]] = []
+    for start in range(0, len(wanted), CHUNK):
+        if progress.cancelled():
+            break
+        part = wanted[start : start + CHUNK]
+        with transitions.write_transaction(engine) as conn:
+            now = utcnow()
+            rows = transitions.lock_rows(conn, part)
+            stored = _stored(conn, part)
+            headers = _headers(conn, {r.batch_id for r in rows.values()})
+            updates, events, kept = [], [], []
+            for dl_id in part:
+                row = rows.get(dl_id)
+                why = transitions.refusal(conn, dl_id, row, versions[dl_id], "fixed", now)
+                if why is not None:
+                    refused.append((dl_id, str(why)))
+                    continue
+                assert row is not None
+                try:
+                    new = fixed_payload(
+                        fix, row.payload, row.payload_kind, headers.get(row.batch_id)
+                    )
+                except NotApplicable as exc:  # the same version, the same payload: not seen
+                    refused.append((dl_id, f"dead letter {dl_id}: {exc}"))
+                    continue
+                payload_before, kind_before = stored[dl_id]
+                updates.append(
+                    {
+                        "b_id": dl_id,
+                        "b_version": row.version,
+                        "payload": new,
+                        "payload_kind": edited_kind(row.payload_kind).value,
+                    }
+                )
+                kept.append((dl_id, payload_before, kind_before, row.version + 1, row.payload))
+            if updates:
+                if change_set is None:
+                    change_set = _new_change_set(conn, fix, actor, now)
+                detail = f"change-set {change_set}: {fix.description}"
+                for dl_id, _, _, version, replaced in kept:
+                    events.append(
+                        transitions.event(
+                            dl_id, AuditAction.EDITED, detail, actor, now, version, replaced
+                        )
+                    )
+                transitions.guarded_updates(conn, updates, now)
+                conn.execute(event_insert(), events)
+                conn.execute(
+                    insert(ChangeSetRow),
+                    [
+                        {
+                            "change_set_id": change_set,
+                            "dead_letter_id": dl_id,
+                            "payload_before": before,
+                            "kind_before": kind,
+                            "version_after": version,
+                        }
+                        for dl_id, before, kind, version, _ in kept
+                    ],
+                )
+                conn.execute(
+                    update(ChangeSet)
+                    .where(ChangeSet.id == change_set)
+                    .values(rows=ChangeSet.rows + len(updates))
+                )
+                crash_point("mid-change-set")
+                changed += [u["b_id"] for u in updates]
+        progress.update(min(start + CHUNK, len(wanted)), len(wanted))
+    return ChangeSetReport(change_set, "applied", tuple(changed), tuple(refused))
+
+
+def _new_change_set(conn: Any, fix: Fix, actor: str, now: dt.datetime) -> int:
+    return int(
+        conn.execute(
+            insert(ChangeSet)
+            .values(at=now, actor=actor, description=fix.description, patch=fix.spec(), rows=0)
+            .returning(ChangeSet.id)
+        ).scalar_one()
+    )
+
+
+def _stored(conn: Any, ids: Sequence[int]) -> dict[int, tuple[bytes | None, str]]:
+    """The payload column as stored (None: the row shows its original) and the kind."""
+    stmt = select(DL.id, DL.payload, DL.payload_kind).where(DL.id.in_(ids))
+    return {r.id: (r.payload, r.payload_kind) for r in conn.execute(stmt)}
+
+
+def _headers(conn: Any, batch_ids: set[str]) -> dict[str, bytes | None]:
+    if not batch_ids:
+        return {}
+    stmt = select(Batch.batch_id, Batch.csv_header).where(Batch.batch_id.in_(batch_ids))
+    return {r.batch_id: r.csv_header for r in conn.execute(stmt)}
+
+
+# -- revert --------------------------------------------------------------------------------
+def revert_change_set(
+    ws: Workspace, change_set_id: int, *, actor: str | None = None, progress: Progress | None = None
+) -> ChangeSetReport:
+    """Restore every row ``change_set_id`` changed to its payload from before, byte for
+    byte, unless the row moved on since (reported)."""
+    engine = ws.store
+    actor = actor or actor_for(engine)
+    progress = progress or NoProgress()
+    info = change_set(ws, change_set_id)
+    if info.reverted_at is not None:
+        raise TriageError(
+            f"change-set {change_set_id} was reverted at {iso(info.reverted_at)} "
+            f"by {info.reverted_by}"
+        )
+    with engine.connect() as conn:
+        lines = list(
+            conn.execute(
+                select(ChangeSetRow)
+                .where(ChangeSetRow.change_set_id == change_set_id)
+                .order_by(ChangeSetRow.dead_letter_id)
+            )
+        )
+    changed: list[int] = []
+    refused: list[tuple[int, str]] = []
+    detail = f"revert of change-set {change_set_id}: {info.description}"
+    for start in range(0, len(lines), CHUNK):
+        part = lines[start : start + CHUNK]
+        with transitions.write_transaction(engine) as conn:
+            now = utcnow()
+            rows = transitions.lock_rows(conn, [ln.dead_letter_id for ln in part])
+            updates, events = [], []
+            for ln in part:
+                dl_id = ln.dead_letter_id
+                row = rows.get(dl_id)
+                why = transitions.refusal(conn, dl_id, row, ln.version_after, "reverted", now)
+                if why is not None:
+                    refused.append((dl_id, str(why)))
+                    continue
+                assert row is not None
+                updates.append(
+                    {
+                        "b_id": dl_id,
+                        "b_version": row.version,
+                        "payload": ln.payload_before,
+                        "payload_kind": ln.kind_before,
+                    }
+                )
+                events.append(
+                    transitions.event(
+                        dl_id, AuditAction.EDITED, detail, actor, now, row.version + 1, row.payload
+                    )
+                )
+            if updates:
+                transitions.guarded_updates(conn, updates, now)
+                conn.execute(event_insert(), events)
+                changed += [u["b_id"] for u in updates]
+            if start + CHUNK >= len(lines) and not refused:
+                # Whole: done. A row left out keeps the change-set open, so that the revert
+                # can be run again once that row is dealt with.
+                conn.execute(
+                    update(ChangeSet)
+                    .where(ChangeSet.id == change_set_id, ChangeSet.reverted_at.is_(None))
+                    .values(reverted_at=now, reverted_by=actor)
+                )
+        progress.update(min(start + CHUNK, len(lines)), len(lines))
+    return ChangeSetReport(change_set_id, "reverted", tuple(changed), tuple(refused))
+
+
+# -- reading -------------------------------------------------------------------------------
+_INFO = (
+    ChangeSet.id,
+    ChangeSet.at,
+    ChangeSet.actor,
+    ChangeSet.description,
+    ChangeSet.rows,
+    ChangeSet.reverted_at,
+    ChangeSet.reverted_by,
+)
+
+
+def change_sets(ws: Workspace, *, limit: int = 100) -> list[ChangeSetInfo]:
+    """The newest change-sets first."""
+    with ws.store.connect() as conn:
+        rows = conn.execute(select(*_INFO).order_by(ChangeSet.id.desc()).limit(limit))
+        return [ChangeSetInfo(*r) for r in rows]
+
+
+def change_set(ws: Workspace, change_set_id: int) -> ChangeSetInfo:
+    with ws.store.connect() as conn:
+        r = conn.execute(select(*_INFO).where(ChangeSet.id == change_set_id)).first()
+    if r is None:
+        raise TriageError(f"no change-set {change_set_id}")
+    return ChangeSetInfo(*r)
+
+
+def change_set_fix(ws: Workspace, change_set_id: int) -> Fix:
+    """The fix a change-set applied, as it was given."""
+    with ws.store.connect() as conn:
+        r = conn.execute(
+            select(ChangeSet.patch, ChangeSet.description).where(ChangeSet.id == change_set_id)
+        ).first()
+    if r is None:
+        raise TriageError(f"no change-set {change_set_id}")
+    return fix_from_spec(r.patch, r.description)

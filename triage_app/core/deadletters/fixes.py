@@ -1,0 +1,278 @@
+"""Fixes for many dead letters at once (issue 13): a JSON Patch (RFC 6902), or a form for
+the common cases (set, default, rename, trim, to a number, map values), applied to each
+row's payload as a JSON value. A CSV dead letter is patched as its header -> value object,
+as a person edits it.
+
+A fix decides per row: the new payload, or why it does not apply ("diskon already has a
+value", "the payload is not valid JSON"), never a silent skip. The same function serves the
+preview and the write (``change_sets.py``), which runs it again on the row it locked, so a
+row that changed since the preview is refused rather than patched blind.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from triage_app.core.batch import csv_header_names, decode_csv
+from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import PayloadKind, edited_kind
+
+# The form's steps: what each does to a row, and the JSON Patch it becomes there.
+FORM_STEPS = ("set", "default", "rename", "trim", "to_number", "map")
+_NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+_INTEGER = re.compile(r"\s*[-+]?\d+\s*")
+
+
+class NotApplicable(Exception):
+    """The fix does not apply to this row; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a form fix. ``field``: a top-level key, or a JSON Pointer (``/a/b``)."""
+
+    op: str
+    field: str
+    value: Any = None  # set, default: the value; rename: the new name; map: {old: new}
+
+    def __post_init__(self) -> None:
+        if self.op not in FORM_STEPS:
+            raise TriageError(f"unknown fix step {self.op!r}; known: {', '.join(FORM_STEPS)}")
+        if not self.field:
+            raise TriageError(f"{self.op}: name a field")
+        if self.op == "rename" and (not isinstance(self.value, str) or not self.value):
+            raise TriageError("rename: name the new field (OLD=NEW)")
+        if self.op == "map" and (not isinstance(self.value, dict) or not self.value):
+            raise TriageError('map: give the values as a JSON object, e.g. {"lunas": "paid"}')
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"op": self.op, "field": self.field}
+        if self.op in ("set", "default", "rename", "map"):
+            d["value"] = self.value
+        return d
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A JSON Patch, or the steps of a form, and how people will read it in the history."""
+
+    patch: tuple[dict[str, Any], ...] = ()
+    steps: tuple[Step, ...] = ()
+    description: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if bool(self.patch) == bool(self.steps):
+            raise TriageError("a fix is a JSON Patch or form steps (--set, --default, ...)")
+        if self.patch:
+            _check_patch(self.patch)
+        if not self.description:
+            object.__setattr__(self, "description", describe(self))
+
+    def spec(self) -> str:
+        """What the change-set keeps of the fix: JSON, ``{"patch": [...]}`` or
+        ``{"steps": [...]}``."""
+        if self.patch:
+            return orjson.dumps({"patch": list(self.patch)}).decode()
+        return orjson.dumps({"steps": [s.to_json() for s in self.steps]}).decode()
+
+    def operations(self, value: Any) -> list[dict[str, Any]]:
+        """The JSON Patch this fix is for ``value``; NotApplicable when a step cannot
+        apply to it."""
+        if self.patch:
+            return list(self.patch)
+        ops: list[dict[str, Any]] = []
+        current = value
+        for step in self.steps:
+            step_ops = _step_operations(step, current)
+            current = _apply_patch(current, step_ops)
+            ops += step_ops
+        return ops
+
+    def apply(self, value: Any) -> Any:
+        """The fixed value; NotApplicable when the fix does not apply or changes nothing."""
+        fixed = _apply_patch(value, self.operations(value))
+        if _canonical(fixed) == _canonical(value):
+            raise NotApplicable("the fix changes nothing here")
+        return fixed
+
+
+def fix_from_spec(text: str, description: str = "") -> Fix:
+    """A fix as a change-set keeps it (``Fix.spec``)."""
+    spec = orjson.loads(text)
+    if "patch" in spec:
+        return Fix(patch=tuple(spec["patch"]), description=description)
+    return Fix(steps=tuple(Step(**s) for s in spec["steps"]), description=description)
+
+
+def read_patch(text: str) -> tuple[dict[str, Any], ...]:
+    """A JSON Patch document (an array of operations), checked; TriageError in one line."""
+    try:
+        ops = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise TriageError(f"the patch is not valid JSON: {exc}") from None
+    if not isinstance(ops, list) or not ops:
+        raise TriageError("a JSON Patch is a non-empty array of operations")
+    return tuple(_check_patch(ops))
+
+
+def describe(fix: Fix) -> str:
+    """The fix in a line, for the history and the list of change-sets."""
+    if fix.patch:
+        parts = [f"{o.get('op')} {o.get('path')}" for o in fix.patch[:4]]
+        more = f" and {len(fix.patch) - 4} more" if len(fix.patch) > 4 else ""
+        return "JSON Patch: " + ", ".join(parts) + more
+    said = []
+    for s in fix.steps:
+        if s.op in ("set", "default"):
+            said.append(f"{s.op} {s.field} = {orjson.dumps(s.value).decode()}")
+        elif s.op == "rename":
+            said.append(f"rename {s.field} -> {s.value}")
+        elif s.op == "map":
+            pairs = ", ".join(f"{k} -> {v}" for k, v in list(s.value.items())[:4])
+            said.append(f"map {s.field}: {pairs}")
+        else:
+            said.append(f"{s.op.replace('_', ' ')} {s.field}")
+    return "; ".join(said)
+
+
+# -- a row's payload as a JSON value, and back ------------------------------------------------
+def payload_value(raw: bytes, kind: str, csv_header: bytes | None) -> Any:
+    """The JSON value a fix works on: the payload parsed, or a CSV row as header -> value.
+    NotApplicable when it is neither (a line cut off mid-string, say)."""
+    if kind == PayloadKind.CSV:
+        try:
+            return decode_csv(raw, csv_header_names(csv_header or b""))
+        except (TriageError, ValueError, UnicodeDecodeError) as exc:
+            raise NotApplicable(
+                f"the CSV row cannot be read as its columns: {_line(exc)}"
+            ) from None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise NotApplicable(f"the payload is not valid JSON: {_line(exc)}") from None
+
+
+def fixed_payload(fix: Fix, raw: bytes, kind: str, csv_header: bytes | None) -> bytes:
+    """The row's new payload (as an edit stores it: JSON, kind ``edited_kind(kind)``);
+    NotApplicable with the reason."""
+    fixed = fix.apply(payload_value(raw, kind, csv_header))
+    if edited_kind(kind) == PayloadKind.JSON_CSV and not isinstance(fixed, dict):
+        raise NotApplicable("a CSV row must stay an object of column -> value")
+    return orjson.dumps(fixed)
+
+
+# -- the steps -------------------------------------------------------------------------------
+def _pointer(name: str) -> str:
+    if name.startswith("/"):
+        return name
+    return "/" + name.replace("~", "~0").replace("/", "~1")
+
+
+def _lookup(value: Any, pointer: str) -> tuple[bool, Any]:
+    """Whether ``pointer`` names something in ``value``, and what."""
+    current = value
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(current, dict) and token in current:
+            current = current[token]
+        elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+        else:
+            return False, None
+    return True, current
+
+
+def _step_operations(step: Step, value: Any) -> list[dict[str, Any]]:
+    path = _pointer(step.field)
+    found, current = _lookup(value, path)
+    if step.op == "set":
+        return [{"op": "add", "path": path, "value": step.value}]
+    if step.op == "default":
+        if found and current is not None:
+            raise NotApplicable(f"{step.field} already has a value")
+        return [{"op": "replace" if found else "add", "path": path, "value": step.value}]
+    if not found:
+        raise NotApplicable(f"there is no {step.field}")
+    if step.op == "rename":
+        target = _pointer(step.value)
+        if _lookup(value, target)[0]:
+            raise NotApplicable(f"{step.value} is there already")
+        return [{"op": "move", "from": path, "path": target}]
+    if step.op == "trim":
+        if not isinstance(current, str):
+            raise NotApplicable(f"{step.field} is not text")
+        trimmed = current.strip()
+        if trimmed == current:
+            raise NotApplicable(f"{step.field} has nothing to trim")
+        return [{"op": "replace", "path": path, "value": trimmed}]
+    if step.op == "to_number":
+        return [{"op": "replace", "path": path, "value": _number(step.field, current)}]
+    # map
+    if isinstance(current, str) and current in step.value:
+        return [{"op": "replace", "path": path, "value": step.value[current]}]
+    shown = orjson.dumps(current).decode()
+    raise NotApplicable(f"{step.field} is {shown[:60]}, none of the values mapped")
+
+
+def _number(name: str, current: Any) -> int | float:
+    if isinstance(current, bool) or not isinstance(current, str):
+        kind = "a number already" if isinstance(current, int | float) else "not text"
+        raise NotApplicable(f"{name} is {kind}")
+    if _INTEGER.fullmatch(current):
+        return int(current)
+    if _NUMBER.fullmatch(current):
+        number = float(current)
+        if math.isfinite(number):
+            return number
+    raise NotApplicable(f"{name} is not a number: {current[:40]!r}")
+
+
+# -- JSON Patch -----------------------------------------------------------------------------
+_OPS = {"add", "remove", "replace", "move", "copy", "test"}
+
+
+def _check_patch(ops: Sequence[Any]) -> Sequence[dict[str, Any]]:
+    for i, op in enumerate(ops):
+        if (
+            not isinstance(op, dict)
+            or op.get("op") not in _OPS
+            or not isinstance(op.get("path"), str)
+        ):
+            raise TriageError(
+                f"patch operation {i + 1} is not RFC 6902: each needs op "
+                f"({', '.join(sorted(_OPS))}) and path"
+            )
+        if op["op"] in ("move", "copy") and not isinstance(op.get("from"), str):
+            raise TriageError(f"patch operation {i + 1} ({op['op']}) needs from")
+        if op["op"] in ("add", "replace", "test") and "value" not in op:
+            raise TriageError(f"patch operation {i + 1} ({op['op']}) needs value")
+    return ops
+
+
+def _apply_patch(value: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
+    import jsonpatch  # only a fix needs it
+    import jsonpointer
+
+    try:
+        return jsonpatch.apply_patch(value, list(ops), in_place=False)
+    except jsonpatch.JsonPatchTestFailed as exc:
+        raise NotApplicable(f"test failed: {_line(exc)}") from None
+    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as exc:
+        raise NotApplicable(f"the patch does not apply: {_line(exc)}") from None
+    except (TypeError, KeyError, IndexError) as exc:  # a path into a scalar, say
+        raise NotApplicable(f"the patch does not apply: {_line(exc)}") from None
+
+
+def _canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def _line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
