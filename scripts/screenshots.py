@@ -132,6 +132,21 @@ def main(out: Path) -> None:
         save(dialog, out / "redrive-preview.png")
         dialog.close()
 
+        # 3b. One fix for many rows: a null diskon defaulted to 0, tried with pesanan@1,
+        # previewed row by row (those it does not apply to say why), nothing written yet.
+        window.fix_rows()
+        fix = window.dialogs()[-1]
+        fix.resize(1200, 640)
+        fix.step_kind.setCurrentIndex(fix.step_kind.findData("default"))
+        fix.step_field.setText("diskon")
+        fix.step_value.setText("0")
+        fix.add_step()
+        fix.transform_combo.setCurrentIndex(fix.transform_combo.findData("pesanan@1"))
+        fix.preview()
+        wait_until(app, lambda: fix.apply_button.isEnabled() and not fix.is_running())
+        save(fix, out / "fix-preview.png")
+        fix.close()
+
         # 4. The audit trail: a steward's fix and re-drive, a lead's note and park on a
         # team store, after the batch's own quarantine events.
         from triage_app.core.deadletters import add_note, edit_payload, redrive, set_status

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from triage_app.core.errors import TriageError
 
 Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
@@ -118,19 +116,11 @@ def _step(op: str, raw: str) -> Any:
     from triage_app.core import deadletters as dls
 
     if op in ("trim", "to_number"):
-        return dls.Step(op, raw)
+        return dls.step_from_text(op, raw)
     name, sep, rest = raw.partition("=")
     if not sep:
         raise TriageError(f"--{op.replace('_', '-')} {raw}: expected {_FORM[op][0]}")
-    if op == "rename":
-        return dls.Step(op, name, rest)
-    try:
-        value = orjson.loads(rest)
-    except orjson.JSONDecodeError:
-        if op == "map":
-            raise TriageError(f"--map {raw}: the values must be a JSON object") from None
-        value = rest  # --set status=paid: a bare word is the text
-    return dls.Step(op, name, value)
+    return dls.step_from_text(op, name, rest)
 
 
 def _rows(args: argparse.Namespace, ws: Any) -> list[int]:
@@ -191,7 +181,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
             lines.append(f"  not applicable ({n:,}): {why}")
         if args.verbose:
             for r in p.shown:
-                said = r.why or r.error or ("-> " + r.after if r.after else "")
+                said = r.why or r.changes + (f"  => {r.error}" if r.error else "")
                 lines.append(f"  {r.id:>7}  {r.outcome:14} {said[:120]}")
         if args.dry_run:
             lines.append("dry run: nothing was written")
@@ -218,7 +208,7 @@ def cmd_changesets(args: argparse.Namespace) -> int:
     from triage_app.core.clock import iso
 
     with _open(args, create=False) as ws:
-        found = dls.change_sets(ws, limit=args.limit)
+        found = dls.list_change_sets(ws, limit=args.limit)
 
     def text() -> str:
         if not found:

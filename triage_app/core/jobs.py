@@ -23,8 +23,11 @@ from triage_app.core.progress import NoProgress, Progress
 # already needs none of them (a new batch, only what warming the stats cache uses).
 if TYPE_CHECKING:
     from triage_app.core.deadletters import (
+        ChangeSetReport,
         DeadLetterFilter,
         ExportSummary,
+        Fix,
+        FixPreview,
         PurgeSummary,
         RedriveResult,
         RedriveSummary,
@@ -160,6 +163,61 @@ class RedriveJob:
         if not self.dry_run:
             warm_stats_cache(ws)
         return summary
+
+
+@dataclass(frozen=True)
+class FixPreviewJob:
+    """A fix on the rows named by ``ids`` or matching ``where``, nothing written; with a
+    transform, what it would make of each fixed payload."""
+
+    fix: Fix
+    ids: tuple[int, ...] | None = None
+    where: DeadLetterFilter | None = None
+    transform: str | None = None
+
+    @property
+    def title(self) -> str:
+        return "preview of a fix"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> FixPreview:
+        from triage_app.core.deadletters import chosen_ids, preview_fix
+        from triage_app.core.transforms import default_registry
+
+        ws = _needs(ws)
+        transform = default_registry().get(self.transform) if self.transform else None
+        ids = chosen_ids(ws, self.ids, self.where)
+        return preview_fix(ws, self.fix, ids, transform=transform, progress=progress)
+
+
+@dataclass(frozen=True)
+class FixApplyJob:
+    """A previewed fix applied as one change-set, each row held to the version seen."""
+
+    fix: Fix
+    versions: dict[int, int] = field(compare=False)
+
+    @property
+    def title(self) -> str:
+        return "change-set"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangeSetReport:
+        from triage_app.core.deadletters import apply_fix
+
+        return apply_fix(_needs(ws), self.fix, self.versions, progress=progress)
+
+
+@dataclass(frozen=True)
+class RevertJob:
+    change_set: int
+
+    @property
+    def title(self) -> str:
+        return f"revert of change-set {self.change_set}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangeSetReport:
+        from triage_app.core.deadletters import revert_change_set
+
+        return revert_change_set(_needs(ws), self.change_set, progress=progress)
 
 
 @dataclass(frozen=True)

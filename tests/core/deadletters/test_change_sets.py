@@ -376,7 +376,7 @@ def test_a_fix_killed_mid_way_says_exactly_which_rows_it_changed(tmp_path: Path)
     assert killed.returncode == -9, killed.stderr
 
     with open_workspace(ws_dir) as ws:
-        (info,) = dls.change_sets(ws)
+        (info,) = dls.list_change_sets(ws)
         with ws.store.connect() as conn:
             lines = list(conn.execute(select(ChangeSetRow.dead_letter_id)).scalars())
             edited = conn.execute(

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from triage_app.core.deadletters import Fix, NotApplicable, Step, fix_from_spec, read_patch
-from triage_app.core.deadletters.fixes import fixed_payload, payload_value
+from triage_app.core.deadletters.fixes import fixed_payload, payload_value, what_changed
 from triage_app.core.errors import TriageError
 
 ORDER = {"pesanan_id": 8, "qty": "2", "status": "lunas", "nama": "  Budi ", "diskon": None}
@@ -172,3 +172,15 @@ def test_payloads_of_every_kind() -> None:
     # A CSV row must stay an object.
     with pytest.raises(NotApplicable, match="must stay an object"):
         fixed_payload(Fix(patch=({"op": "replace", "path": "", "value": 1},)), row, "csv", header)
+
+
+def test_what_changed_says_the_fix_on_a_row_in_a_line() -> None:
+    before = orjson.dumps(ORDER)
+    fix = Fix(steps=(Step("default", "diskon", 0), Step("rename", "nama", "pelanggan")))
+    after = fixed_payload(fix, before, "jsonl", None)
+    assert what_changed(before, after, "jsonl", None) == (
+        'diskon: null -> 0; + pelanggan: "  Budi "; - nama'
+    )
+    long_text = Fix(steps=(Step("set", "nama", "x" * 80),))
+    said = what_changed(before, fixed_payload(long_text, before, "jsonl", None), "jsonl", None)
+    assert said.startswith('nama: "  Budi " -> "xxx') and said.endswith("…")

@@ -172,9 +172,17 @@ def test_every_control_in_the_window_and_its_dialogs_has_a_name(
     window.table.selectRow(0)
     qtbot.waitUntil(lambda: window.selected_count() == 1)
     window.redrive()
+    window.fix_rows()
+    window.show_change_sets()
     window.retention()
     opened = window.dialogs()
-    assert [d.objectName() for d in opened] == ["batchDialog", "redriveDialog", "retentionDialog"]
+    assert [d.objectName() for d in opened] == [
+        "batchDialog",
+        "redriveDialog",
+        "fixDialog",
+        "changeSetsDialog",
+        "retentionDialog",
+    ]
     for dialog in opened:
         offenders += unnamed(dialog)
 

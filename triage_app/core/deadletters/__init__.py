@@ -35,8 +35,8 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         apply_fix,
         change_set,
         change_set_fix,
-        change_sets,
         chosen_ids,
+        list_change_sets,
         preview_fix,
         revert_change_set,
     )
@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         Step,
         fix_from_spec,
         read_patch,
+        step_from_text,
     )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
     from triage_app.core.deadletters.payload_view import (
@@ -132,15 +133,23 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "apply_fix",
         "change_set",
         "change_set_fix",
-        "change_sets",
         "chosen_ids",
+        "list_change_sets",
         "preview_fix",
         "revert_change_set",
     ),
     "changes": ("add_note", "apply_change", "edit_payload", "reclassify", "set_status"),
     "export": ("ExportSummary", "export_dead_letters"),
     "filters": ("DeadLetterFilter", "filter_clauses"),
-    "fixes": ("FORM_STEPS", "Fix", "NotApplicable", "Step", "fix_from_spec", "read_patch"),
+    "fixes": (
+        "FORM_STEPS",
+        "Fix",
+        "NotApplicable",
+        "Step",
+        "fix_from_spec",
+        "read_patch",
+        "step_from_text",
+    ),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -252,7 +261,6 @@ __all__ = [
     "audit_trail",
     "change_set",
     "change_set_fix",
-    "change_sets",
     "check_edit",
     "chosen_ids",
     "count_audit_events",
@@ -266,6 +274,7 @@ __all__ = [
     "filter_clauses",
     "fix_from_spec",
     "get_dead_letter",
+    "list_change_sets",
     "list_dead_letters",
     "note",
     "page_of_dead_letters",
@@ -286,5 +295,6 @@ __all__ = [
     "revert_change_set",
     "set_retention_policy",
     "set_status",
+    "step_from_text",
     "try_payload",
 ]

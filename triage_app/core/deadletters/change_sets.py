@@ -39,7 +39,13 @@ from triage_app.core.db import (
 )
 from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter
-from triage_app.core.deadletters.fixes import Fix, NotApplicable, fix_from_spec, fixed_payload
+from triage_app.core.deadletters.fixes import (
+    Fix,
+    NotApplicable,
+    fix_from_spec,
+    fixed_payload,
+    what_changed,
+)
 from triage_app.core.deadletters.queries import matching_ids, payload_text
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
@@ -64,6 +70,7 @@ class RowPreview:
     why: str | None = None
     row: dict[str, Any] | None = None
     error: str | None = None
+    changes: str = ""  # the fix on this row in a line ("diskon: null -> 0")
 
     @property
     def outcome(self) -> str:
@@ -80,6 +87,7 @@ class RowPreview:
             "outcome": self.outcome,
             "before": self.before,
             "after": self.after,
+            "changes": self.changes,
             "why": self.why,
             "row": self.row,
             "error": self.error,
@@ -214,7 +222,10 @@ def preview_fix(
                 error = failure.error if failure is not None else None
                 counts["would_load" if failure is None else "still_fails"] += 1
             if len(later) < keep:
-                later.append(RowPreview(r.id, r.version, before, after.decode(), None, row, error))
+                changes = what_changed(r.payload, after, r.payload_kind, r.csv_header)
+                later.append(
+                    RowPreview(r.id, r.version, before, after.decode(), None, row, error, changes)
+                )
         done += len(part)
         progress.update(done, len(wanted))
     shown = (shown + later)[:keep]
@@ -446,7 +457,7 @@ _INFO = (
 )
 
 
-def change_sets(ws: Workspace, *, limit: int = 100) -> list[ChangeSetInfo]:
+def list_change_sets(ws: Workspace, *, limit: int = 100) -> list[ChangeSetInfo]:
     """The newest change-sets first."""
     with ws.store.connect() as conn:
         rows = conn.execute(select(*_INFO).order_by(ChangeSet.id.desc()).limit(limit))

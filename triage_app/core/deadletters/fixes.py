@@ -102,6 +102,25 @@ class Fix:
         return fixed
 
 
+def step_from_text(op: str, field: str, value: str = "") -> Step:
+    """A step as a person types it (the command line, the window's form): a value as JSON,
+    or else as text (``set status=paid``); rename's new name; map's values as a JSON
+    object. TriageError in one line when it is not one."""
+    if op in ("trim", "to_number"):
+        return Step(op, field)
+    if op == "rename":
+        return Step(op, field, value.strip())
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        if op == "map":
+            raise TriageError(
+                f'map {field}: the values must be a JSON object, e.g. {{"lunas": "paid"}}'
+            ) from None
+        parsed = value  # a bare word is the text
+    return Step(op, field, parsed)
+
+
 def fix_from_spec(text: str, description: str = "") -> Fix:
     """A fix as a change-set keeps it (``Fix.spec``)."""
     spec = orjson.loads(text)
@@ -165,6 +184,28 @@ def fixed_payload(fix: Fix, raw: bytes, kind: str, csv_header: bytes | None) -> 
     if edited_kind(kind) == PayloadKind.JSON_CSV and not isinstance(fixed, dict):
         raise NotApplicable("a CSV row must stay an object of column -> value")
     return orjson.dumps(fixed)
+
+
+def what_changed(before: bytes, after: bytes, kind: str, csv_header: bytes | None) -> str:
+    """The fix on one row in a line a person reads at a glance ("diskon: null -> 0;
+    + kanal: "web""): fields changed, added (+) and removed (-), at the top level."""
+    old = payload_value(before, kind, csv_header)
+    new = orjson.loads(after)
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return f"{_short(old)} -> {_short(new)}"
+    said = []
+    for key, value in new.items():
+        if key not in old:
+            said.append(f"+ {key}: {_short(value)}")
+        elif _canonical(old[key]) != _canonical(value):
+            said.append(f"{key}: {_short(old[key])} -> {_short(value)}")
+    said += [f"- {key}" for key in old if key not in new]
+    return "; ".join(said)
+
+
+def _short(value: Any, most: int = 40) -> str:
+    text = orjson.dumps(value).decode()
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 # -- the steps -------------------------------------------------------------------------------

@@ -34,10 +34,12 @@ from PySide6.QtWidgets import (
 from triage_app.core.batch import BatchInfo, BatchSummary, list_batches
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, resolve_config
 from triage_app.core.deadletters import (
+    ChangeSetReport,
     DeadLetterFilter,
     ExportSummary,
     RedriveSummary,
     count_dead_letters,
+    list_change_sets,
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import DemoJob, ExportJob, Job
@@ -47,8 +49,14 @@ from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
+from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog, describe_revert
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
-from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, describe_redrive
+from triage_app.gui.dialogs.fix_dialog import FixDialog, describe_report
+from triage_app.gui.dialogs.redrive_dialog import (
+    RedriveDialog,
+    default_transform,
+    describe_redrive,
+)
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
@@ -203,6 +211,8 @@ class MainWindow(QMainWindow):
             (m.quit_action, self.close),
             (m.batch_action, self.run_batch),
             (m.redrive_action, self.redrive),
+            (m.fix_action, self.fix_rows),
+            (m.change_sets_action, self.show_change_sets),
             (m.refresh_action, self.refresh),
             (m.find_action, self.focus_search),
             (m.table_action, self.focus_table),
@@ -549,6 +559,8 @@ class MainWindow(QMainWindow):
             self.refresh_button,
             self.redrive_button,
             self.menu.redrive_action,
+            self.menu.fix_action,
+            self.menu.change_sets_action,
             self.menu.export_filter_action,
             self.menu.retention_action,
         ):
@@ -560,6 +572,7 @@ class MainWindow(QMainWindow):
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)
         menu.addAction(self.menu.redrive_action)
+        menu.addAction(self.menu.fix_action)
         menu.addSeparator()
         for action in self.row_actions.actions():
             menu.addAction(action)
@@ -618,6 +631,52 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_redriven(self, summary: RedriveSummary) -> None:
         self.show_message(describe_redrive(summary))
+        self.reload(in_place=True)
+
+    @Slot()
+    def fix_rows(self) -> None:
+        """Re-drive > Fix rows…: one fix for the selected rows or the filter's, previewed,
+        then applied as a change-set."""
+        if self.config is not None:
+            # A fix patches the stored payloads, not what the editor holds.
+            self.unsaved_edit.then("fixing rows (a fix patches stored payloads)", self._fix_rows)
+
+    def _fix_rows(self) -> None:
+        if self.config is None:
+            return
+        dialog = FixDialog(
+            self.start_job,
+            selected_ids=self.selected_ids() or [],
+            where=self.model.filter,
+            matching=self.model.total(),
+            transform=default_transform(self._transforms_in_use()),
+            parent=self,
+        )
+        dialog.setObjectName("fixDialog")
+        dialog.applied.connect(self._on_fixed)
+        self._keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def _on_fixed(self, report: ChangeSetReport) -> None:
+        self.show_message(describe_report(report))
+        self.reload(in_place=True)
+
+    @Slot()
+    def show_change_sets(self) -> None:
+        """Store > Change-sets…: who fixed what, when; revert one."""
+        if self.ws is None:
+            return
+        ws = self.ws
+        dialog = ChangeSetsDialog(self.start_job, lambda: list_change_sets(ws), self)
+        dialog.setObjectName("changeSetsDialog")
+        dialog.reverted.connect(self._on_reverted)
+        self._keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def _on_reverted(self, report: ChangeSetReport) -> None:
+        self.show_message(describe_revert(report))
         self.reload(in_place=True)
 
     @Slot()

@@ -36,6 +36,9 @@ class MenuBar(QMenuBar):
         self.quit_action = a("&Quit", keys.Quit)
         self.batch_action = a("&Run batch…", "Ctrl+B", "Run a file through a transform")
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
+        self.fix_action = a(
+            "Fi&x rows…", "Ctrl+Shift+F", "Fix many dead letters at once, as one change-set"
+        )
         self.refresh_action = a("&Refresh", "F5", "Read the store again")
         self.find_action = a("&Find", keys.Find, "Search the payloads and errors")
         # Where the keyboard goes next in the loop, from anywhere in the window.
@@ -43,6 +46,9 @@ class MenuBar(QMenuBar):
         self.error_action = a("Go to the &error", "Ctrl+2", "Show the selected row's error")
         self.editor_action = a(
             "Go to the &payload editor", "Ctrl+3", "Move to the selected row's payload"
+        )
+        self.change_sets_action = a(
+            "&Change-sets…", tip="The fixes applied to many rows at once; revert one"
         )
         self.retention_action = a(
             "R&etention…", tip="How long resolved and discarded dead letters are kept; purge"
@@ -62,6 +68,7 @@ class MenuBar(QMenuBar):
         self.addMenu("&Batch").addAction(self.batch_action)
         redrive_menu = self.addMenu("&Re-drive")
         redrive_menu.addAction(self.redrive_action)
+        redrive_menu.addAction(self.fix_action)
         redrive_menu.addSeparator()
         for action in row_actions:
             redrive_menu.addAction(action)
@@ -70,7 +77,9 @@ class MenuBar(QMenuBar):
         view_menu.addSeparator()
         for action in (self.find_action, self.table_action, self.error_action, self.editor_action):
             view_menu.addAction(action)
-        self.addMenu("&Store").addAction(self.retention_action)
+        store_menu = self.addMenu("&Store")
+        store_menu.addAction(self.change_sets_action)
+        store_menu.addAction(self.retention_action)
         self.addMenu("&Help").addAction(self.about_action)
 
     def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:

@@ -1,0 +1,160 @@
+"""Store > Change-sets…: the fixes applied to many rows at once, newest first (who, when,
+what, how many rows, reverted or not), and Revert, which puts every row it changed back to
+its payload from before unless the row moved on since (then listed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.clock import iso
+from triage_app.core.deadletters import ChangeSetInfo, ChangeSetReport
+from triage_app.core.jobs import Job, RevertJob
+from triage_app.gui import style
+from triage_app.gui.workers import JobRunner
+
+StartJob = Callable[[Job], JobRunner]
+HEADERS = ("id", "when", "who", "rows", "fix", "reverted")
+
+
+def describe_revert(r: ChangeSetReport) -> str:
+    n = len(r.changed)
+    text = f"Change-set {r.change_set_id} reverted: {n:,} dead letter{'s' if n != 1 else ''} back."
+    if r.refused:
+        text += (
+            f" {len(r.refused):,} left as they are, changed since (first: {r.refused[0][1]}); "
+            "the change-set stays open to revert again."
+        )
+    return text
+
+
+class ChangeSetsDialog(QDialog):
+    reverted = Signal(object)  # ChangeSetReport
+
+    def __init__(
+        self,
+        start_job: StartJob,
+        load: Callable[[], Sequence[ChangeSetInfo]],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Change-sets")
+        self.resize(900, 420)
+        self._start_job = start_job
+        self._load = load
+        self._runner: JobRunner | None = None
+        self._shown: list[ChangeSetInfo] = []
+
+        self.table = QTableWidget(0, len(HEADERS), objectName="changeSets")
+        self.table.setAccessibleName("Change-sets, newest first")
+        self.table.setHorizontalHeaderLabels(HEADERS)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.summary = QLabel(objectName="changeSetsSummary", wordWrap=True)
+        self.buttons = QDialogButtonBox()
+        self.revert_button = self.buttons.addButton(
+            "Revert…", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.revert_button.setObjectName("revertButton")
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        v = QVBoxLayout(self)
+        v.addWidget(self.table, 1)
+        v.addWidget(self.summary)
+        v.addWidget(self.buttons)
+        self.revert_button.clicked.connect(self.ask_revert)
+        self.close_button.clicked.connect(self.reject)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.reload()
+
+    @Slot()
+    def reload(self) -> None:
+        self._shown = list(self._load())
+        self.table.setRowCount(len(self._shown))
+        for row, c in enumerate(self._shown):
+            cells = (
+                str(c.id),
+                iso(c.at),
+                c.actor,
+                f"{c.rows:,}",
+                c.description,
+                f"{iso(c.reverted_at)} by {c.reverted_by}" if c.reverted_at else "",
+            )
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col in (0, 3):
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                self.table.setItem(row, col, item)
+        self.table.resizeColumnsToContents()
+        if not self._shown:
+            self.summary.setText("No change-sets yet: Re-drive > Fix rows… makes one.")
+        self._selection_changed()
+
+    def selected(self) -> ChangeSetInfo | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self._shown[rows[0].row()] if rows else None
+
+    @Slot()
+    def _selection_changed(self) -> None:
+        c = self.selected()
+        self.revert_button.setEnabled(
+            c is not None and c.reverted_at is None and self._runner is None
+        )
+
+    @Slot()
+    def ask_revert(self) -> None:
+        c = self.selected()
+        if c is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            "Revert the change-set",
+            f"Put the {c.rows:,} rows change-set {c.id} changed ({c.description}) back to "
+            "their payloads from before? Rows changed since are left as they are.",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.revert(c.id)
+
+    def revert(self, change_set_id: int) -> None:
+        if self._runner is not None:
+            return
+        self._runner = self._start_job(RevertJob(change_set_id))
+        self._runner.finished.connect(self._on_finished)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.done.connect(self._on_done)
+        self.revert_button.setEnabled(False)
+        self.summary.setText(f"reverting change-set {change_set_id}…")
+
+    def is_running(self) -> bool:
+        return self._runner is not None
+
+    @Slot(object)
+    def _on_finished(self, report: ChangeSetReport) -> None:
+        self.summary.setText(describe_revert(report))
+        self.reverted.emit(report)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.summary.setText(style.coloured(message, style.ERROR))
+
+    @Slot()
+    def _on_done(self) -> None:
+        self._runner = None
+        self.reload()

@@ -1,0 +1,386 @@
+"""Fix rows…: one fix for the selected rows or every row matching the filter (issue 13).
+The steward builds it from the form's steps (set, default, rename, trim, to a number, map)
+or writes a JSON Patch, previews it (per row: before and after, or why it does not apply,
+and what a transform version would make of it), then applies it as one change-set, which
+Store > Change-sets… can revert. The work is the engine's (``core/deadletters``), run on a
+worker thread; this dialog only gathers the choices and shows the answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.deadletters import (
+    ChangeSetReport,
+    DeadLetterFilter,
+    Fix,
+    FixPreview,
+    RowPreview,
+    Step,
+    read_patch,
+    step_from_text,
+)
+from triage_app.core.errors import TriageError
+from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
+from triage_app.core.transforms import default_registry
+from triage_app.gui import style
+from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
+
+StartJob = Callable[[Job], JobRunner]
+# The form's steps as the combo shows them, and what the value box asks for.
+STEP_CHOICES = (
+    ("set", "Set", "value (JSON, or text)"),
+    ("default", "Default where missing or null", "value (JSON, or text)"),
+    ("rename", "Rename to", "new field name"),
+    ("trim", "Trim spaces", ""),
+    ("to_number", "Text to number", ""),
+    ("map", "Map values", 'JSON object, e.g. {"lunas": "paid"}'),
+)
+PREVIEW_HEADERS = ("id", "outcome", "what changes, or why not", "what the transform makes of it")
+OUTCOME_FILLS = {
+    "would_load": "#dcfce7",
+    "applies": "#e0f2fe",
+    "still_fails": "#fef3c7",
+    "not_applicable": "#f3f4f6",
+}
+
+
+def describe_preview(p: FixPreview) -> str:
+    text = f"{p.applies:,} of {p.rows:,} would change"
+    if p.transform:
+        text += (
+            f" (through {p.transform}: {p.would_load:,} would load, "
+            f"{p.still_fails:,} would still fail)"
+        )
+    if p.not_applicable:
+        reasons = "; ".join(f"{why} ({n:,})" for why, n in list(p.why_not.items())[:3])
+        text += f". Not applicable to {p.not_applicable:,}: {reasons}"
+    return text + ". Nothing was written."
+
+
+def describe_report(r: ChangeSetReport) -> str:
+    n = len(r.changed)
+    text = f"Change-set {r.change_set_id}: {n:,} dead letter{'s' if n != 1 else ''} changed."
+    if r.refused:
+        text += (
+            f" {len(r.refused):,} left out, changed since the preview or held by a re-drive "
+            f"(first: {r.refused[0][1]})."
+        )
+    return text + " Store > Change-sets… can revert it."
+
+
+class _PreviewModel(QAbstractTableModel):
+    def __init__(self, rows: Sequence[RowPreview], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows = rows
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(PREVIEW_HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return PREVIEW_HEADERS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid():
+            return None
+        r = self._rows[index.row()]
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() >= 2:
+            return f"before: {r.before}\nafter: {r.after}" if r.after else r.before
+        if role == Qt.ItemDataRole.DisplayRole:
+            made = r.error or (orjson.dumps(r.row).decode() if r.row else "")
+            change = r.why or r.changes
+            return (str(r.id), r.outcome.replace("_", " "), change, made)[index.column()]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QColor(OUTCOME_FILLS.get(r.outcome, "#ffffff"))
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QColor(style.INK)
+        return None
+
+
+class FixDialog(QDialog):
+    applied = Signal(object)  # ChangeSetReport
+
+    def __init__(
+        self,
+        start_job: StartJob,
+        *,
+        selected_ids: Sequence[int],
+        where: DeadLetterFilter,
+        matching: int | None,
+        transform: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Fix dead letters")
+        self.resize(1000, 640)
+        self._start_job = start_job
+        self._ids = tuple(selected_ids)
+        self._where = where
+        self._runner: JobRunner | None = None
+        self._preview: FixPreview | None = None
+        self._steps: list[Step] = []
+
+        n = len(self._ids)
+        self.scope_selected = QRadioButton(f"the {n:,} selected dead letter{'s' if n != 1 else ''}")
+        self.scope_selected.setEnabled(bool(self._ids))
+        every = "every" if matching is None else f"all {matching:,}"
+        self.scope_filter = QRadioButton(f"{every} dead letters matching the filter")
+        (self.scope_selected if self._ids else self.scope_filter).setChecked(True)
+
+        # The form: a step at a time, in order.
+        self.step_kind = QComboBox(objectName="fixStepKind")
+        self.step_kind.setAccessibleName("Kind of step")
+        for op, label, _ in STEP_CHOICES:
+            self.step_kind.addItem(label, op)
+        self.step_field = QLineEdit(objectName="fixStepField", placeholderText="field, e.g. diskon")
+        self.step_field.setAccessibleName("Field the step changes")
+        self.step_value = QLineEdit(objectName="fixStepValue")
+        self.step_value.setAccessibleName("Value for the step")
+        self.add_step_button = QPushButton("Add step", objectName="fixAddStep")
+        self.remove_step_button = QPushButton("Remove step", objectName="fixRemoveStep")
+        self.steps_list = QListWidget(objectName="fixSteps")
+        self.steps_list.setAccessibleName("Steps of the fix, in order")
+        self.step_error = QLabel(objectName="fixStepError")
+        adder = QHBoxLayout()
+        for w, stretch in ((self.step_kind, 0), (self.step_field, 1), (self.step_value, 2)):
+            adder.addWidget(w, stretch)
+        adder.addWidget(self.add_step_button)
+        form_page = QWidget()
+        fv = QVBoxLayout(form_page)
+        fv.addLayout(adder)
+        fv.addWidget(self.step_error)
+        fv.addWidget(self.steps_list, 1)
+        fv.addWidget(self.remove_step_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+        self.patch_edit = QPlainTextEdit(objectName="fixPatch")
+        self.patch_edit.setAccessibleName("JSON Patch")
+        self.patch_edit.setPlaceholderText(
+            '[{"op": "replace", "path": "/status", "value": "paid"}]   (RFC 6902)'
+        )
+        self.how = QTabWidget(objectName="fixHow")
+        self.how.setAccessibleName("How the fix is written: steps or a JSON Patch")
+        self.how.addTab(form_page, "Steps")
+        self.how.addTab(self.patch_edit, "JSON Patch")
+        self.how.setMaximumHeight(220)
+
+        self.transform_combo = QComboBox(objectName="fixTransform")
+        self.transform_combo.setAccessibleName("Transform to try the fixed payloads with")
+        self.transform_combo.addItem("(none: only the patched payloads)", None)
+        for t in default_registry().all():
+            self.transform_combo.addItem(t.ref, t.ref)
+        if transform:
+            self.transform_combo.setCurrentIndex(max(0, self.transform_combo.findData(transform)))
+
+        form = QFormLayout()
+        scope = QVBoxLayout()
+        scope.addWidget(self.scope_selected)
+        scope.addWidget(self.scope_filter)
+        form.addRow("Fix", scope)
+        form.addRow("Try with", self.transform_combo)
+
+        self.results = QTableView(objectName="fixPreview")
+        self.results.setAccessibleName("Fix preview")
+        self.results.setTabKeyNavigation(False)
+        self.results.setModel(_PreviewModel((), self.results))
+        header = self.results.horizontalHeader()
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.results.verticalHeader().hide()
+        self.results.setWordWrap(False)
+        self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.summary = QLabel(objectName="fixSummary", wordWrap=True)
+        self.summary.setText(
+            "Preview first: it shows each row before and after, and writes nothing."
+        )
+        self.progress = QProgressBar(objectName="fixProgress", maximum=1000)
+        self.progress.hide()
+
+        self.buttons = QDialogButtonBox()
+        self.preview_button = self.buttons.addButton(
+            "Preview", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.preview_button.setObjectName("fixPreviewButton")
+        self.apply_button = self.buttons.addButton(
+            "Apply as a change-set", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.apply_button.setObjectName("fixApplyButton")
+        self.apply_button.setEnabled(False)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+
+        v = QVBoxLayout(self)
+        v.addLayout(form)
+        v.addWidget(self.how)
+        v.addWidget(self.results, 1)
+        v.addWidget(self.progress)
+        v.addWidget(self.summary)
+        v.addWidget(self.buttons)
+
+        self.step_kind.currentIndexChanged.connect(self._kind_changed)
+        self.add_step_button.clicked.connect(self.add_step)
+        self.step_value.returnPressed.connect(self.add_step)
+        self.remove_step_button.clicked.connect(self.remove_step)
+        self.preview_button.clicked.connect(self.preview)
+        self.apply_button.clicked.connect(self.apply)
+        self.close_button.clicked.connect(self.reject)
+        for signal in (
+            self.scope_selected.toggled,
+            self.transform_combo.currentIndexChanged,
+            self.patch_edit.textChanged,
+            self.how.currentChanged,
+        ):
+            signal.connect(self._invalidate)
+        self._kind_changed()
+
+    # -- building the fix ------------------------------------------------------------------
+    @Slot()
+    def _kind_changed(self) -> None:
+        hint = STEP_CHOICES[self.step_kind.currentIndex()][2]
+        self.step_value.setEnabled(bool(hint))
+        self.step_value.setPlaceholderText(hint)
+
+    @Slot()
+    def add_step(self) -> None:
+        op = self.step_kind.currentData()
+        try:
+            step = step_from_text(op, self.step_field.text().strip(), self.step_value.text())
+        except TriageError as exc:
+            self.step_error.setText(style.coloured(str(exc), style.ERROR))
+            return
+        self.step_error.clear()
+        self._steps.append(step)
+        self.steps_list.addItem(Fix(steps=(step,)).description)
+        self.step_field.clear()
+        self.step_value.clear()
+        self._invalidate()
+
+    @Slot()
+    def remove_step(self) -> None:
+        row = self.steps_list.currentRow()
+        if 0 <= row < len(self._steps):
+            del self._steps[row]
+            self.steps_list.takeItem(row)
+            self._invalidate()
+
+    def fix(self) -> Fix:
+        """The fix as the dialog holds it; TriageError in one line when it is not one."""
+        if self.how.currentIndex() == 1:
+            return Fix(patch=read_patch(self.patch_edit.toPlainText()))
+        if not self._steps:
+            raise TriageError("add a step first (a kind, a field and, for most, a value)")
+        return Fix(steps=tuple(self._steps))
+
+    # -- preview and apply -----------------------------------------------------------------
+    @Slot()
+    def _invalidate(self) -> None:
+        self._preview = None
+        self.apply_button.setEnabled(False)
+        self.results.setModel(_PreviewModel((), self.results))
+
+    def _scope(self) -> tuple[tuple[int, ...] | None, DeadLetterFilter | None]:
+        if self.scope_selected.isChecked():
+            return self._ids, None
+        return None, self._where
+
+    @Slot()
+    def preview(self) -> None:
+        try:
+            fix = self.fix()
+        except TriageError as exc:
+            self.summary.setText(style.coloured(str(exc), style.ERROR))
+            return
+        ids, where = self._scope()
+        self._start(
+            FixPreviewJob(fix, ids=ids, where=where, transform=self.transform_combo.currentData())
+        )
+
+    @Slot()
+    def apply(self) -> None:
+        if self._preview is None or not self._preview.versions:
+            return
+        self._start(FixApplyJob(self._preview.fix, dict(self._preview.versions)))
+
+    def is_running(self) -> bool:
+        return self._runner is not None
+
+    def _start(self, job: Job) -> None:
+        if self._runner is not None:
+            return
+        self._runner = self._start_job(job)
+        self._runner.progress.connect(self._on_progress)
+        self._runner.finished.connect(self._on_finished)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.done.connect(self._on_done)
+        for w in (self.preview_button, self.apply_button, self.how):
+            w.setEnabled(False)
+        self.progress.setValue(0)
+        self.progress.show()
+
+    @Slot(object)
+    def _on_progress(self, report: ProgressReport) -> None:
+        self.progress.setValue(round(report.fraction * 1000))
+        if self._runner is not None:
+            self.summary.setText(describe_progress(self._runner.job, report))
+
+    @Slot(object)
+    def _on_finished(self, result: object) -> None:
+        if isinstance(result, FixPreview):
+            self._preview = result if not result.cancelled else None
+            self.results.setModel(_PreviewModel(result.shown, self.results))
+            self.results.resizeColumnToContents(0)
+            self.results.resizeColumnToContents(1)
+            self.summary.setText(describe_preview(result))
+            self.apply_button.setText(f"Apply to {result.applies:,} as a change-set")
+        elif isinstance(result, ChangeSetReport):
+            self._preview = None
+            self.summary.setText(describe_report(result))
+            self.applied.emit(result)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.summary.setText(style.coloured(message, style.ERROR))
+
+    @Slot()
+    def _on_done(self) -> None:
+        self._runner = None
+        self.progress.hide()
+        self.preview_button.setEnabled(True)
+        self.how.setEnabled(True)
+        self.apply_button.setEnabled(self._preview is not None and self._preview.applies > 0)
