@@ -391,3 +391,26 @@ def test_a_fix_killed_mid_way_says_exactly_which_rows_it_changed(tmp_path: Path)
     assert again.returncode == 0, again.stderr
     applied = json.loads(again.stdout)["applied"]
     assert applied["change_set"] == 2 and not set(applied["changed"]) & changed
+
+
+@pytest.mark.postgres
+def test_apply_and_revert_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path) -> None:
+    """The same on a team store: the driver's own executemany, the time as PostgreSQL
+    takes it, every payload back byte for byte."""
+    wh, dl = pg_urls
+    with open_workspace(warehouse_url=wh, dead_letter_url=dl) as ws:
+        ids = _batch(ws, tmp_path, n=30)
+        dls.edit_payload(ws, ids[2], '{"pesanan_id": 2,\n  "diskon": null}')
+        before = _stored(ws, ids)
+        p = dls.preview_fix(ws, DEFAULT_DISKON, ids, transform=P1)
+        applied = dls.apply_fix(ws, DEFAULT_DISKON, p.versions, actor="ani")
+        assert sorted(applied.changed) == sorted(p.versions) and applied.refused == ()
+        assert dls.redrive(ws, "pesanan@1", ids=[ids[1]]).succeeded == 1  # moves on
+        reverted = dls.revert_change_set(ws, applied.change_set_id)
+        assert [i for i, _ in reverted.refused] == [ids[1]]
+        after = _stored(ws, ids)
+        for dl_id in reverted.changed:
+            payload, kind, version = before[dl_id]
+            assert after[dl_id] == (payload, kind, version + 2), dl_id
+        events = [e for e in _events(ws, ids) if e[1] == "edited" and "change-set" in e[2]]
+        assert len(events) == len(applied.changed) + len(reverted.changed)

@@ -184,3 +184,79 @@ def test_what_changed_says_the_fix_on_a_row_in_a_line() -> None:
     long_text = Fix(steps=(Step("set", "nama", "x" * 80),))
     said = what_changed(before, fixed_payload(long_text, before, "jsonl", None), "jsonl", None)
     assert said.startswith('nama: "  Budi " -> "xxx') and said.endswith("…")
+
+
+# -- RFC 6902, checked against the jsonpatch package ------------------------------------------
+def _json() -> Any:
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(
+        st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(["a", "b", "", "~/"])
+    )
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3),
+            st.dictionaries(st.sampled_from(["a", "b", "c", "a/b", "m~n", "0"]), inner, max_size=3),
+        ),
+        max_leaves=8,
+    )
+
+
+def _pointers(doc: Any, prefix: str = "") -> list[str]:
+    out = [prefix]
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += _pointers(v, f"{prefix}/{k.replace('~', '~0').replace('/', '~1')}")
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            out += _pointers(v, f"{prefix}/{i}")
+        out.append(f"{prefix}/-")
+    return out
+
+
+def test_apply_patch_agrees_with_the_jsonpatch_package() -> None:
+    import copy
+
+    import jsonpatch
+    import jsonpointer
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from triage_app.core.deadletters.fixes import apply_patch
+
+    @st.composite
+    def cases(draw: Any) -> tuple[Any, list[dict[str, Any]]]:
+        doc = draw(_json())
+        pointers = [*_pointers(doc), "/zz", "/a/zz", "/0/a", "/9"]
+        ops = []
+        for _ in range(draw(st.integers(1, 3))):
+            kind = draw(st.sampled_from(["add", "remove", "replace", "move", "copy", "test"]))
+            op: dict[str, Any] = {"op": kind, "path": draw(st.sampled_from(pointers))}
+            if kind in ("add", "replace", "test"):
+                op["value"] = draw(_json())
+            if kind in ("move", "copy"):
+                op["from"] = draw(st.sampled_from(pointers))
+            ops.append(op)
+        return doc, ops
+
+    @settings(max_examples=600, deadline=None)
+    @given(cases())
+    def agree(case: tuple[Any, list[dict[str, Any]]]) -> None:
+        doc, ops = case
+        kept = copy.deepcopy(doc)
+        try:
+            expected = jsonpatch.apply_patch(doc, ops, in_place=False)
+        except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, TypeError):
+            expected = NotApplicable
+        try:
+            got = apply_patch(doc, ops)
+        except NotApplicable:
+            got = NotApplicable
+        assert orjson.dumps(doc) == orjson.dumps(kept)  # the given document is untouched
+        if expected is NotApplicable or got is NotApplicable:
+            assert got is expected, (doc, ops, got)
+        else:
+            assert orjson.dumps(got) == orjson.dumps(expected), (doc, ops)
+
+    agree()

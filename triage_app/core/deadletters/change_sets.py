@@ -34,7 +34,6 @@ from triage_app.core.db import (
     DeadLetter,
     Workspace,
     actor_for,
-    event_insert,
     working_payload,
 )
 from triage_app.core.deadletters import transitions
@@ -50,7 +49,7 @@ from triage_app.core.deadletters.queries import matching_ids, payload_text
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.transforms import Transform
-from triage_app.core.vocabulary import AuditAction, edited_kind
+from triage_app.core.vocabulary import edited_kind
 
 DL = DeadLetter
 CHUNK = 2_000
@@ -292,7 +291,7 @@ def apply_fix(
             rows = transitions.lock_rows(conn, part)
             stored = _stored(conn, part)
             headers = _headers(conn, {r.batch_id for r in rows.values()})
-            updates, events, kept = [], [], []
+            kept: list[tuple[int, bytes | None, str, int, bytes, bytes, str]] = []
             for dl_id in part:
                 row = rows.get(dl_id)
                 why = transitions.refusal(conn, dl_id, row, versions[dl_id], "fixed", now)
@@ -308,47 +307,37 @@ def apply_fix(
                     refused.append((dl_id, f"dead letter {dl_id}: {exc}"))
                     continue
                 payload_before, kind_before = stored[dl_id]
-                updates.append(
-                    {
-                        "b_id": dl_id,
-                        "b_version": row.version,
-                        "payload": new,
-                        "payload_kind": edited_kind(row.payload_kind).value,
-                    }
+                kind = edited_kind(row.payload_kind).value
+                kept.append(
+                    (dl_id, payload_before, kind_before, row.version, row.payload, new, kind)
                 )
-                kept.append((dl_id, payload_before, kind_before, row.version + 1, row.payload))
-            if updates:
+            if kept:
                 if change_set is None:
                     change_set = _new_change_set(conn, fix, actor, now)
                 detail = f"change-set {change_set}: {fix.description}"
-                for dl_id, _, _, version, replaced in kept:
-                    events.append(
-                        transitions.event(
-                            dl_id, AuditAction.EDITED, detail, actor, now, version, replaced
-                        )
-                    )
-                transitions.guarded_updates(conn, updates, now)
-                conn.execute(event_insert(), events)
-                conn.execute(
-                    insert(ChangeSetRow),
+                transitions.edit_many(
+                    conn,
+                    now,
+                    [(new, kind, dl_id, seen) for dl_id, _, _, seen, _, new, kind in kept],
                     [
-                        {
-                            "change_set_id": change_set,
-                            "dead_letter_id": dl_id,
-                            "payload_before": before,
-                            "kind_before": kind,
-                            "version_after": version,
-                        }
-                        for dl_id, before, kind, version, _ in kept
+                        (dl_id, detail, seen + 1, replaced)
+                        for dl_id, _, _, seen, replaced, _, _ in kept
                     ],
+                    actor,
+                )
+                transitions.driver_many(
+                    conn,
+                    "INSERT INTO change_set_rows (change_set_id, dead_letter_id, payload_before, "
+                    "kind_before, version_after) VALUES (?, ?, ?, ?, ?)",
+                    [(change_set, dl_id, b, k, seen + 1) for dl_id, b, k, seen, _, _, _ in kept],
                 )
                 conn.execute(
                     update(ChangeSet)
                     .where(ChangeSet.id == change_set)
-                    .values(rows=ChangeSet.rows + len(updates))
+                    .values(rows=ChangeSet.rows + len(kept))
                 )
                 crash_point("mid-change-set")
-                changed += [u["b_id"] for u in updates]
+                changed += [k[0] for k in kept]
         progress.update(min(start + CHUNK, len(wanted)), len(wanted))
     return ChangeSetReport(change_set, "applied", tuple(changed), tuple(refused))
 
@@ -365,7 +354,7 @@ def _new_change_set(conn: Any, fix: Fix, actor: str, now: dt.datetime) -> int:
 
 def _stored(conn: Any, ids: Sequence[int]) -> dict[int, tuple[bytes | None, str]]:
     """The payload column as stored (None: the row shows its original) and the kind."""
-    stmt = select(DL.id, DL.payload, DL.payload_kind).where(DL.id.in_(ids))
+    stmt = select(DL.id, DL.payload, DL.payload_kind).where(transitions.id_in(conn, ids))
     return {r.id: (r.payload, r.payload_kind) for r in conn.execute(stmt)}
 
 
@@ -407,7 +396,7 @@ def revert_change_set(
         with transitions.write_transaction(engine) as conn:
             now = utcnow()
             rows = transitions.lock_rows(conn, [ln.dead_letter_id for ln in part])
-            updates, events = [], []
+            back: list[tuple[int, bytes | None, str, int, bytes]] = []
             for ln in part:
                 dl_id = ln.dead_letter_id
                 row = rows.get(dl_id)
@@ -416,23 +405,16 @@ def revert_change_set(
                     refused.append((dl_id, str(why)))
                     continue
                 assert row is not None
-                updates.append(
-                    {
-                        "b_id": dl_id,
-                        "b_version": row.version,
-                        "payload": ln.payload_before,
-                        "payload_kind": ln.kind_before,
-                    }
+                back.append((dl_id, ln.payload_before, ln.kind_before, row.version, row.payload))
+            if back:
+                transitions.edit_many(
+                    conn,
+                    now,
+                    [(before, kind, dl_id, seen) for dl_id, before, kind, seen, _ in back],
+                    [(dl_id, detail, seen + 1, replaced) for dl_id, _, _, seen, replaced in back],
+                    actor,
                 )
-                events.append(
-                    transitions.event(
-                        dl_id, AuditAction.EDITED, detail, actor, now, row.version + 1, row.payload
-                    )
-                )
-            if updates:
-                transitions.guarded_updates(conn, updates, now)
-                conn.execute(event_insert(), events)
-                changed += [u["b_id"] for u in updates]
+                changed += [b[0] for b in back]
             if start + CHUNK >= len(lines) and not refused:
                 # Whole: done. A row left out keeps the change-set open, so that the revert
                 # can be run again once that row is dealt with.

@@ -81,22 +81,14 @@ class Fix:
             return orjson.dumps({"patch": list(self.patch)}).decode()
         return orjson.dumps({"steps": [s.to_json() for s in self.steps]}).decode()
 
-    def operations(self, value: Any) -> list[dict[str, Any]]:
-        """The JSON Patch this fix is for ``value``; NotApplicable when a step cannot
-        apply to it."""
-        if self.patch:
-            return list(self.patch)
-        ops: list[dict[str, Any]] = []
-        current = value
-        for step in self.steps:
-            step_ops = _step_operations(step, current)
-            current = _apply_patch(current, step_ops)
-            ops += step_ops
-        return ops
-
     def apply(self, value: Any) -> Any:
         """The fixed value; NotApplicable when the fix does not apply or changes nothing."""
-        fixed = _apply_patch(value, self.operations(value))
+        if self.patch:
+            fixed = apply_patch(value, self.patch)
+        else:
+            fixed = value
+            for step in self.steps:  # each step sees what the one before it made
+                fixed = apply_patch(fixed, _step_operations(step, fixed))
         if _canonical(fixed) == _canonical(value):
             raise NotApplicable("the fix changes nothing here")
         return fixed
@@ -291,23 +283,161 @@ def _check_patch(ops: Sequence[Any]) -> Sequence[dict[str, Any]]:
             )
         if op["op"] in ("move", "copy") and not isinstance(op.get("from"), str):
             raise TriageError(f"patch operation {i + 1} ({op['op']}) needs from")
+        for key in ("path", "from"):
+            pointer = op.get(key)
+            if isinstance(pointer, str) and pointer and not pointer.startswith("/"):
+                raise TriageError(
+                    f"patch operation {i + 1}: {key} {pointer!r} is not a JSON Pointer "
+                    "(it starts with /)"
+                )
         if op["op"] in ("add", "replace", "test") and "value" not in op:
             raise TriageError(f"patch operation {i + 1} ({op['op']}) needs value")
     return ops
 
 
-def _apply_patch(value: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
-    import jsonpatch  # only a fix needs it
-    import jsonpointer
+def apply_patch(doc: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
+    """RFC 6902: ``ops`` applied in order to ``doc``, which is left as it was. Only the
+    objects and arrays on each operation's path are copied (the rest is shared, and never
+    written), so a fix costs what it changes, not the size of the payload: a deep copy per
+    row made a 100,000-row preview four times slower. NotApplicable, with the operation and
+    why, when one cannot apply (a missing path, a failed test)."""
+    holder = [doc]
+    for n, op in enumerate(ops, 1):
+        try:
+            _operation(holder, op)
+        except NotApplicable as exc:
+            raise NotApplicable(f"{exc} (operation {n}: {op['op']} {op['path']})") from None
+    return holder[0]
 
-    try:
-        return jsonpatch.apply_patch(value, list(ops), in_place=False)
-    except jsonpatch.JsonPatchTestFailed as exc:
-        raise NotApplicable(f"test failed: {_line(exc)}") from None
-    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as exc:
-        raise NotApplicable(f"the patch does not apply: {_line(exc)}") from None
-    except (TypeError, KeyError, IndexError) as exc:  # a path into a scalar, say
-        raise NotApplicable(f"the patch does not apply: {_line(exc)}") from None
+
+def _tokens(pointer: str) -> list[str]:
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise NotApplicable(f"the patch does not apply: {pointer!r} is not a JSON Pointer")
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+def _index(container: list[Any], token: str, *, adding: bool = False) -> int:
+    if adding and token == "-":
+        return len(container)
+    if not token.isdigit() or (token != "0" and token.startswith("0")):
+        raise NotApplicable(f"the patch does not apply: {token!r} is not an array index")
+    i = int(token)
+    if i > len(container) or (i == len(container) and not adding):
+        raise NotApplicable(f"the patch does not apply: index {i} is past the end")
+    return i
+
+
+def _get(doc: Any, tokens: list[str]) -> Any:
+    current = doc
+    for token in tokens:
+        if isinstance(current, dict):
+            if token not in current:
+                raise NotApplicable(f"the patch does not apply: there is no {token!r}")
+            current = current[token]
+        elif isinstance(current, list):
+            current = current[_index(current, token)]
+        else:
+            raise NotApplicable(f"the patch does not apply: {token!r} is inside a value")
+    return current
+
+
+def _parent(holder: list[Any], tokens: list[str]) -> Any:
+    """The container ``tokens[:-1]`` names, copied (as is every one above it) so that it
+    can be written without touching the document the patch was given."""
+    owner: Any = holder
+    key: Any = 0
+    for token in tokens[:-1]:
+        child = owner[key]
+        if isinstance(child, dict):
+            child = dict(child)
+        elif isinstance(child, list):
+            child = list(child)
+        else:
+            raise NotApplicable(f"the patch does not apply: {token!r} is inside a value")
+        owner[key] = child
+        if isinstance(child, dict):
+            if token not in child:
+                raise NotApplicable(f"the patch does not apply: there is no {token!r}")
+            owner, key = child, token
+        else:
+            owner, key = child, _index(child, token)
+    child = owner[key]
+    if isinstance(child, dict):
+        child = dict(child)
+    elif isinstance(child, list):
+        child = list(child)
+    else:
+        raise NotApplicable("the patch does not apply: the path goes inside a value")
+    owner[key] = child
+    return child
+
+
+def _add(holder: list[Any], tokens: list[str], value: Any) -> None:
+    if not tokens:
+        holder[0] = value
+        return
+    parent = _parent(holder, tokens)
+    last = tokens[-1]
+    if isinstance(parent, dict):
+        parent[last] = value
+    else:
+        parent.insert(_index(parent, last, adding=True), value)
+
+
+def _remove(holder: list[Any], tokens: list[str]) -> Any:
+    if not tokens:
+        raise NotApplicable("the patch does not apply: it would remove the whole payload")
+    parent = _parent(holder, tokens)
+    last = tokens[-1]
+    if isinstance(parent, dict):
+        if last not in parent:
+            raise NotApplicable(f"the patch does not apply: there is no {last!r}")
+        return parent.pop(last)
+    return parent.pop(_index(parent, last))
+
+
+def _operation(holder: list[Any], op: Mapping[str, Any]) -> None:
+    kind, path = op["op"], _tokens(op["path"])
+    if kind == "add":
+        _add(holder, path, op["value"])
+    elif kind == "remove":
+        _remove(holder, path)
+    elif kind == "replace":
+        _get(holder[0], path)  # it must be there
+        if not path:
+            holder[0] = op["value"]
+        else:
+            parent = _parent(holder, path)  # in place: a key keeps its position
+            key = path[-1] if isinstance(parent, dict) else _index(parent, path[-1])
+            parent[key] = op["value"]
+    elif kind == "test":
+        if not _json_equal(_get(holder[0], path), op["value"]):
+            raise NotApplicable(f"test failed: {op['path']} is not {_short(op['value'])}")
+    else:  # move, copy
+        source = _tokens(op["from"])
+        value = _get(holder[0], source)
+        if kind == "move":
+            if path == source:
+                return  # to where it is: nothing moves
+            if path[: len(source)] == source and len(path) > len(source):
+                raise NotApplicable("the patch does not apply: a value cannot move into itself")
+            _remove(holder, source)
+        _add(holder, path, value)
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equal as JSON values: a boolean is never a number, and 1 equals 1.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
 
 
 def _canonical(value: Any) -> bytes:

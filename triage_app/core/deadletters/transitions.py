@@ -311,6 +311,11 @@ def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
     return _lock(conn, ids)
 
 
+def id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
+    """``dead_letters.id`` in ``ids``, as one parameter whatever their number."""
+    return _id_in(conn, ids)
+
+
 def refusal(
     conn: Connection,
     dl_id: int,
@@ -323,23 +328,48 @@ def refusal(
     return _refusal(conn, dl_id, row, seen, verb, now)
 
 
-def event(
-    dl_id: int,
-    action: AuditAction,
-    detail: str,
-    actor: str,
+def edit_many(
+    conn: Any,
     now: dt.datetime,
-    version: int | None,
-    replaced: bytes | None = None,
-) -> dict[str, Any]:
-    """An audit event's row, for ``event_insert()``."""
-    return _event(dl_id, action, detail, actor, now, version, replaced)
+    payloads: list[tuple[bytes | None, str, int, int]],
+    events: list[tuple[int, str, int, bytes]],
+    actor: str,
+) -> None:
+    """Edits of many rows at once (a change-set, its revert): the rows' new payloads
+    (payload, kind, id, the version they are at) and their ``edited`` events (id, detail,
+    the version after, the payload replaced), through the driver's executemany:
+    SQLAlchemy's parameter handling cost more than the writes at 100,000 rows. The rows
+    are locked and refused where they must be (``lock_rows``, ``refusal``) by the caller;
+    the UPDATE is guarded again by version and lease, and a count that differs is never
+    written blind."""
+    at = _bound(conn, AuditEvent.at, now)
+    done = driver_many(
+        conn,
+        "UPDATE dead_letters SET payload = ?, payload_kind = ?, version = version + 1 "
+        "WHERE id = ? AND version = ? AND (claim_until IS NULL OR claim_until <= ?)",
+        [(*p, at) for p in payloads],
+    )
+    if done != len(payloads):
+        raise TriageError(f"{len(payloads) - done} dead letters changed while being fixed")
+    driver_many(
+        conn,
+        "INSERT INTO audit_events (dead_letter_id, at, actor, action, detail, version, "
+        "replaced_payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(i, at, actor, AuditAction.EDITED.value, d, v, r) for i, d, v, r in events],
+    )
 
 
-def guarded_updates(conn: Connection, updates: list[dict[str, Any]], now: dt.datetime) -> None:
-    """UPDATEs guarded by each row's version (``b_id``, ``b_version``) and by no re-drive
-    holding it; each bumps the version."""
-    _apply(conn, updates, now, check_claim=True)
+def driver_many(conn: Any, sql: str, rows: list[tuple[Any, ...]]) -> int:
+    """``sql`` (written with ``?``) for each of ``rows``; the rows it touched."""
+    if conn.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
+    return int(conn.exec_driver_sql(sql, rows).rowcount)
+
+
+def _bound(conn: Any, column: Any, value: Any) -> Any:
+    """``value`` as the driver takes it for ``column`` (SQLite keeps times as text)."""
+    process = column.type.bind_processor(conn.dialect)
+    return process(value) if process is not None else value
 
 
 # -- changes by hand to many rows -----------------------------------------------------------
