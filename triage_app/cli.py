@@ -93,6 +93,28 @@ def _whole(minimum: int, maximum: int = _INT64_MAX) -> Callable[[str], int]:
     return parse
 
 
+def _share(text: str) -> float:
+    """An argparse type for a share between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share between 0 and 1 (e.g. 0.2)")
+    return value
+
+
+def _rate(text: str) -> float:
+    """An argparse type for rows per second: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows a second")
+    return value
+
+
 def _dead_letter_id(text: str) -> int:
     """An argparse type for a dead letter's id. One beyond a 64-bit integer names no dead
     letter, and is refused as any other id that names none."""
@@ -410,6 +432,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         where=where,
         dry_run=args.dry_run,
         max_attempts=args.max_attempts,
+        guard=_guard(args),
         # JSON lists every row's outcome; the text is a summary, and with --verbose each
         # row's line is printed as its chunk settles, so memory stays flat either way.
         keep=None if args.json else 0,
@@ -422,6 +445,8 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         data = s.to_json()
         for k in ("transform", "dry_run", "cancelled", "more_results"):
             data.pop(k)
+        if job.guard is None:
+            data.pop("stopped")
 
     def text() -> str:
         verb = "would re-drive" if s.dry_run else "re-drove"
@@ -429,10 +454,21 @@ def cmd_redrive(args: argparse.Namespace) -> int:
             f"{verb} {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
             f"{s.failed:,} failed, {s.parked:,} parked"
             + (f"; {s.taken:,} taken by another re-drive" if s.taken else "")
+            + (f"\nstopped by itself: {s.stopped}" if s.stopped else "")
         )
 
     _emit(data, args.json, text)
-    return 0
+    return 1 if s.stopped else 0
+
+
+def _guard(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """``--canary``, ``--max-failure-rate``, ``--pace``: a re-drive that guards itself."""
+    if args.canary is None and args.pace is None and args.max_failure_rate is None:
+        return None
+    from triage_app.core.deadletters import RedriveGuard
+
+    rate = 0.2 if args.max_failure_rate is None else args.max_failure_rate
+    return RedriveGuard(canary=args.canary, max_failure_rate=rate, pace=args.pace)
 
 
 def cmd_transforms(args: argparse.Namespace) -> int:
@@ -883,6 +919,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=_whole(1, 1_000_000),
         default=3,
         help="park a row once it has failed this often (default 3)",
+    )
+    sp.add_argument(
+        "--canary",
+        type=_whole(0, 1_000_000),
+        nargs="?",
+        const=0,
+        metavar="N",
+        help="re-drive N rows first (default 10 or 1%%) and go on only if few enough failed",
+    )
+    sp.add_argument(
+        "--max-failure-rate",
+        type=_share,
+        metavar="SHARE",
+        help="stop (after the canary, or any later 200 rows) when more than this share "
+        "failed (default 0.2); exit 1",
+    )
+    sp.add_argument(
+        "--pace", type=_rate, metavar="ROWS", help="at most ROWS rows a second (a busy warehouse)"
     )
 
     add("transforms", cmd_transforms, "list the registered transforms")

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         Fix,
         FixPreview,
         PurgeSummary,
+        RedriveGuard,
         RedriveResult,
         RedriveSummary,
     )
@@ -139,6 +140,7 @@ class RedriveJob:
     on_results: Callable[[Sequence[RedriveResult]], None] | None = field(
         default=None, compare=False
     )
+    guard: RedriveGuard | None = None  # canary, pace, stop on failures
 
     @property
     def title(self) -> str:
@@ -159,6 +161,7 @@ class RedriveJob:
             progress=progress or NoProgress(),
             keep=self.keep,
             on_results=self.on_results,
+            guard=self.guard,
         )
         if not self.dry_run:
             warm_stats_cache(ws)

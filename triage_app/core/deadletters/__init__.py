@@ -95,6 +95,7 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
     )
     from triage_app.core.deadletters.redriving import (
         DEFAULT_MAX_ATTEMPTS,
+        RedriveGuard,
         RedriveResult,
         RedriveSummary,
         redrive,
@@ -180,6 +181,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
     ),
     "redriving": (
         "DEFAULT_MAX_ATTEMPTS",
+        "RedriveGuard",
         "RedriveResult",
         "RedriveSummary",
         "redrive",
@@ -247,6 +249,7 @@ __all__ = [
     "FixPreview",
     "NotApplicable",
     "PurgeSummary",
+    "RedriveGuard",
     "RedriveResult",
     "RedriveSummary",
     "Refused",

@@ -21,10 +21,11 @@ Cancel are per chunk; a killed re-drive leaves nothing a re-run does not finish.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -102,6 +103,7 @@ class RedriveSummary:
     taken: int = 0  # held by another re-drive: left to it
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
+    stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +118,7 @@ class RedriveSummary:
             "skipped": self.skipped,
             "results": [r.to_json() for r in self.results],
             "more_results": self.more_results,
+            "stopped": self.stopped,
         }
 
 
@@ -181,6 +184,85 @@ def _growing(first: int, most: int) -> Iterator[int]:
         n = min(n * 2, most)
 
 
+@dataclass(frozen=True)
+class RedriveGuard:
+    """A re-drive that protects the warehouse and stops itself (issue 13).
+
+    ``canary``: re-drive this many rows first, alone (0: 10 or 1% of the rows, whichever is
+    more), and go on only if at most ``max_failure_rate`` of them failed. While it runs,
+    it stops when more than that share of its last ``window`` attempts failed. ``pace``:
+    at most this many rows a second, so that a busy warehouse is not flooded."""
+
+    canary: int | None = None
+    max_failure_rate: float = 0.2
+    window: int = 200
+    pace: float | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.max_failure_rate <= 1:
+            raise TriageError("the failure rate is a share between 0 and 1, e.g. 0.2")
+        if self.canary is not None and self.canary < 0:
+            raise TriageError("the canary is a number of rows, 0 for 10 or 1%")
+        if self.pace is not None and self.pace <= 0:
+            raise TriageError("the pace is rows per second, more than 0")
+
+    def canary_size(self, total: int) -> int | None:
+        if self.canary is None:
+            return None
+        return self.canary or max(10, math.ceil(total * 0.01))
+
+
+class _Watch:
+    """The guard at work: the canary's verdict, the last window's failure rate, the pace."""
+
+    def __init__(self, guard: RedriveGuard, total: int, clock: Callable[[], float]) -> None:
+        self.guard = guard
+        self.total = total
+        self.clock = clock
+        self.started = clock()
+        self.canary = guard.canary_size(total)
+        self.recent: deque[bool] = deque(maxlen=max(guard.window, self.canary or 0))
+        self.chunks = 0
+
+    def sizes(self, first: int, most: int) -> Iterator[int]:
+        # Paced, a chunk is a quarter of a second's rows, so that the pace holds smoothly.
+        cap = most if self.guard.pace is None else max(1, min(most, int(self.guard.pace / 4)))
+        if self.canary:
+            yield self.canary
+        yield from _growing(min(first, cap), cap)
+
+    def verdict(self, chunk: Sequence[RedriveResult], done: int) -> str | None:
+        """Why to stop after this chunk, or None to go on."""
+        self.chunks += 1
+        tried = [r.outcome not in SUCCEEDED for r in chunk if r.outcome not in _NOT_ATTEMPTED]
+        self.recent.extend(tried)
+        rate, limit = self.guard.max_failure_rate, f"{self.guard.max_failure_rate:.0%}"
+        left = self.total - done
+        if self.canary and self.chunks == 1:
+            failed = sum(tried)
+            if tried and failed / len(tried) > rate:
+                return (
+                    f"the canary failed: {failed:,} of its {len(tried):,} rows failed, more "
+                    f"than {limit}; the other {left:,} were not touched"
+                )
+            return None
+        window = self.recent
+        if len(window) >= min(self.guard.window, self.total) and sum(window) / len(window) > rate:
+            return (
+                f"{sum(window):,} of the last {len(window):,} rows failed, more than {limit}: "
+                f"stopped after {done:,} of {self.total:,}"
+            )
+        return None
+
+    def keep_pace(self, done: int, sleep: Callable[[float], None]) -> None:
+        if self.guard.pace is None:
+            return
+        due = self.started + done / self.guard.pace
+        wait = due - self.clock()
+        if wait > 0:
+            sleep(wait)
+
+
 def redrive(
     ws: Workspace,
     transform_ref: str,
@@ -196,8 +278,11 @@ def redrive(
     sleep: Callable[[float], None] = time.sleep,
     keep: int | None = KEPT_RESULTS,
     on_results: Callable[[Sequence[RedriveResult]], None] | None = None,
+    guard: RedriveGuard | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RedriveSummary:
-    """Re-drive the dead letters named by ``ids`` or matching ``where``.
+    """Re-drive the dead letters named by ``ids`` or matching ``where``; with ``guard``,
+    canary first, paced, and stopping itself when too many fail (``RedriveGuard``).
 
     The summary counts every row; it keeps ``keep`` rows' outcomes (None: all), those that
     did not succeed first, so that memory stays flat however many rows are re-driven.
@@ -238,8 +323,11 @@ def redrive(
     )
     tally = _Tally(keep)
     cancelled = False
+    stopped: str | None = None
     done = 0
-    sizes = _growing(CHUNK, CHUNK if dry_run else MAX_CHUNK)
+    watch = _Watch(guard, total, clock) if guard is not None and not dry_run else None
+    most = CHUNK if dry_run else MAX_CHUNK
+    sizes = watch.sizes(CHUNK, most) if watch is not None else _growing(CHUNK, most)
     for part in _chunks(ws, chosen, where, sizes):
         chunk = run.preview(_load(ws, part)) if dry_run else run.claimed_chunk(part)
         tally.add(chunk)
@@ -252,7 +340,12 @@ def redrive(
         if progress.cancelled():
             cancelled = True
             break
-    return tally.summary(transform.ref, dry_run, cancelled)
+        if watch is not None:
+            stopped = watch.verdict(chunk, done)
+            if stopped is not None:
+                break
+            watch.keep_pace(done, sleep)
+    return replace(tally.summary(transform.ref, dry_run, cancelled), stopped=stopped)
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)

@@ -20,20 +20,28 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QRadioButton,
+    QSpinBox,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from triage_app.core.deadletters import DeadLetterFilter, RedriveResult, RedriveSummary
+from triage_app.core.deadletters import (
+    DeadLetterFilter,
+    RedriveGuard,
+    RedriveResult,
+    RedriveSummary,
+)
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
@@ -74,6 +82,8 @@ def describe_redrive(s: RedriveSummary) -> str:
         text += f" {s.taken:,} left to another re-drive that holds them."
     if s.cancelled:
         text += " Cancelled: the rest were not touched."
+    if s.stopped:
+        text += f" Stopped by itself: {s.stopped}."
     return text
 
 
@@ -173,6 +183,32 @@ class RedriveDialog(QDialog):
         form.addRow("Re-drive", scope)
         form.addRow("Transform", self.transform_combo)
 
+        # The guard: a canary first, a stop when too many fail, a pace (issue 13).
+        self.canary_check = QCheckBox("Canary first:", objectName="redriveCanary")
+        self.canary_rows = QSpinBox(objectName="redriveCanaryRows", minimum=0, maximum=1_000_000)
+        self.canary_rows.setSpecialValueText("10 or 1%")
+        self.canary_rows.setSuffix(" rows")
+        self.canary_rows.setAccessibleName("Rows re-driven first, as a canary")
+        self.stop_rate = QSpinBox(objectName="redriveStopRate", minimum=0, maximum=100, value=20)
+        self.stop_rate.setSuffix(" % failed")
+        self.stop_rate.setPrefix("stop above ")
+        self.stop_rate.setAccessibleName("Stop when more than this share of rows failed")
+        self.stop_check = QCheckBox("Stop by itself", objectName="redriveStop")
+        self.pace = QSpinBox(objectName="redrivePace", minimum=0, maximum=1_000_000)
+        self.pace.setSpecialValueText("full speed")
+        self.pace.setSuffix(" rows/s")
+        self.pace.setAccessibleName("Pace, rows a second (0: full speed)")
+        guard = QHBoxLayout()
+        for w in (self.canary_check, self.canary_rows, self.stop_check, self.stop_rate):
+            guard.addWidget(w)
+        guard.addWidget(QLabel("Pace:"))
+        guard.addWidget(self.pace)
+        guard.addStretch(1)
+        form.addRow("Guard", guard)
+        self.canary_check.toggled.connect(self._guard_changed)
+        self.stop_check.toggled.connect(self._guard_changed)
+        self._guard_changed()
+
         self.results = QTableView(objectName="redrivePreview")
         self.results.setAccessibleName("Re-drive results")
         self.results.setTabKeyNavigation(False)  # Tab moves on to the buttons
@@ -216,11 +252,28 @@ class RedriveDialog(QDialog):
         v.addWidget(self.summary)
         v.addWidget(self.buttons)
 
+    @Slot()
+    def _guard_changed(self) -> None:
+        self.canary_rows.setEnabled(self.canary_check.isChecked())
+        self.stop_rate.setEnabled(self.canary_check.isChecked() or self.stop_check.isChecked())
+
+    def guard(self) -> RedriveGuard | None:
+        """The guard the dialog asks for; None for a re-drive at full speed, unwatched."""
+        canary = self.canary_rows.value() if self.canary_check.isChecked() else None
+        pace = float(self.pace.value()) or None
+        stop = self.canary_check.isChecked() or self.stop_check.isChecked()
+        if canary is None and pace is None and not stop:
+            return None
+        # Unchecked, the stop still needs a rate; a share above 1 never stops anything.
+        rate = self.stop_rate.value() / 100 if stop else 1.0
+        return RedriveGuard(canary=canary, max_failure_rate=rate, pace=pace)
+
     def _job(self, dry_run: bool) -> RedriveJob:
         ref = self.transform_combo.currentData()
+        guard = None if dry_run else self.guard()
         if self.scope_selected.isChecked():
-            return RedriveJob(ref, ids=self._ids, dry_run=dry_run)
-        return RedriveJob(ref, where=self._where, dry_run=dry_run)
+            return RedriveJob(ref, ids=self._ids, dry_run=dry_run, guard=guard)
+        return RedriveJob(ref, where=self._where, dry_run=dry_run, guard=guard)
 
     def is_running(self) -> bool:
         return self._runner is not None
