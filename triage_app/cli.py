@@ -262,7 +262,12 @@ def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from triage_app.core.deadletters import DeadLetterFilter
 
     return DeadLetterFilter(
-        error_class=args.error_class, status=args.status, batch_id=args.batch, search=args.search
+        error_class=args.error_class,
+        status=args.status,
+        batch_id=args.batch,
+        search=args.search,
+        owner=getattr(args, "owner", None),
+        tag=getattr(args, "tag", None),
     )
 
 
@@ -822,6 +827,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("list", cmd_list, "list dead letters")
     filters(sp, "open")
     sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    sp.add_argument("--owner", metavar="NAME", help="the rows of the error groups NAME owns")
+    sp.add_argument("--tag", metavar="TAG", help="the rows of the error groups tagged TAG")
     sp.add_argument(
         "--limit", type=_whole(1), default=100, metavar="N", help="at most N rows (default 100)"
     )
@@ -881,9 +888,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--text", required=True, metavar="TEXT", help="the note"
     )
 
-    from triage_app import cli_change_sets
+    from triage_app import cli_change_sets, cli_groups
 
     cli_change_sets.add_commands(add, CLASSES, STATUS_FILTERS)
+    cli_groups.add_commands(add)
 
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
     g = sp.add_mutually_exclusive_group(required=True)

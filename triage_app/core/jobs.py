@@ -224,6 +224,34 @@ class RevertJob:
 
 
 @dataclass(frozen=True)
+class GroupJob:
+    """An error group's owner, tags or note changed (``deadletters.set_group``)."""
+
+    signature: str
+    owner: str | None = None
+    set_owner: bool = False  # False: the owner stays as it is
+    add_tags: tuple[str, ...] = ()
+    remove_tags: tuple[str, ...] = ()
+    note: str | None = None
+
+    @property
+    def title(self) -> str:
+        return "error group change"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> Any:
+        from triage_app.core.deadletters import UNCHANGED, set_group
+
+        return set_group(
+            _needs(ws),
+            self.signature,
+            owner=self.owner if self.set_owner else UNCHANGED,
+            add_tags=self.add_tags,
+            remove_tags=self.remove_tags,
+            note=self.note,
+        )
+
+
+@dataclass(frozen=True)
 class PurgeJob:
     """Purge closed dead letters (resolved, discarded) closed more than ``days`` ago."""
 

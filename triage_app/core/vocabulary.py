@@ -57,6 +57,7 @@ class AuditAction(enum.StrEnum):
     RECLASSIFIED = "reclassified"
     NOTE = "note"
     PURGED = "purged"  # a retention purge: about the store, not one row (no dead letter)
+    GROUP = "group"  # an error group's owner, tags or note changed (no dead letter)
 
 
 class RedriveOutcome(enum.StrEnum):

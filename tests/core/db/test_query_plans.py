@@ -135,6 +135,8 @@ def steward_changes(rec: Recorder, ws: Workspace, cli: list[str], s: dict[str, A
         cli_ok(cli, "changesets")
     with rec.doing("cli: revert a change-set"):
         cli_ok(cli, "revert", "1")
+    with rec.doing("cli: group --owner --tag (the team backlog)"):
+        cli_ok(cli, "group", s["signature"], "--owner", "ani", "--tag", "needs source fix")
     with rec.doing("window: park selected rows (expected versions)"):
         rows = fetch_rows(ws, DeadLetterFilter(batch_id=batch), limit=5)
         apply_change(
@@ -276,6 +278,11 @@ def cli_reads(rec: Recorder, cli: list[str], s: dict[str, Any], tmp: Path) -> No
         ["audit", "--action", "resolved"],
         ["audit", "--id", str(s["ids"][0])],
         ["audit", "--action", "quarantined", "--since", "2026-03-01T12:00"],
+        ["groups"],
+        ["groups", "--owner", "ani", "--sort", "oldest"],
+        ["groups", "--tag", "needs source fix"],
+        ["list", "--owner", "ani"],
+        ["list", "--tag", "needs source fix", "--status", "all"],
         ["purge", "--older-than", "30", "--dry-run"],
         ["purge", "--older-than", "10", "--status", "discarded", "--dry-run"],
     ):

@@ -45,6 +45,7 @@ STORE_TABLES = {
     "tracebacks",
     "change_sets",
     "change_set_rows",
+    "error_groups",
     "signatures",
 }
 # What 7e0d82e's ensure_schema wrote into user_version: a CRC of its column names.

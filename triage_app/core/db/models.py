@@ -324,6 +324,27 @@ class ChangeSetRowTable(Base):
 ChangeSetRow = ChangeSetRowTable()
 
 
+class ErrorGroupTable(Base):
+    """Working the backlog as a team (issue 13): who owns an error group (the dead letters
+    of one signature), its tags ("needs source fix", "waiting on vendor") and a note. A
+    group with none of them has no row. ``version`` guards changes as a dead letter's
+    does; each change is audited."""
+
+    __tablename__ = "error_groups"
+
+    signature_id = Column(IdType, ForeignKey("signatures.id"), primary_key=True)
+    owner: Column[str | None] = Column(String(200), nullable=True)
+    tags = Column(Text, nullable=False, default="[]")  # JSON: a sorted list of strings
+    note = Column(Text, nullable=False, default="")
+    version = Column(Integer, nullable=False, default=1)
+    changed_at = Column(DateTime, nullable=False)
+    changed_by = Column(String(200), nullable=False)
+    __table_args__ = (Index("ix_error_groups_owner", "owner"),)
+
+
+ErrorGroupNotes = ErrorGroupTable()
+
+
 def signature_text() -> ColumnElement[str]:
     """A dead letter's signature as text, for a SELECT list: one primary-key lookup a row.
     To filter or group by signature, use ``signature_id`` (its indexes hold the id)."""

@@ -59,7 +59,15 @@ _REVISION_NUMBERS = 100_000
 # Any of these tables means a store is there; none of them means a new one.
 _STORE_TABLES = frozenset(
     {"batches", "batch_chunks", "dead_letters", "audit_events", "stats_cache"}
-    | {"purges", "store_settings", "tracebacks", "signatures", "change_sets", "change_set_rows"}
+    | {
+        "purges",
+        "store_settings",
+        "tracebacks",
+        "signatures",
+        "change_sets",
+        "change_set_rows",
+        "error_groups",
+    }
 )
 # Alembic's own version table, declared here so that a new store is stamped without it.
 _VERSIONS = Table(

@@ -61,6 +61,13 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         read_patch,
         step_from_text,
     )
+    from triage_app.core.deadletters.groups import (
+        SORTS,
+        UNCHANGED,
+        GroupInfo,
+        list_groups,
+        set_group,
+    )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
     from triage_app.core.deadletters.payload_view import (
         DiffLine,
@@ -151,6 +158,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "read_patch",
         "step_from_text",
     ),
+    "groups": ("SORTS", "UNCHANGED", "GroupInfo", "list_groups", "set_group"),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -229,6 +237,8 @@ __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
     "FORM_STEPS",
     "PURGEABLE",
+    "SORTS",
+    "UNCHANGED",
     "AuditEntry",
     "AuditFilter",
     "AuditPage",
@@ -247,6 +257,7 @@ __all__ = [
     "ExportSummary",
     "Fix",
     "FixPreview",
+    "GroupInfo",
     "NotApplicable",
     "PurgeSummary",
     "RedriveGuard",
@@ -279,6 +290,7 @@ __all__ = [
     "get_dead_letter",
     "list_change_sets",
     "list_dead_letters",
+    "list_groups",
     "note",
     "page_of_dead_letters",
     "park",
@@ -296,6 +308,7 @@ __all__ = [
     "reopen",
     "retention_policy",
     "revert_change_set",
+    "set_group",
     "set_retention_policy",
     "set_status",
     "step_from_text",

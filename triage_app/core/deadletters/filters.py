@@ -7,12 +7,19 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, and_, bindparam, or_
+import orjson
+from sqlalchemy import Select, and_, bindparam, or_, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from sqlalchemy.types import Boolean
 
-from triage_app.core.db import DeadLetter, shown_error, signature_id_of, working_payload
+from triage_app.core.db import (
+    DeadLetter,
+    ErrorGroupNotes,
+    shown_error,
+    signature_id_of,
+    working_payload,
+)
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS, Status
 
@@ -50,6 +57,8 @@ class DeadLetterFilter:
     # First failed on these UTC days, both included (a day or a span of a Trends chart).
     failed_from: dt.date | None = None
     failed_to: dt.date | None = None
+    owner: str | None = None  # the rows of the error groups this steward owns
+    tag: str | None = None  # the rows of the error groups tagged so
 
     def with_(self, **changes: Any) -> DeadLetterFilter:
         return replace(self, **changes)
@@ -147,6 +156,16 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
         out.append(dl.first_failed_at < dt.datetime.combine(end, dt.time()))
     if f.ids is not None:
         out.append(dl.id.in_(f.ids))
+    if f.owner is not None:
+        owned = select(ErrorGroupNotes.signature_id).where(ErrorGroupNotes.owner == f.owner)
+        out.append(dl.signature_id.in_(owned))
+    if f.tag is not None:
+        # Tags are kept as a JSON array of strings: the tag, quoted as JSON writes it.
+        pattern = _like_literal(orjson.dumps(f.tag).decode())
+        tagged = select(ErrorGroupNotes.signature_id).where(
+            ErrorGroupNotes.tags.like(pattern, escape="\\")
+        )
+        out.append(dl.signature_id.in_(tagged))
     if f.search:
         needle = f.search.encode("utf-8")
         out.append(

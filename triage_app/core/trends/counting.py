@@ -15,6 +15,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Column,
     Connection,
@@ -30,7 +31,14 @@ from sqlalchemy import (
 from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.clock import day_start
-from triage_app.core.db import AuditEvent, DeadLetter, signature_ids, signature_texts
+from triage_app.core.db import (
+    AuditEvent,
+    DeadLetter,
+    ErrorGroupNotes,
+    Signature,
+    signature_ids,
+    signature_texts,
+)
 from triage_app.core.deadletters import DeadLetterFilter, filter_clauses
 from triage_app.core.trends.model import (
     AttemptsBucket,
@@ -244,10 +252,21 @@ def error_groups(
     if top is not None:
         ranked = ranked[:top]
     seen = _first_last_seen(conn, [k for k, _ in ranked], f, since)
+    notes = _group_notes(conn)
     return tuple(
-        ErrorGroup(sig, cls, sum(by_status.values()), by_status, *seen[(cls, sig)])
+        ErrorGroup(
+            sig, cls, sum(by_status.values()), by_status, *seen[(cls, sig)], *notes.get(sig, ())
+        )
         for (cls, sig), by_status in ranked
     )
+
+
+def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...]]]:
+    """Each owned or tagged group's owner and tags, by signature (few: read whole)."""
+    stmt = select(Signature.text, ErrorGroupNotes.owner, ErrorGroupNotes.tags).join(
+        Signature, Signature.id == ErrorGroupNotes.signature_id
+    )
+    return {text: (owner, tuple(orjson.loads(tags))) for text, owner, tags in conn.execute(stmt)}
 
 
 def scope(f: DeadLetterFilter | None, since: dt.date | None) -> list[ColumnElement[bool]]:

@@ -96,6 +96,8 @@ class ErrorGroup:
     by_status: dict[str, int]
     first_seen: dt.datetime | None
     last_seen: dt.datetime | None
+    owner: str | None = None  # who works on it (the team backlog: deadletters/groups.py)
+    tags: tuple[str, ...] = ()
 
     @property
     def open(self) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QTableView
 
 from triage_app.core.clock import minute
 from triage_app.core.trends import ErrorGroup, Trends
@@ -19,7 +19,20 @@ from triage_app.gui.trends.base import Link, TrendChart, bars, dead_letters
 Index = QModelIndex | QPersistentModelIndex
 
 COL_SIGNATURE, COL_CLASS, COL_COUNT, COL_OPEN, COL_RESOLVED, COL_FIRST, COL_LAST = range(7)
-HEADERS = ("signature", "class", "count", "open", "resolved", "first seen", "last seen")
+COL_OWNER, COL_TAGS = 7, 8
+HEADERS = (
+    "signature",
+    "class",
+    "count",
+    "open",
+    "resolved",
+    "first seen",
+    "last seen",
+    "owner",
+    "tags",
+)
+# What a steward can change of a group from its menu (the team backlog, issue 13).
+EDITS = (("owner", "Assign owner…"), ("tags", "Tags…"), ("note", "Note…"))
 _NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED)
 BARS = 10  # the chart shows the largest few; the table has them all
 LABEL_CHARS = 30
@@ -72,6 +85,8 @@ class GroupsModel(QAbstractTableModel):
                 f"{g.resolved:,}",
                 _when(g.first_seen),
                 _when(g.last_seen),
+                g.owner or "",
+                ", ".join(g.tags),
             )[col]
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_SIGNATURE:
             return g.signature
@@ -143,6 +158,7 @@ class GroupsView(QSplitter):
     """The table beside the chart; a row or a bar chooses a group."""
 
     linked = Signal(object)  # Link
+    editRequested = Signal(object, str)  # ErrorGroup, what (owner, tags, note)
 
     def __init__(self) -> None:
         super().__init__(Qt.Orientation.Horizontal)
@@ -161,8 +177,13 @@ class GroupsView(QSplitter):
         hh.setSectionResizeMode(COL_SIGNATURE, QHeaderView.ResizeMode.Stretch)
         for col, width in ((1, 64), (2, 70), (3, 64), (4, 70), (5, 118), (6, 118)):
             self.table.setColumnWidth(col, width)
-        self.table.setToolTip("Click a group: the quarantine table shows it, its rows selected")
+        self.table.setToolTip(
+            "Click a group: the quarantine table shows it, its rows selected. "
+            "Right-click: assign an owner, tags, a note"
+        )
         self.table.clicked.connect(self._on_clicked)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._menu)
         self.chart = GroupsChart()
         self.chart.linked.connect(self.linked)
         self.addWidget(self.table)
@@ -184,3 +205,15 @@ class GroupsView(QSplitter):
 
     def _on_clicked(self, index: QModelIndex) -> None:
         self.choose(index.row())
+
+    def _menu(self, pos: Any) -> None:
+        row = self.table.indexAt(pos).row()
+        if not 0 <= row < len(self.model.groups):
+            return
+        group = self.model.groups[row]
+        menu = QMenu(self)
+        for what, text in EDITS:
+            menu.addAction(text).triggered.connect(
+                lambda _=False, w=what: self.editRequested.emit(group, w)
+            )
+        menu.popup(self.table.viewport().mapToGlobal(pos))

@@ -86,6 +86,7 @@ def _histogram_call(f: DeadLetterFilter) -> Callable[[Workspace], tuple[Attempts
 
 class TrendsTab(QWidget):
     linked = Signal(object)  # Link
+    groupEditRequested = Signal(object, str)  # ErrorGroup, what: owner, tags or note
     spikeChanged = Signal(object)
     updated = Signal()  # the charts show fresh numbers
     message = Signal(str)
@@ -143,6 +144,7 @@ class TrendsTab(QWidget):
         self.rate = RateChart()
         self.attempts = AttemptsChart()
         self.groups = GroupsView()
+        self.groups.editRequested.connect(self.groupEditRequested)
 
         mode = QWidget()
         mh = QHBoxLayout(mode)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -42,9 +43,10 @@ from triage_app.core.deadletters import (
     list_change_sets,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.jobs import DemoJob, ExportJob, Job
+from triage_app.core.jobs import DemoJob, ExportJob, GroupJob, Job
 from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
 from triage_app.core.transforms import default_registry
+from triage_app.core.trends import ErrorGroup
 from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
@@ -239,6 +241,7 @@ class MainWindow(QMainWindow):
         self.welcome.newChosen.connect(self.open_default_workspace)
         self.welcome.recentChosen.connect(self._open_recent)
         self.trends.linked.connect(self.apply_link)
+        self.trends.groupEditRequested.connect(self.edit_group)
         self.trends.spikeChanged.connect(self.spike_banner.show_spike)
         self.trends.message.connect(self.show_message)
         self.spike_banner.showBatch.connect(self.show_spike_batch)
@@ -678,6 +681,45 @@ class MainWindow(QMainWindow):
     def _on_reverted(self, report: ChangeSetReport) -> None:
         self.show_message(describe_revert(report))
         self.reload(in_place=True)
+
+    @Slot(object, str)
+    def edit_group(self, group: ErrorGroup, what: str) -> None:
+        """Trends > a group's menu: its owner, tags or note (the team backlog)."""
+        if self.ws is None:
+            return
+        title = f"Error group: {group.signature[:60]}"
+        if what == "owner":
+            text, ok = QInputDialog.getText(
+                self, title, "Owner (empty: nobody):", text=group.owner or ""
+            )
+            job = GroupJob(group.signature, owner=text.strip() or None, set_owner=True)
+        elif what == "tags":
+            text, ok = QInputDialog.getText(
+                self, title, "Tags, separated by commas:", text=", ".join(group.tags)
+            )
+            wanted = {t.strip() for t in text.split(",") if t.strip()}
+            job = GroupJob(
+                group.signature,
+                add_tags=tuple(sorted(wanted - set(group.tags))),
+                remove_tags=tuple(sorted(set(group.tags) - wanted)),
+            )
+        else:
+            text, ok = QInputDialog.getText(self, title, "Note (empty: none):")
+            job = GroupJob(group.signature, note=text)
+        if not ok:
+            return
+        runner = self.start_job(job)
+        runner.finished.connect(self._on_group_changed)
+        runner.failed.connect(self.show_message)
+
+    @Slot(object)
+    def _on_group_changed(self, group: Any) -> None:
+        owner = group.owner or "nobody"
+        self.show_message(
+            f"Error group {group.signature[:60]}: owner {owner}, "
+            f"tags {', '.join(group.tags) or 'none'}"
+        )
+        self.trends.refresh()
 
     @Slot()
     def retention(self) -> None:

@@ -1,8 +1,9 @@
-"""0005: change-sets, fixes applied to many dead letters at once (issue 13).
+"""0005: change-sets and error groups' owners (issue 13).
 
 A change-set keeps the fix (a JSON Patch), who applied it and when, and for each row it
 changed the payload it replaced and the version it left, so that it can be reverted as a
-whole. New tables only: nothing of an older store changes.
+whole. ``error_groups`` keeps who owns the dead letters of a signature, their tags and a
+note. New tables only: nothing of an older store changes.
 """
 
 from __future__ import annotations
@@ -45,8 +46,24 @@ def upgrade() -> None:
     # A purge deletes dead letters: finding the lines that name them must not read all.
     op.create_index("ix_change_set_rows_dead_letter", "change_set_rows", ["dead_letter_id"])
 
+    op.create_table(
+        "error_groups",
+        sa.Column("signature_id", _ID, nullable=False),
+        sa.Column("owner", sa.String(200), nullable=True),
+        sa.Column("tags", sa.Text(), nullable=False),
+        sa.Column("note", sa.Text(), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("changed_at", sa.DateTime(), nullable=False),
+        sa.Column("changed_by", sa.String(200), nullable=False),
+        sa.ForeignKeyConstraint(["signature_id"], ["signatures.id"]),
+        sa.PrimaryKeyConstraint("signature_id"),
+    )
+    op.create_index("ix_error_groups_owner", "error_groups", ["owner"])
+
 
 def downgrade() -> None:
+    op.drop_index("ix_error_groups_owner", table_name="error_groups")
+    op.drop_table("error_groups")
     op.drop_index("ix_change_set_rows_dead_letter", table_name="change_set_rows")
     op.drop_table("change_set_rows")
     op.drop_table("change_sets")

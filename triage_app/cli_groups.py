@@ -1,0 +1,118 @@
+"""The command line's team backlog (issue 13): ``groups`` lists the error groups with their
+counts, the age of their oldest open row, owner, tags and note; ``group`` assigns, tags or
+notes one. A thin layer over ``core.deadletters`` (groups.py), registered by cli.py."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from triage_app.core.errors import TriageError
+
+Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
+SORTS = ("open", "oldest", "count", "owner")
+
+
+def add_commands(add: Add) -> None:
+    from triage_app.cli import _whole
+
+    sp = add(
+        "groups",
+        cmd_groups,
+        "list the error groups: counts, the oldest open row's age, owner, tags and note",
+    )
+    sp.add_argument("--owner", metavar="NAME", help="only the groups NAME owns")
+    sp.add_argument("--tag", metavar="TAG", help="only the groups tagged TAG")
+    sp.add_argument(
+        "--sort",
+        choices=SORTS,
+        default="open",
+        help="most open first (default), oldest open row first, largest, or by owner",
+    )
+
+    sp = add("group", cmd_group, "assign, tag or note an error group (audited)")
+    sp.add_argument(
+        "signature", metavar="SIGNATURE", help="the group's signature, as groups lists it"
+    )
+    owner = sp.add_mutually_exclusive_group()
+    owner.add_argument("--owner", metavar="NAME", help="who works on it")
+    owner.add_argument("--no-owner", action="store_true", help="nobody works on it any more")
+    sp.add_argument("--tag", action="append", default=[], metavar="TAG", help="add a tag")
+    sp.add_argument("--untag", action="append", default=[], metavar="TAG", help="remove a tag")
+    sp.add_argument("--note", metavar="TEXT", help="the group's note (empty: none)")
+    sp.add_argument(
+        "--if-version",
+        type=_whole(0, 2**31 - 1),
+        metavar="N",
+        help="only if the group is still at version N (groups --json gives it)",
+    )
+
+
+def _days(g: Any, now: Any) -> str:
+    age = g.age(now)
+    if age is None:
+        return "-"
+    days = age.total_seconds() / 86400
+    return f"{days:.0f} d" if days >= 1 else f"{age.total_seconds() / 3600:.0f} h"
+
+
+def cmd_groups(args: argparse.Namespace) -> int:
+    from triage_app.cli import _emit, _open
+    from triage_app.core import deadletters as dls
+    from triage_app.core.clock import utcnow
+
+    with _open(args, create=False) as ws:
+        groups = dls.list_groups(ws, owner=args.owner, tag=args.tag, sort=args.sort)
+    now = utcnow()
+
+    def text() -> str:
+        if not groups:
+            return "no error groups match"
+        lines = [
+            f"{'open':>7} {'all':>7} {'oldest':>7}  {'owner':12} {'class':9} signature  [tags]"
+        ]
+        for g in groups:
+            tags = f"  [{', '.join(g.tags)}]" if g.tags else ""
+            note = f"\n{'':45}note: {g.note}" if g.note else ""
+            lines.append(
+                f"{g.open:>7,} {g.count:>7,} {_days(g, now):>7}  {(g.owner or '-')[:12]:12} "
+                f"{g.error_class:9} {g.signature}{tags}{note}"
+            )
+        return "\n".join(lines)
+
+    _emit([g.to_json(now) for g in groups], args.json, text)
+    return 0
+
+
+def cmd_group(args: argparse.Namespace) -> int:
+    from triage_app.cli import _emit, _open
+    from triage_app.core import deadletters as dls
+
+    owner: Any = (
+        None if args.no_owner else (args.owner if args.owner is not None else dls.UNCHANGED)
+    )
+    if owner is dls.UNCHANGED and not (args.tag or args.untag or args.note is not None):
+        raise TriageError(
+            "group: say what to change: --owner, --no-owner, --tag, --untag or --note"
+        )
+    with _open(args, create=False) as ws:
+        g = dls.set_group(
+            ws,
+            args.signature,
+            owner=owner,
+            add_tags=args.tag,
+            remove_tags=args.untag,
+            note=args.note,
+            if_version=args.if_version,
+        )
+
+    def text() -> str:
+        tags = ", ".join(g.tags) or "none"
+        return (
+            f"error group {g.signature} (version {g.version}): owner {g.owner or 'nobody'}, "
+            f"tags {tags}" + (f", note: {g.note}" if g.note else "")
+        )
+
+    _emit(g.to_json(), args.json, text)
+    return 0

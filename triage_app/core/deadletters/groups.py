@@ -1,0 +1,216 @@
+"""Working the backlog as a team (issue 13): each error group (the dead letters of one
+signature) can have an owner, tags ("needs source fix", "waiting on vendor", anything) and
+a note, beside its counts and the age of its oldest open row.
+
+A change is guarded as a dead letter's is: by the version its steward saw (``if_version``),
+refused otherwise with who changed the group and when; and each change appends an audit
+event (``group``, about the store rather than one row) saying what changed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import case, func, insert, select, update
+
+from triage_app.core.clock import iso, utcnow
+from triage_app.core.db import (
+    DeadLetter,
+    ErrorGroupNotes,
+    Signature,
+    Workspace,
+    actor_for,
+    event_insert,
+)
+from triage_app.core.deadletters import transitions
+from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import AuditAction, Status
+
+SORTS = ("open", "oldest", "count", "owner")
+UNCHANGED: Any = object()  # set_group: leave the owner as it is
+
+
+@dataclass(frozen=True)
+class GroupInfo:
+    signature: str
+    error_class: str
+    count: int
+    open: int
+    oldest_open: dt.datetime | None  # the first failure of its oldest open row
+    owner: str | None
+    tags: tuple[str, ...]
+    note: str
+    version: int  # 0: nobody has owned, tagged or noted it yet
+
+    def age(self, now: dt.datetime) -> dt.timedelta | None:
+        return None if self.oldest_open is None else now - self.oldest_open
+
+    def to_json(self, now: dt.datetime | None = None) -> dict[str, Any]:
+        age = self.age(now or utcnow())
+        return {
+            "signature": self.signature,
+            "class": self.error_class,
+            "count": self.count,
+            "open": self.open,
+            "oldest_open": iso(self.oldest_open) if self.oldest_open else None,
+            "oldest_open_days": None if age is None else round(age.total_seconds() / 86400, 1),
+            "owner": self.owner,
+            "tags": list(self.tags),
+            "note": self.note,
+            "version": self.version,
+        }
+
+
+def list_groups(
+    ws: Workspace, *, owner: str | None = None, tag: str | None = None, sort: str = "open"
+) -> list[GroupInfo]:
+    """Every error group with its counts, oldest open row, owner, tags and note; only those
+    ``owner`` owns or tagged ``tag``, when given. ``sort``: most open, oldest open row
+    first, largest, or by owner."""
+    if sort not in SORTS:
+        raise TriageError(f"unknown sort {sort!r}: use one of {', '.join(SORTS)}")
+    dl = DeadLetter
+    is_open = dl.status == Status.OPEN.value
+    # Grouped along ix_dl_cube (class, signature, status, ...): the index alone answers.
+    stmt = select(
+        dl.error_class,
+        dl.signature_id,
+        func.count(),
+        func.sum(case((is_open, 1), else_=0)),
+        func.min(case((is_open, dl.first_failed_at), else_=None)),
+    ).group_by(dl.error_class, dl.signature_id)
+    with ws.store.connect() as conn:
+        counted = conn.execute(stmt).all()
+        texts = dict(conn.execute(select(Signature.id, Signature.text)).all())
+        notes = {r.signature_id: r for r in conn.execute(select(ErrorGroupNotes))}
+    groups = []
+    for cls, sig_id, count, open_, oldest in counted:
+        n = notes.get(sig_id)
+        tags = tuple(orjson.loads(n.tags)) if n is not None else ()
+        if owner is not None and (n is None or n.owner != owner):
+            continue
+        if tag is not None and tag not in tags:
+            continue
+        groups.append(
+            GroupInfo(
+                texts[sig_id],
+                cls,
+                int(count),
+                int(open_ or 0),
+                oldest,
+                n.owner if n is not None else None,
+                tags,
+                n.note if n is not None else "",
+                int(n.version) if n is not None else 0,
+            )
+        )
+    far = dt.datetime.max
+    keys = {
+        "open": lambda g: (-g.open, -g.count, g.signature),
+        "oldest": lambda g: (g.oldest_open or far, g.signature),
+        "count": lambda g: (-g.count, g.signature),
+        "owner": lambda g: (g.owner is None, g.owner or "", -g.open, g.signature),
+    }
+    return sorted(groups, key=keys[sort])
+
+
+def set_group(
+    ws: Workspace,
+    signature: str,
+    *,
+    owner: Any = UNCHANGED,
+    add_tags: Sequence[str] = (),
+    remove_tags: Sequence[str] = (),
+    note: str | None = None,
+    if_version: int | None = None,
+    actor: str | None = None,
+) -> GroupInfo:
+    """Change a group's owner (None: nobody), tags or note, audited; with ``if_version``,
+    refused when the group has moved on since. The group as it is now."""
+    actor = actor or actor_for(ws.store)
+    add = [t.strip() for t in add_tags if t.strip()]
+    if any(len(t) > 80 for t in add) or (isinstance(owner, str) and not owner.strip()):
+        raise TriageError("an owner is a name and a tag at most 80 characters")
+    with transitions.write_transaction(ws.store) as conn:
+        now = utcnow()
+        sig_id = conn.execute(
+            select(Signature.id).where(Signature.text == signature)
+        ).scalar_one_or_none()
+        if sig_id is None:
+            raise TriageError(f"no error group with the signature {signature!r}")
+        lock = select(ErrorGroupNotes).where(ErrorGroupNotes.signature_id == sig_id)
+        if conn.dialect.name == "postgresql":
+            lock = lock.with_for_update()
+        row = conn.execute(lock).first()
+        version = int(row.version) if row is not None else 0
+        if if_version is not None and if_version != version:
+            who = f"by {row.changed_by} at {iso(row.changed_at)}" if row is not None else ""
+            raise TriageError(
+                f"the error group changed since version {if_version} ({who}); "
+                f"it is now version {version}"
+            )
+        before_owner = row.owner if row is not None else None
+        before_tags = set(orjson.loads(row.tags)) if row is not None else set()
+        before_note = row.note if row is not None else ""
+        new_owner = before_owner if owner is UNCHANGED else (owner.strip() if owner else None)
+        new_tags = (before_tags | set(add)) - {t.strip() for t in remove_tags}
+        new_note = before_note if note is None else note.strip()
+        said = _changes(before_owner, new_owner, before_tags, new_tags, before_note, new_note)
+        if not said:
+            raise TriageError("nothing to change: the group is like that already")
+        values = {
+            "owner": new_owner,
+            "tags": orjson.dumps(sorted(new_tags)).decode(),
+            "note": new_note,
+            "version": version + 1,
+            "changed_at": now,
+            "changed_by": actor,
+        }
+        if row is None:
+            conn.execute(insert(ErrorGroupNotes).values(signature_id=sig_id, **values))
+        else:
+            done = conn.execute(
+                update(ErrorGroupNotes)
+                .where(ErrorGroupNotes.signature_id == sig_id, ErrorGroupNotes.version == version)
+                .values(**values)
+            )
+            if done.rowcount != 1:  # cannot happen under the lock; never write blind
+                raise TriageError("the error group changed while it was being changed")
+        conn.execute(
+            event_insert(),
+            {
+                "dead_letter_id": None,
+                "at": now,
+                "actor": actor,
+                "action": AuditAction.GROUP.value,
+                "detail": f"group {signature}: {said}",
+                "version": version + 1,
+                "replaced_payload": None,
+            },
+        )
+    found = next((g for g in list_groups(ws) if g.signature == signature), None)
+    if found is None:  # the group emptied (purged) meanwhile: say what was written
+        raise TriageError(f"the error group {signature!r} has no dead letters now")
+    return found
+
+
+def _changes(
+    owner0: str | None,
+    owner1: str | None,
+    tags0: set[str],
+    tags1: set[str],
+    note0: str,
+    note1: str,
+) -> str:
+    said = []
+    if owner0 != owner1:
+        said.append(f"owner {owner0 or 'nobody'} -> {owner1 or 'nobody'}")
+    said += [f"tag + {t}" for t in sorted(tags1 - tags0)]
+    said += [f"tag - {t}" for t in sorted(tags0 - tags1)]
+    if note0 != note1:
+        said.append(f"note: {note1[:80]}" if note1 else "note removed")
+    return "; ".join(said)
