@@ -59,3 +59,33 @@ def test_another_stewards_assignment_shows_through_the_live_view(qtbot, window, 
     done = cli("--workspace", str(demo_workspace), "group", signature, "--owner", "budi")
     assert done.returncode == 0, done.stderr
     qtbot.waitUntil(lambda: _row_of(model, signature)[0] == "budi", timeout=15_000)
+
+
+def test_groups_sort_by_a_column_and_an_owner_filters_the_table(qtbot, window):
+    window.tabs.setCurrentWidget(window.trends)
+    qtbot.waitUntil(lambda: window.trends.trends is not None and not window.trends.busy())
+    groups = window.trends.groups
+    model = groups.model
+    largest_first = [g.signature for g in model.groups]
+    model.sort(COL_OWNER, Qt.SortOrder.AscendingOrder)  # nobody owns any: as they were
+    assert [g.signature for g in model.groups] == largest_first
+    model.sort(0, Qt.SortOrder.AscendingOrder)  # by signature
+    assert [g.signature for g in model.groups] == sorted(largest_first)
+    model.sort(0, Qt.SortOrder.DescendingOrder)
+    assert [g.signature for g in model.groups] == sorted(largest_first, reverse=True)
+
+    signature = model.groups[1].signature
+    done = cli("--workspace", str(window.config.folder), "group", signature, "--owner", "citra")
+    assert done.returncode == 0, done.stderr
+    qtbot.waitUntil(lambda: _row_of(model, signature)[0] == "citra", timeout=15_000)
+    assert [g.signature for g in model.groups] == sorted(largest_first, reverse=True)  # kept
+
+    links = []
+    groups.linked.connect(links.append)
+    row = next(i for i, g in enumerate(model.groups) if g.signature == signature)
+    groups._on_clicked(model.index(row, COL_OWNER))
+    (link,) = links
+    assert link.changes == (("owner", "citra"),)
+    window.apply_link(link)
+    qtbot.waitUntil(lambda: window.model.total() == 1)
+    assert window.model.filter.owner == "citra"

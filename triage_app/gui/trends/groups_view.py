@@ -46,6 +46,29 @@ def group_link(g: ErrorGroup) -> Link:
     )
 
 
+def owner_link(owner: str) -> Link:
+    """The rows of every group ``owner`` works on (the team backlog)."""
+    return Link(f"owner {owner}", (("owner", owner),))
+
+
+def tag_link(tag: str) -> Link:
+    return Link(f"tag {tag}", (("tag", tag),))
+
+
+# How each column sorts: the group's value for it (None last).
+_SORT_KEYS: dict[int, Any] = {
+    COL_SIGNATURE: lambda g: g.signature,
+    COL_CLASS: lambda g: g.error_class,
+    COL_COUNT: lambda g: g.count,
+    COL_OPEN: lambda g: g.open,
+    COL_RESOLVED: lambda g: g.resolved,
+    COL_FIRST: lambda g: g.first_seen,
+    COL_LAST: lambda g: g.last_seen,
+    COL_OWNER: lambda g: g.owner,
+    COL_TAGS: lambda g: ", ".join(g.tags) or None,
+}
+
+
 def short(signature: str) -> str:
     return signature if len(signature) <= LABEL_CHARS else signature[: LABEL_CHARS - 1] + "…"
 
@@ -57,8 +80,29 @@ class GroupsModel(QAbstractTableModel):
 
     def set_groups(self, groups: tuple[ErrorGroup, ...]) -> None:
         self.beginResetModel()
-        self.groups = groups
+        self.groups = self._sorted(groups)
         self.endResetModel()
+
+    _order: tuple[int, Qt.SortOrder] | None = None  # the column the steward sorted by
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column (a header click); kept across refreshes. Empty values last."""
+        if column not in _SORT_KEYS:
+            return
+        self._order = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        self.groups = self._sorted(self.groups)
+        self.layoutChanged.emit()
+
+    def _sorted(self, groups: tuple[ErrorGroup, ...]) -> tuple[ErrorGroup, ...]:
+        if self._order is None:
+            return groups  # as counted: largest first
+        column, order = self._order
+        key = _SORT_KEYS[column]
+        present = [g for g in groups if key(g) is not None]
+        empty = [g for g in groups if key(g) is None]
+        descending = order == Qt.SortOrder.DescendingOrder
+        return (*sorted(present, key=key, reverse=descending), *empty)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.groups)
@@ -178,10 +222,17 @@ class GroupsView(QSplitter):
         for col, width in ((1, 64), (2, 70), (3, 64), (4, 70), (5, 118), (6, 118)):
             self.table.setColumnWidth(col, width)
         self.table.setToolTip(
-            "Click a group: the quarantine table shows it, its rows selected. "
-            "Right-click: assign an owner, tags, a note"
+            "Click a group: the quarantine table shows it, its rows selected; its owner or "
+            "tags: every group so owned or tagged. Right-click: assign an owner, tags, a note"
         )
         self.table.clicked.connect(self._on_clicked)
+        # No column yet (the largest group first, as counted); a header click sorts.
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicatorShown(False)  # until a header is clicked
+        self.table.horizontalHeader().sectionClicked.connect(
+            lambda _c: self.table.horizontalHeader().setSortIndicatorShown(True)
+        )
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._menu)
         self.chart = GroupsChart()
@@ -204,7 +255,18 @@ class GroupsView(QSplitter):
         return link
 
     def _on_clicked(self, index: QModelIndex) -> None:
-        self.choose(index.row())
+        """A group's row chooses the group; its owner or its tags choose every group so
+        owned or tagged (the first tag, when there are several)."""
+        row, col = index.row(), index.column()
+        if 0 <= row < len(self.model.groups):
+            g = self.model.groups[row]
+            if col == COL_OWNER and g.owner:
+                self.linked.emit(owner_link(g.owner))
+                return
+            if col == COL_TAGS and g.tags:
+                self.linked.emit(tag_link(g.tags[0]))
+                return
+        self.choose(row)
 
     def _menu(self, pos: Any) -> None:
         row = self.table.indexAt(pos).row()
