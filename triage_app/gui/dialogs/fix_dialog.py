@@ -12,9 +12,7 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
@@ -55,6 +53,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
+from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
@@ -100,28 +99,15 @@ def describe_report(r: ChangeSetReport) -> str:
     return text + " Store > Change-sets… can revert it."
 
 
-class _PreviewModel(QAbstractTableModel):
-    def __init__(self, rows: Sequence[RowPreview], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows = rows
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(PREVIEW_HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return PREVIEW_HEADERS[section]
-        return None
+class _PreviewModel(RowsModel[RowPreview]):
+    headers = PREVIEW_HEADERS
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if not index.isValid():
             return None
-        r = self._rows[index.row()]
+        r = self.rows[index.row()]
         if role == Qt.ItemDataRole.ToolTipRole and index.column() >= 2:
             return f"before: {r.before}\nafter: {r.after}" if r.after else r.before
         if role == Qt.ItemDataRole.DisplayRole:

@@ -10,9 +10,7 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
@@ -46,6 +44,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
+from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
@@ -90,34 +89,17 @@ def describe_redrive(s: RedriveSummary) -> str:
 RESULT_HEADERS = ("id", "line", "outcome", "error, or the row it loads")
 
 
-class _ResultsModel(QAbstractTableModel):
+class _ResultsModel(RowsModel[RedriveResult]):
     """The preview's (or the run's) first rows, coloured by outcome."""
 
-    def __init__(self, results: Sequence[RedriveResult], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._results = results
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._results)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(RESULT_HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(RESULT_HEADERS)
-        ):
-            return RESULT_HEADERS[section]
-        return None
+    headers = RESULT_HEADERS
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if not index.isValid():
             return None
-        r = self._results[index.row()]
+        r = self.rows[index.row()]
         col = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if col == 3:
