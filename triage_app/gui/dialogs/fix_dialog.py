@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QRadioButton,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -53,6 +52,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
+from triage_app.gui.dialogs.scope import RowsScope
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
@@ -138,18 +138,12 @@ class FixDialog(QDialog):
         self.setWindowTitle("Fix dead letters")
         self.resize(1000, 640)
         self._start_job = start_job
-        self._ids = tuple(selected_ids)
-        self._where = where
         self._runner: JobRunner | None = None
         self._preview: FixPreview | None = None
         self._steps: list[Step] = []
 
-        n = len(self._ids)
-        self.scope_selected = QRadioButton(f"the {n:,} selected dead letter{'s' if n != 1 else ''}")
-        self.scope_selected.setEnabled(bool(self._ids))
-        every = "every" if matching is None else f"all {matching:,}"
-        self.scope_filter = QRadioButton(f"{every} dead letters matching the filter")
-        (self.scope_selected if self._ids else self.scope_filter).setChecked(True)
+        self.scope = RowsScope(selected_ids, where, matching)
+        self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
 
         # The form: a step at a time, in order.
         self.step_kind = QComboBox(objectName="fixStepKind")
@@ -196,10 +190,7 @@ class FixDialog(QDialog):
             self.transform_combo.setCurrentIndex(max(0, self.transform_combo.findData(transform)))
 
         form = QFormLayout()
-        scope = QVBoxLayout()
-        scope.addWidget(self.scope_selected)
-        scope.addWidget(self.scope_filter)
-        form.addRow("Fix", scope)
+        form.addRow("Fix", self.scope)
         form.addRow("Try with", self.transform_combo)
 
         self.results = QTableView(objectName="fixPreview")
@@ -300,11 +291,6 @@ class FixDialog(QDialog):
         self.apply_button.setEnabled(False)
         self.results.setModel(_PreviewModel((), self.results))
 
-    def _scope(self) -> tuple[tuple[int, ...] | None, DeadLetterFilter | None]:
-        if self.scope_selected.isChecked():
-            return self._ids, None
-        return None, self._where
-
     @Slot()
     def preview(self) -> None:
         try:
@@ -312,7 +298,7 @@ class FixDialog(QDialog):
         except TriageError as exc:
             self.summary.setText(style.coloured(str(exc), style.ERROR))
             return
-        ids, where = self._scope()
+        ids, where = self.scope.chosen()
         self._start(
             FixPreviewJob(fix, ids=ids, where=where, transform=self.transform_combo.currentData())
         )

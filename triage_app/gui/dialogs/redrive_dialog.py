@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QProgressBar,
-    QRadioButton,
     QSpinBox,
     QTableView,
     QVBoxLayout,
@@ -44,6 +43,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
+from triage_app.gui.dialogs.scope import RowsScope
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
@@ -133,20 +133,11 @@ class RedriveDialog(QDialog):
         self.setWindowTitle("Re-drive dead letters")
         self.resize(900, 560)
         self._start_job = start_job
-        self._ids = tuple(selected_ids)
-        self._where = where
         self._runner: JobRunner | None = None
         self._preview: RedriveSummary | None = None
 
-        self.scope_selected = QRadioButton(
-            f"the {len(self._ids):,} selected dead letter{'s' if len(self._ids) != 1 else ''}"
-        )
-        self.scope_selected.setObjectName("scopeSelected")
-        n = "every" if matching is None else f"all {matching:,}"
-        self.scope_filter = QRadioButton(f"{n} dead letters matching the filter")
-        self.scope_filter.setObjectName("scopeFilter")
-        self.scope_selected.setEnabled(bool(self._ids))
-        (self.scope_selected if self._ids else self.scope_filter).setChecked(True)
+        self.scope = RowsScope(selected_ids, where, matching)
+        self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
         self.transform_combo = QComboBox(objectName="redriveTransform")
         self.transform_combo.setAccessibleName("Transform for the re-drive")
         for t in default_registry().all():
@@ -159,10 +150,7 @@ class RedriveDialog(QDialog):
         self.transform_combo.currentIndexChanged.connect(self._invalidate_preview)
 
         form = QFormLayout()
-        scope = QVBoxLayout()
-        scope.addWidget(self.scope_selected)
-        scope.addWidget(self.scope_filter)
-        form.addRow("Re-drive", scope)
+        form.addRow("Re-drive", self.scope)
         form.addRow("Transform", self.transform_combo)
 
         # The guard: a canary first, a stop when too many fail, a pace (issue 13).
@@ -253,9 +241,8 @@ class RedriveDialog(QDialog):
     def _job(self, dry_run: bool) -> RedriveJob:
         ref = self.transform_combo.currentData()
         guard = None if dry_run else self.guard()
-        if self.scope_selected.isChecked():
-            return RedriveJob(ref, ids=self._ids, dry_run=dry_run, guard=guard)
-        return RedriveJob(ref, where=self._where, dry_run=dry_run, guard=guard)
+        ids, where = self.scope.chosen()
+        return RedriveJob(ref, ids=ids, where=where, dry_run=dry_run, guard=guard)
 
     def is_running(self) -> bool:
         return self._runner is not None
