@@ -25,6 +25,7 @@ from triage_app.core.db import (
     Workspace,
     actor_for,
     event_insert,
+    signature_id_of,
 )
 from triage_app.core.deadletters import transitions
 from triage_app.core.errors import TriageError
@@ -66,11 +67,16 @@ class GroupInfo:
 
 
 def list_groups(
-    ws: Workspace, *, owner: str | None = None, tag: str | None = None, sort: str = "open"
+    ws: Workspace,
+    *,
+    owner: str | None = None,
+    tag: str | None = None,
+    sort: str = "open",
+    signature: str | None = None,
 ) -> list[GroupInfo]:
     """Every error group with its counts, oldest open row, owner, tags and note; only those
-    ``owner`` owns or tagged ``tag``, when given. ``sort``: most open, oldest open row
-    first, largest, or by owner."""
+    ``owner`` owns or tagged ``tag``, or the one of ``signature``, when given. ``sort``:
+    most open, oldest open row first, largest, or by owner."""
     if sort not in SORTS:
         raise TriageError(f"unknown sort {sort!r}: use one of {', '.join(SORTS)}")
     dl = DeadLetter
@@ -83,9 +89,13 @@ def list_groups(
         func.sum(case((is_open, 1), else_=0)),
         func.min(case((is_open, dl.first_failed_at), else_=None)),
     ).group_by(dl.error_class, dl.signature_id)
+    texts_stmt = select(Signature.id, Signature.text)
+    if signature is not None:  # one group: its rows alone, along the signature's index
+        stmt = stmt.where(dl.signature_id == signature_id_of(signature))
+        texts_stmt = texts_stmt.where(Signature.text == signature)
     with ws.store.connect() as conn:
         counted = conn.execute(stmt).all()
-        texts = dict(conn.execute(select(Signature.id, Signature.text)).all())
+        texts = dict(conn.execute(texts_stmt).all())
         notes = {r.signature_id: r for r in conn.execute(select(ErrorGroupNotes))}
     groups = []
     for cls, sig_id, count, open_, oldest in counted:
@@ -192,7 +202,8 @@ def set_group(
                 "replaced_payload": None,
             },
         )
-    found = next((g for g in list_groups(ws) if g.signature == signature), None)
+    # The group as it is now: its own rows counted, not every group's.
+    found = next(iter(list_groups(ws, signature=signature)), None)
     if found is None:  # the group emptied (purged) meanwhile: say what was written
         raise TriageError(f"the error group {signature!r} has no dead letters now")
     return found
