@@ -20,6 +20,7 @@ import orjson
 from triage_app import __version__
 from triage_app.core.vocabulary import (
     CLASSES,
+    NOBODY,
     SOURCE_FORMATS,
     STATUS_FILTERS,
     WAITING,
@@ -827,7 +828,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("list", cmd_list, "list dead letters")
     filters(sp, "open")
     sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
-    sp.add_argument("--owner", metavar="NAME", help="the rows of the error groups NAME owns")
+    who = sp.add_mutually_exclusive_group()
+    who.add_argument("--owner", metavar="NAME", help="the rows of the error groups NAME owns")
+    who.add_argument(
+        "--unowned",
+        dest="owner",
+        action="store_const",
+        const=NOBODY,
+        help="the rows of the error groups nobody owns",
+    )
     sp.add_argument("--tag", metavar="TAG", help="the rows of the error groups tagged TAG")
     sp.add_argument(
         "--limit", type=_whole(1), default=100, metavar="N", help="at most N rows (default 100)"

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import NOBODY
 
 Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
 SORTS = ("open", "oldest", "count", "owner")
@@ -22,7 +23,11 @@ def add_commands(add: Add) -> None:
         cmd_groups,
         "list the error groups: counts, the oldest open row's age, owner, tags and note",
     )
-    sp.add_argument("--owner", metavar="NAME", help="only the groups NAME owns")
+    who = sp.add_mutually_exclusive_group()
+    who.add_argument("--owner", metavar="NAME", help="only the groups NAME owns")
+    who.add_argument(
+        "--unowned", dest="owner", action="store_const", const=NOBODY, help="only unowned groups"
+    )
     sp.add_argument("--tag", metavar="TAG", help="only the groups tagged TAG")
     sp.add_argument(
         "--sort",

@@ -233,6 +233,7 @@ class GroupJob:
     add_tags: tuple[str, ...] = ()
     remove_tags: tuple[str, ...] = ()
     note: str | None = None
+    if_version: int | None = None  # the group as the steward saw it; refused if moved on
 
     @property
     def title(self) -> str:
@@ -248,6 +249,7 @@ class GroupJob:
             add_tags=self.add_tags,
             remove_tags=self.remove_tags,
             note=self.note,
+            if_version=self.if_version,
         )
 
 

@@ -21,6 +21,8 @@ class Status(enum.StrEnum):
 
 # A filter's "any status": not a status a dead letter can have.
 ALL = "all"
+# An error group's owner when nobody owns it, in a filter: no steward's name is empty.
+NOBODY = ""
 STATUS_FILTERS: tuple[str, ...] = (*(s.value for s in Status), ALL)
 # Still waiting for a person: the backlog, and the rows a person may edit or re-drive.
 WAITING: tuple[Status, ...] = (Status.OPEN, Status.PARKED)

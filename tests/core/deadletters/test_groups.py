@@ -18,6 +18,9 @@ from triage_app.core.db import Workspace, open_workspace
 from triage_app.core.deadletters import AuditFilter, DeadLetterFilter
 from triage_app.core.demo import make_demo
 from triage_app.core.errors import TriageError
+from triage_app.core.jobs import GroupJob
+from triage_app.core.trends import compute_trends
+from triage_app.core.vocabulary import NOBODY
 
 QTY = "DataError: kolom wajib hilang: qty"
 CODE = "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'"
@@ -92,6 +95,48 @@ def test_groups_filter_and_sort_and_the_table_filters_by_owner_or_tag(demo: Work
         dls.list_groups(demo, sort="size")
 
 
+def test_unowned_groups_and_their_rows(demo: Workspace) -> None:
+    """NOBODY (the owner picker's "nobody"): the groups no steward has taken on yet."""
+    dls.set_group(demo, QTY, owner="ani")
+    dls.set_group(demo, CODE, add_tags=["waiting on vendor"])  # tagged, still nobody's
+    unowned = {g.signature for g in dls.list_groups(demo, owner=NOBODY)}
+    assert QTY not in unowned and CODE in unowned and len(unowned) == 3
+    rows = dls.list_dead_letters(demo, DeadLetterFilter(owner=NOBODY, status="all"))
+    every = dls.list_dead_letters(demo, DeadLetterFilter(status="all"))
+    assert {r.id for r in rows} == {r.id for r in every if r.error != QTY}
+    assert rows and all(r.error != QTY for r in rows)
+
+
+def test_the_pickers_offer_the_owners_and_tags_in_use(demo: Workspace) -> None:
+    assert dls.team_labels(demo) == ([], sorted(dls.SUGGESTED_TAGS))
+    dls.set_group(demo, QTY, owner="ani", add_tags=["Vendor B"])
+    dls.set_group(demo, CODE, owner="budi", add_tags=["needs source fix"])
+    assert dls.team_labels(demo) == (
+        ["ani", "budi"],
+        ["needs source fix", "Vendor B", "waiting on vendor"],
+    )
+
+
+def test_trends_groups_carry_owner_tags_note_and_version(demo: Workspace) -> None:
+    dls.set_group(demo, QTY, owner="ani", add_tags=["needs source fix"], note="asked the shop")
+    groups = {g.signature: g for g in compute_trends(demo, top=None).groups}
+    qty = groups[QTY]
+    assert (qty.owner, qty.tags, qty.note, qty.version) == (
+        "ani",
+        ("needs source fix",),
+        "asked the shop",
+        1,
+    )
+    assert qty.matches(owner="ani") and qty.matches(tag="needs source fix")
+    assert qty.matches(text="SHOP") and qty.matches(text="kolom wajib")
+    assert not qty.matches(owner=NOBODY) and not qty.matches(owner="budi")
+    assert groups[CODE].matches(owner=NOBODY) and not groups[CODE].matches(text="shop")
+    # A change names the version its steward saw: a stale one is refused.
+    with pytest.raises(TriageError, match="changed since version 0"):
+        GroupJob(QTY, owner="budi", set_owner=True, if_version=0).run(demo)
+    assert GroupJob(QTY, owner="budi", set_owner=True, if_version=1).run(demo).owner == "budi"
+
+
 def test_groups_and_group_from_the_command_line(tmp_path: Path) -> None:
     ws = str(tmp_path / "ws")
     assert cli("--workspace", ws, "demo").returncode == 0
@@ -106,6 +151,10 @@ def test_groups_and_group_from_the_command_line(tmp_path: Path) -> None:
     assert "ani" in text and "needs source fix" in text
     rows = json.loads(cli("--workspace", ws, "--json", "list", "--owner", "ani").stdout)
     assert [r["error"] for r in rows] == [QTY]
+    unowned = json.loads(cli("--workspace", ws, "--json", "groups", "--unowned").stdout)
+    assert len(unowned) == 3 and QTY not in {g["signature"] for g in unowned}
+    rows = json.loads(cli("--workspace", ws, "--json", "list", "--unowned").stdout)
+    assert rows and QTY not in {r["error"] for r in rows}
     refused = cli("--workspace", ws, "group", QTY, "--owner", "budi", "--if-version", "0")
     assert refused.returncode == 2 and "changed since version 0" in refused.stderr
 

@@ -8,8 +8,9 @@ from pathlib import Path
 from tests.support.crafted_trends import MAR, MISSING, QTY, TYPE_ERROR, build_crafted
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters
-from triage_app.core.trends import AttemptsBucket, compute_stats, compute_trends
+from triage_app.core.trends import AttemptsBucket, compute_stats, compute_trends, counting
 
+MAR_4_10 = dt.datetime(2026, 3, 4, 10)  # batch B3: g
 JSON_ERR = "JSONDecodeError: unexpected end of data: line <n> column <n> (char <n>)"
 
 
@@ -91,7 +92,26 @@ def test_error_groups(ws) -> None:  # type: ignore[no-untyped-def]
     assert (qty.open, qty.resolved) == (1, 1)
     assert qty.first_seen == dt.datetime(2026, 3, 1, 10)
     assert qty.last_seen == dt.datetime(2026, 3, 3, 15)  # d's last failing re-drive
+    # a resolved and d parked: f (March 2) is its oldest open row; c was discarded.
+    oldest = [g.oldest_open for g in groups]
+    assert oldest == [dt.datetime(2026, 3, 2, 10), dt.datetime(2026, 3, 1, 10), MAR_4_10, None]
+    assert qty.age(dt.datetime(2026, 3, 5, 10)) == dt.timedelta(days=3)
     assert len(compute_trends(ws, top=2).groups) == 2
+
+
+def test_group_times_the_same_by_seeks_or_by_one_pass(ws, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Thousands of groups are timed in one GROUP BY pass instead of a seek per cube cell:
+    both ways give the same first, last and oldest open failures."""
+    by_seeks = compute_trends(ws).groups
+    monkeypatch.setattr(counting, "_SEEKS_ABOVE", 0)
+    in_one_pass = compute_trends(ws).groups
+    assert in_one_pass == by_seeks
+    since = compute_trends(ws, since=MAR[1]).groups
+    assert [(g.signature, g.first_seen, g.oldest_open) for g in since] == [
+        (MISSING, MAR_4_10, MAR_4_10),
+        (QTY, dt.datetime(2026, 3, 2, 10), dt.datetime(2026, 3, 2, 10)),
+        (TYPE_ERROR, dt.datetime(2026, 3, 2, 10), dt.datetime(2026, 3, 2, 10)),
+    ]
 
 
 def test_since_narrows_days_batches_and_groups(ws, crafted) -> None:  # type: ignore[no-untyped-def]
@@ -137,6 +157,7 @@ def test_the_same_counts_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path)
         assert [(p.open, p.resolved) for p in t.backlog] == [(4, 0), (6, 0), (5, 1), (5, 1)]
         assert [(g.signature, g.count) for g in t.groups][:2] == [(QTY, 3), (TYPE_ERROR, 2)]
         assert t.groups[0].last_seen == dt.datetime(2026, 3, 3, 15)
+        assert t.groups[0].oldest_open == dt.datetime(2026, 3, 2, 10)
         assert [p.rate for p in t.per_batch] == [0.4, 0.4, 0.25]
         assert compute_trends(ws, DeadLetterFilter(error_class="code")).attempts == (
             AttemptsBucket(1, 2, 0),

@@ -63,10 +63,12 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
     )
     from triage_app.core.deadletters.groups import (
         SORTS,
+        SUGGESTED_TAGS,
         UNCHANGED,
         GroupInfo,
         list_groups,
         set_group,
+        team_labels,
     )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
     from triage_app.core.deadletters.payload_view import (
@@ -158,7 +160,15 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "read_patch",
         "step_from_text",
     ),
-    "groups": ("SORTS", "UNCHANGED", "GroupInfo", "list_groups", "set_group"),
+    "groups": (
+        "SORTS",
+        "SUGGESTED_TAGS",
+        "UNCHANGED",
+        "GroupInfo",
+        "list_groups",
+        "set_group",
+        "team_labels",
+    ),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -238,6 +248,7 @@ __all__ = [
     "FORM_STEPS",
     "PURGEABLE",
     "SORTS",
+    "SUGGESTED_TAGS",
     "UNCHANGED",
     "AuditEntry",
     "AuditFilter",
@@ -312,5 +323,6 @@ __all__ = [
     "set_retention_policy",
     "set_status",
     "step_from_text",
+    "team_labels",
     "try_payload",
 ]

@@ -21,7 +21,7 @@ from triage_app.core.db import (
     working_payload,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS, Status
+from triage_app.core.vocabulary import ALL, CLASSES, NOBODY, STATUS_FILTERS, Status
 
 SORTABLE = (
     "id",
@@ -57,7 +57,7 @@ class DeadLetterFilter:
     # First failed on these UTC days, both included (a day or a span of a Trends chart).
     failed_from: dt.date | None = None
     failed_to: dt.date | None = None
-    owner: str | None = None  # the rows of the error groups this steward owns
+    owner: str | None = None  # the rows of the error groups this steward owns (NOBODY: none)
     tag: str | None = None  # the rows of the error groups tagged so
 
     def with_(self, **changes: Any) -> DeadLetterFilter:
@@ -156,7 +156,10 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
         out.append(dl.first_failed_at < dt.datetime.combine(end, dt.time()))
     if f.ids is not None:
         out.append(dl.id.in_(f.ids))
-    if f.owner is not None:
+    if f.owner == NOBODY:  # the rows of the groups nobody has taken on
+        owned = select(ErrorGroupNotes.signature_id).where(ErrorGroupNotes.owner.is_not(None))
+        out.append(dl.signature_id.not_in(owned))
+    elif f.owner is not None:
         owned = select(ErrorGroupNotes.signature_id).where(ErrorGroupNotes.owner == f.owner)
         out.append(dl.signature_id.in_(owned))
     if f.tag is not None:

@@ -32,6 +32,8 @@ from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import AuditAction, Status
 
 SORTS = ("open", "oldest", "count", "owner")
+# Offered when tagging, beside the tags already in use: the two states a group waits in.
+SUGGESTED_TAGS = ("needs source fix", "waiting on vendor")
 UNCHANGED: Any = object()  # set_group: leave the owner as it is
 
 
@@ -101,8 +103,8 @@ def list_groups(
     for cls, sig_id, count, open_, oldest in counted:
         n = notes.get(sig_id)
         tags = tuple(orjson.loads(n.tags)) if n is not None else ()
-        if owner is not None and (n is None or n.owner != owner):
-            continue
+        if owner is not None and (n.owner if n is not None else None) != (owner or None):
+            continue  # owner NOBODY ("") keeps the groups nobody owns
         if tag is not None and tag not in tags:
             continue
         groups.append(
@@ -126,6 +128,16 @@ def list_groups(
         "owner": lambda g: (g.owner is None, g.owner or "", -g.open, g.signature),
     }
     return sorted(groups, key=keys[sort])
+
+
+def team_labels(ws: Workspace) -> tuple[list[str], list[str]]:
+    """The owners and the tags in use (with the suggested tags), each sorted: what the
+    pickers offer."""
+    with ws.store.connect() as conn:
+        rows = conn.execute(select(ErrorGroupNotes.owner, ErrorGroupNotes.tags)).all()
+    owners = {owner for owner, _tags in rows if owner}
+    tags = set(SUGGESTED_TAGS).union(*(orjson.loads(t) for _o, t in rows))
+    return sorted(owners, key=str.casefold), sorted(tags, key=str.casefold)
 
 
 def set_group(

@@ -53,6 +53,9 @@ STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
 # Cells per statement: below SQLite's 2,000 result columns and 32,766 bound parameters.
 _CELLS_PER_STATEMENT = 500
 _GROUP_BY_ABOVE = 20_000  # more cube cells than this: one GROUP BY pass is cheaper
+# More cells than this to seek: building the statements (about 0.1 ms a cell in SQLAlchemy)
+# costs more than one GROUP BY pass over a million rows' index.
+_SEEKS_ABOVE = 4_000
 
 
 def statuses_of(f: DeadLetterFilter | None) -> tuple[str, ...]:
@@ -240,7 +243,8 @@ def error_groups(
     top: int | None = None,
     cells: dict[tuple[str, str, str, int], int] | None = None,
 ) -> tuple[ErrorGroup, ...]:
-    """Dead letters grouped by (signature, class): count by status, first and last seen.
+    """Dead letters grouped by (signature, class): count by status, first and last seen,
+    the oldest open row.
     Largest first; ``top`` keeps the largest few. ``cells``: the cube, if counted already."""
     if cells is None:
         cells = cube(conn, scope(f, since), statuses_of(f))
@@ -251,22 +255,141 @@ def error_groups(
     ranked = sorted(groups.items(), key=lambda kv: (-sum(kv[1].values()), kv[0][1], kv[0][0]))
     if top is not None:
         ranked = ranked[:top]
-    seen = _first_last_seen(conn, [k for k, _ in ranked], f, since)
+    times = _group_times(conn, cells, [k for k, _ in ranked], scope(f, since))
     notes = _group_notes(conn)
     return tuple(
         ErrorGroup(
-            sig, cls, sum(by_status.values()), by_status, *seen[(cls, sig)], *notes.get(sig, ())
+            sig,
+            cls,
+            sum(by_status.values()),
+            by_status,
+            first_seen,
+            last_seen,
+            *notes.get(sig, (None, (), "", 0)),
+            oldest_open=oldest_open,
         )
         for (cls, sig), by_status in ranked
+        for first_seen, last_seen, oldest_open in [times[(cls, sig)]]
     )
 
 
-def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...]]]:
-    """Each owned or tagged group's owner and tags, by signature (few: read whole)."""
-    stmt = select(Signature.text, ErrorGroupNotes.owner, ErrorGroupNotes.tags).join(
-        Signature, Signature.id == ErrorGroupNotes.signature_id
+def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...], str, int]]:
+    """Each owned, tagged or noted group's owner, tags, note and version, by signature
+    (few: read whole)."""
+    notes = ErrorGroupNotes
+    stmt = select(Signature.text, notes.owner, notes.tags, notes.note, notes.version).join(
+        Signature, Signature.id == notes.signature_id
     )
-    return {text: (owner, tuple(orjson.loads(tags))) for text, owner, tags in conn.execute(stmt)}
+    return {
+        text: (owner, tuple(orjson.loads(tags)), note or "", int(version))
+        for text, owner, tags, note, version in conn.execute(stmt)
+    }
+
+
+def _group_times(
+    conn: Connection,
+    cells: dict[tuple[str, str, str, int], int],
+    groups: Sequence[tuple[str, str]],
+    where: Sequence[ColumnElement[bool]],
+) -> dict[tuple[str, str], tuple[dt.datetime | None, dt.datetime | None, dt.datetime | None]]:
+    """Each group's first and last failure, and the first failure of its oldest open row.
+
+    ``ix_dl_cube`` ends (status, attempts, first_failed_at): within one cell of the cube the
+    earliest row is the first index entry, so the first failure of a group, or of its open
+    rows, is the least of one seek per cell, where a ``min`` over the group would walk all
+    its rows. The last failure is one seek of ``ix_dl_class_sig_last``. A few statements of
+    correlated subqueries, not one per group, so PostgreSQL's round trips stay few; with
+    thousands of groups, one GROUP BY pass over each index instead."""
+    chosen = set(groups)
+    ids = signature_ids(conn, {s for _c, s in chosen})
+    text = {i: s for s, i in ids.items()}
+    keys = [(c, ids[s], st, a) for (c, s, st, a) in cells if (c, s) in chosen and s in ids]
+    first: dict[tuple[str, str], dt.datetime] = {}
+    oldest_open: dict[tuple[str, str], dt.datetime] = {}
+    for c, s, st, when in _earliest_per_cell(conn, keys, where):
+        key = (c, text.get(s, ""))
+        if when is None or key not in chosen:
+            continue
+        _keep_least(first, key, when)
+        if st == Status.OPEN:
+            _keep_least(oldest_open, key, when)
+    pairs = [(c, ids[s]) for c, s in groups if s in ids]
+    last = {(c, text.get(s, "")): when for c, s, when in _latest_per_group(conn, pairs, where)}
+    return {k: (first.get(k), last.get(k), oldest_open.get(k)) for k in groups}
+
+
+def _earliest_per_cell(
+    conn: Connection, keys: Sequence[tuple[str, int, str, int]], where: Sequence[Any]
+) -> Iterable[tuple[str, int, str, dt.datetime | None]]:
+    """The first failure in each cube cell (class, signature id, status, attempts)."""
+    dl = DeadLetter
+    if len(keys) > _SEEKS_ABOVE:  # building the statements would cost more than one pass
+        stmt = select(dl.error_class, dl.signature_id, dl.status, func.min(dl.first_failed_at))
+        stmt = stmt.where(*where).group_by(dl.error_class, dl.signature_id, dl.status, dl.attempts)
+        for c, s, st, when in conn.execute(stmt):
+            yield c, s, st, _as_datetime(when)
+        return
+    for start in range(0, len(keys), _CELLS_PER_STATEMENT):
+        cell = _cells_cte(keys[start : start + _CELLS_PER_STATEMENT])
+        earliest = (
+            select(func.min(dl.first_failed_at))
+            .where(
+                dl.error_class == cell.c.c,
+                dl.signature_id == cell.c.s,
+                dl.status == cell.c.st,
+                dl.attempts == cell.c.a,
+                *where,
+            )
+            .scalar_subquery()
+        )
+        for c, s, st, when in conn.execute(select(cell.c.c, cell.c.s, cell.c.st, earliest)):
+            yield c, s, st, _as_datetime(when)
+
+
+def _latest_per_group(
+    conn: Connection, pairs: Sequence[tuple[str, int]], where: Sequence[Any]
+) -> Iterable[tuple[str, int, dt.datetime | None]]:
+    """The last failure of each (class, signature id)."""
+    dl = DeadLetter
+    if len(pairs) > _SEEKS_ABOVE:
+        stmt = select(dl.error_class, dl.signature_id, func.max(dl.last_failed_at))
+        stmt = stmt.where(*where).group_by(dl.error_class, dl.signature_id)
+        for c, s, when in conn.execute(stmt):
+            yield c, s, _as_datetime(when)
+        return
+    for start in range(0, len(pairs), _CELLS_PER_STATEMENT):
+        group = (
+            values(column("c", String()), column("s", Integer()), name="groups")
+            .data(list(pairs[start : start + _CELLS_PER_STATEMENT]))
+            .cte("groups")
+        )
+        latest = (
+            select(func.max(dl.last_failed_at))
+            .where(dl.error_class == group.c.c, dl.signature_id == group.c.s, *where)
+            .scalar_subquery()
+        )
+        for c, s, when in conn.execute(select(group.c.c, group.c.s, latest)):
+            yield c, s, _as_datetime(when)
+
+
+def _keep_least(seen: dict[Any, dt.datetime], key: Any, when: dt.datetime) -> None:
+    if key not in seen or when < seen[key]:
+        seen[key] = when
+
+
+def _cells_cte(chunk: Sequence[tuple[str, int, str, int]]) -> Any:
+    """Cube cells (class, signature id, status, attempts) as a table to correlate with."""
+    return (
+        values(
+            column("c", String()),
+            column("s", Integer()),
+            column("st", String()),
+            column("a", Integer()),
+            name="cells",
+        )
+        .data(list(chunk))
+        .cte("cells")
+    )
 
 
 def scope(f: DeadLetterFilter | None, since: dt.date | None) -> list[ColumnElement[bool]]:
@@ -299,18 +422,7 @@ def cube(
         return {(c, text[s], st, int(a)): int(n) for c, s, st, a, n in conn.execute(stmt)}
     out: dict[tuple[str, str, str, int], int] = {}
     for start in range(0, len(keys), _CELLS_PER_STATEMENT):
-        chunk = keys[start : start + _CELLS_PER_STATEMENT]
-        cell = (
-            values(
-                column("c", String()),
-                column("s", Integer()),
-                column("st", String()),
-                column("a", Integer()),
-                name="cells",
-            )
-            .data(chunk)
-            .cte("cells")
-        )
+        cell = _cells_cte(keys[start : start + _CELLS_PER_STATEMENT])
         n = (
             select(func.count())
             .select_from(dl)
@@ -327,27 +439,6 @@ def cube(
         for c, s, st, a, count in conn.execute(stmt):
             if count:
                 out[(c, text[s], st, int(a))] = int(count)
-    return out
-
-
-def _first_last_seen(
-    conn: Connection,
-    keys: Iterable[tuple[str, str]],
-    f: DeadLetterFilter | None,
-    since: dt.date | None,
-) -> dict[tuple[str, str], tuple[dt.datetime | None, dt.datetime | None]]:
-    """First and last failure per group: one index lookup each (``ix_dl_class_sig_first``
-    and ``ix_dl_class_sig_last``)."""
-    dl = DeadLetter
-    where = scope(f, since)
-    out = {}
-    keys = list(keys)
-    ids = signature_ids(conn, {s for _c, s in keys})
-    for cls, sig in keys:
-        cond = [dl.error_class == cls, dl.signature_id == ids.get(sig, -1), *where]
-        first = conn.execute(select(func.min(dl.first_failed_at)).where(*cond)).scalar()
-        last = conn.execute(select(func.max(dl.last_failed_at)).where(*cond)).scalar()
-        out[(cls, sig)] = (_as_datetime(first), _as_datetime(last))
     return out
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from triage_app.core.clock import iso
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
-from triage_app.core.vocabulary import Status
+from triage_app.core.vocabulary import NOBODY, Status
 
 # A spike among this many newest batches raises the banner; older ones stay in the chart.
 RECENT_BATCHES = 3
@@ -98,6 +98,26 @@ class ErrorGroup:
     last_seen: dt.datetime | None
     owner: str | None = None  # who works on it (the team backlog: deadletters/groups.py)
     tags: tuple[str, ...] = ()
+    note: str = ""
+    version: int = 0  # of its owner, tags and note: a change names the one it saw
+    oldest_open: dt.datetime | None = None  # the first failure of its oldest open row
+
+    def age(self, now: dt.datetime) -> dt.timedelta | None:
+        """How long its oldest open row has waited; None when none is open."""
+        return None if self.oldest_open is None else now - self.oldest_open
+
+    def matches(self, owner: str | None = None, tag: str | None = None, text: str = "") -> bool:
+        """Whether the group is ``owner``'s (``NOBODY``: nobody's), tagged ``tag``, and
+        has ``text`` (any case) in its signature, class, owner, tags or note."""
+        if owner is not None and self.owner != (None if owner == NOBODY else owner):
+            return False
+        if tag is not None and tag not in self.tags:
+            return False
+        needle = text.strip().casefold()
+        if not needle:
+            return True
+        said = (self.signature, self.error_class, self.owner or "", *self.tags, self.note)
+        return any(needle in s.casefold() for s in said)
 
     @property
     def open(self) -> int:
@@ -201,6 +221,10 @@ class Trends:
                     "by_status": g.by_status,
                     "first_seen": _iso_or_none(g.first_seen),
                     "last_seen": _iso_or_none(g.last_seen),
+                    "oldest_open": _iso_or_none(g.oldest_open),
+                    "owner": g.owner,
+                    "tags": list(g.tags),
+                    "note": g.note,
                 }
                 for g in self.groups
             ],
