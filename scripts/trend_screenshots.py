@@ -55,6 +55,38 @@ def shoot(app: QApplication, folder: Path, out: Path) -> None:
     )
     save(window, out / "trends.png")
     save(window.spike_banner, out / "trends-banner.png")
+
+    # The team backlog: groups owned, tagged and noted by two stewards; the groups panel
+    # filtered to ani's, and the dialog a group's menu opens.
+    from triage_app.core.deadletters import set_group
+
+    groups = window.trends.trends.groups
+    with open_workspace(folder) as ws:
+        set_group(
+            ws,
+            groups[0].signature,
+            owner="ani",
+            add_tags=["needs source fix"],
+            note="asked the shop to resend with qty filled in",
+            actor="budi",
+        )
+        set_group(ws, groups[1].signature, owner="ani", add_tags=["waiting on vendor"])
+        set_group(ws, groups[3].signature, owner="dewi", note="transform bug, fix in pesanan@3")
+    window.reload()
+    wait_until(app, lambda: window.trends.groups.owner_combo.findData("dewi") > 0, timeout=60.0)
+    panel = window.trends.panels["groups"]
+    save(panel, out / "trends-groups.png")
+    view = window.trends.groups
+    view.owner_combo.setCurrentIndex(view.owner_combo.findData("ani"))
+    wait_until(app, lambda: view.model.rowCount() == 2)
+    from triage_app.gui.dialogs.group_dialog import GroupDialog
+
+    owners, tags = window.team
+    dialog = GroupDialog(view.model.groups[0], owners, tags, focus="tags", parent=window)
+    dialog.show()
+    wait_until(app, lambda: dialog.isVisible())
+    save(dialog, out / "group-dialog.png")
+    dialog.close()
     window.close()
 
 

@@ -10,6 +10,7 @@ import datetime as dt
 
 import pytest
 
+from triage_app.core import clock
 from triage_app.core.clock import day, day_start, iso, minute, readable, seconds, today, utcnow
 
 T = dt.datetime(2026, 3, 1, 10, 5, 9, 987_654)
@@ -62,3 +63,13 @@ def test_today_is_the_utc_day() -> None:
     day_now = today()
     after = utcnow().date()
     assert day_now in (before, after)
+
+
+def test_waited_says_the_unit_that_matters() -> None:
+    assert clock.waited(dt.timedelta(seconds=59)) == "0 min"
+    assert clock.waited(dt.timedelta(minutes=119)) == "119 min"
+    assert clock.waited(dt.timedelta(hours=2)) == "2 h"
+    assert clock.waited(dt.timedelta(hours=47, minutes=59)) == "47 h"
+    assert clock.waited(dt.timedelta(days=2)) == "2 d"
+    assert clock.waited(dt.timedelta(days=1200)) == "1,200 d"
+    assert clock.waited(dt.timedelta(seconds=-5)) == "0 min"  # a clock a little behind

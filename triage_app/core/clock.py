@@ -49,6 +49,16 @@ def readable(iso_text: str) -> str:
     return iso_text.replace("T", " ").rstrip("Z")
 
 
+def waited(span: dt.timedelta) -> str:
+    """How long something has waited, to the unit that matters: ``3 d``, ``5 h``, ``12 min``."""
+    minutes = max(int(span.total_seconds() // 60), 0)
+    if minutes >= 2 * 24 * 60:
+        return f"{minutes // (24 * 60):,} d"
+    if minutes >= 120:
+        return f"{minutes // 60} h"
+    return f"{minutes} min"
+
+
 def local_time_of_day() -> str:
     """The local wall clock, ``14:05:09``: when a view was last brought up to date."""
     return dt.datetime.now().strftime("%H:%M:%S")

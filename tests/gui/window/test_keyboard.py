@@ -32,8 +32,10 @@ from PySide6.QtWidgets import (
 from tests.support import history_actions
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import editable_payload, get_dead_letter
+from triage_app.core.trends import ErrorGroup
 from triage_app.gui import style
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
+from triage_app.gui.dialogs.group_dialog import GroupDialog
 from triage_app.gui.quarantine.conflict_dialog import ConflictDialog
 from triage_app.gui.quarantine.detail_pane import TAB_ERROR, TAB_PAYLOAD
 from triage_app.gui.shortcuts import keys_text
@@ -210,6 +212,11 @@ def test_every_control_in_the_window_and_its_dialogs_has_a_name(
     conflict = ConflictDialog(theirs, text, FIXED, theirs.version, window)
     offenders += unnamed(conflict)
     conflict.deleteLater()
+    # An error group's dialog (Trends > a group's menu): owner, tags, note.
+    group = ErrorGroup("DataError: qty", "data", 2, {"open": 2}, None, None, "ani", ("x",), "n")
+    group_dialog = GroupDialog(group, ["ani", "budi"], ["x", "y"], parent=window)
+    offenders += unnamed(group_dialog)
+    group_dialog.deleteLater()
 
     qtbot.waitUntil(lambda: not opened[-1].is_busy(), timeout=20_000)
     for dialog in opened:
@@ -279,6 +286,8 @@ def test_tab_goes_from_the_filters_to_the_table_to_the_detail_pane(qtbot, window
         f.status_combo,
         f.batch_combo,
         f.transform_combo,
+        f.owner_combo,
+        f.tag_combo,
         f.attempts_spin,
         f.search,
         window.table,

@@ -331,18 +331,9 @@ def _earliest_per_cell(
         return
     for start in range(0, len(keys), _CELLS_PER_STATEMENT):
         cell = _cells_cte(keys[start : start + _CELLS_PER_STATEMENT])
-        earliest = (
-            select(func.min(dl.first_failed_at))
-            .where(
-                dl.error_class == cell.c.c,
-                dl.signature_id == cell.c.s,
-                dl.status == cell.c.st,
-                dl.attempts == cell.c.a,
-                *where,
-            )
-            .scalar_subquery()
-        )
-        for c, s, st, when in conn.execute(select(cell.c.c, cell.c.s, cell.c.st, earliest)):
+        earliest = select(func.min(dl.first_failed_at)).where(*_in_cell(cell), *where)
+        stmt = select(cell.c.c, cell.c.s, cell.c.st, earliest.scalar_subquery())
+        for c, s, st, when in conn.execute(stmt):
             yield c, s, st, _as_datetime(when)
 
 
@@ -375,6 +366,17 @@ def _latest_per_group(
 def _keep_least(seen: dict[Any, dt.datetime], key: Any, when: dt.datetime) -> None:
     if key not in seen or when < seen[key]:
         seen[key] = when
+
+
+def _in_cell(cell: Any) -> list[ColumnElement[bool]]:
+    """The dead letters of one cube cell of ``_cells_cte``: an equality range of ix_dl_cube."""
+    dl = DeadLetter
+    return [
+        dl.error_class == cell.c.c,
+        dl.signature_id == cell.c.s,
+        dl.status == cell.c.st,
+        dl.attempts == cell.c.a,
+    ]
 
 
 def _cells_cte(chunk: Sequence[tuple[str, int, str, int]]) -> Any:
@@ -423,19 +425,8 @@ def cube(
     out: dict[tuple[str, str, str, int], int] = {}
     for start in range(0, len(keys), _CELLS_PER_STATEMENT):
         cell = _cells_cte(keys[start : start + _CELLS_PER_STATEMENT])
-        n = (
-            select(func.count())
-            .select_from(dl)
-            .where(
-                dl.error_class == cell.c.c,
-                dl.signature_id == cell.c.s,
-                dl.status == cell.c.st,
-                dl.attempts == cell.c.a,
-                *where,
-            )
-            .scalar_subquery()
-        )
-        stmt = select(cell.c.c, cell.c.s, cell.c.st, cell.c.a, n)
+        n = select(func.count()).select_from(dl).where(*_in_cell(cell), *where)
+        stmt = select(cell.c.c, cell.c.s, cell.c.st, cell.c.a, n.scalar_subquery())
         for c, s, st, a, count in conn.execute(stmt):
             if count:
                 out[(c, text[s], st, int(a))] = int(count)

@@ -1,5 +1,6 @@
-"""The filter row above the quarantine table: class, status, batch, transform, attempts,
-search. It only builds a ``DeadLetterFilter``; the model runs it in SQL."""
+"""The filter row above the quarantine table: class, status, batch, transform, the error
+group's owner and tag, attempts, search. It only builds a ``DeadLetterFilter``; the model
+runs it in SQL."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterFilter
-from triage_app.core.vocabulary import ALL, CLASSES, Status
+from triage_app.core.vocabulary import ALL, CLASSES, NOBODY, Status
 from triage_app.gui import style
 from triage_app.gui.shortcuts import with_keys
 
@@ -61,6 +62,12 @@ class FilterBar(QWidget):
         self.batch_combo.addItem("all", None)
         self.transform_combo = QComboBox(objectName="transformFilter")
         self.transform_combo.addItem("all", None)
+        # The team backlog (issue 13): the rows of the error groups someone owns or tagged.
+        self.owner_combo = QComboBox(objectName="ownerFilter")
+        self.owner_combo.setToolTip("Only the rows of the error groups this steward owns")
+        self.tag_combo = QComboBox(objectName="tagFilter")
+        self.tag_combo.setToolTip("Only the rows of the error groups tagged so")
+        self.set_team([], [])
         self.attempts_spin = QSpinBox(objectName="attemptsFilter", minimum=1, maximum=999)
         self.attempts_spin.setPrefix("≥ ")
         self.attempts_spin.setToolTip("Only dead letters that failed at least this often")
@@ -76,6 +83,8 @@ class FilterBar(QWidget):
             ("Status", self.status_combo, "Status filter"),
             ("Batch", self.batch_combo, "Batch filter"),
             ("Transform", self.transform_combo, "Transform filter"),
+            ("Owner", self.owner_combo, "Owner filter"),
+            ("Tag", self.tag_combo, "Tag filter"),
             ("Attempts", self.attempts_spin, "Minimum attempts filter"),
         ):
             shown = QLabel(label)
@@ -106,6 +115,8 @@ class FilterBar(QWidget):
         self.status_combo.currentIndexChanged.connect(self._emit)
         self.batch_combo.currentIndexChanged.connect(self._emit)
         self.transform_combo.currentIndexChanged.connect(self._emit)
+        self.owner_combo.currentIndexChanged.connect(self._emit)
+        self.tag_combo.currentIndexChanged.connect(self._emit)
         self.attempts_spin.valueChanged.connect(self._emit)
         self.search.textChanged.connect(self._on_search_typed)
         self._quiet = False
@@ -118,6 +129,8 @@ class FilterBar(QWidget):
             self.status_combo,
             self.batch_combo,
             self.transform_combo,
+            self.owner_combo,
+            self.tag_combo,
             self.attempts_spin,
             self.search,
             self.link_clear,
@@ -131,6 +144,8 @@ class FilterBar(QWidget):
             status=self.status_combo.currentData() or Status.OPEN,
             batch_id=self.batch_combo.currentData(),
             transform=self.transform_combo.currentData(),
+            owner=self.owner_combo.currentData(),
+            tag=self.tag_combo.currentData(),
             min_attempts=attempts if attempts > 1 else None,
             search=search if search.strip() else None,
             **self._extra,
@@ -153,8 +168,11 @@ class FilterBar(QWidget):
                 self.batch_combo.addItem(str(changes["batch_id"])[:8], changes["batch_id"])
                 i = self.batch_combo.count() - 1
             self.batch_combo.setCurrentIndex(i)
+        for combo, key in ((self.owner_combo, "owner"), (self.tag_combo, "tag")):
+            if key in changes:
+                self._choose(combo, changes[key])
         self._quiet = False
-        shown = ("error_class", "status", "batch_id")
+        shown = ("error_class", "status", "batch_id", "owner", "tag")
         self._extra = {k: v for k, v in changes.items() if k not in shown}
         self.link_chip.setText(f"Trends: {link.label}")
         self.link_chip.setToolTip(link.label)
@@ -189,6 +207,35 @@ class FilterBar(QWidget):
         if i < 0 and current is not None:
             self._emit()
 
+    def set_team(self, owners: Sequence[str], tags: Sequence[str]) -> None:
+        """Fill the owner and tag pickers with those in use, keeping the current choices."""
+        for combo, fixed, names in (
+            (self.owner_combo, (("anyone", None), ("nobody", NOBODY)), owners),
+            (self.tag_combo, (("any", None),), tags),
+        ):
+            current = combo.currentData() if combo.currentIndex() >= 0 else None
+            combo.blockSignals(True)
+            combo.clear()
+            for text, value in (*fixed, *((n, n) for n in names)):
+                combo.addItem(text, value)
+            combo.blockSignals(False)
+            self._choose(combo, current, quietly=True)
+
+    @staticmethod
+    def _choose(combo: QComboBox, value: str | None, quietly: bool = False) -> None:
+        """Choose ``value`` (added when the picker does not offer it yet: an owner assigned
+        a moment ago in another window)."""
+        if value is None:
+            i = 0
+        else:
+            i = combo.findData(value)
+            if i < 0:
+                combo.addItem(value, value)
+                i = combo.count() - 1
+        combo.blockSignals(quietly)
+        combo.setCurrentIndex(i)
+        combo.blockSignals(False)
+
     def set_transforms(self, refs: Sequence[str]) -> None:
         current = self.transform_combo.currentData()
         self.transform_combo.blockSignals(True)
@@ -220,6 +267,8 @@ class FilterBar(QWidget):
         self.status_combo.setCurrentIndex(self.status_combo.findData(ALL))
         self.batch_combo.setCurrentIndex(0)
         self.transform_combo.setCurrentIndex(0)
+        self.owner_combo.setCurrentIndex(0)
+        self.tag_combo.setCurrentIndex(0)
         self.attempts_spin.setValue(1)
         self.search.clear()
         self._quiet = False

@@ -4,36 +4,70 @@ deal with all of them."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QTableView
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from triage_app.core.clock import minute
+from triage_app.core.clock import minute, utcnow, waited
 from triage_app.core.trends import ErrorGroup, Trends
+from triage_app.core.vocabulary import NOBODY
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import Link, TrendChart, bars, dead_letters
 
 Index = QModelIndex | QPersistentModelIndex
 
-COL_SIGNATURE, COL_CLASS, COL_COUNT, COL_OPEN, COL_RESOLVED, COL_FIRST, COL_LAST = range(7)
-COL_OWNER, COL_TAGS = 7, 8
+(
+    COL_SIGNATURE,
+    COL_CLASS,
+    COL_COUNT,
+    COL_OPEN,
+    COL_RESOLVED,
+    COL_WAITED,
+    COL_FIRST,
+    COL_LAST,
+    COL_OWNER,
+    COL_TAGS,
+    COL_NOTE,
+) = range(11)
 HEADERS = (
     "signature",
     "class",
     "count",
     "open",
     "resolved",
+    "oldest open",
     "first seen",
     "last seen",
     "owner",
     "tags",
+    "note",
 )
 # What a steward can change of a group from its menu (the team backlog, issue 13).
 EDITS = (("owner", "Assign owner…"), ("tags", "Tags…"), ("note", "Note…"))
-_NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED)
+_NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED, COL_WAITED)
 BARS = 10  # the chart shows the largest few; the table has them all
 LABEL_CHARS = 30
 
@@ -64,9 +98,13 @@ _SORT_KEYS: dict[int, Any] = {
     COL_RESOLVED: lambda g: g.resolved,
     COL_FIRST: lambda g: g.first_seen,
     COL_LAST: lambda g: g.last_seen,
-    COL_OWNER: lambda g: g.owner,
-    COL_TAGS: lambda g: ", ".join(g.tags) or None,
+    # Ascending is the longest wait first: the oldest open row's first failure.
+    COL_WAITED: lambda g: g.oldest_open,
+    COL_OWNER: lambda g: g.owner.casefold() if g.owner else None,
+    COL_TAGS: lambda g: ", ".join(g.tags).casefold() or None,
+    COL_NOTE: lambda g: g.note.casefold() or None,
 }
+ANYONE = "anyone"  # the owner picker's "no narrowing"
 
 
 def short(signature: str) -> str:
@@ -74,14 +112,31 @@ def short(signature: str) -> str:
 
 
 class GroupsModel(QAbstractTableModel):
+    """Every error group; ``groups`` are those the filter row lets through, sorted."""
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
+        self.all_groups: tuple[ErrorGroup, ...] = ()
         self.groups: tuple[ErrorGroup, ...] = ()
+        self.now = utcnow()  # the oldest open rows' waits are counted to this
+        self._wanted: tuple[str | None, str | None, str] = (None, None, "")
 
     def set_groups(self, groups: tuple[ErrorGroup, ...]) -> None:
         self.beginResetModel()
-        self.groups = self._sorted(groups)
+        self.now = utcnow()
+        self.all_groups = groups
+        self.groups = self._sorted(self._chosen())
         self.endResetModel()
+
+    def narrow(self, owner: str | None, tag: str | None, text: str) -> None:
+        """Only the groups of ``owner`` (``NOBODY``: nobody's), tagged ``tag``, with
+        ``text`` in their signature, class, owner, tags or note."""
+        self._wanted = (owner, tag, text)
+        self.set_groups(self.all_groups)
+
+    def _chosen(self) -> tuple[ErrorGroup, ...]:
+        owner, tag, text = self._wanted
+        return tuple(g for g in self.all_groups if g.matches(owner, tag, text))
 
     _order: tuple[int, Qt.SortOrder] | None = None  # the column the steward sorted by
 
@@ -127,13 +182,15 @@ class GroupsModel(QAbstractTableModel):
                 f"{g.count:,}",
                 f"{g.open:,}",
                 f"{g.resolved:,}",
+                _waited(g, self.now),
                 _when(g.first_seen),
                 _when(g.last_seen),
                 g.owner or "",
                 ", ".join(g.tags),
+                g.note.replace("\n", " "),
             )[col]
-        if role == Qt.ItemDataRole.ToolTipRole and col == COL_SIGNATURE:
-            return g.signature
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _tooltip(g, col)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_CLASS:
             return QColor(class_colour(g.error_class))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
@@ -143,6 +200,27 @@ class GroupsModel(QAbstractTableModel):
 
 def _when(t: Any) -> str:
     return "" if t is None else minute(t)
+
+
+def _waited(g: ErrorGroup, now: dt.datetime) -> str:
+    age = g.age(now)
+    return "" if age is None else waited(age)
+
+
+def _tooltip(g: ErrorGroup, col: int) -> str | None:
+    if col == COL_SIGNATURE:
+        return g.signature
+    if col == COL_WAITED:
+        if g.oldest_open is None:
+            return "no open row"
+        return f"its oldest open row first failed {minute(g.oldest_open)} (UTC)"
+    if col == COL_NOTE and g.note:
+        return g.note
+    if col == COL_OWNER and g.owner:
+        return f"Click: the rows of every group {g.owner} owns"
+    if col == COL_TAGS and g.tags:
+        return f"Click: the rows of every group tagged {g.tags[0]}"
+    return None
 
 
 class GroupsChart(TrendChart):
@@ -208,6 +286,32 @@ class GroupsView(QSplitter):
         super().__init__(Qt.Orientation.Horizontal)
         self.setObjectName("groupsView")
         self.model = GroupsModel(self)
+        self.model.modelReset.connect(self._say_count)
+        self.owner_combo = QComboBox(objectName="groupsOwner")
+        self.owner_combo.setAccessibleName("Error groups of owner")
+        self.tag_combo = QComboBox(objectName="groupsTag")
+        self.tag_combo.setAccessibleName("Error groups tagged")
+        for combo in (self.owner_combo, self.tag_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.currentIndexChanged.connect(self._narrow)
+        self._set_choices(self.owner_combo, [(ANYONE, None), ("nobody", NOBODY)], [])
+        self._set_choices(self.tag_combo, [("any", None)], [])
+        self.search = QLineEdit(objectName="groupsSearch")
+        self.search.setPlaceholderText("signature, owner, tag or note")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search error groups")
+        self.search.textChanged.connect(self._narrow)
+        self.count_label = QLabel(objectName="groupsCount")
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 2)
+        for label, widget in (("Owner", self.owner_combo), ("Tag", self.tag_combo)):
+            shown = QLabel(label)
+            shown.setBuddy(widget)
+            row.addWidget(shown)
+            row.addWidget(widget)
+            row.addSpacing(6)
+        row.addWidget(self.search, 1)
+        row.addWidget(self.count_label)
         self.table = QTableView(objectName="groupsTable")
         self.table.setAccessibleName("Error groups")
         self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the groups
@@ -219,7 +323,19 @@ class GroupsView(QSplitter):
         self.table.verticalHeader().hide()
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(COL_SIGNATURE, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((1, 64), (2, 70), (3, 64), (4, 70), (5, 118), (6, 118)):
+        widths = {
+            COL_CLASS: 64,
+            COL_COUNT: 64,
+            COL_OPEN: 60,
+            COL_RESOLVED: 70,
+            COL_WAITED: 84,
+            COL_FIRST: 118,
+            COL_LAST: 118,
+            COL_OWNER: 70,
+            COL_TAGS: 120,
+            COL_NOTE: 140,
+        }
+        for col, width in widths.items():
             self.table.setColumnWidth(col, width)
         self.table.setToolTip(
             "Click a group: the quarantine table shows it, its rows selected; its owner or "
@@ -237,15 +353,54 @@ class GroupsView(QSplitter):
         self.table.customContextMenuRequested.connect(self._menu)
         self.chart = GroupsChart()
         self.chart.linked.connect(self.linked)
-        self.addWidget(self.table)
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addLayout(row)
+        column.addWidget(self.table, 1)
+        self.addWidget(left)
         self.addWidget(self.chart)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
         self.setSizes([780, 520])
 
     def show_trends(self, t: Trends) -> None:
+        owners = sorted({g.owner for g in t.groups if g.owner}, key=str.casefold)
+        tags = sorted({tag for g in t.groups for tag in g.tags}, key=str.casefold)
+        self._set_choices(self.owner_combo, [(ANYONE, None), ("nobody", NOBODY)], owners)
+        self._set_choices(self.tag_combo, [("any", None)], tags)
         self.model.set_groups(t.groups)
         self.chart.show_trends(t)
+
+    @staticmethod
+    def _set_choices(
+        combo: QComboBox, fixed: list[tuple[str, str | None]], names: list[str]
+    ) -> None:
+        """Refill a picker, keeping its choice while that is still offered."""
+        current = combo.currentData() if combo.currentIndex() >= 0 else None
+        combo.blockSignals(True)
+        combo.clear()
+        for text, value in [*fixed, *((n, n) for n in names)]:
+            combo.addItem(text, value)
+        kept = combo.findData(current) if current is not None else 0
+        combo.setCurrentIndex(max(kept, 0))
+        combo.blockSignals(False)
+        if current is not None and kept < 0:
+            combo.currentIndexChanged.emit(0)  # its owner or tag is gone: every group again
+
+    @Slot()
+    def _narrow(self) -> None:
+        self.model.narrow(
+            self.owner_combo.currentData(), self.tag_combo.currentData(), self.search.text()
+        )
+
+    @Slot()
+    def _say_count(self) -> None:
+        shown, every = len(self.model.groups), len(self.model.all_groups)
+        self.count_label.setText(
+            f"{every:,} groups" if shown == every else f"{shown:,} of {every:,} groups"
+        )
 
     def choose(self, row: int) -> Link | None:
         if not 0 <= row < len(self.model.groups):

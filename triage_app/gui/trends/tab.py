@@ -64,7 +64,7 @@ def _trends_call(
     f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule
 ) -> Callable[[Workspace], Trends]:
     def run(ws: Workspace) -> Trends:
-        return compute_trends(ws, f, since=since, rule=rule)
+        return compute_trends(ws, f, since=since, rule=rule, top=None)  # every group: the backlog
 
     return run
 

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -41,9 +40,10 @@ from triage_app.core.deadletters import (
     RedriveSummary,
     count_dead_letters,
     list_change_sets,
+    team_labels,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.jobs import DemoJob, ExportJob, GroupJob, Job
+from triage_app.core.jobs import DemoJob, ExportJob, Job
 from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.trends import ErrorGroup
@@ -54,6 +54,7 @@ from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog, describe_revert
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
 from triage_app.gui.dialogs.fix_dialog import FixDialog, describe_report
+from triage_app.gui.dialogs.group_dialog import GroupDialog
 from triage_app.gui.dialogs.redrive_dialog import (
     RedriveDialog,
     default_transform,
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self.config: WorkspaceConfig | None = None
         self.queries: QueryThread | None = None
         self.batches: list[BatchInfo] = []
+        self.team: tuple[list[str], list[str]] = ([], [])  # owners and tags in use
         self._dialogs: list[QWidget] = []
 
         self.model = DeadLetterTableModel(self)
@@ -373,8 +375,14 @@ class MainWindow(QMainWindow):
             self.queries.submit(fn, on_done, self.show_message, key="pages")
 
     def _load_batches(self) -> None:
+        """The batch and transform pickers' choices, and the owners and tags in use."""
         if self.queries is not None:
             self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
+            self.queries.submit(team_labels, self._on_team, self.show_message, key="team")
+
+    def _on_team(self, labels: tuple[list[str], list[str]]) -> None:
+        self.team = labels
+        self.filter_bar.set_team(*labels)
 
     def _on_batches(self, batches: list[BatchInfo]) -> None:
         self.batches = batches
@@ -684,33 +692,21 @@ class MainWindow(QMainWindow):
 
     @Slot(object, str)
     def edit_group(self, group: ErrorGroup, what: str) -> None:
-        """Trends > a group's menu: its owner, tags or note (the team backlog)."""
+        """Trends > a group's menu: its owner, tags and note (the team backlog), ``what``
+        of them focused."""
         if self.ws is None:
             return
-        title = f"Error group: {group.signature[:60]}"
-        if what == "owner":
-            text, ok = QInputDialog.getText(
-                self, title, "Owner (empty: nobody):", text=group.owner or ""
-            )
-            job = GroupJob(group.signature, owner=text.strip() or None, set_owner=True)
-        elif what == "tags":
-            text, ok = QInputDialog.getText(
-                self, title, "Tags, separated by commas:", text=", ".join(group.tags)
-            )
-            wanted = {t.strip() for t in text.split(",") if t.strip()}
-            job = GroupJob(
-                group.signature,
-                add_tags=tuple(sorted(wanted - set(group.tags))),
-                remove_tags=tuple(sorted(set(group.tags) - wanted)),
-            )
-        else:
-            text, ok = QInputDialog.getText(self, title, "Note (empty: none):")
-            job = GroupJob(group.signature, note=text)
-        if not ok:
+        owners, tags = self.team
+        dialog = GroupDialog(group, owners, tags, focus=what, parent=self)
+        if dialog.exec() != GroupDialog.DialogCode.Accepted:
+            return
+        job = dialog.job()
+        if job is None:
+            self.show_message("Error group: nothing changed")
             return
         runner = self.start_job(job)
         runner.finished.connect(self._on_group_changed)
-        runner.failed.connect(self.show_message)
+        runner.failed.connect(self._on_group_refused)
 
     @Slot(object)
     def _on_group_changed(self, group: Any) -> None:
@@ -719,6 +715,13 @@ class MainWindow(QMainWindow):
             f"Error group {group.signature[:60]}: owner {owner}, "
             f"tags {', '.join(group.tags) or 'none'}"
         )
+        self._load_batches()  # and the owners and tags the pickers offer
+        self.trends.refresh()
+
+    @Slot(str)
+    def _on_group_refused(self, message: str) -> None:
+        """Another steward changed the group first: say so and show it as it is now."""
+        self.show_message(message)
         self.trends.refresh()
 
     @Slot()
