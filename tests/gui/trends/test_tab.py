@@ -25,6 +25,7 @@ from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters
 from triage_app.core.trends import chart_tables
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.trends.base import day_x
+from triage_app.gui.trends.groups_view import COL_CLASS, COL_COUNT, COL_OPEN, COL_RESOLVED
 
 
 def narrowed(link: Link, f: DeadLetterFilter) -> DeadLetterFilter:
@@ -113,7 +114,8 @@ def test_error_groups_table_and_bars(tab) -> None:  # type: ignore[no-untyped-de
     model = tab.groups.model
     assert model.rowCount() == 4
     assert [model.index(r, 0).data() for r in range(2)] == [QTY, TYPE_ERROR]
-    assert [model.index(0, c).data() for c in (1, 2, 3, 4)] == ["data", "3", "1", "1"]
+    columns = (COL_CLASS, COL_COUNT, COL_OPEN, COL_RESOLVED)
+    assert [model.index(0, c).data() for c in columns] == ["data", "3", "1", "1"]
     widths = sorted(
         float(w) for item in tab.groups.chart.bar_items for w in np.asarray(item.opts["width"])
     )

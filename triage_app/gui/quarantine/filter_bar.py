@@ -55,7 +55,7 @@ class FilterBar(QWidget):
         for text, value in STATUS_CHOICES:
             self.status_combo.addItem(text, value)
         self.batch_combo = QComboBox(objectName="batchFilter")
-        self.batch_combo.setMinimumContentsLength(18)
+        self.batch_combo.setMinimumContentsLength(12)  # "1a2b3c4d · orders": the id, a name
         self.batch_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -76,6 +76,7 @@ class FilterBar(QWidget):
             with_keys("search payload and error", QKeySequence.StandardKey.Find)
         )
         self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(170)  # on a 1280-pixel laptop it still says what it is
         self.search.setToolTip("Literal text: % _ and quotes are plain characters")
 
         for label, widget, name in (

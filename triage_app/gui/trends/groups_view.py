@@ -39,31 +39,33 @@ from triage_app.gui.trends.base import Link, TrendChart, bars, dead_letters
 
 Index = QModelIndex | QPersistentModelIndex
 
+# The backlog's columns (wait, owner, tags, note) come before the history's, so a panel
+# of ordinary width shows them without scrolling sideways.
 (
     COL_SIGNATURE,
     COL_CLASS,
     COL_COUNT,
     COL_OPEN,
-    COL_RESOLVED,
     COL_WAITED,
-    COL_FIRST,
-    COL_LAST,
     COL_OWNER,
     COL_TAGS,
     COL_NOTE,
+    COL_RESOLVED,
+    COL_FIRST,
+    COL_LAST,
 ) = range(11)
 HEADERS = (
     "signature",
     "class",
     "count",
     "open",
-    "resolved",
     "oldest open",
-    "first seen",
-    "last seen",
     "owner",
     "tags",
     "note",
+    "resolved",
+    "first seen",
+    "last seen",
 )
 # What a steward can change of a group from its menu (the team backlog, issue 13).
 EDITS = (("owner", "Assign owner…"), ("tags", "Tags…"), ("note", "Note…"))
@@ -181,13 +183,13 @@ class GroupsModel(QAbstractTableModel):
                 g.error_class,
                 f"{g.count:,}",
                 f"{g.open:,}",
-                f"{g.resolved:,}",
                 _waited(g, self.now),
-                _when(g.first_seen),
-                _when(g.last_seen),
                 g.owner or "",
                 ", ".join(g.tags),
                 g.note.replace("\n", " "),
+                f"{g.resolved:,}",
+                _when(g.first_seen),
+                _when(g.last_seen),
             )[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _tooltip(g, col)
@@ -321,9 +323,14 @@ class GroupsView(QSplitter):
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(COL_SIGNATURE, QHeaderView.ResizeMode.Stretch)
+        # The signature keeps a readable width (scrolling sideways when the panel is
+        # narrow); the last column takes what is left.
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
         widths = {
+            COL_SIGNATURE: 270,
             COL_CLASS: 64,
             COL_COUNT: 64,
             COL_OPEN: 60,
@@ -363,7 +370,7 @@ class GroupsView(QSplitter):
         self.addWidget(self.chart)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
-        self.setSizes([780, 520])
+        self.setSizes([900, 400])
 
     def show_trends(self, t: Trends) -> None:
         owners = sorted({g.owner for g in t.groups if g.owner}, key=str.casefold)

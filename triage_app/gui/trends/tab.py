@@ -54,6 +54,7 @@ from triage_app.gui.workers import QueryThread
 
 SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
 PANEL_MIN_HEIGHT = 200  # three rows fit a 900-pixel window under the banner
+GROUPS_MIN_HEIGHT = 340
 FACTOR_KEY = "trends/spike_factor"
 WINDOW_KEY = "trends/spike_window"
 PER_DAY_HINT = "quarantined, stacked by class (UTC days)"
@@ -195,6 +196,8 @@ class TrendsTab(QWidget):
         for panel in self.panels.values():
             panel.setMinimumHeight(PANEL_MIN_HEIGHT)
             panel.exported.connect(self.message)
+        # The groups are the team's backlog, worked in: room for a dozen of them.
+        self.panels["groups"].setMinimumHeight(GROUPS_MIN_HEIGHT)
 
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
@@ -205,6 +208,9 @@ class TrendsTab(QWidget):
         grid.addWidget(self.panels["rate"], 1, 0)
         grid.addWidget(self.panels["attempts"], 1, 1)
         grid.addWidget(self.panels["groups"], 2, 0, 1, 2)
+        grid.setRowStretch(0, 2)
+        grid.setRowStretch(1, 2)
+        grid.setRowStretch(2, 3)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
         scroll = QScrollArea()
