@@ -14,11 +14,14 @@ import pytest
 
 from tests.support import REPO, cli
 from triage_app.core import deadletters as dls
+from triage_app.core.batch import run_batch
 from triage_app.core.db import Workspace, open_workspace
 from triage_app.core.deadletters import AuditFilter, DeadLetterFilter
 from triage_app.core.demo import make_demo
+from triage_app.core.demo.seed import DEMO_BATCH, DEMO_TRANSFORM
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import GroupJob
+from triage_app.core.places import resources_dir
 from triage_app.core.trends import compute_trends
 from triage_app.core.vocabulary import NOBODY
 
@@ -159,19 +162,33 @@ def test_groups_and_group_from_the_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "changed since version 0" in refused.stderr
 
 
-def test_two_stewards_assigning_one_group_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_two_stewards_assigning_one_group_at_once(
+    tmp_path: Path, store: str, request: pytest.FixtureRequest
+) -> None:
     """Real processes, each sure of version 0: exactly one assignment lands, the other is
-    refused naming who got there first; the audit has one event."""
+    refused naming who got there first; the audit has one event. On SQLite and on a team
+    store on PostgreSQL (where the group's row is locked FOR UPDATE)."""
     folder = tmp_path / "ws"
-    with open_workspace(folder) as ws:
-        make_demo(ws)
+    if store == "postgresql":
+        wh, dl = request.getfixturevalue("pg_urls")
+        where = ("--warehouse", wh, "--dead-letter", dl)
+        opened = {"workspace": None, "warehouse_url": wh, "dead_letter_url": dl}
+    else:
+        where = ("--workspace", str(folder))
+        opened = {"workspace": folder}
+    with open_workspace(**opened) as ws:
+        if store == "postgresql":  # the demo's batch, into the team's databases
+            run_batch(ws, resources_dir() / "demo" / DEMO_BATCH, DEMO_TRANSFORM)
+        else:
+            make_demo(ws)
     for round_ in range(3):
-        with open_workspace(folder) as ws:
+        with open_workspace(**opened) as ws:
             version = next(g for g in dls.list_groups(ws) if g.signature == QTY).version
         procs = [
             subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "triage_app", "--workspace", str(folder)),
+                    *(sys.executable, "-m", "triage_app", *where),
                     *("group", QTY, "--owner", f"{who}{round_}", "--if-version", str(version)),
                 ],
                 stdout=subprocess.PIPE,
@@ -182,7 +199,7 @@ def test_two_stewards_assigning_one_group_at_once(tmp_path: Path) -> None:
         ]
         codes = sorted(p.wait(timeout=60) for p in procs)
         assert codes == [0, 2]
-        with open_workspace(folder) as ws:
+        with open_workspace(**opened) as ws:
             g = next(g for g in dls.list_groups(ws) if g.signature == QTY)
             events = dls.audit_trail(ws, AuditFilter(action="group"))
         assert g.version == version + 1 and g.owner in (f"ani{round_}", f"budi{round_}")
