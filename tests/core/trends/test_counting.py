@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from tests.support.crafted_trends import MAR, MISSING, QTY, TYPE_ERROR, build_crafted
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters
@@ -102,10 +104,19 @@ def test_error_groups(ws) -> None:  # type: ignore[no-untyped-def]
 def test_group_times_the_same_by_seeks_or_by_one_pass(ws, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Thousands of groups are timed in one GROUP BY pass instead of a seek per cube cell:
     both ways give the same first, last and oldest open failures."""
-    by_seeks = compute_trends(ws).groups
-    monkeypatch.setattr(counting, "_SEEKS_ABOVE", 0)
-    in_one_pass = compute_trends(ws).groups
-    assert in_one_pass == by_seeks
+    with_the_cube = compute_trends(ws).groups  # each cell's first failure on the cube's walk
+    with ws.store.connect() as conn:
+        cells = counting.cube(conn, [], counting.STATUSES)
+        by_seeks = counting.error_groups(conn, cells=cells)  # the cells sought afterwards
+        monkeypatch.setattr(counting, "_SEEKS_ABOVE", 0)
+        in_one_pass = counting.error_groups(conn, cells=cells)
+    monkeypatch.setattr(counting, "_GROUP_BY_ABOVE", 0)
+    with_a_grouped_cube = compute_trends(ws).groups
+    assert with_the_cube == by_seeks == in_one_pass == with_a_grouped_cube
+    assert [g.oldest_open for g in with_the_cube][:2] == [
+        dt.datetime(2026, 3, 2, 10),
+        dt.datetime(2026, 3, 1, 10),
+    ]
     since = compute_trends(ws, since=MAR[1]).groups
     assert [(g.signature, g.first_seen, g.oldest_open) for g in since] == [
         (MISSING, MAR_4_10, MAR_4_10),
@@ -142,7 +153,9 @@ def test_empty_store(tmp_path: Path) -> None:
         assert compute_stats(ws).to_json()["total"] == 0
 
 
-def test_the_same_counts_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path) -> None:
+def test_the_same_counts_on_postgresql(
+    pg_urls: tuple[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     wh, dl = pg_urls
     build_crafted(tmp_path / "files", wh, dl)
     with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
@@ -158,6 +171,12 @@ def test_the_same_counts_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path)
         assert [(g.signature, g.count) for g in t.groups][:2] == [(QTY, 3), (TYPE_ERROR, 2)]
         assert t.groups[0].last_seen == dt.datetime(2026, 3, 3, 15)
         assert t.groups[0].oldest_open == dt.datetime(2026, 3, 2, 10)
+        # The ways taken for thousands of groups give the same groups here too.
+        monkeypatch.setattr(counting, "_SEEKS_ABOVE", 0)
+        monkeypatch.setattr(counting, "_GROUP_BY_ABOVE", 0)
+        assert compute_trends(ws).groups == t.groups
+        with ws.store.connect() as conn:
+            assert counting.error_groups(conn) == t.groups
         assert [p.rate for p in t.per_batch] == [0.4, 0.4, 0.25]
         assert compute_trends(ws, DeadLetterFilter(error_class="code")).attempts == (
             AttemptsBucket(1, 2, 0),

@@ -38,7 +38,8 @@ def compute_trends(
     store from ``since`` (a UTC day) on."""
     rule = rule or SpikeRule()
     with ws.store.connect() as conn:
-        cells = cube(conn, scope(None, since), STATUSES)
+        earliest: dict[tuple[str, str, str, int], dt.datetime | None] = {}
+        cells = cube(conn, scope(None, since), STATUSES, earliest)
         by_class_status, by_attempts_status = cube_totals(cells)
         if f is None:
             hist = tuple(
@@ -55,7 +56,7 @@ def compute_trends(
         if since is None:  # the cube covers the whole store: its totals are today's
             status_now = status_totals(by_class_status)
         queue = backlog(conn, since, held, status_now, purged)
-        groups = error_groups(conn, since=since, top=top, cells=cells)
+        groups = error_groups(conn, since=since, top=top, cells=cells, earliest=earliest)
     checks = spike_checks(batches, rule)
     return Trends(
         since,

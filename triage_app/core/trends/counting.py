@@ -25,6 +25,7 @@ from sqlalchemy import (
     and_,
     column,
     func,
+    literal,
     select,
     values,
 )
@@ -242,12 +243,14 @@ def error_groups(
     since: dt.date | None = None,
     top: int | None = None,
     cells: dict[tuple[str, str, str, int], int] | None = None,
+    earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
 ) -> tuple[ErrorGroup, ...]:
     """Dead letters grouped by (signature, class): count by status, first and last seen,
-    the oldest open row.
-    Largest first; ``top`` keeps the largest few. ``cells``: the cube, if counted already."""
+    the oldest open row. Largest first; ``top`` keeps the largest few. ``cells``: the cube,
+    if counted already (``earliest``: its cells' first failures, if counted with it)."""
     if cells is None:
-        cells = cube(conn, scope(f, since), statuses_of(f))
+        earliest = {}
+        cells = cube(conn, scope(f, since), statuses_of(f), earliest)
     groups: dict[tuple[str, str], dict[str, int]] = {}
     for (cls, sig, status, _attempts), n in cells.items():
         by_status = groups.setdefault((cls, sig), {})
@@ -255,7 +258,7 @@ def error_groups(
     ranked = sorted(groups.items(), key=lambda kv: (-sum(kv[1].values()), kv[0][1], kv[0][0]))
     if top is not None:
         ranked = ranked[:top]
-    times = _group_times(conn, cells, [k for k, _ in ranked], scope(f, since))
+    times = _group_times(conn, cells, [k for k, _ in ranked], scope(f, since), earliest)
     notes = _group_notes(conn)
     return tuple(
         ErrorGroup(
@@ -291,6 +294,7 @@ def _group_times(
     cells: dict[tuple[str, str, str, int], int],
     groups: Sequence[tuple[str, str]],
     where: Sequence[ColumnElement[bool]],
+    earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
 ) -> dict[tuple[str, str], tuple[dt.datetime | None, dt.datetime | None, dt.datetime | None]]:
     """Each group's first and last failure, and the first failure of its oldest open row.
 
@@ -306,8 +310,14 @@ def _group_times(
     keys = [(c, ids[s], st, a) for (c, s, st, a) in cells if (c, s) in chosen and s in ids]
     first: dict[tuple[str, str], dt.datetime] = {}
     oldest_open: dict[tuple[str, str], dt.datetime] = {}
-    for c, s, st, when in _earliest_per_cell(conn, keys, where):
-        key = (c, text.get(s, ""))
+    found: Iterable[tuple[str, str, str, dt.datetime | None]]
+    if earliest is not None:  # counted with the cube
+        found = ((c, s, st, when) for (c, s, st, _a), when in earliest.items())
+    else:
+        sought = _earliest_per_cell(conn, keys, where)
+        found = ((c, text[s], st, when) for c, s, st, when in sought if s in text)
+    for c, sig, st, when in found:
+        key = (c, sig)
         if when is None or key not in chosen:
             continue
         _keep_least(first, key, when)
@@ -343,9 +353,17 @@ def _latest_per_group(
     """The last failure of each (class, signature id)."""
     dl = DeadLetter
     if len(pairs) > _SEEKS_ABOVE:
-        stmt = select(dl.error_class, dl.signature_id, func.max(dl.last_failed_at))
-        stmt = stmt.where(*where).group_by(dl.error_class, dl.signature_id)
-        for c, s, when in conn.execute(stmt):
+        # Every group, listed by a DISTINCT on the index's prefix (which SQLite answers by
+        # skipping through it), then one seek each: 6,000 groups of a million rows in
+        # 0.05 s, where a GROUP BY walks the whole index (0.37 s).
+        every = select(dl.error_class, dl.signature_id).where(*where).distinct().subquery()
+        latest = (
+            select(func.max(dl.last_failed_at))
+            .where(dl.error_class == every.c.error_class)
+            .where(dl.signature_id == every.c.signature_id, *where)
+            .scalar_subquery()
+        )
+        for c, s, when in conn.execute(select(every.c.error_class, every.c.signature_id, latest)):
             yield c, s, _as_datetime(when)
         return
     for start in range(0, len(pairs), _CELLS_PER_STATEMENT):
@@ -402,13 +420,18 @@ def scope(f: DeadLetterFilter | None, since: dt.date | None) -> list[ColumnEleme
 
 
 def cube(
-    conn: Connection, where: Sequence[ColumnElement[bool]], statuses: Sequence[str]
+    conn: Connection,
+    where: Sequence[ColumnElement[bool]],
+    statuses: Sequence[str],
+    earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
 ) -> dict[tuple[str, str, str, int], int]:
     """Dead letters counted by (class, signature, status, attempts); zero cells left out.
+    With ``earliest``, each cell's first failure is put there too, on the same walk.
 
     Each cell is an equality range of ``ix_dl_cube``; counting them walks that index once,
     in about half the time of a GROUP BY over it. The index holds signature ids; the cells
-    come back keyed by the signature's text.
+    come back keyed by the signature's text. It ends with ``first_failed_at``, so a cell's
+    first failure is its first entry: one more seek per cell, or a ``min`` in the GROUP BY.
     """
     dl = DeadLetter
     pairs = conn.execute(
@@ -417,20 +440,41 @@ def cube(
     attempts = list(conn.execute(select(dl.attempts).distinct().order_by(dl.attempts)).scalars())
     keys = [(c, s, st, a) for c, s in pairs for st in statuses for a in attempts]
     text = signature_texts(conn, {s for _c, s in pairs})
+    out: dict[tuple[str, str, str, int], int] = {}
     if len(keys) > _GROUP_BY_ABOVE:
-        stmt = select(dl.error_class, dl.signature_id, dl.status, dl.attempts, func.count())
+        first = func.min(dl.first_failed_at) if earliest is not None else literal(None)
+        stmt = select(dl.error_class, dl.signature_id, dl.status, dl.attempts, func.count(), first)
         stmt = stmt.where(dl.status.in_(statuses), *where)
         stmt = stmt.group_by(dl.error_class, dl.signature_id, dl.status, dl.attempts)
-        return {(c, text[s], st, int(a)): int(n) for c, s, st, a, n in conn.execute(stmt)}
-    out: dict[tuple[str, str, str, int], int] = {}
+        rows: Iterable[Any] = conn.execute(stmt)
+    else:
+        rows = _counted_cells(conn, keys, where, with_first=earliest is not None)
+    for c, s, st, a, n, when in rows:
+        if n:
+            out[(c, text[s], st, int(a))] = int(n)
+            if earliest is not None:
+                earliest[(c, text[s], st, int(a))] = _as_datetime(when)
+    return out
+
+
+def _counted_cells(
+    conn: Connection,
+    keys: Sequence[tuple[str, int, str, int]],
+    where: Sequence[Any],
+    with_first: bool,
+) -> Iterable[Any]:
+    """Each cell with its count and its first failure (NULL unless ``with_first``), a few
+    hundred cells to a statement of correlated subqueries."""
+    dl = DeadLetter
     for start in range(0, len(keys), _CELLS_PER_STATEMENT):
         cell = _cells_cte(keys[start : start + _CELLS_PER_STATEMENT])
         n = select(func.count()).select_from(dl).where(*_in_cell(cell), *where)
-        stmt = select(cell.c.c, cell.c.s, cell.c.st, cell.c.a, n.scalar_subquery())
-        for c, s, st, a, count in conn.execute(stmt):
-            if count:
-                out[(c, text[s], st, int(a))] = int(count)
-    return out
+        first: Any = literal(None)
+        if with_first:
+            first = select(func.min(dl.first_failed_at)).where(*_in_cell(cell), *where)
+            first = first.scalar_subquery()
+        stmt = select(cell.c.c, cell.c.s, cell.c.st, cell.c.a, n.scalar_subquery(), first)
+        yield from conn.execute(stmt)
 
 
 def cube_totals(

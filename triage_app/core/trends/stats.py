@@ -97,10 +97,11 @@ def compute_stats(
         assert f is not None or since is not None
         f = f or DeadLetterFilter(status=ALL)
         with ws.store.connect() as conn:
-            cells = cube(conn, scope(f, since), statuses_of(f))
+            earliest: dict[tuple[str, str, str, int], dt.datetime | None] = {}
+            cells = cube(conn, scope(f, since), statuses_of(f), earliest)
             by_cs, by_as = cube_totals(cells)
             days = failures_per_day(conn, f, since)
-            groups = error_groups(conn, f, since, top, cells)
+            groups = error_groups(conn, f, since, top, cells, earliest)
     by_class: dict[str, int] = {}
     by_status: dict[str, int] = {}
     for cls, statuses_n in by_cs.items():
