@@ -130,6 +130,17 @@ def test_trends_groups_carry_owner_tags_note_and_version(demo: Workspace) -> Non
         "asked the shop",
         1,
     )
+    # A row of the group says whom to ask: its detail (and `show`) carries the group's notes.
+    (row,) = dls.list_dead_letters(demo, DeadLetterFilter(signature=QTY))
+    detail = dls.get_dead_letter(demo, row.id)
+    assert (detail.group_owner, detail.group_tags, detail.group_note) == (
+        "ani",
+        ("needs source fix",),
+        "asked the shop",
+    )
+    assert detail.to_json()["group_tags"] == ["needs source fix"]
+    other = dls.list_dead_letters(demo, DeadLetterFilter(signature=CODE))[0]
+    assert dls.get_dead_letter(demo, other.id).group_owner is None
     assert qty.matches(owner="ani") and qty.matches(tag="needs source fix")
     assert qty.matches(text="SHOP") and qty.matches(text="kolom wajib")
     assert not qty.matches(owner=NOBODY) and not qty.matches(owner="budi")

@@ -206,7 +206,12 @@ def test_groups_filter_by_owner_tag_and_text_and_show_age_and_note(qtbot, window
     qtbot.waitUntil(lambda: bar.owner_combo.findData("ani") > 0)
     bar.owner_combo.setCurrentIndex(bar.owner_combo.findData("ani"))
     assert window.model.filter.owner == "ani"
-    qtbot.waitUntil(lambda: window.model.total() == 1)
+    qtbot.waitUntil(lambda: window.model.total() == 1 and window.model.rowCount() == 1)
+    # Its row's detail names the group's owner, and its Error tab the tags and note.
+    window.table.selectRow(0)
+    qtbot.waitUntil(lambda: "group owned by ani" in window.detail.title.text())
+    shown = window.detail.error_view.toPlainText()
+    assert "needs source fix" in shown and "asked the shop" in shown
     bar.owner_combo.setCurrentIndex(bar.owner_combo.findData(NOBODY))
     qtbot.waitUntil(lambda: window.model.total() == 3)
     bar.owner_combo.setCurrentIndex(0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import func, select
 
 from triage_app.core.clock import iso
@@ -15,6 +16,7 @@ from triage_app.core.db import (
     AuditEvent,
     Batch,
     DeadLetter,
+    ErrorGroupNotes,
     Traceback,
     Workspace,
     shown_error,
@@ -73,12 +75,17 @@ class DeadLetterDetail(DeadLetterView):
     traceback: str | None = None
     csv_header: str | None = None
     events: tuple[AuditEntry, ...] = ()
+    # Its error group's owner, tags and note (the team backlog): whom to ask before fixing.
+    group_owner: str | None = None
+    group_tags: tuple[str, ...] = ()
+    group_note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         d = super().to_json()
         for k in ("original_bytes", "payload_bytes", "csv_header"):
             d.pop(k)
         d["events"] = [e.to_json() for e in self.events]
+        d["group_tags"] = list(self.group_tags)
         return d
 
 
@@ -225,6 +232,10 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
             .where(AuditEvent.dead_letter_id == dl_id)
             .order_by(AuditEvent.id)
         ).all()
+        notes = ErrorGroupNotes
+        group = conn.execute(
+            select(notes.owner, notes.tags, notes.note).where(notes.signature_id == dl.signature_id)
+        ).first()
     # Never edited: the original is the working copy.
     working = dl.original_payload if dl.payload is None else dl.payload
     base = _view(dl, working, dl.signature if dl.error is None else dl.error)
@@ -246,4 +257,7 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
             )
             for e in events
         ),
+        group_owner=group.owner if group is not None else None,
+        group_tags=tuple(orjson.loads(group.tags)) if group is not None else (),
+        group_note=(group.note or "") if group is not None else "",
     )

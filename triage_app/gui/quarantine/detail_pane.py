@@ -544,9 +544,10 @@ class DetailPane(QWidget):
         self._detail = d
         header = d.csv_header
         self._editable = editable_payload(d.payload_bytes, d.payload_kind, header)
+        owned = f" · group owned by {d.group_owner}" if d.group_owner else ""
         self.title.setText(
             f"#{d.id} · batch {d.batch_id[:8]} line {d.line} · {d.status} · "
-            f"{d.attempts} attempt{'s' if d.attempts != 1 else ''}"
+            f"{d.attempts} attempt{'s' if d.attempts != 1 else ''}{owned}"
         )
         if self._editable.note:
             self.note.setText(self._editable.note)
@@ -595,8 +596,16 @@ class DetailPane(QWidget):
             f"<tr><td>attempts</td><td>{d.attempts}</td></tr>",
             f"<tr><td>first failed</td><td>{e(d.first_failed_at)}</td></tr>",
             f"<tr><td>last failed</td><td>{e(d.last_failed_at)}</td></tr>",
-            "</table>",
         ]
+        # The error group's owner, tags and note: who works on this cause, what it waits on.
+        for label, value in (
+            ("group owner", d.group_owner or ""),
+            ("group tags", ", ".join(d.group_tags)),
+            ("group note", d.group_note),
+        ):
+            if value:
+                parts.append(f"<tr><td>{label}</td><td>{e(value)}</td></tr>")
+        parts.append("</table>")
         if d.traceback:
             parts.append(f"<p>traceback (redacted):</p><pre>{e(d.traceback)}</pre>")
         else:
