@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -18,6 +17,19 @@ from typing import Any, NoReturn
 import orjson
 
 from triage_app import __version__
+from triage_app.cli_support import (
+    dead_letter_id,
+    emit,
+    full_ref,
+    more_note,
+    open_workspace_of,
+    pause_collector,
+    rate,
+    share,
+    start_up_done,
+    start_up_over,
+    whole,
+)
 from triage_app.core.vocabulary import (
     CLASSES,
     NOBODY,
@@ -26,8 +38,6 @@ from triage_app.core.vocabulary import (
     WAITING,
     AuditAction,
 )
-
-JsonValue = Any
 
 
 class UsageError(Exception):
@@ -39,130 +49,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
-
-
-def _emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
-    if as_json:
-        try:
-            out = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
-        except orjson.JSONEncodeError:  # a name that is not UTF-8 (a file's, say) somewhere
-            out = orjson.dumps(_printable_json(data), option=orjson.OPT_INDENT_2).decode()
-        sys.stdout.write(out + "\n")
-    else:
-        line = text()
-        try:
-            sys.stdout.write(line + "\n")
-        except UnicodeEncodeError:  # the same, on a terminal that takes only valid UTF-8
-            from triage_app.core.places import printable
-
-            sys.stdout.write(printable(line) + "\n")
-
-
-def _printable_json(data: JsonValue) -> JsonValue:
-    """``data`` with every text made encodable (``places.printable``): names the OS gave
-    may hold bytes that are not UTF-8, which JSON cannot carry."""
-    from triage_app.core.places import printable
-
-    if isinstance(data, str):
-        return printable(data)
-    if isinstance(data, dict):
-        return {printable(str(k)): _printable_json(v) for k, v in data.items()}
-    if isinstance(data, list | tuple):
-        return [_printable_json(v) for v in data]
-    return data
-
-
-# A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.
-_INT64_MAX = 2**63 - 1
-
-
-def _whole(minimum: int, maximum: int = _INT64_MAX) -> Callable[[str], int]:
-    """An argparse type: a whole number in ``[minimum, maximum]``; argparse names the
-    argument in front of the refusal (``argument --limit: must be at least 1, not -1``)."""
-
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if n < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {n}")
-        if n > maximum:
-            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {n}")
-        return n
-
-    return parse
-
-
-def _share(text: str) -> float:
-    """An argparse type for a share between 0 and 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a share between 0 and 1 (e.g. 0.2)")
-    return value
-
-
-def _rate(text: str) -> float:
-    """An argparse type for rows per second: a number above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows a second")
-    return value
-
-
-def _dead_letter_id(text: str) -> int:
-    """An argparse type for a dead letter's id. One beyond a 64-bit integer names no dead
-    letter, and is refused as any other id that names none."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
-    if not 1 <= n <= _INT64_MAX:
-        from triage_app.core.errors import TriageError
-
-        raise TriageError(f"no dead letter with id {n}")
-    return n
-
-
-def _full_ref(ref: str) -> str:
-    """A transform as ``NAME@VERSION``. A bare name means its newest version; which one is
-    said on stderr, so that a log shows what ran (and stdout stays the command's output)."""
-    if "@" in ref:
-        return ref
-    from triage_app.core.transforms import default_registry
-
-    newest = default_registry().newest(ref)
-    print(f"triage-app: {ref} means {newest.ref}, the newest version", file=sys.stderr)
-    return newest.ref
-
-
-def _more_note(more: int, next_offset: int, *, json: bool = False) -> str:
-    """What a full page leaves out: the table's last line, or with ``--json`` a line on
-    stderr (stdout stays the JSON array that scripts read)."""
-    if json:
-        return f"triage-app: {more:,} more match: --offset {next_offset} for the next page"
-    return f"… and {more:,} more: --offset {next_offset} for the next page"
-
-
-def _open(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
-    """The workspace; ``create=False`` for the commands that only read: a workspace that is
-    not there is refused ("no workspace at ..."), never made."""
-    from triage_app.core.db import open_workspace
-
-    ws = open_workspace(
-        args.workspace,
-        warehouse_url=args.warehouse,
-        dead_letter_url=args.dead_letter,
-        create=create,
-    )
-    _start_up_done()  # the engine is imported and the workspace open: the work begins
-    return ws
 
 
 def _hash_in_background(file: str) -> Callable[[], Any]:
@@ -214,12 +100,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     opened = _hash_in_background(args.file)
     from triage_app.core.jobs import BatchJob
 
-    args.transform = _full_ref(args.transform)
+    args.transform = full_ref(args.transform)
     chunk = {"chunk_size": args.chunk_size} if args.chunk_size else {}
     job = BatchJob(Path(args.file), args.transform, args.format, **chunk)
     try:
         job.check()  # a format the transform does not read, a pipe: before any workspace opens
-        with _open(args) as ws:
+        with open_workspace_of(args) as ws:
             # Joined only now: the hash ran while the engine imported and the workspace opened.
             s = job.run(ws, opened=opened())
     finally:
@@ -255,7 +141,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"in {s.seconds:.2f}s"
         )
 
-    _emit(data, args.json, text)
+    emit(data, args.json, text)
     return 0
 
 
@@ -275,10 +161,10 @@ def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def cmd_list(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import page_of_dead_letters
 
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         page = page_of_dead_letters(ws, _filter(args), limit=args.limit, offset=args.offset)
     views = page.views
-    more = _more_note(page.more, page.next_offset, json=args.json) if page.more else None
+    more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
 
     def text() -> str:
         if not views:
@@ -298,7 +184,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     # --json stays an array, as scripts read it; what is left over is said on stderr.
-    _emit([v.to_json() for v in views], args.json, text)
+    emit([v.to_json() for v in views], args.json, text)
     if more and args.json:
         print(more, file=sys.stderr)
     return 0
@@ -307,7 +193,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import get_dead_letter
 
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         d = get_dead_letter(ws, args.id)
 
     def text() -> str:
@@ -325,7 +211,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         out += [f"  {e.at}  {e.actor:12} {e.action:15} {e.detail}" for e in d.events]
         return "\n".join(out)
 
-    _emit(d.to_json(), args.json, text)
+    emit(d.to_json(), args.json, text)
     return 0
 
 
@@ -345,9 +231,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
             raise TriageError(f"{printable(args.payload_file)} is not UTF-8 text") from None
     else:
         payload = args.payload
-    with _open(args) as ws:
+    with open_workspace_of(args) as ws:
         d = edit_payload(ws, args.id, payload, if_version=args.if_version)
-    _emit(
+    emit(
         d.to_json(),
         args.json,
         lambda: f"dead letter {d.id} edited (now version {d.version}); the original is kept",
@@ -386,7 +272,7 @@ def cmd_row_action(args: argparse.Namespace) -> int:
             batch_id=args.batch,
             search=args.search,
         )
-    with _open(args) as ws:
+    with open_workspace_of(args) as ws:
         report = dls.apply_change(ws, args.ids, change, where=where)
     verb = change.verb
 
@@ -397,7 +283,7 @@ def cmd_row_action(args: argparse.Namespace) -> int:
             lines.append(f"  … and {len(report.refused) - 20:,} more refused")
         return "\n".join(lines)
 
-    _emit(report.to_json(), args.json, text)
+    emit(report.to_json(), args.json, text)
     return 1 if report.refused else 0
 
 
@@ -423,7 +309,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import RedriveJob
     from triage_app.core.vocabulary import Status
 
-    args.transform = _full_ref(args.transform)
+    args.transform = full_ref(args.transform)
     where = None
     if args.all_open:
         where = DeadLetterFilter(status=Status.OPEN)
@@ -444,7 +330,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         keep=None if args.json else 0,
         on_results=_print_outcomes if verbose else None,
     )
-    with _open(args) as ws:
+    with open_workspace_of(args) as ws:
         s = job.run(ws)
     data: dict[str, Any] = {}
     if args.json:  # a whole batch's rows: built only when asked for
@@ -463,7 +349,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
             + (f"\nstopped by itself: {s.stopped}" if s.stopped else "")
         )
 
-    _emit(data, args.json, text)
+    emit(data, args.json, text)
     return 1 if s.stopped else 0
 
 
@@ -498,7 +384,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
         }
         for t in ts
     ]
-    _emit(
+    emit(
         data,
         args.json,
         lambda: (
@@ -524,7 +410,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     else:
         from triage_app.core.trends import stats_json
 
-        with _open(args, create=False) as ws:
+        with open_workspace_of(args, create=False) as ws:
             st = stats_json(ws)
 
     def text() -> str:
@@ -536,7 +422,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         out += [f"  {s['count']:>6}  {s['class']:9} {s['signature']}" for s in st["top_signatures"]]
         return "\n".join(out)
 
-    _emit(st, args.json, text)
+    emit(st, args.json, text)
     return 0
 
 
@@ -549,11 +435,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         args.workspace = str(demo_workspace_dir())
     if not 0 <= args.bad <= 1:
         raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
-    with _open(args) as ws:
+    with open_workspace_of(args) as ws:
         incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
         where = ws.config.folder
     data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
-    _emit(
+    emit(
         data,
         args.json,
         lambda: (
@@ -568,7 +454,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_reconcile(args: argparse.Namespace) -> int:
     from triage_app.core.verify import reconcile
 
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         r = reconcile(ws, args.batch_id)
 
     def text() -> str:
@@ -584,16 +470,16 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         out += [f"  {p}" for p in r.problems]
         return "\n".join(out)
 
-    _emit(r.to_json(), args.json, text)
+    emit(r.to_json(), args.json, text)
     return 0 if r.ok else 1
 
 
 def cmd_verify_idempotent(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import VerifyJob
 
-    args.transform = _full_ref(args.transform)
+    args.transform = full_ref(args.transform)
     p = VerifyJob(Path(args.file), args.transform, args.format).run(None)
-    _emit(
+    emit(
         p.to_json(),
         args.json,
         lambda: (
@@ -623,7 +509,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from triage_app.gui.trends.report import write_report
 
     out = Path(args.out)
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         try:
             r = write_report(ws, out, since)
         except OSError as exc:
@@ -634,7 +520,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise TriageError(
                 f"cannot write the report to {where}: {exc.strerror or exc}"
             ) from None
-    _emit(
+    emit(
         r.to_json(),
         args.json,
         lambda: (
@@ -651,7 +537,7 @@ def cmd_purge(args: argparse.Namespace) -> int:
     from triage_app.core.errors import TriageError
     from triage_app.core.jobs import PurgeJob
 
-    with _open(args) as ws:
+    with open_workspace_of(args) as ws:
         if args.older_than is None:
             policy = retention_policy(ws)
             if policy is None:
@@ -684,7 +570,7 @@ def cmd_purge(args: argparse.Namespace) -> int:
             lines.append(f"retention policy saved for the store: {policy.describe()}")
         return "\n".join(lines)
 
-    _emit(s.to_json(), args.json, text)
+    emit(s.to_json(), args.json, text)
     return 0
 
 
@@ -698,10 +584,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
         action=parse_action(args.action) if args.action else None,
         dead_letter_id=args.id,
     )
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         page = audit_page(ws, f, limit=args.limit, offset=args.offset)
     events = page.records
-    more = _more_note(page.more, page.next_offset, json=args.json) if page.more else None
+    more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
 
     def text() -> str:
         if not events:
@@ -720,7 +606,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             lines.append(more)
         return "\n".join(lines)
 
-    _emit([e.to_json() for e in events], args.json, text)
+    emit([e.to_json() for e in events], args.json, text)
     if more and args.json:
         print(more, file=sys.stderr)
     return 0
@@ -732,7 +618,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     store, change = migrate_workspace(args.workspace, dead_letter_url=args.dead_letter)
     data = change.to_json() if change else {"store": store, "from": None, "to": None}
     data["current"] = change is None
-    _emit(data, args.json, lambda: change.message if change else f"{store} is current")
+    emit(data, args.json, lambda: change.message if change else f"{store} is current")
     return 0
 
 
@@ -804,7 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.epilog = "FILE - reads standard input (with --format); a named pipe is refused."
     sp.add_argument(
         "--chunk-size",
-        type=_whole(1),
+        type=whole(1),
         default=None,
         metavar="N",
         help="lines (CSV: records) per committed chunk (default 20000)",
@@ -839,27 +725,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--tag", metavar="TAG", help="the rows of the error groups tagged TAG")
     sp.add_argument(
-        "--limit", type=_whole(1), default=100, metavar="N", help="at most N rows (default 100)"
+        "--limit", type=whole(1), default=100, metavar="N", help="at most N rows (default 100)"
     )
     sp.add_argument(
         "--offset",
-        type=_whole(0),
+        type=whole(0),
         default=0,
         metavar="N",
         help="skip the first N matching rows (by id): the next page",
     )
 
     sp = add("show", cmd_show, "show one dead letter with its original and history")
-    sp.add_argument("id", type=_dead_letter_id, help="the dead letter's id")
+    sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
 
     sp = add("edit", cmd_edit, "replace a dead letter's payload (the original is kept)")
-    sp.add_argument("id", type=_dead_letter_id, help="the dead letter's id")
+    sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
     g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
     sp.add_argument(
         "--if-version",
-        type=_whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere
+        type=whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere
         metavar="N",
         help="only if the dead letter is still at version N (show --json gives it); "
         "refused, naming who changed it, otherwise",
@@ -868,7 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
     def row_action(name: str, help_: str) -> argparse.ArgumentParser:
         sp = add(name, cmd_row_action, help_ + "; by ids (all or none) or by a filter")
         sp.add_argument(
-            "ids", type=_dead_letter_id, nargs="*", metavar="ID", help="these dead letters"
+            "ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters"
         )
         class_flag = "--where-class" if name == "reclassify" else "--class"
         sp.add_argument(class_flag, dest="error_class", choices=CLASSES, help="only this class")
@@ -904,7 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
     g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--id", type=_dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
+    g.add_argument("--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
     g.add_argument("--all-open", action="store_true", help="every open dead letter")
     g.add_argument(
         "--class",
@@ -933,13 +819,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--max-attempts",
-        type=_whole(1, 1_000_000),
+        type=whole(1, 1_000_000),
         default=3,
         help="park a row once it has failed this often (default 3)",
     )
     sp.add_argument(
         "--canary",
-        type=_whole(0, 1_000_000),
+        type=whole(0, 1_000_000),
         nargs="?",
         const=0,
         metavar="N",
@@ -947,13 +833,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--max-failure-rate",
-        type=_share,
+        type=share,
         metavar="SHARE",
         help="stop (after the canary, or any later 200 rows) when more than this share "
         "failed (default 0.2); exit 1",
     )
     sp.add_argument(
-        "--pace", type=_rate, metavar="ROWS", help="at most ROWS rows a second (a busy warehouse)"
+        "--pace", type=rate, metavar="ROWS", help="at most ROWS rows a second (a busy warehouse)"
     )
 
     add("transforms", cmd_transforms, "list the registered transforms")
@@ -966,7 +852,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--rows",
-        type=_whole(1, 100_000_000),  # a bound, so that a typo cannot fill the disk
+        type=whole(1, 100_000_000),  # a bound, so that a typo cannot fill the disk
         metavar="N",
         help="generate a batch of N orders in the seed's shape instead of the seed's 10 rows",
     )
@@ -1047,13 +933,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ACTION",
         help="only this action: " + ", ".join(a.value for a in AuditAction),
     )
-    sp.add_argument("--id", type=_whole(1), metavar="N", help="only the events of dead letter N")
+    sp.add_argument("--id", type=whole(1), metavar="N", help="only the events of dead letter N")
     sp.add_argument(
-        "--limit", type=_whole(1), default=100, metavar="N", help="at most N events (default 100)"
+        "--limit", type=whole(1), default=100, metavar="N", help="at most N events (default 100)"
     )
     sp.add_argument(
         "--offset",
-        type=_whole(0),
+        type=whole(0),
         default=0,
         metavar="N",
         help="skip the N newest matching events: the next page",
@@ -1069,7 +955,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-# The commands that open their workspace through _open, before any long work.
+# The commands that open their workspace through open_workspace_of, before any long work.
 _OPEN_THEIR_WORKSPACE = frozenset(
     {cmd_run, cmd_list, cmd_show, cmd_edit, cmd_row_action, cmd_redrive, cmd_stats}
     | {cmd_demo, cmd_reconcile, cmd_report, cmd_purge, cmd_audit}
@@ -1081,8 +967,7 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
     as soon as a command other than the window has done its job and flushed its output."""
     # The engine is imported by the commands, not here: `run` starts hashing its file on a
     # thread first, and the import (SQLAlchemy, a third of a second) overlaps the hash.
-    global _collector
-    _pause_collector()
+    pause_collector()
     try:
         args = build_parser().parse_args(argv)
         if args.self_test:
@@ -1090,7 +975,7 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
         elif args.command is None:
             args.func = cmd_gui
         if args.func not in _OPEN_THEIR_WORKSPACE:
-            _start_up_done()
+            start_up_done()
         code = int(args.func(args))
         if fast_exit and args.func is not cmd_gui:
             _exit_now(code)
@@ -1108,36 +993,7 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
         print(f"triage-app: {message}", file=sys.stderr)
         return 2
     finally:
-        _start_up_done()
-        if _collector == "frozen":  # main called in a process that goes on (tests)
-            gc.unfreeze()
-        _collector = None
-
-
-# The cyclic garbage collector during start-up: "paused" by main, "frozen" once the
-# command is under way, None when main left it alone (a caller had stopped it).
-_collector: str | None = None
-
-
-def _pause_collector() -> None:
-    """Importing the engine makes some 300,000 objects and next to no garbage: the collector
-    going over them again and again is a sixth of the import time. It is paused until the
-    command's workspace is open (_open), or the command starts for those that open none
-    that way (the window, verify-idempotent, migrate)."""
-    global _collector
-    if gc.isenabled():
-        gc.disable()
-        _collector = "paused"
-
-
-def _start_up_done() -> None:
-    """The collector back on, with what start-up made frozen: it lives as long as the
-    process, and a collection that went over it again would cost what the pause saved."""
-    global _collector
-    if _collector == "paused":
-        gc.freeze()
-        gc.enable()
-        _collector = "frozen"
+        start_up_over()
 
 
 def _exit_now(code: int) -> NoReturn:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from triage_app.cli_support import dead_letter_id, emit, full_ref, open_workspace_of, whole
 from triage_app.core.errors import TriageError
 
 Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
@@ -34,7 +35,6 @@ class _StepAction(argparse.Action):
 
 
 def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) -> None:
-    from triage_app.cli import _dead_letter_id, _whole
 
     sp = add(
         "fix",
@@ -61,7 +61,7 @@ def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) 
         )
     g.add_argument("--description", metavar="TEXT", help="how the history names the fix")
     r = sp.add_argument_group("the rows (open ones unless --status says otherwise)")
-    r.add_argument("--id", type=_dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
+    r.add_argument("--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
     r.add_argument("--signature", metavar="TEXT", help="the rows of this error group")
     r.add_argument("--class", dest="error_class", choices=classes, help="only this class")
     r.add_argument("--status", choices=statuses, help="only this status (default open)")
@@ -78,11 +78,11 @@ def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) 
 
     sp = add("changesets", cmd_changesets, "list the change-sets, newest first")
     sp.add_argument(
-        "--limit", type=_whole(1), default=100, metavar="N", help="at most N (default 100)"
+        "--limit", type=whole(1), default=100, metavar="N", help="at most N (default 100)"
     )
 
     sp = add("revert", cmd_revert, "undo a change-set: each row back to its payload from before")
-    sp.add_argument("change_set", type=_whole(1), metavar="CHANGESET", help="the change-set's id")
+    sp.add_argument("change_set", type=whole(1), metavar="CHANGESET", help="the change-set's id")
 
 
 def _fix(args: argparse.Namespace) -> Any:
@@ -145,13 +145,12 @@ def _rows(args: argparse.Namespace, ws: Any) -> list[int]:
 
 
 def cmd_fix(args: argparse.Namespace) -> int:
-    from triage_app.cli import _emit, _full_ref, _open
     from triage_app.core import deadletters as dls
     from triage_app.core.transforms import default_registry
 
     fix = _fix(args)
-    transform = default_registry().get(_full_ref(args.try_ref)) if args.try_ref else None
-    with _open(args) as ws:
+    transform = default_registry().get(full_ref(args.try_ref)) if args.try_ref else None
+    with open_workspace_of(args) as ws:
         ids = _rows(args, ws)
         if not ids:
             raise TriageError("fix: no dead letters match")
@@ -196,18 +195,17 @@ def cmd_fix(args: argparse.Namespace) -> int:
             lines += [f"  left out: {why}" for _, why in report.refused[:20]]
         return "\n".join(lines)
 
-    _emit(data, args.json, text)
+    emit(data, args.json, text)
     if args.dry_run:
         return 0
     return 0 if report is not None and report.changed and not report.refused else 1
 
 
 def cmd_changesets(args: argparse.Namespace) -> int:
-    from triage_app.cli import _emit, _open
     from triage_app.core import deadletters as dls
     from triage_app.core.clock import iso
 
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         found = dls.list_change_sets(ws, limit=args.limit)
 
     def text() -> str:
@@ -224,15 +222,14 @@ def cmd_changesets(args: argparse.Namespace) -> int:
             )
         return "\n".join(lines)
 
-    _emit([c.to_json() for c in found], args.json, text)
+    emit([c.to_json() for c in found], args.json, text)
     return 0
 
 
 def cmd_revert(args: argparse.Namespace) -> int:
-    from triage_app.cli import _emit, _open
     from triage_app.core import deadletters as dls
 
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         report = dls.revert_change_set(ws, args.change_set)
 
     def text() -> str:
@@ -246,5 +243,5 @@ def cmd_revert(args: argparse.Namespace) -> int:
             lines += [f"  {why}" for _, why in report.refused[:20]]
         return "\n".join(lines)
 
-    _emit(report.to_json(), args.json, text)
+    emit(report.to_json(), args.json, text)
     return 1 if report.refused else 0

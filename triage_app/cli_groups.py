@@ -8,6 +8,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from triage_app.cli_support import emit, open_workspace_of, whole
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import NOBODY
 
@@ -16,7 +17,6 @@ SORTS = ("open", "oldest", "count", "owner")
 
 
 def add_commands(add: Add) -> None:
-    from triage_app.cli import _whole
 
     sp = add(
         "groups",
@@ -48,7 +48,7 @@ def add_commands(add: Add) -> None:
     sp.add_argument("--note", metavar="TEXT", help="the group's note (empty: none)")
     sp.add_argument(
         "--if-version",
-        type=_whole(0, 2**31 - 1),
+        type=whole(0, 2**31 - 1),
         metavar="N",
         help="only if the group is still at version N (groups --json gives it)",
     )
@@ -63,11 +63,10 @@ def _days(g: Any, now: Any) -> str:
 
 
 def cmd_groups(args: argparse.Namespace) -> int:
-    from triage_app.cli import _emit, _open
     from triage_app.core import deadletters as dls
     from triage_app.core.clock import utcnow
 
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         groups = dls.list_groups(ws, owner=args.owner, tag=args.tag, sort=args.sort)
     now = utcnow()
 
@@ -86,12 +85,11 @@ def cmd_groups(args: argparse.Namespace) -> int:
             )
         return "\n".join(lines)
 
-    _emit([g.to_json(now) for g in groups], args.json, text)
+    emit([g.to_json(now) for g in groups], args.json, text)
     return 0
 
 
 def cmd_group(args: argparse.Namespace) -> int:
-    from triage_app.cli import _emit, _open
     from triage_app.core import deadletters as dls
 
     owner: Any = (
@@ -101,7 +99,7 @@ def cmd_group(args: argparse.Namespace) -> int:
         raise TriageError(
             "group: say what to change: --owner, --no-owner, --tag, --untag or --note"
         )
-    with _open(args, create=False) as ws:
+    with open_workspace_of(args, create=False) as ws:
         g = dls.set_group(
             ws,
             args.signature,
@@ -119,5 +117,5 @@ def cmd_group(args: argparse.Namespace) -> int:
             f"tags {tags}" + (f", note: {g.note}" if g.note else "")
         )
 
-    _emit(g.to_json(), args.json, text)
+    emit(g.to_json(), args.json, text)
     return 0

@@ -1,0 +1,176 @@
+"""What every command of the CLI shares: the argparse types of its arguments, how output is
+written (a line for people or JSON for scripts), opening the workspace the arguments name,
+and the garbage collector paused while the engine is imported. Only the standard library
+and orjson at import: the fast paths (``--version``, ``--help``) import this module too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+JsonValue = Any
+
+
+def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
+    if as_json:
+        try:
+            out = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+        except orjson.JSONEncodeError:  # a name that is not UTF-8 (a file's, say) somewhere
+            out = orjson.dumps(printable_json(data), option=orjson.OPT_INDENT_2).decode()
+        sys.stdout.write(out + "\n")
+    else:
+        line = text()
+        try:
+            sys.stdout.write(line + "\n")
+        except UnicodeEncodeError:  # the same, on a terminal that takes only valid UTF-8
+            from triage_app.core.places import printable
+
+            sys.stdout.write(printable(line) + "\n")
+
+
+def printable_json(data: JsonValue) -> JsonValue:
+    """``data`` with every text made encodable (``places.printable``): names the OS gave
+    may hold bytes that are not UTF-8, which JSON cannot carry."""
+    from triage_app.core.places import printable
+
+    if isinstance(data, str):
+        return printable(data)
+    if isinstance(data, dict):
+        return {printable(str(k)): printable_json(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [printable_json(v) for v in data]
+    return data
+
+
+# A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.
+INT64_MAX = 2**63 - 1
+
+
+def whole(minimum: int, maximum: int = INT64_MAX) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``[minimum, maximum]``; argparse names the
+    argument in front of the refusal (``argument --limit: must be at least 1, not -1``)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {n}")
+        if n > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {n}")
+        return n
+
+    return parse
+
+
+def share(text: str) -> float:
+    """An argparse type for a share between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share between 0 and 1 (e.g. 0.2)")
+    return value
+
+
+def rate(text: str) -> float:
+    """An argparse type for rows per second: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows a second")
+    return value
+
+
+def dead_letter_id(text: str) -> int:
+    """An argparse type for a dead letter's id. One beyond a 64-bit integer names no dead
+    letter, and is refused as any other id that names none."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+    if not 1 <= n <= INT64_MAX:
+        from triage_app.core.errors import TriageError
+
+        raise TriageError(f"no dead letter with id {n}")
+    return n
+
+
+def full_ref(ref: str) -> str:
+    """A transform as ``NAME@VERSION``. A bare name means its newest version; which one is
+    said on stderr, so that a log shows what ran (and stdout stays the command's output)."""
+    if "@" in ref:
+        return ref
+    from triage_app.core.transforms import default_registry
+
+    newest = default_registry().newest(ref)
+    print(f"triage-app: {ref} means {newest.ref}, the newest version", file=sys.stderr)
+    return newest.ref
+
+
+def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
+    """What a full page leaves out: the table's last line, or with ``--json`` a line on
+    stderr (stdout stays the JSON array that scripts read)."""
+    if json:
+        return f"triage-app: {more:,} more match: --offset {next_offset} for the next page"
+    return f"… and {more:,} more: --offset {next_offset} for the next page"
+
+
+def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
+    """The workspace; ``create=False`` for the commands that only read: a workspace that is
+    not there is refused ("no workspace at ..."), never made."""
+    from triage_app.core.db import open_workspace
+
+    ws = open_workspace(
+        args.workspace,
+        warehouse_url=args.warehouse,
+        dead_letter_url=args.dead_letter,
+        create=create,
+    )
+    start_up_done()  # the engine is imported and the workspace open: the work begins
+    return ws
+
+
+# The cyclic garbage collector during start-up: "paused" by main, "frozen" once the
+# command is under way, None when main left it alone (a caller had stopped it).
+_collector: str | None = None
+
+
+def pause_collector() -> None:
+    """Importing the engine makes some 300,000 objects and next to no garbage: the collector
+    going over them again and again is a sixth of the import time. It is paused until the
+    command's workspace is open (open_workspace_of), or the command starts for those that open none
+    that way (the window, verify-idempotent, migrate)."""
+    global _collector
+    if gc.isenabled():
+        gc.disable()
+        _collector = "paused"
+
+
+def start_up_done() -> None:
+    """The collector back on, with what start-up made frozen: it lives as long as the
+    process, and a collection that went over it again would cost what the pause saved."""
+    global _collector
+    if _collector == "paused":
+        gc.freeze()
+        gc.enable()
+        _collector = "frozen"
+
+
+def start_up_over() -> None:
+    """Main is done: the collector as main found it (in a process that goes on: tests)."""
+    global _collector
+    start_up_done()
+    if _collector == "frozen":
+        gc.unfreeze()
+    _collector = None
