@@ -54,8 +54,8 @@ STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
 # Cells per statement: below SQLite's 2,000 result columns and 32,766 bound parameters.
 _CELLS_PER_STATEMENT = 500
 _GROUP_BY_ABOVE = 20_000  # more cube cells than this: one GROUP BY pass is cheaper
-# More cells than this to seek: building the statements (about 0.1 ms a cell in SQLAlchemy)
-# costs more than one GROUP BY pass over a million rows' index.
+# More groups than this to seek: building a VALUES statement (about 0.1 ms a row in
+# SQLAlchemy) costs more than listing the groups with a DISTINCT on the index.
 _SEEKS_ABOVE = 4_000
 
 
@@ -246,9 +246,9 @@ def error_groups(
     earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
 ) -> tuple[ErrorGroup, ...]:
     """Dead letters grouped by (signature, class): count by status, first and last seen,
-    the oldest open row. Largest first; ``top`` keeps the largest few. ``cells``: the cube,
-    if counted already (``earliest``: its cells' first failures, if counted with it)."""
-    if cells is None:
+    the oldest open row. Largest first; ``top`` keeps the largest few. ``cells`` and
+    ``earliest``: the cube and its cells' first failures, if counted already."""
+    if cells is None or earliest is None:
         earliest = {}
         cells = cube(conn, scope(f, since), statuses_of(f), earliest)
     groups: dict[tuple[str, str], dict[str, int]] = {}
@@ -258,7 +258,7 @@ def error_groups(
     ranked = sorted(groups.items(), key=lambda kv: (-sum(kv[1].values()), kv[0][1], kv[0][0]))
     if top is not None:
         ranked = ranked[:top]
-    times = _group_times(conn, cells, [k for k, _ in ranked], scope(f, since), earliest)
+    times = _group_times(conn, [k for k, _ in ranked], scope(f, since), earliest)
     notes = _group_notes(conn)
     return tuple(
         ErrorGroup(
@@ -291,60 +291,31 @@ def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...
 
 def _group_times(
     conn: Connection,
-    cells: dict[tuple[str, str, str, int], int],
     groups: Sequence[tuple[str, str]],
     where: Sequence[ColumnElement[bool]],
-    earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
+    earliest: dict[tuple[str, str, str, int], dt.datetime | None],
 ) -> dict[tuple[str, str], tuple[dt.datetime | None, dt.datetime | None, dt.datetime | None]]:
     """Each group's first and last failure, and the first failure of its oldest open row.
 
-    ``ix_dl_cube`` ends (status, attempts, first_failed_at): within one cell of the cube the
-    earliest row is the first index entry, so the first failure of a group, or of its open
-    rows, is the least of one seek per cell, where a ``min`` over the group would walk all
-    its rows. The last failure is one seek of ``ix_dl_class_sig_last``. A few statements of
-    correlated subqueries, not one per group, so PostgreSQL's round trips stay few; with
-    thousands of groups, one GROUP BY pass over each index instead."""
+    The first failures come from ``earliest``, each cube cell's, counted on the cube's walk:
+    the least of a group's cells, or of its open ones. The last failure is one seek of
+    ``ix_dl_class_sig_last`` per group, a few hundred groups to a statement of correlated
+    subqueries so that PostgreSQL's round trips stay few."""
     chosen = set(groups)
-    ids = signature_ids(conn, {s for _c, s in chosen})
-    text = {i: s for s, i in ids.items()}
-    keys = [(c, ids[s], st, a) for (c, s, st, a) in cells if (c, s) in chosen and s in ids]
     first: dict[tuple[str, str], dt.datetime] = {}
     oldest_open: dict[tuple[str, str], dt.datetime] = {}
-    found: Iterable[tuple[str, str, str, dt.datetime | None]]
-    if earliest is not None:  # counted with the cube
-        found = ((c, s, st, when) for (c, s, st, _a), when in earliest.items())
-    else:
-        sought = _earliest_per_cell(conn, keys, where)
-        found = ((c, text[s], st, when) for c, s, st, when in sought if s in text)
-    for c, sig, st, when in found:
+    for (c, sig, st, _a), when in earliest.items():
         key = (c, sig)
         if when is None or key not in chosen:
             continue
         _keep_least(first, key, when)
         if st == Status.OPEN:
             _keep_least(oldest_open, key, when)
+    ids = signature_ids(conn, {s for _c, s in chosen})
+    text = {i: s for s, i in ids.items()}
     pairs = [(c, ids[s]) for c, s in groups if s in ids]
     last = {(c, text.get(s, "")): when for c, s, when in _latest_per_group(conn, pairs, where)}
     return {k: (first.get(k), last.get(k), oldest_open.get(k)) for k in groups}
-
-
-def _earliest_per_cell(
-    conn: Connection, keys: Sequence[tuple[str, int, str, int]], where: Sequence[Any]
-) -> Iterable[tuple[str, int, str, dt.datetime | None]]:
-    """The first failure in each cube cell (class, signature id, status, attempts)."""
-    dl = DeadLetter
-    if len(keys) > _SEEKS_ABOVE:  # building the statements would cost more than one pass
-        stmt = select(dl.error_class, dl.signature_id, dl.status, func.min(dl.first_failed_at))
-        stmt = stmt.where(*where).group_by(dl.error_class, dl.signature_id, dl.status, dl.attempts)
-        for c, s, st, when in conn.execute(stmt):
-            yield c, s, st, _as_datetime(when)
-        return
-    for start in range(0, len(keys), _CELLS_PER_STATEMENT):
-        cell = _cells_cte(keys[start : start + _CELLS_PER_STATEMENT])
-        earliest = select(func.min(dl.first_failed_at)).where(*_in_cell(cell), *where)
-        stmt = select(cell.c.c, cell.c.s, cell.c.st, earliest.scalar_subquery())
-        for c, s, st, when in conn.execute(stmt):
-            yield c, s, st, _as_datetime(when)
 
 
 def _latest_per_group(
