@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterFilter
-from triage_app.core.vocabulary import ALL, CLASSES, NOBODY, Status
-from triage_app.gui import style
+from triage_app.core.vocabulary import ALL, CLASSES, Status
+from triage_app.gui import pickers, style
+from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.shortcuts import with_keys
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ class FilterBar(QWidget):
             self.batch_combo.setCurrentIndex(i)
         for combo, key in ((self.owner_combo, "owner"), (self.tag_combo, "tag")):
             if key in changes:
-                self._choose(combo, changes[key])
+                pickers.choose(combo, changes[key])
         self._quiet = False
         shown = ("error_class", "status", "batch_id", "owner", "tag")
         self._extra = {k: v for k, v in changes.items() if k not in shown}
@@ -210,32 +211,8 @@ class FilterBar(QWidget):
 
     def set_team(self, owners: Sequence[str], tags: Sequence[str]) -> None:
         """Fill the owner and tag pickers with those in use, keeping the current choices."""
-        for combo, fixed, names in (
-            (self.owner_combo, (("anyone", None), ("nobody", NOBODY)), owners),
-            (self.tag_combo, (("any", None),), tags),
-        ):
-            current = combo.currentData() if combo.currentIndex() >= 0 else None
-            combo.blockSignals(True)
-            combo.clear()
-            for text, value in (*fixed, *((n, n) for n in names)):
-                combo.addItem(text, value)
-            combo.blockSignals(False)
-            self._choose(combo, current, quietly=True)
-
-    @staticmethod
-    def _choose(combo: QComboBox, value: str | None, quietly: bool = False) -> None:
-        """Choose ``value`` (added when the picker does not offer it yet: an owner assigned
-        a moment ago in another window)."""
-        if value is None:
-            i = 0
-        else:
-            i = combo.findData(value)
-            if i < 0:
-                combo.addItem(value, value)
-                i = combo.count() - 1
-        combo.blockSignals(quietly)
-        combo.setCurrentIndex(i)
-        combo.blockSignals(False)
+        pickers.refill(self.owner_combo, [*OWNER_CHOICES, *((n, n) for n in owners)])
+        pickers.refill(self.tag_combo, [*TAG_CHOICES, *((t, t) for t in tags)])
 
     def set_transforms(self, refs: Sequence[str]) -> None:
         current = self.transform_combo.currentData()

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.clock import minute, utcnow, waited
 from triage_app.core.trends import ErrorGroup, Trends
-from triage_app.core.vocabulary import NOBODY
+from triage_app.gui import pickers
+from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import Link, TrendChart, bars, dead_letters
 
@@ -106,7 +107,6 @@ _SORT_KEYS: dict[int, Any] = {
     COL_TAGS: lambda g: ", ".join(g.tags).casefold() or None,
     COL_NOTE: lambda g: g.note.casefold() or None,
 }
-ANYONE = "anyone"  # the owner picker's "no narrowing"
 
 
 def short(signature: str) -> str:
@@ -296,8 +296,8 @@ class GroupsView(QSplitter):
         for combo in (self.owner_combo, self.tag_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(self._narrow)
-        self._set_choices(self.owner_combo, [(ANYONE, None), ("nobody", NOBODY)], [])
-        self._set_choices(self.tag_combo, [("any", None)], [])
+        pickers.refill(self.owner_combo, OWNER_CHOICES)
+        pickers.refill(self.tag_combo, TAG_CHOICES)
         self.search = QLineEdit(objectName="groupsSearch")
         self.search.setPlaceholderText("signature, owner, tag or note")
         self.search.setClearButtonEnabled(True)
@@ -375,26 +375,10 @@ class GroupsView(QSplitter):
     def show_trends(self, t: Trends) -> None:
         owners = sorted({g.owner for g in t.groups if g.owner}, key=str.casefold)
         tags = sorted({tag for g in t.groups for tag in g.tags}, key=str.casefold)
-        self._set_choices(self.owner_combo, [(ANYONE, None), ("nobody", NOBODY)], owners)
-        self._set_choices(self.tag_combo, [("any", None)], tags)
+        pickers.refill(self.owner_combo, [*OWNER_CHOICES, *((n, n) for n in owners)])
+        pickers.refill(self.tag_combo, [*TAG_CHOICES, *((t, t) for t in tags)])
         self.model.set_groups(t.groups)
         self.chart.show_trends(t)
-
-    @staticmethod
-    def _set_choices(
-        combo: QComboBox, fixed: list[tuple[str, str | None]], names: list[str]
-    ) -> None:
-        """Refill a picker, keeping its choice while that is still offered."""
-        current = combo.currentData() if combo.currentIndex() >= 0 else None
-        combo.blockSignals(True)
-        combo.clear()
-        for text, value in [*fixed, *((n, n) for n in names)]:
-            combo.addItem(text, value)
-        kept = combo.findData(current) if current is not None else 0
-        combo.setCurrentIndex(max(kept, 0))
-        combo.blockSignals(False)
-        if current is not None and kept < 0:
-            combo.currentIndexChanged.emit(0)  # its owner or tag is gone: every group again
 
     @Slot()
     def _narrow(self) -> None:
