@@ -698,9 +698,11 @@ class MainWindow(QMainWindow):
             return
         owners, tags = self.team
         dialog = GroupDialog(group, owners, tags, focus=what, parent=self)
-        if dialog.exec() != GroupDialog.DialogCode.Accepted:
+        accepted = dialog.exec() == GroupDialog.DialogCode.Accepted
+        job = dialog.job() if accepted else None
+        dialog.deleteLater()  # one per change: not kept as the window's child
+        if not accepted:
             return
-        job = dialog.job()
         if job is None:
             self.show_message("Error group: nothing changed")
             return
