@@ -78,7 +78,10 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
 
     shown = run_json(capsys, *ws_args, "show", str(dl3))
     assert isinstance(shown, dict)
-    assert set(shown) == LIST_KEYS | {"original_payload", "events", "traceback"}
+    # Beside the row: its history, and its error group's owner, tags and note (none yet).
+    group = {"group_owner", "group_tags", "group_note"}
+    assert set(shown) == LIST_KEYS | {"original_payload", "events", "traceback"} | group
+    assert [shown[k] for k in sorted(group)] == ["", None, []]
     assert shown["original_payload"].endswith('"pelanggan": "Dewi", ')
     assert [e["action"] for e in shown["events"]] == ["quarantined", "edited"]
     keys = {"at", "actor", "action", "detail", "version"}
