@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         RedriveGuard,
         RedriveResult,
         RedriveSummary,
+        SeenRows,
     )
     from triage_app.core.verify import IdempotenceProof
 
@@ -141,6 +142,8 @@ class RedriveJob:
         default=None, compare=False
     )
     guard: RedriveGuard | None = None  # canary, pace, stop on failures
+    # Exactly the rows a preview showed, each while still at the version it showed.
+    seen: SeenRows | None = field(default=None, compare=False)
 
     @property
     def title(self) -> str:
@@ -162,6 +165,7 @@ class RedriveJob:
             keep=self.keep,
             on_results=self.on_results,
             guard=self.guard,
+            seen=self.seen,
         )
         if not self.dry_run:
             warm_stats_cache(ws)

@@ -110,6 +110,7 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         redrive,
         try_payload,
     )
+    from triage_app.core.deadletters.seen_rows import SeenRows
     from triage_app.core.deadletters.transitions import (
         ChangedMeanwhile,
         ChangeReport,
@@ -205,6 +206,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "redrive",
         "try_payload",
     ),
+    "seen_rows": ("SeenRows",),
     "transitions": (
         "ChangedMeanwhile",
         "ChangeReport",
@@ -278,6 +280,7 @@ __all__ = [
     "RetentionPolicy",
     "RowChange",
     "RowPreview",
+    "SeenRows",
     "Step",
     "add_note",
     "apply_change",

@@ -63,6 +63,40 @@ class DeadLetterFilter:
     def with_(self, **changes: Any) -> DeadLetterFilter:
         return replace(self, **changes)
 
+    def describe(self) -> str:
+        """The filter in words, as a steward set it: ``status open · class data · search
+        "qty"`` (what a dialog names as its scope). Values are quoted as typed."""
+        parts = ["any status" if self.status == ALL else f"status {self.status}"]
+        if self.error_class:
+            parts.append(f"class {self.error_class}")
+        if self.batch_id:
+            parts.append(f"batch {self.batch_id[:12]}")
+        if self.transform:
+            parts.append(f"transform {self.transform}")
+        if self.min_attempts:
+            parts.append(f"attempts ≥ {self.min_attempts}")
+        if self.attempts is not None:
+            parts.append(f"attempts = {self.attempts}")
+        if self.signature:
+            sig = self.signature if len(self.signature) <= 60 else self.signature[:59] + "…"
+            parts.append(f"error group “{sig}”")
+        if self.failed_from or self.failed_to:
+            span = {self.failed_from, self.failed_to} - {None}
+            days = " to ".join(sorted(d.isoformat() for d in span if d is not None))
+            parts.append(f"first failed {days}")
+        if self.owner:
+            parts.append("owned by nobody" if self.owner == NOBODY else f"owner {self.owner}")
+        if self.tag:
+            parts.append(f"tag {self.tag}")
+        if self.ids:
+            shown = ", ".join(f"#{i}" for i in self.ids[:5])
+            more = f" and {len(self.ids) - 5:,} more" if len(self.ids) > 5 else ""
+            parts.append(f"ids {shown}{more}")
+        if self.search:
+            text = self.search if len(self.search) <= 40 else self.search[:39] + "…"
+            parts.append(f"search “{text}”")
+        return " · ".join(parts)
+
 
 class _ContainsBytes(FunctionElement[bool]):
     """Literal byte-substring test on a BLOB/bytea column, the same on each dialect."""

@@ -49,6 +49,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, matching_ids, not_found
+from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
@@ -104,6 +105,9 @@ class RedriveSummary:
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
     stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
+    # A dry run: every row it would re-drive, at the version it read. Re-driving exactly
+    # these (``redrive(seen=...)``) acts on what the preview showed and nothing else.
+    seen: SeenRows = field(default_factory=SeenRows, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -152,16 +156,19 @@ def select_ids(ws: Workspace, ids: Sequence[int] | None, f: DeadLetterFilter | N
 
 
 def _chunks(
-    ws: Workspace, ids: list[int] | None, where: DeadLetterFilter | None, sizes: Iterator[int]
-) -> Iterator[list[int]]:
-    """The chosen ids in chunks of the given sizes, in id order: slices of ``ids``, or
-    pages of the rows matching ``where`` read one at a time (keyset: after the last id
-    seen), so that a million matches are never all in memory."""
+    ws: Workspace,
+    ids: Sequence[int] | None,
+    where: DeadLetterFilter | None,
+    sizes: Iterator[int],
+) -> Iterator[tuple[int, list[int]]]:
+    """The chosen ids in chunks of the given sizes, in id order, each with its offset:
+    slices of ``ids``, or pages of the rows matching ``where`` read one at a time (keyset:
+    after the last id seen), so that a million matches are never all in memory."""
     if ids is not None:
         start = 0
         while start < len(ids):
             n = next(sizes)
-            yield ids[start : start + n]
+            yield start, list(ids[start : start + n])
             start += n
         return
     assert where is not None
@@ -173,7 +180,7 @@ def _chunks(
             part = list(conn.execute(page.order_by(DeadLetter.id).limit(n)).scalars().all())
         if not part:
             return
-        yield part
+        yield -1, part
         last = part[-1]
 
 
@@ -280,9 +287,14 @@ def redrive(
     on_results: Callable[[Sequence[RedriveResult]], None] | None = None,
     guard: RedriveGuard | None = None,
     clock: Callable[[], float] = time.monotonic,
+    seen: SeenRows | None = None,
 ) -> RedriveSummary:
     """Re-drive the dead letters named by ``ids`` or matching ``where``; with ``guard``,
     canary first, paced, and stopping itself when too many fail (``RedriveGuard``).
+
+    ``seen``: exactly these rows, each only while it is still at the version seen (what a
+    dry run's summary names as ``seen``): a row changed or purged since is skipped, and
+    the summary says why. A dry run's summary carries the rows it would re-drive.
 
     The summary counts every row; it keeps ``keep`` rows' outcomes (None: all), those that
     did not succeed first, so that memory stays flat however many rows are re-driven.
@@ -292,8 +304,11 @@ def redrive(
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
     actor = actor or actor_for(ws.store)
-    chosen: list[int] | None = None
-    if ids:
+    chosen: Sequence[int] | None = None
+    if seen is not None:
+        chosen = seen.ids
+        total = len(seen)
+    elif ids:
         chosen = sorted(set(ids))
         found: set[int] = set()
         with ws.store.connect() as conn:
@@ -322,14 +337,24 @@ def redrive(
         transitions.new_token(actor),
     )
     tally = _Tally(keep)
+    would = SeenRowsBuilder() if dry_run else None
     cancelled = False
     stopped: str | None = None
     done = 0
     watch = _Watch(guard, total, clock) if guard is not None and not dry_run else None
     most = CHUNK if dry_run else MAX_CHUNK
     sizes = watch.sizes(CHUNK, most) if watch is not None else _growing(CHUNK, most)
-    for part in _chunks(ws, chosen, where, sizes):
-        chunk = run.preview(_load(ws, part)) if dry_run else run.claimed_chunk(part)
+    for start, part in _chunks(ws, chosen, where, sizes):
+        if would is not None:
+            items = _load(ws, part)
+            chunk = run.preview(items)
+            tried = {r.id for r in chunk if r.outcome not in _NOT_ATTEMPTED}
+            for item in items:
+                if item.id in tried:
+                    would.add(item.id, item.version)
+        else:
+            expected = seen.versions_of(start, start + len(part)) if seen is not None else None
+            chunk = run.claimed_chunk(part, expected)
         tally.add(chunk)
         if on_results is not None:
             on_results(chunk)
@@ -345,7 +370,8 @@ def redrive(
             if stopped is not None:
                 break
             watch.keep_pace(done, sleep)
-    return replace(tally.summary(transform.ref, dry_run, cancelled), stopped=stopped)
+    summary = tally.summary(transform.ref, dry_run, cancelled)
+    return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
@@ -411,6 +437,7 @@ def _load(ws: Workspace, ids: list[int]) -> list[_Item]:
             dl.payload_kind,
             dl.attempts,
             dl.status,
+            dl.version,
         )
         .where(dl.id.in_(ids))
         .order_by(dl.id)
@@ -433,14 +460,19 @@ class _Run:
     token: str  # who holds the claims
     headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
 
-    def claimed_chunk(self, part: list[int]) -> list[RedriveResult]:
+    def claimed_chunk(
+        self, part: list[int], expected: dict[int, int] | None = None
+    ) -> list[RedriveResult]:
         """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
-        chunk that fails gives its leases back at once rather than when they run out."""
+        chunk that fails gives its leases back at once rather than when they run out.
+        ``expected``: the version each row was seen at; a row changed since is skipped."""
         ws = self.ws
         # Read before the claim: the lease runs at least from here.
         claimed_at = time.monotonic()
         got = with_retry(
-            lambda: transitions.claim(ws.store, part, self.token), self.retry, sleep=self.sleep
+            lambda: transitions.claim(ws.store, part, self.token, expected),
+            self.retry,
+            sleep=self.sleep,
         )
         crash_point("redrive-after-claim")
         try:
@@ -448,14 +480,26 @@ class _Run:
         except BaseException:
             transitions.release(ws.store, [r.id for r in got.rows], self.token)
             raise
-        lines = _lines(ws, [*got.taken, *got.closed])
-        others = [
-            RedriveResult(i, lines[i], RedriveOutcome.TAKEN, f"held by {who}")
-            for i, who in got.taken.items()
-        ] + [
-            RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, f"already {status}")
-            for i, status in got.closed.items()
-        ]
+        lines = _lines(ws, [*got.taken, *got.closed, *got.changed])
+        others = (
+            [
+                RedriveResult(i, lines[i], RedriveOutcome.TAKEN, f"held by {who}")
+                for i, who in got.taken.items()
+            ]
+            + [
+                RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, f"already {status}")
+                for i, status in got.closed.items()
+            ]
+            + [
+                RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, why)
+                for i, why in got.changed.items()
+            ]
+            + [
+                # Only a re-drive of rows seen earlier gets this far with a missing one.
+                RedriveResult(i, 0, RedriveOutcome.SKIPPED, "no longer in the store (purged)")
+                for i in got.missing
+            ]
+        )
         return sorted([*done, *others], key=lambda r: r.id)
 
     def preview(self, items: list[_Item]) -> list[RedriveResult]:

@@ -550,6 +550,7 @@ class ClaimedRow(NamedTuple):
     kind: str
     attempts: int
     status: str
+    version: int
 
 
 @dataclass(frozen=True)
@@ -560,6 +561,8 @@ class Claim:
     taken: dict[int, str]  # id -> who holds it
     closed: dict[int, str]  # id -> its status (resolved or discarded)
     missing: tuple[int, ...]
+    # id -> who changed it, for rows no longer at the version the caller saw (not claimed)
+    changed: dict[int, str] = field(default_factory=dict)
 
 
 # What a claim reads: the guard's columns and what the re-drive transforms.
@@ -571,17 +574,23 @@ _CLAIM_STATE = (
     DL.payload_kind,
     DL.attempts,
     DL.status,
+    DL.version,
     DL.claimed_by,
     DL.claim_until,
 )
 
 
-def claim(engine: Engine, ids: Sequence[int], token: str) -> Claim:
+def claim(
+    engine: Engine, ids: Sequence[int], token: str, expected: Mapping[int, int] | None = None
+) -> Claim:
     """Take a lease on each waiting row of ``ids`` that no other re-drive holds. Any number
-    of ids: they are read and leased in slices, all in one transaction."""
+    of ids: they are read and leased in slices, all in one transaction. With ``expected``
+    (id -> the version a steward was shown), a row no longer at that version is not claimed
+    but reported ``changed``: what was confirmed is not what is there now."""
     part = sorted(set(ids))
     taken: dict[int, str] = {}
     closed: dict[int, str] = {}
+    changed: dict[int, str] = {}
     mine: list[ClaimedRow] = []
     missing: list[int] = []
     with write_transaction(engine) as conn:
@@ -600,8 +609,13 @@ def claim(engine: Engine, ids: Sequence[int], token: str) -> Claim:
                 dl_id = row[0]
                 seen.add(dl_id)
                 holder = row.claimed_by
+                seen_version = expected.get(dl_id) if expected is not None else None
                 if row.status in CLOSED:
                     closed[dl_id] = row.status
+                elif seen_version is not None and row.version != seen_version:
+                    changed[dl_id] = (
+                        f"changed since version {seen_version} ({_last_change(conn, dl_id)})"
+                    )
                 elif (
                     holder is not None
                     and holder != token
@@ -611,7 +625,7 @@ def claim(engine: Engine, ids: Sequence[int], token: str) -> Claim:
                 ):
                     taken[dl_id] = _holder(holder)
                 else:
-                    mine.append(ClaimedRow._make(row[:7]))
+                    mine.append(ClaimedRow._make(row[:8]))
                     got.append(dl_id)
             if got:
                 conn.execute(
@@ -626,7 +640,7 @@ def claim(engine: Engine, ids: Sequence[int], token: str) -> Claim:
                         taken[i] = "another re-drive"
                     else:
                         missing.append(i)
-    return Claim(tuple(mine), taken, closed, tuple(missing))
+    return Claim(tuple(mine), taken, closed, tuple(missing), changed)
 
 
 # Ids per statement: SQLite takes at most 32,766 parameters in one.
