@@ -76,8 +76,9 @@ def test_the_summary_names_rows_another_redrive_holds_are_named() -> None:
         RedriveResult(3, 6, RedriveOutcome.SKIPPED, "already resolved"),
     )
     s = RedriveSummary("pesanan@2", False, 1, 1, 0, 0, results, taken=1, skipped=1)
+    # Each is named, with why: which rows the steward's confirmed set did not reach.
     assert describe_redrive(s) == (
-        "Re-drove 1 with pesanan@2: 1 resolved, 0 failed (0 parked). "
-        "1 skipped (already resolved or discarded). "
-        "1 left to another re-drive that holds them."
+        "Re-drove 1 dead letter with pesanan@2: 1 resolved, 0 failed (0 parked). "
+        "1 skipped (#3; already resolved). "
+        "1 left to another re-drive that holds them (#2; held by bob@laptop)."
     )

@@ -3,11 +3,14 @@ The steward builds it from the form's steps (set, default, rename, trim, to a nu
 or writes a JSON Patch, previews it (per row: before and after, or why it does not apply,
 and what a transform version would make of it), then applies it as one change-set, which
 Store > Change-sets… can revert. The work is the engine's (``core/deadletters``), run on a
-worker thread; this dialog only gathers the choices and shows the answers."""
+worker thread; this dialog only gathers the choices and shows the answers.
+
+The scope follows the table while the dialog is open (``scope.py``); Apply changes exactly
+the rows the preview showed, each only while it is at the version previewed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -40,7 +43,6 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.deadletters import (
     ChangeSetReport,
-    DeadLetterFilter,
     Fix,
     FixPreview,
     RowPreview,
@@ -52,7 +54,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
-from triage_app.gui.dialogs.scope import RowsScope
+from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
@@ -89,12 +91,12 @@ def describe_preview(p: FixPreview) -> str:
 
 
 def describe_report(r: ChangeSetReport) -> str:
-    n = len(r.changed)
-    text = f"Change-set {r.change_set_id}: {n:,} dead letter{'s' if n != 1 else ''} changed."
+    text = f"Change-set {r.change_set_id}: {plural(len(r.changed), 'dead letter')} changed."
     if r.refused:
+        left_out = named_ids([i for i, _ in r.refused])
         text += (
-            f" {len(r.refused):,} left out, changed since the preview or held by a re-drive "
-            f"(first: {r.refused[0][1]})."
+            f" {len(r.refused):,} left out, changed since the preview or held by a re-drive: "
+            f"{left_out} (first: {r.refused[0][1]})."
         )
     return text + " Store > Change-sets… can revert it."
 
@@ -127,10 +129,8 @@ class FixDialog(QDialog):
     def __init__(
         self,
         start_job: StartJob,
+        scope: ScopeSource,
         *,
-        selected_ids: Sequence[int],
-        where: DeadLetterFilter,
-        matching: int | None,
         transform: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -142,7 +142,7 @@ class FixDialog(QDialog):
         self._preview: FixPreview | None = None
         self._steps: list[Step] = []
 
-        self.scope = RowsScope(selected_ids, where, matching)
+        self.scope = RowsScope(scope, "Apply")
         self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
 
         # The form: a step at a time, in order.
@@ -237,8 +237,8 @@ class FixDialog(QDialog):
         self.preview_button.clicked.connect(self.preview)
         self.apply_button.clicked.connect(self.apply)
         self.close_button.clicked.connect(self.reject)
+        self.scope.previewDropped.connect(self._invalidate)
         for signal in (
-            self.scope_selected.toggled,
             self.transform_combo.currentIndexChanged,
             self.patch_edit.textChanged,
             self.how.currentChanged,
@@ -287,9 +287,17 @@ class FixDialog(QDialog):
     # -- preview and apply -----------------------------------------------------------------
     @Slot()
     def _invalidate(self) -> None:
+        if self._runner is not None and isinstance(self._runner.job, FixApplyJob):
+            return  # applying what was previewed: the rows are fixed already
+        self.scope.thaw()
         self._preview = None
         self.apply_button.setEnabled(False)
+        self.apply_button.setText("Apply as a change-set")
         self.results.setModel(_PreviewModel((), self.results))
+
+    def acts_on(self) -> list[int]:
+        """The ids Apply would change now: the preview's rows (empty before one)."""
+        return sorted(self._preview.versions) if self._preview is not None else []
 
     @Slot()
     def preview(self) -> None:
@@ -298,9 +306,16 @@ class FixDialog(QDialog):
         except TriageError as exc:
             self.summary.setText(style.coloured(str(exc), style.ERROR))
             return
-        ids, where = self.scope.chosen()
+        chosen = self.scope.freeze()
+        if chosen is None:
+            return
         self._start(
-            FixPreviewJob(fix, ids=ids, where=where, transform=self.transform_combo.currentData())
+            FixPreviewJob(
+                fix,
+                ids=chosen.ids,
+                where=chosen.where,
+                transform=self.transform_combo.currentData(),
+            )
         )
 
     @Slot()
@@ -334,14 +349,22 @@ class FixDialog(QDialog):
     @Slot(object)
     def _on_finished(self, result: object) -> None:
         if isinstance(result, FixPreview):
+            if self.scope.frozen() is None:
+                return  # the rows changed while it ran: the scope's note says so
             self._preview = result if not result.cancelled else None
             self.results.setModel(_PreviewModel(result.shown, self.results))
             self.results.resizeColumnToContents(0)
             self.results.resizeColumnToContents(1)
-            self.summary.setText(describe_preview(result))
+            text = describe_preview(result)
+            if self._preview is not None and result.applies:
+                self.scope.covered(result.applies)
+                text += f" Apply changes exactly these: {named_ids(self.acts_on())}."
+            self.summary.setText(text)
             self.apply_button.setText(f"Apply to {result.applies:,} as a change-set")
         elif isinstance(result, ChangeSetReport):
             self._preview = None
+            self.scope.thaw()
+            self.apply_button.setText("Apply as a change-set")
             self.summary.setText(describe_report(result))
             self.applied.emit(result)
 

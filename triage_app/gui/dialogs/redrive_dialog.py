@@ -1,6 +1,9 @@
 """Re-drive…: the selected rows or every row matching the filter, through a transform
 version (default: the newest). A dry-run preview comes first and writes nothing; then the
-run, with progress and Cancel, and its summary."""
+run, with progress and Cancel, and its summary.
+
+The scope follows the table while the dialog is open (``scope.py``); the run re-drives
+exactly the rows the preview covered, each only while it is at the version previewed."""
 
 from __future__ import annotations
 
@@ -34,7 +37,6 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.deadletters import (
-    DeadLetterFilter,
     RedriveGuard,
     RedriveResult,
     RedriveSummary,
@@ -42,8 +44,9 @@ from triage_app.core.deadletters import (
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
+from triage_app.core.vocabulary import RedriveOutcome
 from triage_app.gui import style
-from triage_app.gui.dialogs.scope import RowsScope
+from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
@@ -64,6 +67,15 @@ def default_transform(transforms_in_use: Sequence[str]) -> str | None:
     return refs[-1] if refs else None
 
 
+def _named(s: RedriveSummary, outcome: RedriveOutcome) -> str:
+    """The ids (and the first reason) of the kept results with ``outcome``."""
+    rows = [r for r in s.results if r.outcome == outcome]
+    if not rows:
+        return ""
+    why = f"; {rows[0].error}" if rows[0].error else ""
+    return f" ({named_ids([r.id for r in rows])}{why})"
+
+
 def describe_redrive(s: RedriveSummary) -> str:
     if s.dry_run:
         text = (
@@ -72,13 +84,17 @@ def describe_redrive(s: RedriveSummary) -> str:
         )
     else:
         text = (
-            f"Re-drove {s.attempted:,} with {s.transform}: {s.succeeded:,} resolved, "
-            f"{s.failed:,} failed ({s.parked:,} parked)."
+            f"Re-drove {plural(s.attempted, 'dead letter')} with {s.transform}: "
+            f"{s.succeeded:,} resolved, {s.failed:,} failed ({s.parked:,} parked)."
         )
     if s.skipped:
-        text += f" {s.skipped:,} skipped (already resolved or discarded)."
+        verb = "would be skipped" if s.dry_run else "skipped"
+        text += f" {s.skipped:,} {verb}{_named(s, RedriveOutcome.SKIPPED)}."
     if s.taken:
-        text += f" {s.taken:,} left to another re-drive that holds them."
+        text += (
+            f" {s.taken:,} left to another re-drive that holds them"
+            f"{_named(s, RedriveOutcome.TAKEN)}."
+        )
     if s.cancelled:
         text += " Cancelled: the rest were not touched."
     if s.stopped:
@@ -122,10 +138,8 @@ class RedriveDialog(QDialog):
     def __init__(
         self,
         start_job: StartJob,
+        scope: ScopeSource,
         *,
-        selected_ids: Sequence[int],
-        where: DeadLetterFilter,
-        matching: int | None,
         transforms_in_use: Sequence[str] = (),
         parent: QWidget | None = None,
     ) -> None:
@@ -136,7 +150,7 @@ class RedriveDialog(QDialog):
         self._runner: JobRunner | None = None
         self._preview: RedriveSummary | None = None
 
-        self.scope = RowsScope(selected_ids, where, matching)
+        self.scope = RowsScope(scope, "Re-drive")
         self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
         self.transform_combo = QComboBox(objectName="redriveTransform")
         self.transform_combo.setAccessibleName("Transform for the re-drive")
@@ -145,8 +159,7 @@ class RedriveDialog(QDialog):
         default = default_transform(transforms_in_use)
         if default:
             self.transform_combo.setCurrentIndex(self.transform_combo.findData(default))
-        for w in (self.scope_selected, self.scope_filter):
-            w.toggled.connect(self._invalidate_preview)
+        self.scope.previewDropped.connect(self._on_preview_dropped)
         self.transform_combo.currentIndexChanged.connect(self._invalidate_preview)
 
         form = QFormLayout()
@@ -238,11 +251,9 @@ class RedriveDialog(QDialog):
         rate = self.stop_rate.value() / 100 if stop else 1.0
         return RedriveGuard(canary=canary, max_failure_rate=rate, pace=pace)
 
-    def _job(self, dry_run: bool) -> RedriveJob:
-        ref = self.transform_combo.currentData()
-        guard = None if dry_run else self.guard()
-        ids, where = self.scope.chosen()
-        return RedriveJob(ref, ids=ids, where=where, dry_run=dry_run, guard=guard)
+    def acts_on(self) -> list[int]:
+        """The ids Re-drive would act on now: the preview's rows (empty before one)."""
+        return list(self._preview.seen) if self._preview is not None else []
 
     def is_running(self) -> bool:
         return self._runner is not None
@@ -261,20 +272,36 @@ class RedriveDialog(QDialog):
 
     @Slot()
     def _invalidate_preview(self) -> None:
+        self.scope.thaw()
         self._preview = None
         self.run_button.setEnabled(False)
+        self.run_button.setText("Re-drive")
         self.results.setModel(_ResultsModel((), self.results))
         self._follow_with_enter()
 
     @Slot()
+    def _on_preview_dropped(self) -> None:
+        """The table's rows changed under the dialog: what was previewed is not what it
+        names now (the scope's note says so)."""
+        if self._runner is not None and not self._runner.job.dry_run:
+            return  # a run is under way on the rows it was given
+        self._invalidate_preview()
+        self.summary.setText("Preview again: the rows to re-drive changed.")
+
+    @Slot()
     def preview(self) -> None:
-        self._start(self._job(dry_run=True))
+        chosen = self.scope.freeze()
+        if chosen is None:
+            return
+        ref = self.transform_combo.currentData()
+        self._start(RedriveJob(ref, ids=chosen.ids, where=chosen.where, dry_run=True))
 
     @Slot()
     def run(self) -> None:
-        if self._preview is None:
+        if self._preview is None or not self._preview.seen:
             return
-        self._start(self._job(dry_run=False))
+        ref = self.transform_combo.currentData()
+        self._start(RedriveJob(ref, seen=self._preview.seen, guard=self.guard()))
 
     @Slot()
     def cancel(self) -> None:
@@ -307,15 +334,26 @@ class RedriveDialog(QDialog):
 
     @Slot(object)
     def _on_finished(self, s: RedriveSummary) -> None:
+        if s.dry_run and self.scope.frozen() is None:
+            return  # the scope changed while it ran: the dialog has said so
         self._show_results(s)
         self.summary.setText(describe_redrive(s))
         if s.dry_run:
-            # Only its counts are needed from here on; the rows shown are in the table.
-            self._preview = replace(s, results=()) if not s.cancelled else None
-            n = s.attempted
-            self.run_button.setText(f"Re-drive {n:,}")
+            # Only its counts and rows are needed from here on; the rows shown are in the
+            # table.
+            self._preview = replace(s, results=()) if not s.cancelled and s.seen else None
+            n = len(s.seen)
+            self.run_button.setText(f"Re-drive {n:,}" if self._preview else "Re-drive")
+            if self._preview is not None:
+                self.scope.covered(n)
+                self.summary.setText(
+                    f"{describe_redrive(s)} Re-drive {n:,} acts on exactly these: "
+                    f"{named_ids(list(s.seen))}."
+                )
         else:
             self._preview = None
+            self.scope.thaw()
+            self.run_button.setText("Re-drive")
             self.redriven.emit(s)
 
     @Slot(str)
@@ -329,7 +367,7 @@ class RedriveDialog(QDialog):
         self.progress.hide()
         self.preview_button.setEnabled(True)
         self.transform_combo.setEnabled(True)
-        self.run_button.setEnabled(self._preview is not None and self._preview.attempted > 0)
+        self.run_button.setEnabled(self._preview is not None and len(self._preview.seen) > 0)
         self._follow_with_enter()
 
     def _show_results(self, s: RedriveSummary) -> None:

@@ -1,40 +1,249 @@
-"""Which rows a dialog's work is for: the selected dead letters, or every one matching the
-table's filter (the re-drive and the fix dialogs). The selection is chosen when there is
-one."""
+"""Which rows a dialog acts on: one rule for every action on many rows (re-drive, fix,
+discard).
+
+The dialog's scope is live: it follows the table's filter and selection while the dialog is
+open, and names the rows (their ids, or the filter in words and its count). A preview
+freezes the rows it covered; the action acts on exactly those and leaves out, naming them,
+any that changed since. When the table's scope changes after a preview, the preview is
+dropped and the dialog says so; when only the store changed under the same scope, the
+preview stays and the dialog says what the action will and will not cover.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from PySide6.QtWidgets import QRadioButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout, QWidget
 
 from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.gui import style
+
+SHOWN_IDS = 6  # ids a scope names before "and N more"
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def named_ids(ids: Sequence[int], shown: int = SHOWN_IDS) -> str:
+    """``#17, #18 and #21``, or ``#17, #18, … and 40 more``."""
+    marks = [f"#{i}" for i in ids[:shown]]
+    if len(ids) > shown:
+        return f"{', '.join(marks)} and {len(ids) - shown:,} more"
+    if len(marks) > 1:
+        return f"{', '.join(marks[:-1])} and {marks[-1]}"
+    return "".join(marks)
+
+
+@dataclass(frozen=True)
+class TableScope:
+    """The table as it is now: its filter and how many rows match it, and the selection."""
+
+    where: DeadLetterFilter
+    matching: int | None  # None: still counting
+    selected: tuple[int, ...] | None  # ids, in order; None: more than can be named
+    selected_count: int
+
+
+@dataclass(frozen=True)
+class ChosenRows:
+    """The rows a dialog names: the selected ids, or every row matching a filter."""
+
+    ids: tuple[int, ...] | None
+    where: DeadLetterFilter | None
+    count: int | None  # how many (the filter's count when it was read)
+
+    def same_rows(self, other: ChosenRows | None) -> bool:
+        """The same ids, or the same filter (its count may differ: the store moved)."""
+        return other is not None and self.ids == other.ids and self.where == other.where
+
+    def is_empty(self) -> bool:
+        return self.count == 0
+
+    def describe(self) -> str:
+        if self.ids is not None:
+            n = len(self.ids)
+            if n == 0:
+                return "the selected dead letters (none is selected in the table)"
+            return f"the {plural(n, 'selected dead letter')}: {named_ids(self.ids)}"
+        assert self.where is not None
+        every = "every dead letter" if self.count is None else _all(self.count)
+        return f"{every} matching {self.where.describe()}"
+
+
+def _all(n: int) -> str:
+    if n == 1:
+        return "the 1 dead letter"
+    return f"all {n:,} dead letters" if n else "no dead letters"
+
+
+class ScopeSource(QObject):
+    """The window's table, as the dialogs that act on its rows see it. ``changed`` comes
+    once per burst of changes (a range selected, a filter typed), after the table has
+    them; ``storeChanged`` when the store changed under the same filter."""
+
+    changed = Signal()
+    storeChanged = Signal()
+
+    def __init__(self, read: Callable[[], TableScope], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._read = read
+        self._pending = False
+
+    def current(self) -> TableScope:
+        return self._read()
+
+    @Slot()
+    def table_changed(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self, self._emit)
+
+    @Slot()
+    def store_changed(self) -> None:
+        self.storeChanged.emit()
+        self.table_changed()
+
+    @Slot()
+    def _emit(self) -> None:
+        self._pending = False
+        self.changed.emit()
 
 
 class RowsScope(QWidget):
-    def __init__(
-        self,
-        selected_ids: Sequence[int],
-        where: DeadLetterFilter,
-        matching: int | None,
-        parent: QWidget | None = None,
-    ) -> None:
+    """The scope chooser: the selected rows, or every row matching the filter, each named
+    as the table has it now, and the preview's hold on them.
+
+    ``freeze()`` at a preview takes the rows named; ``covered(n)`` when the preview has
+    counted them. While frozen, a change of the rows named drops the preview
+    (``previewDropped``) and the note says so; a change of the store under the same rows
+    keeps it, and the note says that ``verb`` acts on the previewed rows only."""
+
+    changed = Signal()  # the rows named changed
+    previewDropped = Signal()
+
+    def __init__(self, source: ScopeSource, verb: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.ids = tuple(selected_ids)
-        self.where = where
-        n = len(self.ids)
-        self.selected = QRadioButton(f"the {n:,} selected dead letter{'s' if n != 1 else ''}")
-        self.selected.setObjectName("scopeSelected")
-        self.selected.setEnabled(bool(self.ids))
-        every = "every" if matching is None else f"all {matching:,}"
-        self.filter = QRadioButton(f"{every} dead letters matching the filter")
-        self.filter.setObjectName("scopeFilter")
-        (self.selected if self.ids else self.filter).setChecked(True)
+        self.source = source
+        self.verb = verb
+        self._frozen: ChosenRows | None = None
+        self._covered: int | None = None  # rows the preview found to act on
+        self.selected = QRadioButton(objectName="scopeSelected")
+        self.filter = QRadioButton(objectName="scopeFilter")
+        for radio in (self.selected, self.filter):
+            radio.setAccessibleName("Rows to act on")
+        self.note = QLabel(objectName="scopeNote", wordWrap=True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setStyleSheet(
+            f"color: {style.NOTE_TEXT}; background: {style.NOTE_FILL}; padding: 4px;"
+        )
+        self.note.hide()
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         v.addWidget(self.selected)
         v.addWidget(self.filter)
+        v.addWidget(self.note)
+        now = source.current()
+        (self.selected if now.selected_count else self.filter).setChecked(True)
+        self._last = self.chosen()
+        self._label(now)
+        source.changed.connect(self._on_table_changed)
+        source.storeChanged.connect(self._on_store_changed)
+        self.selected.toggled.connect(self._on_table_changed)
 
-    def chosen(self) -> tuple[tuple[int, ...] | None, DeadLetterFilter | None]:
-        """The ids chosen, or the filter: one of the two is None."""
-        return (self.ids, None) if self.selected.isChecked() else (None, self.where)
+    def chosen(self) -> ChosenRows:
+        """The rows named now."""
+        now = self.source.current()
+        if self.selected.isChecked():
+            ids = now.selected if now.selected is not None else ()
+            return ChosenRows(ids, None, len(ids))
+        return ChosenRows(None, now.where, now.matching)
+
+    def say(self, text: str | None) -> None:
+        """The note under the choice (None hides it)."""
+        self.note.setVisible(bool(text))
+        self.note.setText(text or "")
+
+    # -- the preview's hold ---------------------------------------------------------------
+    def freeze(self) -> ChosenRows | None:
+        """The rows named now, held for a preview; None (the note says why) when there
+        are none to preview."""
+        now = self.source.current()
+        chosen = self.chosen()
+        if self.selected.isChecked() and now.selected is None:
+            self.say("Too many rows selected to name them: choose the filter's rows instead.")
+            return None
+        if chosen.is_empty():
+            self.say(f"Nothing to preview: {chosen.describe()}.")
+            return None
+        self._frozen, self._covered = chosen, None
+        self.say(None)
+        return chosen
+
+    def covered(self, n: int) -> None:
+        """The preview is in: the action would act on these ``n`` rows."""
+        self._covered = n
+
+    def thaw(self) -> None:
+        """The preview is used up or dropped: the scope only follows the table again."""
+        self._frozen = self._covered = None
+
+    def frozen(self) -> ChosenRows | None:
+        return self._frozen
+
+    @Slot()
+    def _on_table_changed(self) -> None:
+        now = self.source.current()
+        self._label(now)
+        chosen = self.chosen()
+        if chosen == self._last:
+            return
+        self._last = chosen
+        self.changed.emit()
+        frozen = self._frozen
+        if frozen is None:
+            return
+        if chosen.same_rows(frozen):
+            if chosen.count != frozen.count:
+                self._say_store_moved(chosen)
+            return
+        self.thaw()
+        self.say(
+            f"The rows changed since the preview: this now names {chosen.describe()}. "
+            "Nothing will be done until you preview again."
+        )
+        self.previewDropped.emit()
+
+    @Slot()
+    def _on_store_changed(self) -> None:
+        if self._frozen is not None and self._covered is not None:
+            self._say_store_moved(self.chosen())
+
+    def _say_store_moved(self, now: ChosenRows) -> None:
+        n = self._covered
+        if n is None:
+            return
+        matching = (
+            f" The filter now matches {now.count:,}; the preview covered {n:,}."
+            if now.where is not None and now.count is not None
+            else ""
+        )
+        self.say(
+            f"The store changed since the preview.{matching} {self.verb} acts on the "
+            f"{plural(n, 'previewed row')} only, and leaves out, naming them, any changed "
+            "since. Preview again to include the others."
+        )
+
+    def _label(self, now: TableScope) -> None:
+        n = now.selected_count
+        if now.selected is None:
+            text = f"the {n:,} selected dead letters (too many to name: narrow the filter)"
+        else:
+            text = ChosenRows(now.selected, None, n).describe()
+        self.selected.setText(text)
+        self.selected.setToolTip(text)
+        every = ChosenRows(None, now.where, now.matching).describe()
+        self.filter.setText(every)
+        self.filter.setToolTip(every)

@@ -61,6 +61,7 @@ from triage_app.gui.dialogs.redrive_dialog import (
     describe_redrive,
 )
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
+from triage_app.gui.dialogs.scope import ScopeSource, TableScope
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
 from triage_app.gui.quarantine.live_refresh import LiveRefresh
@@ -113,6 +114,8 @@ class MainWindow(QMainWindow):
         self.quarantine = QuarantinePane(self.model, self.detail, self.unsaved_edit)
         self.table = self.quarantine.table
         self.row_actions = RowActions(self.selected_ids, self, self.table.selected_versions)
+        # What the dialogs that act on many rows follow while they are open.
+        self.scope = ScopeSource(self._table_scope, self)
         self.live = LiveRefresh(self.quarantine, self)  # other stewards' changes, in view
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
         self.setMenuBar(self.menu)
@@ -237,6 +240,9 @@ class MainWindow(QMainWindow):
         self.filter_bar.filterChanged.connect(self._on_filter_changed)
         self.table.customContextMenuRequested.connect(self._table_menu)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.table.selectionModel().selectionChanged.connect(self.scope.table_changed)
+        self.model.totalChanged.connect(self.scope.table_changed)
+        self.model.modelReset.connect(self.scope.table_changed)
         self.welcome.demoChosen.connect(self.open_demo)
         self.welcome.openChosen.connect(self.choose_workspace)
         self.welcome.connectChosen.connect(self.choose_connection)
@@ -402,6 +408,7 @@ class MainWindow(QMainWindow):
         job, the table reads its rows again off the GUI thread, keeping the selection and
         the scroll (a re-drive of 200,000 rows changes rows all over a large table)."""
         self.live.seen()  # this read covers every change so far: no live refresh for them
+        self.scope.store_changed()
         current = self.detail.current_id()
         if in_place:
             self.quarantine.refresh_live()
@@ -417,6 +424,7 @@ class MainWindow(QMainWindow):
     def _on_live_refresh(self) -> None:
         """Another steward changed the store: the table and pane have read it again in
         place; the batches, charts and audit trail follow."""
+        self.scope.store_changed()
         self._load_batches()
         self.trends.refresh()
         self.audit.refresh()
@@ -495,6 +503,15 @@ class MainWindow(QMainWindow):
 
     def selected_ids(self, limit: int = MAX_SELECTED_IDS) -> list[int] | None:
         return self.table.selected_ids(limit)
+
+    def _table_scope(self) -> TableScope:
+        ids = self.selected_ids()
+        return TableScope(
+            self.model.filter,
+            self.model.total(),
+            tuple(ids) if ids is not None else None,
+            self.selected_count(),
+        )
 
     def _transforms_in_use(self) -> list[str]:
         """The current row's transform, then the last batch's: the re-drive's default."""
@@ -628,9 +645,7 @@ class MainWindow(QMainWindow):
             return
         dialog = RedriveDialog(
             self.start_job,
-            selected_ids=self.selected_ids() or [],
-            where=self.model.filter,
-            matching=self.model.total(),
+            self.scope,
             transforms_in_use=self._transforms_in_use(),
             parent=self,
         )
@@ -657,9 +672,7 @@ class MainWindow(QMainWindow):
             return
         dialog = FixDialog(
             self.start_job,
-            selected_ids=self.selected_ids() or [],
-            where=self.model.filter,
-            matching=self.model.total(),
+            self.scope,
             transform=default_transform(self._transforms_in_use()),
             parent=self,
         )
