@@ -5,88 +5,10 @@ second refresh."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-import pytest
-
-from tests.support import SEED_BATCH
-from triage_app.core.batch import run_batch
+from tests.support.live import Store, other_steward, shown_within
 from triage_app.core.db import open_workspace
-
-LIVE_WITHIN = 2.0  # seconds from the other process's exit to the window showing it
-
-
-@dataclass
-class Store:
-    args: list[str]  # how the CLI names the store
-    folder: Path | None
-    urls: tuple[str, str] | None
-
-    def open(self):  # type: ignore[no-untyped-def]
-        if self.urls is not None:
-            return open_workspace(warehouse_url=self.urls[0], dead_letter_url=self.urls[1])
-        return open_workspace(self.folder)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.param == "sqlite":
-        s = Store(["--workspace", str(tmp_path / "ws")], tmp_path / "ws", None)
-    else:
-        wh, dl = request.getfixturevalue("pg_urls")
-        s = Store(["--warehouse", wh, "--dead-letter", dl], None, (wh, dl))
-    with s.open() as ws:
-        run_batch(ws, SEED_BATCH, "pesanan@1")  # ids 1-4, open
-    return s
-
-
-@pytest.fixture
-def live_window(qtbot, store: Store) -> Iterator[Any]:  # type: ignore[no-untyped-def]
-    from triage_app.gui import open_window
-
-    if store.urls is not None:
-        w = open_window(warehouse_url=store.urls[0], dead_letter_url=store.urls[1])
-    else:
-        w = open_window(str(store.folder))
-    qtbot.addWidget(w, before_close_func=forget_edit)
-    qtbot.waitUntil(lambda: w.model.total() == 4 and w.queries is not None)
-    qtbot.waitUntil(lambda: not w.queries.busy())
-    assert w.live.is_watching()
-    yield w
-    forget_edit(w)
-    w.close()
-
-
-def forget_edit(w) -> None:  # type: ignore[no-untyped-def]
-    """A test that leaves an edit in the editor would be asked about it on close."""
-    if w.detail.is_dirty():
-        w.detail.discard_edit()
-
-
-def other_steward(qtbot, store: Store, *args: str) -> float:  # type: ignore[no-untyped-def]
-    """Run the CLI in another process while the window's event loop keeps running; the
-    time it exited."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "triage_app", *store.args, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    qtbot.waitUntil(lambda: proc.poll() is not None, timeout=60_000)
-    _out, err = proc.communicate()
-    assert proc.returncode == 0, err
-    return time.monotonic()
-
-
-def shown_within(qtbot, since: float, condition) -> float:  # type: ignore[no-untyped-def]
-    qtbot.waitUntil(condition, timeout=int(LIVE_WITHIN * 1000))
-    return time.monotonic() - since
 
 
 def test_another_stewards_park_shows_within_two_seconds(qtbot, live_window, store):

@@ -83,13 +83,20 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     assert "1 resolved" in dialog.summary.text()
     dialog.close()
 
-    # The row has left Open; the pane shows it resolved, with the re-drive in its history.
+    # The row has left Open: the table no longer shows it, so the pane no longer does
+    # either, and says why (issue 20: it showed a row nothing in the table chose).
     qtbot.waitUntil(lambda: table.model().rowCount() == 0)
     qtbot.waitUntil(lambda: window.table.empty_label.isVisible())
     assert "match these filters" in window.table.empty_label.text()
-    qtbot.waitUntil(lambda: history_actions(window)[-1:] == ["resolved"])
+    qtbot.waitUntil(lambda: window.detail.current_id() is None)
+    assert f"#{dl_id} is not chosen in the table any more" in window.detail.placeholder.text()
+    # Shown again where it is now: resolved, with the re-drive in its history.
     status_filter.setCurrentText("Resolved")
     qtbot.waitUntil(lambda: table.model().rowCount() == 1)
+    table.selectRow(0)
+    qtbot.waitUntil(lambda: window.detail.current_id() == dl_id)
+    assert history_actions(window)[-1:] == ["resolved"]
+    assert " · resolved · " in window.detail.title.text()
 
 
 def test_search_is_literal(qtbot, window):

@@ -131,10 +131,23 @@ def _mono(widget: QWidget) -> None:
     widget.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
 
 
+CHOOSE_A_ROW = "Select a dead letter to see its payload, error and history."
+
+
+def headline(d: DeadLetterDetail) -> str:
+    """The pane's title for ``d`` as stored: which row, where from, its status."""
+    owned = f" · group owned by {d.group_owner}" if d.group_owner else ""
+    return (
+        f"#{d.id} · batch {d.batch_id[:8]} line {d.line} · {d.status} · "
+        f"{d.attempts} attempt{'s' if d.attempts != 1 else ''}{owned}"
+    )
+
+
 class DetailPane(QWidget):
     saved = Signal(int)  # a dead letter's payload was saved
     message = Signal(str)  # one line for the status bar
     saveFailed = Signal(str)  # a save did not go through; the edit is still in the editor
+    editDropped = Signal()  # the editor holds no unsaved edit any more (saved or reverted)
 
     def __init__(self, queries: QueryThread | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -149,11 +162,15 @@ class DetailPane(QWidget):
         # editor holds an unsaved edit: what Reload and Compare offer. None otherwise.
         self._theirs: DeadLetterDetail | None = None
         self.conflict_dialog: ConflictDialog | None = None  # while Compare is open
+        # The row shown is not the table's chosen row any more (filtered out, moved on): it
+        # stays only for its unsaved edit, and the title says so.
+        self._unlisted = False
+        self._loading: int | None = None  # the row asked for, until it is read
         self._validate_timer = QTimer(self, singleShot=True, interval=250)
         self._validate_timer.timeout.connect(self._validate)
 
         self.stack = QStackedWidget()
-        self.placeholder = QLabel("Select a dead letter to see its payload, error and history.")
+        self.placeholder = QLabel(CHOOSE_A_ROW, objectName="detailPlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet(f"color: {style.MUTED}; padding: 24px;")
@@ -335,21 +352,54 @@ class DetailPane(QWidget):
             self.editor.setPlainText(self._editable.text)
 
     def show_nothing(self, why: str | None = None) -> None:
+        """No row: the placeholder says why (the default: choose one)."""
         self._detail = None
         self._editable = None
+        self._unlisted = False
+        self._loading = None
         self._forget_theirs()
         self.title.setText("")
-        if why:
-            self.placeholder.setText(why)
+        self.placeholder.setText(why or CHOOSE_A_ROW)
         self.stack.setCurrentWidget(self.placeholder)
         self._update_buttons()
+
+    def showing(self) -> int | None:
+        """The row the pane shows or is loading (None: the placeholder)."""
+        return self._loading if self._loading is not None else self.current_id()
+
+    def set_unlisted(self, unlisted: bool) -> None:
+        """The row shown is no longer the table's chosen one but holds an unsaved edit:
+        the title says so until the edit is saved or reverted."""
+        if unlisted != self._unlisted:
+            self._unlisted = unlisted
+            self._update_title()
+
+    def is_unlisted(self) -> bool:
+        return self._unlisted
+
+    def _update_title(self) -> None:
+        d = self._theirs or self._detail
+        if d is None:
+            self.title.setText("")
+            return
+        text = headline(d)
+        if self._theirs is not None and self._detail is not None:
+            text += f" (changed by another steward: {changed_by(self._theirs)})"
+        if self._unlisted:
+            text += " · not the row chosen in the table: save or revert this edit"
+        self.title.setText(text)
+        self.title.setToolTip(text)
 
     def show_dead_letter(self, dl_id: int) -> None:
         if self._queries is None:
             return
-        if self._detail is not None and self._detail.id == dl_id:
+        if self._detail is not None and self._detail.id == dl_id and self._loading is None:
+            self.set_unlisted(False)
             return
-        self._queries.submit(_load(dl_id), self._on_loaded, self._on_error, key="detail")
+        if self._loading == dl_id:
+            return
+        self._loading = dl_id
+        self._queries.submit(_load(dl_id), self._on_loaded, self._on_load_failed, key="detail")
 
     def reload(self) -> None:
         if self._detail is not None and self._queries is not None:
@@ -451,8 +501,10 @@ class DetailPane(QWidget):
                 self.message.emit(f"not saved: {self._problem or 'it takes no edit now'}")
 
     def _offer_theirs(self, theirs: DeadLetterDetail, saving: bool) -> None:
-        """The banner: who changed the row and when, with Reload and Compare."""
+        """The banner: who changed the row and when, with Reload and Compare; the title
+        says the row as stored now (its status, its attempts)."""
         self._theirs = theirs
+        self._update_title()
         last = theirs.events[-1] if theirs.events else None
         who = (
             f"Changed by {html.escape(last.actor)} at {html.escape(readable(last.at))}"
@@ -472,10 +524,19 @@ class DetailPane(QWidget):
     def _forget_theirs(self) -> None:
         self._theirs = None
         self.banner.hide()
+        self._update_title()
 
     # -- results --------------------------------------------------------------------------
     def _on_loaded(self, detail: DeadLetterDetail) -> None:
+        if self._loading is not None and detail.id != self._loading:
+            return  # another row was asked for since
+        self._loading = None
+        self._unlisted = False
         self._show(detail, keep_text=False)
+
+    def _on_load_failed(self, message: str) -> None:
+        self._loading = None
+        self._on_error(message)
 
     def _on_reloaded(self, detail: DeadLetterDetail) -> None:
         d = self._detail
@@ -519,9 +580,12 @@ class DetailPane(QWidget):
                 self.message.emit(f"not saved: {result.message}")
             return
         detail = result
+        unlisted = self._unlisted
         self._show(detail, keep_text=False)
         self.message.emit(f"dead letter {detail.id} saved; the original is kept")
         self.saved.emit(detail.id)
+        if unlisted:
+            self.editDropped.emit()
         if after is not None:
             after()
 
@@ -544,11 +608,7 @@ class DetailPane(QWidget):
         self._detail = d
         header = d.csv_header
         self._editable = editable_payload(d.payload_bytes, d.payload_kind, header)
-        owned = f" · group owned by {d.group_owner}" if d.group_owner else ""
-        self.title.setText(
-            f"#{d.id} · batch {d.batch_id[:8]} line {d.line} · {d.status} · "
-            f"{d.attempts} attempt{'s' if d.attempts != 1 else ''}{owned}"
-        )
+        self._update_title()
         if self._editable.note:
             self.note.setText(self._editable.note)
             self.note.show()
@@ -638,6 +698,8 @@ class DetailPane(QWidget):
             self._validate_timer.start()
         if self.tabs.currentIndex() == TAB_DIFF:
             self._fill_diff()
+        if self._unlisted and not self.is_dirty():
+            self.editDropped.emit()  # reverted: the pane can follow the table again
 
     @Slot()
     def _validate(self) -> None:

@@ -1,5 +1,10 @@
 """The Quarantine tab: the table beside the detail pane. Choosing a row shows it in the
-pane; while the pane holds an unsaved edit, moving to another row asks first."""
+pane; while the pane holds an unsaved edit, moving to another row asks first.
+
+The pane always shows the table's chosen row (the current row while it is selected, or the
+only selected row), or says that none is chosen: after a filter change, a re-drive that
+moved the row out of view, or another steward's change, it follows the table. Only an
+unsaved edit keeps a row the table no longer chooses, and the pane's title says so."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from functools import partial
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from triage_app.core.deadletters import DeadLetterRow
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.model import DeadLetterTableModel
 from triage_app.gui.quarantine.table import QuarantineTable
@@ -41,7 +47,17 @@ class QuarantinePane(QSplitter):
         self._row_before_change = -1  # the table row of the edited dead letter
         self._restoring = False
         self._select_all_pending = False
+        self._sync_pending = False
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.table.selectionModel().selectionChanged.connect(self._schedule_sync)
+        for signal in (
+            model.modelReset,
+            model.layoutChanged,
+            model.rowsRemoved,
+            model.totalChanged,
+            detail.editDropped,
+        ):
+            signal.connect(self._schedule_sync)
 
     def select_all_when_counted(self, select: bool) -> None:
         """Select every matching row once the count is in (a group chosen in Trends), or,
@@ -65,6 +81,51 @@ class QuarantinePane(QSplitter):
         if everything and not self._select_all_pending:
             self.select_all_when_counted(True)  # all stays all, however many there are now
         self.detail.check_for_change()
+
+    def chosen_row(self) -> DeadLetterRow | None:
+        """The row the table has chosen: the current row while it is selected, else the
+        only selected row; None when none (or several, none current) is."""
+        sm = self.table.selectionModel()
+        current = self.table.currentIndex()
+        if current.isValid() and sm.isRowSelected(current.row(), QModelIndex()):
+            return self.model.row(current.row())
+        if self.table.selected_count() == 1:
+            return self.model.row(sm.selectedRows()[0].row())
+        return None
+
+    @Slot()
+    def _schedule_sync(self) -> None:
+        # Once the table has settled: a reset, a selection and a count come in bursts.
+        if not self._sync_pending:
+            self._sync_pending = True
+            QTimer.singleShot(0, self, self.sync_detail)
+
+    @Slot()
+    def sync_detail(self) -> None:
+        """The pane shows the chosen row, or says that none is chosen."""
+        self._sync_pending = False
+        if self._change_pending or self._restoring:
+            return  # the steward is being asked about an unsaved edit
+        row = self.chosen_row()
+        shown = self.detail.showing()
+        if self.detail.is_dirty():
+            self.detail.set_unlisted(row is None or row.id != shown)
+            return
+        if row is not None:
+            if row.id != shown:
+                self.detail.show_dead_letter(row.id)
+            return
+        if shown is None:
+            return
+        n = self.table.selected_count()
+        if n > 1:
+            why = f"{n:,} dead letters are selected: choose one to see its payload and history."
+        else:
+            why = (
+                f"#{shown} is not chosen in the table any more (a filter, a re-drive or "
+                "another steward's change moved it). Select a dead letter to see it."
+            )
+        self.detail.show_nothing(why)
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
