@@ -103,3 +103,46 @@ def test_export_follows_the_filter(qtbot, export_window, tmp_path, monkeypatch):
     with out.open(newline="", encoding="utf-8") as f:
         (row,) = list(csv.DictReader(f))
     assert row["error"] == "DataError: plain"
+
+
+def test_export_names_its_rows_and_says_when_the_store_moved_meanwhile(
+    qtbot, export_window, tmp_path, monkeypatch
+):
+    """The save dialog names what is exported (the ids, or the filter and its count); the
+    rows named are the rows written, or the status bar says the store changed meanwhile."""
+    window = export_window
+    captions: list[str] = []
+    window.table.selectRow(0)
+    window.table.selectRow(1)  # one row: the last chosen
+    qtbot.waitUntil(lambda: window.selected_ids() == [2])
+    out = tmp_path / "named.csv"
+
+    def save_as(_parent, caption, *_a, **_k):  # type: ignore[no-untyped-def]
+        captions.append(caption)
+        # Another steward's batch adds a row while the save dialog is open.
+        batch = f"exportexport{len(captions) + 1:04d}"
+        with open_workspace(window.config.folder) as ws, StoreFiller(ws) as filler:
+            filler.batch(batch, source_name="y.jsonl", source_sha256=f"{len(captions)}" * 64)
+            filler.dead_letter(batch, 1, payload=b"{}", error="DataError: late")
+        return str(out), "CSV (*.csv)"
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    window.menu.export_selection_action.trigger()
+    qtbot.waitUntil(lambda: "exported" in window.statusBar().currentMessage(), timeout=10_000)
+    assert captions == ["Export the 1 selected dead letter: #2"]
+    # By id: exactly the row named, the late one is not in the file.
+    assert window.statusBar().currentMessage().startswith("exported 1 dead letter to ")
+    qtbot.waitUntil(lambda: not window.jobs.running())
+
+    # The filter's export names the filter and its count; the late row matches it too.
+    qtbot.waitUntil(lambda: window.model.total() == len(DANGEROUS) + 2, timeout=5_000)
+    n = window.model.total()
+    window.statusBar().clearMessage()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    window.menu.export_filter_action.trigger()
+    qtbot.waitUntil(lambda: "exported" in window.statusBar().currentMessage(), timeout=10_000)
+    assert captions[-1] == f"Export all {n} dead letters matching status open"
+    assert f"({n} matched when you chose: the store changed meanwhile)" in (
+        window.statusBar().currentMessage()
+    )
+    qtbot.waitUntil(lambda: not window.jobs.running())

@@ -61,7 +61,7 @@ from triage_app.gui.dialogs.redrive_dialog import (
     describe_redrive,
 )
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
-from triage_app.gui.dialogs.scope import ScopeSource, TableScope
+from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope, plural
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
 from triage_app.gui.quarantine.live_refresh import LiveRefresh
@@ -80,6 +80,8 @@ from triage_app.gui.window.welcome import WelcomePage
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
+# The selected rows by id, whatever their status (the table may show several statuses).
+ALL_STATUSES = DeadLetterFilter(status=ALL)
 
 
 def _count(f: DeadLetterFilter) -> Callable[[Workspace], int]:
@@ -765,35 +767,46 @@ class MainWindow(QMainWindow):
     def export_selection(self) -> None:
         ids = self.row_actions.ids_or_complain()
         if ids:
-            self._export(self.model.filter.with_(ids=tuple(ids)), f"{len(ids)} selected")
+            # The ids themselves: the file holds exactly the rows named, whatever the
+            # filter does next.
+            chosen = ChosenRows(tuple(ids), None, len(ids))
+            self._export(ALL_STATUSES.with_(ids=tuple(ids)), chosen)
 
     @Slot()
     def export_filter(self) -> None:
-        self._export(self.model.filter, "matching")
+        f = self.model.filter
+        self._export(f, ChosenRows(None, f, self.model.total()))
 
-    def _export(self, where: DeadLetterFilter, what: str) -> None:
-        path, chosen = QFileDialog.getSaveFileName(
+    def _export(self, where: DeadLetterFilter, chosen: ChosenRows) -> None:
+        what = chosen.describe()
+        path, picked = QFileDialog.getSaveFileName(
             self,
-            f"Export {what} dead letters",
+            f"Export {what[:1].lower()}{what[1:]}",
             "dead_letters.csv",
             "CSV (*.csv);;JSON Lines (*.jsonl)",
         )
         if path:
-            fmt = "jsonl" if "jsonl" in chosen or path.endswith(".jsonl") else "csv"
-            self.export_to(where, Path(path), fmt)
+            fmt = "jsonl" if "jsonl" in picked or path.endswith(".jsonl") else "csv"
+            self.export_to(where, Path(path), fmt, expected=chosen.count)
 
-    def export_to(self, where: DeadLetterFilter, path: Path, fmt: str) -> JobRunner:
+    def export_to(
+        self, where: DeadLetterFilter, path: Path, fmt: str, expected: int | None = None
+    ) -> JobRunner:
+        """Export the rows ``where`` names; ``expected``: how many the steward was told, so
+        that a store that changed meanwhile is said, not hidden."""
         runner = self.start_job(ExportJob(where, path, fmt))
-        runner.finished.connect(self._on_exported)
+        runner.finished.connect(partial(self._on_exported, expected))
         runner.failed.connect(self._export_failed)
         return runner
 
-    @Slot(object)
-    def _on_exported(self, s: ExportSummary) -> None:
+    def _on_exported(self, expected: int | None, s: ExportSummary) -> None:
         if s.cancelled:
             self.show_message("export cancelled; no file written")
-        else:
-            self.show_message(f"exported {s.rows:,} dead letters to {s.path}")
+            return
+        text = f"exported {plural(s.rows, 'dead letter')} to {s.path}"
+        if expected is not None and expected != s.rows:
+            text += f" ({expected:,} matched when you chose: the store changed meanwhile)"
+        self.show_message(text)
 
     @Slot(str)
     def _export_failed(self, message: str) -> None:

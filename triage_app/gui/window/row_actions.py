@@ -29,6 +29,7 @@ from triage_app.core.deadletters import (
     reopen,
 )
 from triage_app.core.vocabulary import ErrorClass
+from triage_app.gui.dialogs.scope import named_ids
 from triage_app.gui.workers import QueryThread
 
 # Acting on more rows than this by id is refused; acting on "all matching" goes by filter.
@@ -209,7 +210,10 @@ class RowActions(QObject):
                 "they are; look again, then try again.",
             )
             return
-        self.message.emit(result.summary(verb))
+        text = result.summary(verb)
+        if result.changed:
+            text += f": {named_ids(list(result.changed))}"  # which, not only how many
+        self.message.emit(text)
         self.changed.emit()
 
     def _failed(self, message: str) -> None:
