@@ -773,7 +773,7 @@ def build_parser() -> argparse.ArgumentParser:
     row_action("discard", "discard dead letters as junk (kept for the audit)").add_argument(
         "--reason", metavar="TEXT", required=True, help="why they are junk"
     )
-    row_action("reopen", "reopen parked dead letters").add_argument(
+    row_action("reopen", "reopen parked or discarded dead letters").add_argument(
         "--reason", metavar="TEXT", help="why (kept in the history)"
     )
     row_action("reclassify", "change dead letters' error class").add_argument(

@@ -72,11 +72,13 @@ def test_a_filter_changes_what_it_can_and_lists_the_rest(ws: list[str]) -> None:
     assert code == 0
     assert out == {"action": "parked", "changed": [1, 3], "unchanged": [2], "refused": []}
     assert run(ws, "discard", "3", "--reason", "x")[0] == 0  # parked rows can be discarded
+    assert run(ws, "redrive", "--id", "4", "--transform", "pesanan@2")[0] == 0  # 4 is resolved
     code, out, _ = run(ws, "reopen", "--status", "all")
-    assert code == 1  # 3 was refused: listed, not a traceback
-    assert out["changed"] == [1, 2] and out["unchanged"] == [4]  # type: ignore[index]
+    assert code == 1  # 4 was refused: listed, not a traceback
+    # A discarded row can be reopened (issue 20); a resolved one cannot.
+    assert out["changed"] == [1, 2, 3] and out["unchanged"] == []  # type: ignore[index]
     assert out["refused"] == [  # type: ignore[index]
-        {"id": 3, "reason": "dead letter 3 is discarded; it cannot be reopened"}
+        {"id": 4, "reason": "dead letter 4 is resolved; it cannot be reopened"}
     ]
     text = cli(*ws, "park", "--batch", "zzz")
     assert (text.returncode, text.stdout) == (0, "0 dead letters parked\n")

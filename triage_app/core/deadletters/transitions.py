@@ -412,8 +412,16 @@ def discard(reason: str) -> RowChange:
     )
 
 
+# What a person may reopen: a parked row, and a discarded one until a purge deletes it (a
+# discard is a judgement, and a wrong one must have a way back). A resolved row is final: the
+# warehouse holds what resolved it.
+REOPENABLE: tuple[Status, ...] = (*WAITING, Status.DISCARDED)
+
+
 def reopen(reason: str = "reopened") -> RowChange:
-    return RowChange(AuditAction.REOPENED, "reopened", WAITING, status=Status.OPEN, detail=reason)
+    return RowChange(
+        AuditAction.REOPENED, "reopened", REOPENABLE, status=Status.OPEN, detail=reason
+    )
 
 
 def reclassify_as(error_class: ErrorClass | str) -> RowChange:
