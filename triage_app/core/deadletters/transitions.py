@@ -525,6 +525,48 @@ def change_rows(
     return ChangeReport(change.action.value, tuple(changed), tuple(unchanged), tuple(refused))
 
 
+@dataclass(frozen=True)
+class RowsVerdict:
+    """What ``change_rows`` would do to each row, judged now by the same rules, nothing
+    written or locked: ``versions`` (id -> version) of the rows it would change."""
+
+    versions: dict[int, int]
+    unchanged: tuple[int, ...]
+    refused: tuple[tuple[int, str], ...]
+
+
+def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVerdict:
+    """``change`` on each of ``ids`` as ``change_rows`` would decide it (one rule for both:
+    ``_refusal``, then ``RowChange.values``), read in one transaction; a preview. Nothing
+    is locked: applying it names these versions (``expected``), so that a row changed
+    since is refused rather than changed blind."""
+    versions: dict[int, int] = {}
+    unchanged: list[int] = []
+    refused: list[tuple[int, str]] = []
+    wanted = sorted(set(ids))
+    with engine.connect() as conn, conn.begin():
+        now = utcnow()
+        for start in range(0, len(wanted), IN_LIMIT):
+            part = wanted[start : start + IN_LIMIT]
+            stmt = select(*_STATE).where(_id_in(conn, part)).order_by(DL.id)
+            found: list[Row[Any]] = list(conn.execute(stmt))
+            rows = {r.id: r for r in found}
+            for dl_id in part:
+                row = rows.get(dl_id)
+                why = _refusal(
+                    conn, dl_id, row, None, change.verb, now, change.allowed, change.check_claim
+                )
+                if why is not None:
+                    refused.append((dl_id, str(why)))
+                    continue
+                assert row is not None
+                if change.values(row) is None:
+                    unchanged.append(dl_id)
+                else:
+                    versions[dl_id] = int(row.version)
+    return RowsVerdict(versions, tuple(unchanged), tuple(refused))
+
+
 def _apply(
     conn: Connection, updates: list[dict[str, Any]], now: dt.datetime, check_claim: bool
 ) -> None:
