@@ -20,8 +20,10 @@ from triage_app import __version__
 from triage_app.cli_support import (
     dead_letter_id,
     emit,
+    for_terminal,
     full_ref,
     more_note,
+    named_ids,
     open_workspace_of,
     pause_collector,
     rate,
@@ -177,7 +179,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         for v in views:
             lines.append(
                 f"{v.id:>6}  {v.batch_id:16}  {v.line:>6}  {v.error_class:9}  "
-                f"{v.attempts:>3}  {v.status:9}  {v.error[:80]}"
+                f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
             )
         if more:
             lines.append(more)
@@ -243,7 +245,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 def cmd_row_action(args: argparse.Namespace) -> int:
     """park, discard, reopen, reclassify, note: on the ids named (all or none), or on
-    every row a filter matches (each row guarded on its own; refusals listed, exit 1)."""
+    every row a filter matches (each row guarded on its own; refusals listed, exit 1).
+    ``--dry-run`` says what would change and writes nothing."""
     from triage_app.core import deadletters as dls
     from triage_app.core.errors import TriageError
 
@@ -272,19 +275,56 @@ def cmd_row_action(args: argparse.Namespace) -> int:
             batch_id=args.batch,
             search=args.search,
         )
+    if args.dry_run:
+        with open_workspace_of(args, create=False) as ws:
+            preview = dls.preview_change(ws, change, ids=args.ids, where=where)
+        emit(preview.to_json(), args.json, lambda: _would(preview, action, by_ids=bool(args.ids)))
+        return 0
     with open_workspace_of(args) as ws:
         report = dls.apply_change(ws, args.ids, change, where=where)
     verb = change.verb
 
     def text() -> str:
         lines = [report.summary(verb)]
-        lines += [f"  {reason}" for _, reason in report.refused[:20]]
+        if report.unchanged:
+            lines.append(f"  already {verb}: {named_ids(report.unchanged)}")
+        lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
         if len(report.refused) > 20:
             lines.append(f"  … and {len(report.refused) - 20:,} more refused")
         return "\n".join(lines)
 
     emit(report.to_json(), args.json, text)
     return 1 if report.refused else 0
+
+
+def _would(preview: Any, action: str, *, by_ids: bool) -> str:
+    """A change by hand's dry run for people: how many rows it would change, a sample, and
+    the rows it would not change, with why."""
+    n, verb = preview.count, preview.verb
+    k = len(preview.refused)
+    if by_ids and k:  # by ids, a change is all or none
+        lines = [f"would {action} none: by ids it is all or none, and {k:,} would be refused:"]
+    else:
+        lines = [f"would {action} {n:,} dead letter{'' if n == 1 else 's'}"]
+        if preview.sample:
+            lines.append(f"  {'id':>7}  {'batch':16}  {'line':>7}  {'class':9}  error")
+            lines += [
+                f"  {r.id:>7}  {for_terminal(r.batch_id):16}  {r.line:>7}  "
+                f"{r.error_class:9}  {for_terminal(r.error[:80])}"
+                for r in preview.sample
+            ]
+            if n > len(preview.sample):
+                lines.append(f"  … and {n - len(preview.sample):,} more")
+    if preview.unchanged:
+        lines.append(f"already {verb} ({len(preview.unchanged):,}): {named_ids(preview.unchanged)}")
+    if k:
+        if not by_ids:
+            lines.append(f"would not {action} {k:,}:")
+        lines += [f"  {for_terminal(why)}" for _, why in preview.refused[:20]]
+        if k > 20:
+            lines.append(f"  … and {k - 20:,} more")
+    lines.append("dry run: nothing was written")
+    return "\n".join(lines)
 
 
 # The rows a filter means by default for each action: those the action can change.
@@ -765,6 +805,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
         sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+        sp.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="say how many rows it would change, show some, and which it would not "
+            "change and why; write nothing",
+        )
         return sp
 
     row_action("park", "set dead letters aside for a person").add_argument(

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -46,6 +47,28 @@ def printable_json(data: JsonValue) -> JsonValue:
     if isinstance(data, list | tuple):
         return [printable_json(v) for v in data]
     return data
+
+
+# Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences
+# start with ESC or CSI), DEL, and the invisible or reordering marks (bidi overrides).
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """Text from the store (a partner's bytes, an error quoting them) as a terminal shows it
+    and does not act on: each control or reordering character as ``\\xNN``/``\\uNNNN``."""
+
+    def escaped(m: re.Match[str]) -> str:
+        n = ord(m.group())
+        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+    return _UNSHOWN.sub(escaped, text)
+
+
+def named_ids(ids: Sequence[int], most: int = 10) -> str:
+    """``#2, #5, #9`` for people, the first ``most`` of them, then how many more."""
+    shown = ", ".join(f"#{i}" for i in ids[:most])
+    return shown + (f" and {len(ids) - most:,} more" if len(ids) > most else "")
 
 
 # A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.
