@@ -18,6 +18,7 @@ import orjson
 
 from triage_app import __version__
 from triage_app.cli_support import (
+    chosen_ids,
     dead_letter_id,
     emit,
     for_terminal,
@@ -349,6 +350,9 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import RedriveJob
     from triage_app.core.vocabulary import Status
 
+    ids = chosen_ids(
+        args, "redrive", {"--all-open": "all_open", "--class": "error_class", "--batch": "batch"}
+    )
     args.transform = full_ref(args.transform)
     where = None
     if args.all_open:
@@ -360,7 +364,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     verbose = args.verbose and not args.json
     job = RedriveJob(
         args.transform,
-        ids=tuple(args.id) if args.id else None,
+        ids=tuple(ids) if ids else None,
         where=where,
         dry_run=args.dry_run,
         max_attempts=args.max_attempts,
@@ -617,12 +621,15 @@ def cmd_purge(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from triage_app.core.clock import readable
     from triage_app.core.deadletters import AuditFilter, audit_page, parse_action, parse_since
+    from triage_app.core.errors import TriageError
 
+    if args.one_id is not None and args.id not in (None, args.one_id):
+        raise TriageError(f"audit: dead letter {args.one_id} or {args.id}? give one id")
     f = AuditFilter(
         since=parse_since(args.since) if args.since else None,
         actor=args.actor or None,
         action=parse_action(args.action) if args.action else None,
-        dead_letter_id=args.id,
+        dead_letter_id=args.id if args.one_id is None else args.one_id,
     )
     with open_workspace_of(args, create=False) as ws:
         page = audit_page(ws, f, limit=args.limit, offset=args.offset)
@@ -638,7 +645,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
         for e in events:
             dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
-            detail = e.detail if len(e.detail) <= 100 else e.detail[:99] + "…"
+            detail = for_terminal(e.detail if len(e.detail) <= 100 else e.detail[:99] + "…")
             lines.append(
                 f"{readable(e.at):19}  {e.actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
             )
@@ -835,8 +842,12 @@ def build_parser() -> argparse.ArgumentParser:
     cli_groups.add_commands(add)
 
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
-    g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
+    # Not in the group below: argparse counts an absent nargs="*" positional as given.
+    sp.add_argument("ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters")
+    g = sp.add_mutually_exclusive_group()
+    g.add_argument(
+        "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
+    )
     g.add_argument("--all-open", action="store_true", help="every open dead letter")
     g.add_argument(
         "--class",
@@ -978,6 +989,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--action",
         metavar="ACTION",
         help="only this action: " + ", ".join(a.value for a in AuditAction),
+    )
+    sp.add_argument(
+        "one_id", type=dead_letter_id, nargs="?", metavar="ID", help="only this dead letter's"
     )
     sp.add_argument("--id", type=whole(1), metavar="N", help="only the events of dead letter N")
     sp.add_argument(

@@ -129,6 +129,22 @@ def dead_letter_id(text: str) -> int:
     return n
 
 
+def chosen_ids(args: argparse.Namespace, command: str, filters: dict[str, str]) -> list[int]:
+    """The dead letters named as positional ``ids`` and by ``--id`` (the older spelling,
+    kept), in the order given; refused in one line when none are named and none of
+    ``filters`` (option -> its dest) is given, or when ids come with one of them."""
+    from triage_app.core.errors import TriageError
+
+    ids = list(dict.fromkeys([*(getattr(args, "ids", None) or []), *(args.id or [])]))
+    given = [f for f, dest in filters.items() if getattr(args, dest, None) is not None]
+    given = [f for f in given if getattr(args, filters[f]) is not False]
+    if ids and given:
+        raise TriageError(f"{command}: name dead letters by id or by {given[0]}, not both")
+    if not ids and not given:
+        raise TriageError(f"{command}: name dead letters by id, or by {' or '.join(filters)}")
+    return ids
+
+
 def full_ref(ref: str) -> str:
     """A transform as ``NAME@VERSION``. A bare name means its newest version; which one is
     said on stderr, so that a log shows what ran (and stdout stays the command's output)."""
