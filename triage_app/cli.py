@@ -100,10 +100,10 @@ def _close_source(opened: Callable[[], Any]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    args.transform = full_ref(args.transform, writes=True)  # "@" in it: no import
     opened = _hash_in_background(args.file)
     from triage_app.core.jobs import BatchJob
 
-    args.transform = full_ref(args.transform)
     chunk = {"chunk_size": args.chunk_size} if args.chunk_size else {}
     job = BatchJob(Path(args.file), args.transform, args.format, **chunk)
     try:
@@ -353,7 +353,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     ids = chosen_ids(
         args, "redrive", {"--all-open": "all_open", "--class": "error_class", "--batch": "batch"}
     )
-    args.transform = full_ref(args.transform)
+    args.transform = full_ref(args.transform, writes=not args.dry_run)
     where = None
     if args.all_open:
         where = DeadLetterFilter(status=Status.OPEN)
@@ -378,20 +378,30 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         s = job.run(ws)
     data: dict[str, Any] = {}
     if args.json:  # a whole batch's rows: built only when asked for
-        data = s.to_json()
-        for k in ("transform", "dry_run", "cancelled", "more_results"):
+        data = s.to_json()  # "transform": the version it went (or would go) through
+        for k in ("dry_run", "cancelled", "more_results"):
             data.pop(k)
         if job.guard is None:
             data.pop("stopped")
 
     def text() -> str:
-        verb = "would re-drive" if s.dry_run else "re-drove"
-        return (
-            f"{verb} {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
-            f"{s.failed:,} failed, {s.parked:,} parked"
-            + (f"; {s.taken:,} taken by another re-drive" if s.taken else "")
-            + (f"\nstopped by itself: {s.stopped}" if s.stopped else "")
-        )
+        if s.dry_run:  # nothing was written: every outcome is a "would"
+            lines = [
+                f"would re-drive {s.attempted:,} with {s.transform}: {s.succeeded:,} would "
+                f"succeed, {s.failed:,} would fail (dry run: nothing was written)"
+            ]
+        else:
+            lines = [
+                f"re-drove {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
+                f"{s.failed:,} failed, {s.parked:,} parked"
+            ]
+        skip = "would skip" if s.dry_run else "skipped"
+        for why, (n, ids) in s.not_attempted.items():
+            more = f" and {n - len(ids):,} more" if n > len(ids) else ""
+            lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids)}{more}")
+        if s.stopped:
+            lines.append(f"stopped by itself: {s.stopped}")
+        return "\n".join(lines)
 
     emit(data, args.json, text)
     return 1 if s.stopped else 0

@@ -171,9 +171,10 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
     def text() -> str:
         p = preview
+        change = "would change" if args.dry_run else "to change"
         lines = [
             f"fix: {fix.description}, on {p.rows:,} dead letter{'s' if p.rows != 1 else ''}: "
-            f"{p.applies:,} to change, {p.not_applicable:,} not applicable"
+            f"{p.applies:,} {change}, {p.not_applicable:,} not applicable"
         ]
         if p.transform:
             lines.append(

@@ -145,14 +145,23 @@ def chosen_ids(args: argparse.Namespace, command: str, filters: dict[str, str]) 
     return ids
 
 
-def full_ref(ref: str) -> str:
-    """A transform as ``NAME@VERSION``. A bare name means its newest version; which one is
-    said on stderr, so that a log shows what ran (and stdout stays the command's output)."""
+def full_ref(ref: str, *, writes: bool = False) -> str:
+    """A transform as ``NAME@VERSION``. A command that writes the warehouse through a bare
+    name is refused, naming the versions: which one loads is the steward's choice, never
+    whichever happens to be newest. A read (a dry run, a try, a proof in scratch databases)
+    means the newest version; it is said on stderr here, for logs, and the command's own
+    output (stdout) names the version it used."""
     if "@" in ref:
         return ref
     from triage_app.core.transforms import default_registry
 
-    newest = default_registry().newest(ref)
+    registry = default_registry()
+    newest = registry.newest(ref)  # an unknown name: refused in one line, naming the known
+    if writes:
+        from triage_app.core.errors import TriageError
+
+        versions = ", ".join(t.ref for t in registry.all() if t.name == newest.name)
+        raise TriageError(f"--transform {ref}: say which version: {versions}")
     print(f"triage-app: {ref} means {newest.ref}, the newest version", file=sys.stderr)
     return newest.ref
 

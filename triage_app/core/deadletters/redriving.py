@@ -104,6 +104,10 @@ class RedriveSummary:
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
     stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
+    # The rows not attempted, by why ("already resolved", "taken by another re-drive"): how
+    # many, and the first NAMED of their ids, so that a summary names them however many
+    # outcomes it keeps.
+    not_attempted: dict[str, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -349,6 +353,8 @@ def redrive(
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
+NAMED = 10  # ids a summary names per reason a row was not attempted
+TAKEN_WHY = "taken by another re-drive"
 
 
 class _Tally:
@@ -361,11 +367,18 @@ class _Tally:
         self.counts = dict.fromkeys(RedriveOutcome, 0)
         self.problems: list[RedriveResult] = []
         self.successes: list[RedriveResult] = []
+        self.not_attempted: dict[str, tuple[int, list[int]]] = {}
 
     def add(self, chunk: Sequence[RedriveResult]) -> None:
         self.seen += len(chunk)
         for r in chunk:
             self.counts[r.outcome] += 1
+            if r.outcome in _NOT_ATTEMPTED:
+                why = TAKEN_WHY if r.outcome == RedriveOutcome.TAKEN else (r.error or r.outcome)
+                n, ids = self.not_attempted.get(why, (0, []))
+                if len(ids) < NAMED:
+                    ids.append(r.id)
+                self.not_attempted[why] = (n + 1, ids)
             kept = self.problems if r.outcome not in SUCCEEDED else self.successes
             if self.keep is None or len(kept) < self.keep:
                 kept.append(r)
@@ -389,6 +402,10 @@ class _Tally:
             taken=n[RedriveOutcome.TAKEN],
             skipped=n[RedriveOutcome.SKIPPED],
             more_results=self.seen - len(kept),
+            not_attempted={
+                why: (count, tuple(sorted(ids)))
+                for why, (count, ids) in sorted(self.not_attempted.items())
+            },
         )
 
 
