@@ -9,6 +9,7 @@ from pathlib import Path
 from triage_app.core.batch import BatchSummary, run_batch
 from triage_app.core.db import Workspace
 from triage_app.core.demo.orders import write_orders
+from triage_app.core.errors import TriageError
 from triage_app.core.places import resources_dir
 
 DEMO_BATCH = "pesanan_2026-01-12.jsonl"
@@ -25,8 +26,12 @@ def make_demo(
     Running it again changes nothing: the batch is identified by its content.
     """
     folder = ws.config.folder
-    if folder is None:
-        raise ValueError("the demo needs a workspace folder")
+    if folder is None:  # both databases named by URL: nowhere to put the demo's files
+        raise TriageError(
+            "the demo copies its source files into a workspace folder, and with both "
+            "--warehouse and --dead-letter given there is none: give --workspace DIR and at "
+            "most one of them"
+        )
     incoming = folder / "incoming"
     incoming.mkdir(parents=True, exist_ok=True)
     for src in sorted((resources_dir() / "demo").iterdir()):
