@@ -61,3 +61,27 @@ def test_skipped_rows_are_named_up_to_ten(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[1] == (
         "skipped 12 (already discarded): " + ", ".join(f"#{i}" for i in ids[:10]) + " and 2 more"
     )
+
+
+def test_max_attempts_is_the_limit_that_holds(ws: list[str]) -> None:
+    """Issue 20: ``--max-attempts 5`` silently parked at 3 (a row the default limit had
+    parked stayed parked). Re-driven five times from the start, or after the default limit
+    parked it, a row is parked when it has failed five times, and not before."""
+    for attempt in (2, 3, 4, 5):
+        done = cli(*ws, "redrive", "2", "--transform", "pesanan@2", "--max-attempts", "5")
+        assert done.returncode == 0
+        shown = orjson.loads(cli(*ws, "show", "2", "--json").stdout)
+        assert (shown["attempts"], shown["status"]) == (
+            attempt,
+            "parked" if attempt == 5 else "open",
+        )
+    for _ in range(2):  # the default limit: parked at 3
+        assert cli(*ws, "redrive", "3", "--transform", "pesanan@2").returncode == 0
+    assert orjson.loads(cli(*ws, "show", "3", "--json").stdout)["status"] == "parked"
+    done = cli(*ws, "redrive", "3", "--transform", "pesanan@2", "--max-attempts", "5")
+    assert done.stdout == "re-drove 1 with pesanan@2: 0 succeeded, 1 failed, 0 parked\n"
+    shown = orjson.loads(cli(*ws, "show", "3", "--json").stdout)
+    assert (shown["attempts"], shown["status"]) == (4, "open")
+    assert shown["events"][-1]["action"] == "reopened"
+    done = cli(*ws, "redrive", "3", "--transform", "pesanan@2", "--max-attempts", "0")
+    assert done.returncode == 2 and "must be at least 1, not 0" in done.stderr

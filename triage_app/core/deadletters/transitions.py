@@ -762,12 +762,23 @@ def settle(
         params: list[dict[str, Any]] = []
         traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
         signatures = keep_signatures(conn, (f.signature for i, f in failed.items() if i in rows))
+        # A row a lower limit parked, re-driven under a higher one that it has not reached:
+        # the limit of this re-drive holds, so it waits as open again (a person's park stays).
+        below = [
+            i
+            for i, r in rows.items()
+            if r.status == Status.PARKED and r.attempts + 1 < max_attempts and i in failed
+        ]
+        unparked = _parked_by_the_limit(conn, below)
         for i, f in failed.items():
             row = rows.get(i)
             if row is None:
                 continue
             attempts = row.attempts + 1
             parked = attempts >= max_attempts
+            status = Status.PARKED.value if parked else row.status
+            if i in unparked:
+                status = Status.OPEN.value
             params.append(
                 {
                     "b_id": i,
@@ -776,7 +787,7 @@ def settle(
                     "error_class": f.error_class.value,
                     "signature_id": signatures[f.signature],
                     "traceback_id": traces.get(f.traceback) if f.traceback else None,
-                    "status": Status.PARKED.value if parked else row.status,
+                    "status": status,
                 }
             )
             version = row.version + 1
@@ -793,6 +804,9 @@ def settle(
             if parked and row.status != Status.PARKED:
                 detail = f"{attempts} attempts reached the limit of {max_attempts}"
                 events.append(_event(i, AuditAction.PARKED, detail, actor, now, version))
+            if i in unparked:
+                detail = f"{attempts} attempts are below the limit of {max_attempts}"
+                events.append(_event(i, AuditAction.REOPENED, detail, actor, now, version))
             outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
             out[i] = Settled(outcome, f.error)
         if params:
@@ -818,6 +832,35 @@ def settle(
             conn.execute(event_insert(), events)
         crash_point("redrive-mid-settle")
     return out
+
+
+def _parked_by_the_limit(conn: Connection, ids: Sequence[int]) -> set[int]:
+    """Those of ``ids`` whose newest ``parked`` event a re-drive wrote when the row reached
+    its attempt limit (beside a ``redrive_failed`` event of the same version), not a person
+    who parked it by hand."""
+    if not ids:
+        return set()
+    ev, failed = AuditEvent, AuditEvent.__table__.alias("failed")
+    newest = (
+        select(ev.dead_letter_id, func.max(ev.id).label("id"))
+        .where(ev.dead_letter_id.in_(list(ids)), ev.action == AuditAction.PARKED.value)
+        .group_by(ev.dead_letter_id)
+        .subquery()
+    )
+    by_limit = (
+        select(ev.dead_letter_id)
+        .join(newest, ev.id == newest.c.id)
+        .where(
+            select(failed.c.id)
+            .where(
+                failed.c.dead_letter_id == ev.dead_letter_id,
+                failed.c.action == AuditAction.REDRIVE_FAILED.value,
+                failed.c.version == ev.version,
+            )
+            .exists()
+        )
+    )
+    return {int(i) for i in conn.execute(by_limit).scalars() if i is not None}
 
 
 _EVENT_COLUMNS = ("dead_letter_id", "at", "actor", "action", "detail", "version")
