@@ -222,7 +222,17 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import edit_payload
     from triage_app.core.errors import TriageError
 
-    if args.payload_file is not None:
+    if args.payload_file == "-":  # standard input, as run - and fix --patch - read it
+        if sys.stdin.isatty():
+            raise TriageError(
+                "edit --payload-file -: standard input is a terminal; pipe the payload in "
+                "(e.g. < fixed.json)"
+            )
+        try:
+            payload = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise TriageError("the payload on standard input is not UTF-8 text") from None
+    elif args.payload_file is not None:
         from triage_app.core.places import printable
 
         try:
@@ -799,7 +809,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
-    g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
+    g.add_argument(
+        "--payload-file", metavar="FILE", help="read the new payload from FILE; - reads stdin"
+    )
     sp.add_argument(
         "--if-version",
         type=whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere

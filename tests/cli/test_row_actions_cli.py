@@ -272,3 +272,40 @@ def test_a_discard_by_filter_can_be_undone_by_reopen(ws: list[str]) -> None:
         2,
         "triage-app: dead letter 4 is resolved; it cannot be reopened\n",
     )
+
+
+def test_edit_reads_the_payload_from_stdin(ws: list[str]) -> None:
+    """``--payload-file -`` reads standard input, as ``run -`` and ``fix --patch -`` do."""
+    import subprocess
+    import sys
+
+    fix = '{"pesanan_id": 4, "qty": 1}'
+
+    def edit(data: bytes) -> subprocess.CompletedProcess[bytes]:
+        argv = [sys.executable, "-m", "triage_app", *ws, "edit", "2", "--payload-file", "-"]
+        return subprocess.run(argv, input=data, capture_output=True, timeout=60)
+
+    done = edit(fix.encode() + b"\n")
+    assert done.returncode == 0, done.stderr
+    d = shown(ws, 2)
+    assert (d["payload"], d["version"]) == (fix + "\n", 2)
+    done = edit(b"\xff{}")
+    assert (done.returncode, done.stderr) == (
+        2,
+        b"triage-app: the payload on standard input is not UTF-8 text\n",
+    )
+    done = edit(b"{not json")
+    assert done.returncode == 2 and done.stderr.startswith(b"triage-app: not valid JSON")
+    assert shown(ws, 2)["version"] == 2
+
+
+def test_edit_if_version_ahead_of_the_row_says_where_the_row_is(ws: list[str]) -> None:
+    """Issue 20: ``--if-version 5`` on a version-1 row said "changed since version 5"; the
+    row never was at 5."""
+    done = cli(*ws, "edit", "3", "--payload", '{"qty": 1}', "--if-version", "5")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(
+        "triage-app: dead letter 3 is at version 1, not 5: it has never been at version 5 "
+        "(last change: quarantined by "
+    )
+    assert shown(ws, 3)["version"] == 1

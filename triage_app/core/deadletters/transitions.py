@@ -224,11 +224,18 @@ def _refusal(
             f"dead letter {dl_id} is held by a re-drive ({_holder(row.claimed_by)}) until "
             f"{iso(row.claim_until)}: it cannot be {verb} now",
         )
-    if seen is not None and row.version != seen:
+    if seen is not None and row.version > seen:
         return ChangedMeanwhile(
             dl_id,
             f"dead letter {dl_id} changed since version {seen} "
             f"({_last_change(conn, dl_id)}); it is now version {row.version}",
+            row.version,
+        )
+    if seen is not None and row.version != seen:  # versions only grow: never at ``seen``
+        return ChangedMeanwhile(
+            dl_id,
+            f"dead letter {dl_id} is at version {row.version}, not {seen}: it has never been "
+            f"at version {seen} (last change: {_last_change(conn, dl_id)})",
             row.version,
         )
     if row.status not in allowed:
