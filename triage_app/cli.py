@@ -482,12 +482,43 @@ def cmd_stats(args: argparse.Namespace) -> int:
         out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
         out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
         out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
+        out += _per_day(st["failures_per_day"], args.days)
         out.append("top signatures:")
-        out += [f"  {s['count']:>6}  {s['class']:9} {s['signature']}" for s in st["top_signatures"]]
+        out += [
+            f"  {s['count']:>6}  {s['class']:9} {for_terminal(s['signature'])}"
+            for s in st["top_signatures"]
+        ]
         return "\n".join(out)
 
     emit(st, args.json, text)
     return 0
+
+
+def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
+    """``stats``' failures per day: each of the last ``days`` UTC days (from the first with a
+    failure), by the day of each dead letter's first failure, with its classes."""
+    import datetime as dt
+
+    from triage_app.core.clock import today
+
+    last = today()
+    first = last - dt.timedelta(days=days - 1)
+    by_day: dict[str, dict[str, int]] = {}
+    for c in counts:  # {"day", "class", "count"}, zero counts left out
+        if first.isoformat() <= c["day"] <= last.isoformat():
+            by_day.setdefault(c["day"], {})[c["class"]] = c["count"]
+    head = f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''}:"
+    if not by_day:
+        newest = max((c["day"] for c in counts), default=None)
+        return [head, "  none" + (f" (the newest: {newest})" if newest else "")]
+    lines = [head]
+    day = dt.date.fromisoformat(min(by_day))
+    while day <= last:
+        classes = by_day.get(day.isoformat(), {})
+        said = ", ".join(f"{c} {n:,}" for c, n in classes.items())
+        lines.append(f"  {day.isoformat()}  {sum(classes.values()):>6,}  {said}".rstrip())
+        day += dt.timedelta(days=1)
+    return lines
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -922,7 +953,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     add("transforms", cmd_transforms, "list the registered transforms")
-    add("stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors")
+    sp = add(
+        "stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors"
+    )
+    sp.add_argument(
+        "--days",
+        type=whole(1, 3660),
+        default=14,
+        metavar="N",
+        help="failures per day for the last N days (default 14; --json has every day)",
+    )
     sp = add(
         "demo",
         cmd_demo,
