@@ -32,6 +32,7 @@ from triage_app.cli_support import (
     start_up_done,
     start_up_over,
     whole,
+    workspace_args,
 )
 from triage_app.core.vocabulary import (
     CLASSES,
@@ -522,27 +523,42 @@ def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """The demo: into the workspace named, else the default one, which ``list``, ``gui``
+    and every other command use when none is named (never into a workspace that holds
+    batches of its own)."""
+    from triage_app.core.demo import batches_not_the_demos
     from triage_app.core.errors import TriageError
     from triage_app.core.jobs import DemoJob
-    from triage_app.core.places import WORKSPACE_ENV, demo_workspace_dir
 
-    if args.workspace is None and not os.environ.get(WORKSPACE_ENV):
-        args.workspace = str(demo_workspace_dir())
     if not 0 <= args.bad <= 1:
         raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
     with open_workspace_of(args) as ws:
-        incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
         where = ws.config.folder
+        own = batches_not_the_demos(ws)
+        if own:
+            more = f" and {len(own) - 3:,} more" if len(own) > 3 else ""
+            raise TriageError(
+                f"the workspace at {where} holds batches of its own "
+                f"({', '.join(map(for_terminal, own[:3]))}{more}): the demo's made-up orders "
+                "go into a workspace of their own: triage-app --workspace DIR demo"
+            )
+        incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
     data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
-    emit(
-        data,
-        args.json,
-        lambda: (
-            f"demo workspace at {where}: {s.rows} rows, {s.loaded} loaded, "
-            f"{s.quarantined} quarantined\n"
-            f"open it with: triage-app --workspace {where} gui"
-        ),
-    )
+    named = workspace_args(args, where)
+
+    def text() -> str:
+        head = "the default workspace" if not named else "the workspace"
+        counts = (
+            f"{s.rows:,} rows = {s.loaded:,} loaded + {s.superseded:,} superseded + "
+            f"{s.quarantined:,} quarantined"
+        )
+        already = " (already there: nothing to do)" if s.already_loaded else ""
+        return (
+            f"demo in {head} at {where}: {counts}{already}\n"
+            f"see it with: triage-app{named} list, or triage-app{named} gui"
+        )
+
+    emit(data, args.json, text)
     return 0
 
 
@@ -744,7 +760,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--workspace",
         metavar="DIR",
-        help="workspace folder (env TRIAGE_WORKSPACE; default: your data folder)",
+        help="workspace folder (env TRIAGE_WORKSPACE; default: the workspace in your data "
+        "folder, which every command and the window use when none is named)",
     )
     p.add_argument(
         "--warehouse", metavar="URL", help="warehouse SQLAlchemy URL (env TRIAGE_WAREHOUSE_URL)"
@@ -966,8 +983,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add(
         "demo",
         cmd_demo,
-        "make a demo workspace from the seed's 10-row batch, or from a generated batch of "
-        "N orders; prints where",
+        "fill a workspace (the default one unless named: the one list and gui open) from "
+        "the seed's 10-row batch, or from a generated batch of N orders; prints where",
     )
     sp.add_argument(
         "--rows",

@@ -177,16 +177,42 @@ def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
 def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
     """The workspace; ``create=False`` for the commands that only read: a workspace that is
     not there is refused ("no workspace at ..."), never made."""
-    from triage_app.core.db import open_workspace
+    from triage_app.core.db import NoWorkspace, open_workspace
+    from triage_app.core.errors import TriageError
 
-    ws = open_workspace(
-        args.workspace,
-        warehouse_url=args.warehouse,
-        dead_letter_url=args.dead_letter,
-        create=create,
-    )
+    try:
+        ws = open_workspace(
+            args.workspace,
+            warehouse_url=args.warehouse,
+            dead_letter_url=args.dead_letter,
+            create=create,
+        )
+    except NoWorkspace as exc:
+        raise TriageError(f"{exc}; {how_to_make(args, exc.folder)}") from None
     start_up_done()  # the engine is imported and the workspace open: the work begins
     return ws
+
+
+def workspace_args(args: argparse.Namespace, folder: Any) -> str:
+    """The options that name ``folder`` on a command line: none for the default
+    workspace, ``--workspace FOLDER`` (quoted for a shell) otherwise."""
+    import shlex
+
+    from triage_app.core.places import default_workspace_dir, printable
+
+    named = args.workspace or None
+    if named is None and str(folder) == str(default_workspace_dir().resolve()):
+        return ""
+    return f" --workspace {shlex.quote(printable(folder))}"
+
+
+def how_to_make(args: argparse.Namespace, folder: Any) -> str:
+    """How to make a workspace at ``folder``: the demo, or a first batch."""
+    where = workspace_args(args, folder)
+    return (
+        f"make one with: triage-app{where} demo; or load a file: "
+        f"triage-app{where} run FILE --transform NAME@VERSION"
+    )
 
 
 # The cyclic garbage collector during start-up: "paused" by main, "frozen" once the

@@ -3,11 +3,14 @@ batch of any size."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+from sqlalchemy import select
+
 from triage_app.core.batch import BatchSummary, run_batch
-from triage_app.core.db import Workspace
+from triage_app.core.db import Batch, Workspace
 from triage_app.core.demo.orders import write_orders
 from triage_app.core.errors import TriageError
 from triage_app.core.places import resources_dir
@@ -15,6 +18,7 @@ from triage_app.core.places import resources_dir
 DEMO_BATCH = "pesanan_2026-01-12.jsonl"
 DEMO_TRANSFORM = "pesanan@1"
 GENERATED_BAD_SHARE = 0.01
+_GENERATED = re.compile(r"pesanan_generated_\d+\.jsonl")
 
 
 def make_demo(
@@ -42,3 +46,11 @@ def make_demo(
         batch = write_orders(incoming / f"pesanan_generated_{rows}.jsonl", rows, bad, seed)
     summary = run_batch(ws, batch, DEMO_TRANSFORM)
     return incoming, summary
+
+
+def batches_not_the_demos(ws: Workspace) -> list[str]:
+    """The source names of the batches in ``ws`` that no demo ran: a workspace holding any
+    is someone's own, and the demo's made-up orders must not go into its warehouse."""
+    with ws.store.connect() as conn:
+        names = conn.execute(select(Batch.source_name).distinct()).scalars().all()
+    return sorted(n for n in names if n != DEMO_BATCH and not _GENERATED.fullmatch(n))
