@@ -18,10 +18,13 @@ import orjson
 
 from triage_app import __version__
 from triage_app.cli_support import (
+    chosen_ids,
     dead_letter_id,
     emit,
+    for_terminal,
     full_ref,
     more_note,
+    named_ids,
     open_workspace_of,
     pause_collector,
     rate,
@@ -29,6 +32,7 @@ from triage_app.cli_support import (
     start_up_done,
     start_up_over,
     whole,
+    workspace_args,
 )
 from triage_app.core.vocabulary import (
     CLASSES,
@@ -97,10 +101,10 @@ def _close_source(opened: Callable[[], Any]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    args.transform = full_ref(args.transform, writes=True)  # "@" in it: no import
     opened = _hash_in_background(args.file)
     from triage_app.core.jobs import BatchJob
 
-    args.transform = full_ref(args.transform)
     chunk = {"chunk_size": args.chunk_size} if args.chunk_size else {}
     job = BatchJob(Path(args.file), args.transform, args.format, **chunk)
     try:
@@ -177,7 +181,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         for v in views:
             lines.append(
                 f"{v.id:>6}  {v.batch_id:16}  {v.line:>6}  {v.error_class:9}  "
-                f"{v.attempts:>3}  {v.status:9}  {v.error[:80]}"
+                f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
             )
         if more:
             lines.append(more)
@@ -219,7 +223,17 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import edit_payload
     from triage_app.core.errors import TriageError
 
-    if args.payload_file is not None:
+    if args.payload_file == "-":  # standard input, as run - and fix --patch - read it
+        if sys.stdin.isatty():
+            raise TriageError(
+                "edit --payload-file -: standard input is a terminal; pipe the payload in "
+                "(e.g. < fixed.json)"
+            )
+        try:
+            payload = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise TriageError("the payload on standard input is not UTF-8 text") from None
+    elif args.payload_file is not None:
         from triage_app.core.places import printable
 
         try:
@@ -243,7 +257,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 def cmd_row_action(args: argparse.Namespace) -> int:
     """park, discard, reopen, reclassify, note: on the ids named (all or none), or on
-    every row a filter matches (each row guarded on its own; refusals listed, exit 1)."""
+    every row a filter matches (each row guarded on its own; refusals listed, exit 1).
+    ``--dry-run`` says what would change and writes nothing."""
     from triage_app.core import deadletters as dls
     from triage_app.core.errors import TriageError
 
@@ -272,19 +287,56 @@ def cmd_row_action(args: argparse.Namespace) -> int:
             batch_id=args.batch,
             search=args.search,
         )
+    if args.dry_run:
+        with open_workspace_of(args, create=False) as ws:
+            preview = dls.preview_change(ws, change, ids=args.ids, where=where)
+        emit(preview.to_json(), args.json, lambda: _would(preview, action, by_ids=bool(args.ids)))
+        return 0
     with open_workspace_of(args) as ws:
         report = dls.apply_change(ws, args.ids, change, where=where)
     verb = change.verb
 
     def text() -> str:
         lines = [report.summary(verb)]
-        lines += [f"  {reason}" for _, reason in report.refused[:20]]
+        if report.unchanged:
+            lines.append(f"  already {verb}: {named_ids(report.unchanged)}")
+        lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
         if len(report.refused) > 20:
             lines.append(f"  … and {len(report.refused) - 20:,} more refused")
         return "\n".join(lines)
 
     emit(report.to_json(), args.json, text)
     return 1 if report.refused else 0
+
+
+def _would(preview: Any, action: str, *, by_ids: bool) -> str:
+    """A change by hand's dry run for people: how many rows it would change, a sample, and
+    the rows it would not change, with why."""
+    n, verb = preview.count, preview.verb
+    k = len(preview.refused)
+    if by_ids and k:  # by ids, a change is all or none
+        lines = [f"would {action} none: by ids it is all or none, and {k:,} would be refused:"]
+    else:
+        lines = [f"would {action} {n:,} dead letter{'' if n == 1 else 's'}"]
+        if preview.sample:
+            lines.append(f"  {'id':>7}  {'batch':16}  {'line':>7}  {'class':9}  error")
+            lines += [
+                f"  {r.id:>7}  {for_terminal(r.batch_id):16}  {r.line:>7}  "
+                f"{r.error_class:9}  {for_terminal(r.error[:80])}"
+                for r in preview.sample
+            ]
+            if n > len(preview.sample):
+                lines.append(f"  … and {n - len(preview.sample):,} more")
+    if preview.unchanged:
+        lines.append(f"already {verb} ({len(preview.unchanged):,}): {named_ids(preview.unchanged)}")
+    if k:
+        if not by_ids:
+            lines.append(f"would not {action} {k:,}:")
+        lines += [f"  {for_terminal(why)}" for _, why in preview.refused[:20]]
+        if k > 20:
+            lines.append(f"  … and {k - 20:,} more")
+    lines.append("dry run: nothing was written")
+    return "\n".join(lines)
 
 
 # The rows a filter means by default for each action: those the action can change.
@@ -309,7 +361,10 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import RedriveJob
     from triage_app.core.vocabulary import Status
 
-    args.transform = full_ref(args.transform)
+    ids = chosen_ids(
+        args, "redrive", {"--all-open": "all_open", "--class": "error_class", "--batch": "batch"}
+    )
+    args.transform = full_ref(args.transform, writes=not args.dry_run)
     where = None
     if args.all_open:
         where = DeadLetterFilter(status=Status.OPEN)
@@ -320,7 +375,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     verbose = args.verbose and not args.json
     job = RedriveJob(
         args.transform,
-        ids=tuple(args.id) if args.id else None,
+        ids=tuple(ids) if ids else None,
         where=where,
         dry_run=args.dry_run,
         max_attempts=args.max_attempts,
@@ -334,20 +389,30 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         s = job.run(ws)
     data: dict[str, Any] = {}
     if args.json:  # a whole batch's rows: built only when asked for
-        data = s.to_json()
-        for k in ("transform", "dry_run", "cancelled", "more_results"):
+        data = s.to_json()  # "transform": the version it went (or would go) through
+        for k in ("dry_run", "cancelled", "more_results"):
             data.pop(k)
         if job.guard is None:
             data.pop("stopped")
 
     def text() -> str:
-        verb = "would re-drive" if s.dry_run else "re-drove"
-        return (
-            f"{verb} {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
-            f"{s.failed:,} failed, {s.parked:,} parked"
-            + (f"; {s.taken:,} taken by another re-drive" if s.taken else "")
-            + (f"\nstopped by itself: {s.stopped}" if s.stopped else "")
-        )
+        if s.dry_run:  # nothing was written: every outcome is a "would"
+            lines = [
+                f"would re-drive {s.attempted:,} with {s.transform}: {s.succeeded:,} would "
+                f"succeed, {s.failed:,} would fail (dry run: nothing was written)"
+            ]
+        else:
+            lines = [
+                f"re-drove {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
+                f"{s.failed:,} failed, {s.parked:,} parked"
+            ]
+        skip = "would skip" if s.dry_run else "skipped"
+        for why, (n, ids) in s.not_attempted.items():
+            more = f" and {n - len(ids):,} more" if n > len(ids) else ""
+            lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids)}{more}")
+        if s.stopped:
+            lines.append(f"stopped by itself: {s.stopped}")
+        return "\n".join(lines)
 
     emit(data, args.json, text)
     return 1 if s.stopped else 0
@@ -418,36 +483,82 @@ def cmd_stats(args: argparse.Namespace) -> int:
         out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
         out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
         out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
+        out += _per_day(st["failures_per_day"], args.days)
         out.append("top signatures:")
-        out += [f"  {s['count']:>6}  {s['class']:9} {s['signature']}" for s in st["top_signatures"]]
+        out += [
+            f"  {s['count']:>6}  {s['class']:9} {for_terminal(s['signature'])}"
+            for s in st["top_signatures"]
+        ]
         return "\n".join(out)
 
     emit(st, args.json, text)
     return 0
 
 
+def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
+    """``stats``' failures per day: each of the last ``days`` UTC days (from the first with a
+    failure), by the day of each dead letter's first failure, with its classes."""
+    import datetime as dt
+
+    from triage_app.core.clock import today
+
+    last = today()
+    first = last - dt.timedelta(days=days - 1)
+    by_day: dict[str, dict[str, int]] = {}
+    for c in counts:  # {"day", "class", "count"}, zero counts left out
+        if first.isoformat() <= c["day"] <= last.isoformat():
+            by_day.setdefault(c["day"], {})[c["class"]] = c["count"]
+    head = f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''}:"
+    if not by_day:
+        newest = max((c["day"] for c in counts), default=None)
+        return [head, "  none" + (f" (the newest: {newest})" if newest else "")]
+    lines = [head]
+    day = dt.date.fromisoformat(min(by_day))
+    while day <= last:
+        classes = by_day.get(day.isoformat(), {})
+        said = ", ".join(f"{c} {n:,}" for c, n in classes.items())
+        lines.append(f"  {day.isoformat()}  {sum(classes.values()):>6,}  {said}".rstrip())
+        day += dt.timedelta(days=1)
+    return lines
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
+    """The demo: into the workspace named, else the default one, which ``list``, ``gui``
+    and every other command use when none is named (never into a workspace that holds
+    batches of its own)."""
+    from triage_app.core.demo import batches_not_the_demos
     from triage_app.core.errors import TriageError
     from triage_app.core.jobs import DemoJob
-    from triage_app.core.places import WORKSPACE_ENV, demo_workspace_dir
 
-    if args.workspace is None and not os.environ.get(WORKSPACE_ENV):
-        args.workspace = str(demo_workspace_dir())
     if not 0 <= args.bad <= 1:
         raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
     with open_workspace_of(args) as ws:
-        incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
         where = ws.config.folder
+        own = batches_not_the_demos(ws)
+        if own:
+            more = f" and {len(own) - 3:,} more" if len(own) > 3 else ""
+            raise TriageError(
+                f"the workspace at {where} holds batches of its own "
+                f"({', '.join(map(for_terminal, own[:3]))}{more}): the demo's made-up orders "
+                "go into a workspace of their own: triage-app --workspace DIR demo"
+            )
+        incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
     data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
-    emit(
-        data,
-        args.json,
-        lambda: (
-            f"demo workspace at {where}: {s.rows} rows, {s.loaded} loaded, "
-            f"{s.quarantined} quarantined\n"
-            f"open it with: triage-app --workspace {where} gui"
-        ),
-    )
+    named = workspace_args(args, where)
+
+    def text() -> str:
+        head = "the default workspace" if not named else "the workspace"
+        counts = (
+            f"{s.rows:,} rows = {s.loaded:,} loaded + {s.superseded:,} superseded + "
+            f"{s.quarantined:,} quarantined"
+        )
+        already = " (already there: nothing to do)" if s.already_loaded else ""
+        return (
+            f"demo in {head} at {where}: {counts}{already}\n"
+            f"see it with: triage-app{named} list, or triage-app{named} gui"
+        )
+
+    emit(data, args.json, text)
     return 0
 
 
@@ -577,12 +688,15 @@ def cmd_purge(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from triage_app.core.clock import readable
     from triage_app.core.deadletters import AuditFilter, audit_page, parse_action, parse_since
+    from triage_app.core.errors import TriageError
 
+    if args.one_id is not None and args.id not in (None, args.one_id):
+        raise TriageError(f"audit: dead letter {args.one_id} or {args.id}? give one id")
     f = AuditFilter(
         since=parse_since(args.since) if args.since else None,
         actor=args.actor or None,
         action=parse_action(args.action) if args.action else None,
-        dead_letter_id=args.id,
+        dead_letter_id=args.id if args.one_id is None else args.one_id,
     )
     with open_workspace_of(args, create=False) as ws:
         page = audit_page(ws, f, limit=args.limit, offset=args.offset)
@@ -598,7 +712,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
         for e in events:
             dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
-            detail = e.detail if len(e.detail) <= 100 else e.detail[:99] + "…"
+            detail = for_terminal(e.detail if len(e.detail) <= 100 else e.detail[:99] + "…")
             lines.append(
                 f"{readable(e.at):19}  {e.actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
             )
@@ -646,7 +760,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--workspace",
         metavar="DIR",
-        help="workspace folder (env TRIAGE_WORKSPACE; default: your data folder)",
+        help="workspace folder (env TRIAGE_WORKSPACE; default: the workspace in your data "
+        "folder, which every command and the window use when none is named)",
     )
     p.add_argument(
         "--warehouse", metavar="URL", help="warehouse SQLAlchemy URL (env TRIAGE_WAREHOUSE_URL)"
@@ -742,7 +857,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
-    g.add_argument("--payload-file", metavar="FILE", help="read the new payload from FILE")
+    g.add_argument(
+        "--payload-file", metavar="FILE", help="read the new payload from FILE; - reads stdin"
+    )
     sp.add_argument(
         "--if-version",
         type=whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere
@@ -765,6 +882,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
         sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+        sp.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="say how many rows it would change, show some, and which it would not "
+            "change and why; write nothing",
+        )
         return sp
 
     row_action("park", "set dead letters aside for a person").add_argument(
@@ -773,7 +896,7 @@ def build_parser() -> argparse.ArgumentParser:
     row_action("discard", "discard dead letters as junk (kept for the audit)").add_argument(
         "--reason", metavar="TEXT", required=True, help="why they are junk"
     )
-    row_action("reopen", "reopen parked dead letters").add_argument(
+    row_action("reopen", "reopen parked or discarded dead letters").add_argument(
         "--reason", metavar="TEXT", help="why (kept in the history)"
     )
     row_action("reclassify", "change dead letters' error class").add_argument(
@@ -789,8 +912,12 @@ def build_parser() -> argparse.ArgumentParser:
     cli_groups.add_commands(add)
 
     sp = add("redrive", cmd_redrive, "re-drive dead letters through a transform version")
-    g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
+    # Not in the group below: argparse counts an absent nargs="*" positional as given.
+    sp.add_argument("ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters")
+    g = sp.add_mutually_exclusive_group()
+    g.add_argument(
+        "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
+    )
     g.add_argument("--all-open", action="store_true", help="every open dead letter")
     g.add_argument(
         "--class",
@@ -843,12 +970,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     add("transforms", cmd_transforms, "list the registered transforms")
-    add("stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors")
+    sp = add(
+        "stats", cmd_stats, "counts by class and status, attempts, failures per day, top errors"
+    )
+    sp.add_argument(
+        "--days",
+        type=whole(1, 3660),
+        default=14,
+        metavar="N",
+        help="failures per day for the last N days (default 14; --json has every day)",
+    )
     sp = add(
         "demo",
         cmd_demo,
-        "make a demo workspace from the seed's 10-row batch, or from a generated batch of "
-        "N orders; prints where",
+        "fill a workspace (the default one unless named: the one list and gui open) from "
+        "the seed's 10-row batch, or from a generated batch of N orders; prints where",
     )
     sp.add_argument(
         "--rows",
@@ -932,6 +1068,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--action",
         metavar="ACTION",
         help="only this action: " + ", ".join(a.value for a in AuditAction),
+    )
+    sp.add_argument(
+        "one_id", type=dead_letter_id, nargs="?", metavar="ID", help="only this dead letter's"
     )
     sp.add_argument("--id", type=whole(1), metavar="N", help="only the events of dead letter N")
     sp.add_argument(

@@ -61,7 +61,10 @@ def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) 
         )
     g.add_argument("--description", metavar="TEXT", help="how the history names the fix")
     r = sp.add_argument_group("the rows (open ones unless --status says otherwise)")
-    r.add_argument("--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters")
+    r.add_argument("ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters")
+    r.add_argument(
+        "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
+    )
     r.add_argument("--signature", metavar="TEXT", help="the rows of this error group")
     r.add_argument("--class", dest="error_class", choices=classes, help="only this class")
     r.add_argument("--status", choices=statuses, help="only this status (default open)")
@@ -126,12 +129,13 @@ def _step(op: str, raw: str) -> Any:
 def _rows(args: argparse.Namespace, ws: Any) -> list[int]:
     from triage_app.core import deadletters as dls
 
-    if args.id:
-        return dls.chosen_ids(ws, args.id, None)
+    ids = list(dict.fromkeys([*args.ids, *(args.id or [])]))
+    if ids:
+        return dls.chosen_ids(ws, ids, None)
     narrowed = (args.signature, args.error_class, args.batch, args.search, args.status)
     if all(v is None for v in narrowed):
         raise TriageError(
-            "fix: name the rows: --id, --signature, or a filter (--class, --status, --batch, "
+            "fix: name the rows: ids, --signature, or a filter (--class, --status, --batch, "
             "--search)"
         )
     where = dls.DeadLetterFilter(
@@ -167,9 +171,10 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
     def text() -> str:
         p = preview
+        change = "would change" if args.dry_run else "to change"
         lines = [
             f"fix: {fix.description}, on {p.rows:,} dead letter{'s' if p.rows != 1 else ''}: "
-            f"{p.applies:,} to change, {p.not_applicable:,} not applicable"
+            f"{p.applies:,} {change}, {p.not_applicable:,} not applicable"
         ]
         if p.transform:
             lines.append(

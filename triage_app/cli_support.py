@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -46,6 +47,28 @@ def printable_json(data: JsonValue) -> JsonValue:
     if isinstance(data, list | tuple):
         return [printable_json(v) for v in data]
     return data
+
+
+# Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences
+# start with ESC or CSI), DEL, and the invisible or reordering marks (bidi overrides).
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """Text from the store (a partner's bytes, an error quoting them) as a terminal shows it
+    and does not act on: each control or reordering character as ``\\xNN``/``\\uNNNN``."""
+
+    def escaped(m: re.Match[str]) -> str:
+        n = ord(m.group())
+        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+    return _UNSHOWN.sub(escaped, text)
+
+
+def named_ids(ids: Sequence[int], most: int = 10) -> str:
+    """``#2, #5, #9`` for people, the first ``most`` of them, then how many more."""
+    shown = ", ".join(f"#{i}" for i in ids[:most])
+    return shown + (f" and {len(ids) - most:,} more" if len(ids) > most else "")
 
 
 # A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.
@@ -106,14 +129,39 @@ def dead_letter_id(text: str) -> int:
     return n
 
 
-def full_ref(ref: str) -> str:
-    """A transform as ``NAME@VERSION``. A bare name means its newest version; which one is
-    said on stderr, so that a log shows what ran (and stdout stays the command's output)."""
+def chosen_ids(args: argparse.Namespace, command: str, filters: dict[str, str]) -> list[int]:
+    """The dead letters named as positional ``ids`` and by ``--id`` (the older spelling,
+    kept), in the order given; refused in one line when none are named and none of
+    ``filters`` (option -> its dest) is given, or when ids come with one of them."""
+    from triage_app.core.errors import TriageError
+
+    ids = list(dict.fromkeys([*(getattr(args, "ids", None) or []), *(args.id or [])]))
+    given = [f for f, dest in filters.items() if getattr(args, dest, None) is not None]
+    given = [f for f in given if getattr(args, filters[f]) is not False]
+    if ids and given:
+        raise TriageError(f"{command}: name dead letters by id or by {given[0]}, not both")
+    if not ids and not given:
+        raise TriageError(f"{command}: name dead letters by id, or by {' or '.join(filters)}")
+    return ids
+
+
+def full_ref(ref: str, *, writes: bool = False) -> str:
+    """A transform as ``NAME@VERSION``. A command that writes the warehouse through a bare
+    name is refused, naming the versions: which one loads is the steward's choice, never
+    whichever happens to be newest. A read (a dry run, a try, a proof in scratch databases)
+    means the newest version; it is said on stderr here, for logs, and the command's own
+    output (stdout) names the version it used."""
     if "@" in ref:
         return ref
     from triage_app.core.transforms import default_registry
 
-    newest = default_registry().newest(ref)
+    registry = default_registry()
+    newest = registry.newest(ref)  # an unknown name: refused in one line, naming the known
+    if writes:
+        from triage_app.core.errors import TriageError
+
+        versions = ", ".join(t.ref for t in registry.all() if t.name == newest.name)
+        raise TriageError(f"--transform {ref}: say which version: {versions}")
     print(f"triage-app: {ref} means {newest.ref}, the newest version", file=sys.stderr)
     return newest.ref
 
@@ -129,16 +177,42 @@ def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
 def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
     """The workspace; ``create=False`` for the commands that only read: a workspace that is
     not there is refused ("no workspace at ..."), never made."""
-    from triage_app.core.db import open_workspace
+    from triage_app.core.db import NoWorkspace, open_workspace
+    from triage_app.core.errors import TriageError
 
-    ws = open_workspace(
-        args.workspace,
-        warehouse_url=args.warehouse,
-        dead_letter_url=args.dead_letter,
-        create=create,
-    )
+    try:
+        ws = open_workspace(
+            args.workspace,
+            warehouse_url=args.warehouse,
+            dead_letter_url=args.dead_letter,
+            create=create,
+        )
+    except NoWorkspace as exc:
+        raise TriageError(f"{exc}; {how_to_make(args, exc.folder)}") from None
     start_up_done()  # the engine is imported and the workspace open: the work begins
     return ws
+
+
+def workspace_args(args: argparse.Namespace, folder: Any) -> str:
+    """The options that name ``folder`` on a command line: none for the default
+    workspace, ``--workspace FOLDER`` (quoted for a shell) otherwise."""
+    import shlex
+
+    from triage_app.core.places import default_workspace_dir, printable
+
+    named = args.workspace or None
+    if named is None and str(folder) == str(default_workspace_dir().resolve()):
+        return ""
+    return f" --workspace {shlex.quote(printable(folder))}"
+
+
+def how_to_make(args: argparse.Namespace, folder: Any) -> str:
+    """How to make a workspace at ``folder``: the demo, or a first batch."""
+    where = workspace_args(args, folder)
+    return (
+        f"make one with: triage-app{where} demo; or load a file: "
+        f"triage-app{where} run FILE --transform NAME@VERSION"
+    )
 
 
 # The cyclic garbage collector during start-up: "paused" by main, "frozen" once the

@@ -133,18 +133,38 @@ def test_json_before_the_command(seeded: dict[str, str]) -> None:
 
 
 def test_a_bare_transform_name_says_which_version_it_means(env: dict[str, str]) -> None:
+    """A read (a dry run, a try, a proof in scratch databases) means the newest version and
+    says so, on stdout too; a write through a bare name is refused, naming the versions
+    (issue 20: which version loads the warehouse is the steward's choice)."""
     said = "triage-app: pesanan means pesanan@2, the newest version\n"
+    refused = "triage-app: --transform pesanan: say which version: pesanan@1, pesanan@2\n"
     run = cli("run", str(SEED_BATCH), "--transform", "pesanan", "--json", env=env)
-    assert run.returncode == 0 and run.stderr == said
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", refused)
+    run = cli("run", str(SEED_BATCH), "--transform", "pesanan@2", "--json", env=env)
+    assert run.returncode == 0 and run.stderr == ""
     assert json.loads(run.stdout)["quarantined"] == 3  # pesanan@2 handles the null diskon
     dry = cli("redrive", "--all-open", "--transform", "pesanan", "--dry-run", "--json", env=env)
     assert dry.returncode == 0 and dry.stderr == said
     assert json.loads(dry.stdout)["attempted"] == 3
+    assert json.loads(dry.stdout)["transform"] == "pesanan@2"
+    dry = cli("redrive", "--all-open", "--transform", "pesanan", "--dry-run", env=env)
+    assert dry.stdout.startswith("would re-drive 3 with pesanan@2: ")
+    wet = cli("redrive", "--all-open", "--transform", "pesanan", env=env)
+    assert (wet.returncode, wet.stdout, wet.stderr) == (2, "", refused)
     verify = cli("verify-idempotent", str(SEED_BATCH), "--transform", "pesanan", env=env)
     assert verify.returncode == 0 and verify.stderr == said
     assert "through pesanan@2" in verify.stdout
+    tried = cli(
+        "fix", "--status", "open", "--set", "qty=1", "--try", "pesanan", "--dry-run", env=env
+    )
+    assert tried.returncode == 0 and tried.stderr == said
+    assert "through pesanan@2: " in tried.stdout
     full = cli("redrive", "--all-open", "--transform", "pesanan@1", "--dry-run", env=env)
     assert full.stderr == ""  # a version named: nothing to say
+    unknown = cli("redrive", "--all-open", "--transform", "pesan", env=env)
+    assert unknown.returncode == 2 and unknown.stderr.startswith(
+        "triage-app: unknown transform 'pesan'; known: "
+    )
 
 
 def test_report_errors_name_the_folder(seeded: dict[str, str], tmp_path: Path) -> None:

@@ -95,6 +95,7 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
     )
     assert isinstance(dry, dict)
     assert set(dry) == {
+        "transform",  # the version it would go through (issue 20: said on stdout)
         "attempted",
         "succeeded",
         "failed",

@@ -72,11 +72,13 @@ def test_a_filter_changes_what_it_can_and_lists_the_rest(ws: list[str]) -> None:
     assert code == 0
     assert out == {"action": "parked", "changed": [1, 3], "unchanged": [2], "refused": []}
     assert run(ws, "discard", "3", "--reason", "x")[0] == 0  # parked rows can be discarded
+    assert run(ws, "redrive", "--id", "4", "--transform", "pesanan@2")[0] == 0  # 4 is resolved
     code, out, _ = run(ws, "reopen", "--status", "all")
-    assert code == 1  # 3 was refused: listed, not a traceback
-    assert out["changed"] == [1, 2] and out["unchanged"] == [4]  # type: ignore[index]
+    assert code == 1  # 4 was refused: listed, not a traceback
+    # A discarded row can be reopened (issue 20); a resolved one cannot.
+    assert out["changed"] == [1, 2, 3] and out["unchanged"] == []  # type: ignore[index]
     assert out["refused"] == [  # type: ignore[index]
-        {"id": 3, "reason": "dead letter 3 is discarded; it cannot be reopened"}
+        {"id": 4, "reason": "dead letter 4 is resolved; it cannot be reopened"}
     ]
     text = cli(*ws, "park", "--batch", "zzz")
     assert (text.returncode, text.stdout) == (0, "0 dead letters parked\n")
@@ -157,3 +159,153 @@ def test_counts_out_of_range_are_one_line(ws: list[str], args: list[str], line: 
     done = cli(*ws, *args)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and line in done.stderr, done.stderr
+
+
+def statuses(ws: list[str]) -> list[tuple[str, int, int]]:
+    """Each row's status, version and number of events."""
+    out = []
+    for i in (1, 2, 3, 4):
+        d = shown(ws, i)
+        out.append((d["status"], d["version"], len(d["events"])))
+    return out
+
+
+def test_discard_dry_run_counts_shows_and_writes_nothing(ws: list[str]) -> None:
+    """Issue 20: a discard by a filter can be previewed: how many, which, and the rows it
+    would not change and why; nothing is written."""
+    assert run(ws, "park", "2")[0] == 0
+    assert run(ws, "redrive", "--id", "4", "--transform", "pesanan@2")[0] == 0  # resolved
+    before = statuses(ws)
+    done = cli(*ws, "discard", "--status", "all", "--reason", "typo", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "would discard 3 dead letters"
+    rows = [line.split() for line in lines[2:5]]  # id, batch, line, class, error
+    assert [(r[0], r[2], r[3]) for r in rows] == [
+        ("1", "3", "data"),
+        ("2", "4", "data"),
+        ("3", "6", "data"),
+    ]
+    assert "DataError: kolom wajib hilang: qty" in lines[3]
+    assert lines[5:] == [
+        "would not discard 1:",
+        "  dead letter 4 is resolved; it cannot be discarded",
+        "dry run: nothing was written",
+    ]
+    assert "discarded" not in done.stdout.replace("be discarded", "")  # never says it did
+    assert statuses(ws) == before
+    code, out, _ = run(ws, "discard", "--status", "all", "--reason", "typo", "--dry-run")
+    assert code == 0 and isinstance(out, dict)
+    assert (out["action"], out["would_change"], out["versions"]) == (
+        "discarded",
+        3,
+        {"1": 1, "2": 2, "3": 1},
+    )
+    assert out["refused"] == [
+        {"id": 4, "reason": "dead letter 4 is resolved; it cannot be discarded"}
+    ]
+    assert [r["id"] for r in out["sample"]] == [1, 2, 3]
+    assert statuses(ws) == before
+    # Already in that state: named, not refused; by ids, all or none is said.
+    done = cli(*ws, "park", "1", "2", "--dry-run")
+    assert done.stdout.splitlines()[-2:] == [
+        "already parked (1): #2",
+        "dry run: nothing was written",
+    ]
+    done = cli(*ws, "park", "1", "4", "--dry-run")
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [
+        "would park none: by ids it is all or none, and 1 would be refused:",
+        "  dead letter 4 is resolved; it cannot be parked",
+        "dry run: nothing was written",
+    ]
+    assert statuses(ws) == before
+
+
+def test_a_dry_run_escapes_what_the_store_holds(ws: list[str], tmp_path: Path) -> None:
+    """A partner's bytes reach the terminal shown, never acted on (an escape sequence
+    would repaint the screen or hide the rest of the line)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'ws' / 'dead_letter.db'}")
+    with engine.begin() as conn:
+        conn.execute(
+            text("UPDATE dead_letters SET error = :e WHERE id = 2"), {"e": "X\x1b[2J\u202eY"}
+        )
+    engine.dispose()
+    done = cli(*ws, "discard", "2", "--reason", "x", "--dry-run")
+    assert "\x1b" not in done.stdout and "\u202e" not in done.stdout
+    assert "X\\x1b[2J\\u202eY" in done.stdout
+
+
+def test_a_filter_names_the_rows_already_there_and_those_refused(ws: list[str]) -> None:
+    assert run(ws, "park", "2")[0] == 0
+    assert run(ws, "redrive", "--id", "4", "--transform", "pesanan@2")[0] == 0  # resolved
+    done = cli(*ws, "park", "--status", "all")
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        "2 dead letters parked; 1 already were; 1 refused "
+        "(first: dead letter 4 is resolved; it cannot be parked)",
+        "  already parked: #2",
+        "  dead letter 4 is resolved; it cannot be parked",
+    ]
+
+
+def test_a_discard_by_filter_can_be_undone_by_reopen(ws: list[str]) -> None:
+    """The way back (issue 20): discard a batch's data rows, reopen one by id; the audit
+    trail shows both; a resolved row's reopen is refused in one line."""
+    batch = shown(ws, 1)["batch_id"]
+    code, out, _ = run(ws, "discard", "--batch", batch[:6], "--class", "data", "--reason", "typo")
+    assert code == 0 and out["changed"] == [1, 2, 3]  # type: ignore[index]
+    code, out, _ = run(ws, "reopen", "2", "--reason", "not junk")
+    assert code == 0 and out["changed"] == [2]  # type: ignore[index]
+    assert [shown(ws, i)["status"] for i in (1, 2, 3)] == ["discarded", "open", "discarded"]
+    code, events, _ = run(ws, "audit", "--id", "2")
+    assert code == 0 and isinstance(events, list)
+    assert [(e["action"], e["detail"]) for e in events][:2] == [
+        ("reopened", "not junk"),
+        ("discarded", "typo"),
+    ]
+    assert run(ws, "redrive", "--id", "4", "--transform", "pesanan@2")[0] == 0  # resolved
+    done = cli(*ws, "reopen", "4")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "triage-app: dead letter 4 is resolved; it cannot be reopened\n",
+    )
+
+
+def test_edit_reads_the_payload_from_stdin(ws: list[str]) -> None:
+    """``--payload-file -`` reads standard input, as ``run -`` and ``fix --patch -`` do."""
+    import subprocess
+    import sys
+
+    fix = '{"pesanan_id": 4, "qty": 1}'
+
+    def edit(data: bytes) -> subprocess.CompletedProcess[bytes]:
+        argv = [sys.executable, "-m", "triage_app", *ws, "edit", "2", "--payload-file", "-"]
+        return subprocess.run(argv, input=data, capture_output=True, timeout=60)
+
+    done = edit(fix.encode() + b"\n")
+    assert done.returncode == 0, done.stderr
+    d = shown(ws, 2)
+    assert (d["payload"], d["version"]) == (fix + "\n", 2)
+    done = edit(b"\xff{}")
+    assert (done.returncode, done.stderr) == (
+        2,
+        b"triage-app: the payload on standard input is not UTF-8 text\n",
+    )
+    done = edit(b"{not json")
+    assert done.returncode == 2 and done.stderr.startswith(b"triage-app: not valid JSON")
+    assert shown(ws, 2)["version"] == 2
+
+
+def test_edit_if_version_ahead_of_the_row_says_where_the_row_is(ws: list[str]) -> None:
+    """Issue 20: ``--if-version 5`` on a version-1 row said "changed since version 5"; the
+    row never was at 5."""
+    done = cli(*ws, "edit", "3", "--payload", '{"qty": 1}', "--if-version", "5")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(
+        "triage-app: dead letter 3 is at version 1, not 5: it has never been at version 5 "
+        "(last change: quarantined by "
+    )
+    assert shown(ws, 3)["version"] == 1

@@ -26,7 +26,8 @@ NOBODY = ""
 STATUS_FILTERS: tuple[str, ...] = (*(s.value for s in Status), ALL)
 # Still waiting for a person: the backlog, and the rows a person may edit or re-drive.
 WAITING: tuple[Status, ...] = (Status.OPEN, Status.PARKED)
-# Done with: no edit, status change or re-drive applies any more.
+# Closed: no edit, re-drive or status change applies, except that a discarded row may be
+# reopened until a retention purge deletes it; the purge takes only closed rows.
 CLOSED: tuple[Status, ...] = (Status.RESOLVED, Status.DISCARDED)
 
 

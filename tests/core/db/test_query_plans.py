@@ -57,10 +57,11 @@ from triage_app.core.deadletters import (
     fetch_rows,
     get_dead_letter,
     list_dead_letters,
+    preview_change,
     redrive,
 )
 from triage_app.core.deadletters.filters import SORTABLE
-from triage_app.core.deadletters.transitions import park
+from triage_app.core.deadletters.transitions import discard, park
 from triage_app.core.demo import fill_history, write_orders
 from triage_app.core.demo.orders import write_orders_csv
 from triage_app.core.places import STORE_FILE
@@ -116,6 +117,9 @@ def steward_changes(rec: Recorder, ws: Workspace, cli: list[str], s: dict[str, A
         cli_ok(cli, "reclassify", *map(str, ids[9:12]), "--class", "transient")
     with rec.doing("cli: reclassify --where-class --batch"):
         cli_ok(cli, "reclassify", "--where-class", "transient", "--batch", batch, "--class", "data")
+    with rec.doing("window: preview a discard of a filter (the dialog's count and sample)"):
+        where = DeadLetterFilter(error_class="data", batch_id=batch[:8], search="qty")
+        preview_change(ws, discard("junk"), where=where)
     with rec.doing("cli: discard --class --batch prefix --search"):
         cli_ok(
             cli,

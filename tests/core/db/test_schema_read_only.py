@@ -44,14 +44,20 @@ def test_a_missing_workspace_is_named_and_never_made(tmp_path: Path, command: li
     args = [a.replace("{tmp}", str(tmp_path)) for a in command]
     r = cli("--workspace", str(typo), *args)
     assert (r.returncode, r.stdout) == (2, "")
-    assert r.stderr == f"triage-app: no workspace at {typo}\n"
+    # ... and how to make one (issue 20).
+    assert r.stderr == (
+        f"triage-app: no workspace at {typo}; make one with: triage-app --workspace {typo} "
+        f"demo; or load a file: triage-app --workspace {typo} run FILE --transform "
+        "NAME@VERSION\n"
+    )
     assert list(tmp_path.iterdir()) == []  # no folder, no report folder, nothing
 
 
 def test_a_missing_workspace_named_by_the_environment_is_not_made(tmp_path: Path) -> None:
     typo = tmp_path / "nested" / "typo"
     r = cli("list", env={**os.environ, "TRIAGE_WORKSPACE": str(typo)})
-    assert (r.returncode, r.stderr) == (2, f"triage-app: no workspace at {typo}\n")
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"triage-app: no workspace at {typo}; make one with: ")
     assert not (tmp_path / "nested").exists()
 
 

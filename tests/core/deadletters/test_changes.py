@@ -1,6 +1,6 @@
 """Changes by hand: an edit keeps the original and is audited, CSV rows are edited as JSON
-objects, resolved and discarded rows refuse every change but a note, and each status change
-or reclassification is one event."""
+objects, resolved rows refuse every change but a note, discarded ones every change but a
+note and a reopen, and each status change or reclassification is one event."""
 
 from __future__ import annotations
 
@@ -133,15 +133,17 @@ def test_a_missing_dead_letter_refuses_every_change(ws: Workspace) -> None:
 def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
     ws: Workspace, final: Status
 ) -> None:
+    """A discarded row may still be reopened (the next test); everything else is refused."""
     if final is Status.RESOLVED:
         assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
     else:
         assert set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk") == 1
     before = get_dead_letter(ws, NULL_DISKON)
     assert before.status == final
+    reopen = (lambda: set_status(ws, [NULL_DISKON], Status.OPEN), "reopened")
     for change, verb in (
         (lambda: edit_payload(ws, NULL_DISKON, '{"pesanan_id": 8}'), "edited"),
-        (lambda: set_status(ws, [NULL_DISKON], Status.OPEN), "reopened"),
+        *([reopen] if final is Status.RESOLVED else []),
         (lambda: set_status(ws, [NULL_DISKON], Status.PARKED), "parked"),
         (lambda: set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="x"), "discarded"),
         (lambda: reclassify(ws, [NULL_DISKON], ErrorClass.DATA), "reclassified"),
@@ -156,6 +158,47 @@ def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
     )
     assert add_note(ws, [NULL_DISKON], "kept for the audit") == 1
     assert actions(ws, NULL_DISKON)[-1] == "note"
+
+
+def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> None:
+    """The way back from a discard (issue 20): audited as ``reopened``, guarded by the version
+    seen and by a re-drive's lease like every transition; then open, editable, re-drivable."""
+    from sqlalchemy import update
+
+    from triage_app.core.clock import utcnow
+    from triage_app.core.db import DeadLetter
+    from triage_app.core.deadletters import ChangedMeanwhile, apply_change, reopen, transitions
+
+    assert set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk", actor="ani") == 1
+    seen = get_dead_letter(ws, NULL_DISKON).version
+    assert add_note(ws, [NULL_DISKON], "wait: that is a real order") == 1
+    with pytest.raises(ChangedMeanwhile, match=f"changed since version {seen}"):
+        apply_change(ws, [NULL_DISKON], reopen(), expected={NULL_DISKON: seen})
+    assert get_dead_letter(ws, NULL_DISKON).status == "discarded"
+    # Held by a re-drive (no re-drive claims a discarded row, but the guard is the same one
+    # for every transition): refused as any status change is.
+    held = {"claimed_by": transitions.new_token("bob@laptop"), "claim_until": utcnow()}
+    held["claim_until"] += transitions.lease()
+    with ws.store.begin() as conn:
+        conn.execute(update(DeadLetter).where(DeadLetter.id == NULL_DISKON).values(**held))
+    assert "is held by a re-drive (bob@laptop)" in refusal(
+        lambda: set_status(ws, [NULL_DISKON], Status.OPEN)
+    )
+    with ws.store.begin() as conn:
+        free = {"claimed_by": None, "claim_until": None}
+        conn.execute(update(DeadLetter).where(DeadLetter.id == NULL_DISKON).values(**free))
+    assert set_status(ws, [NULL_DISKON], Status.OPEN, reason="a real order", actor="ani") == 1
+    d = get_dead_letter(ws, NULL_DISKON)
+    assert d.status == "open"
+    assert [(e.action, e.detail) for e in d.events][-3:] == [
+        ("discarded", "junk"),
+        ("note", "wait: that is a real order"),
+        ("reopened", "a real order"),
+    ]
+    assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
+    assert refusal(lambda: set_status(ws, [NULL_DISKON], Status.OPEN)) == (
+        f"dead letter {NULL_DISKON} is resolved; it cannot be reopened"
+    )
 
 
 def test_discard_needs_a_reason(ws: Workspace) -> None:

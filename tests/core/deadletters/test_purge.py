@@ -101,6 +101,32 @@ def test_open_parked_or_unknown_statuses_are_refused_in_one_line(
     assert counts(ws) == before  # refused before anything was touched
 
 
+def test_a_discarded_row_reopened_is_no_longer_purged_and_a_new_discard_restarts_its_clock(
+    ws: Workspace,
+) -> None:
+    """A discarded row can be reopened (issue 20): open again, a purge leaves it and its
+    history; discarded again, it closed at that newest discard, not the first one."""
+    from triage_app.core.clock import utcnow
+    from triage_app.core.deadletters import set_status
+
+    store = fill_purge_store(ws)
+    back, again = store.ids["discarded"][:2]
+    assert set_status(ws, [back, again], Status.OPEN, reason="not junk", actor="ani") == 2
+    assert set_status(ws, [again], Status.DISCARDED, reason="junk after all") == 1
+    s = purge(ws, 30, ["discarded"], now=NOW)
+    # The two others discarded 40 days before NOW went; ``again`` was discarded just now.
+    assert (s.rows, s.by_status) == (2, {"discarded": 2})
+    assert _events_of(ws, [back]) == [
+        (back, "quarantined"),
+        (back, "discarded"),
+        (back, "reopened"),
+    ]
+    assert [a for _, a in _events_of(ws, [again])][-2:] == ["reopened", "discarded"]
+    later = utcnow() + dt.timedelta(days=31)
+    assert purge(ws, 30, ["discarded"], now=later).rows == 1  # ``again``; ``back`` is open
+    assert counts(ws)["open"] == 3 + 1
+
+
 @pytest.mark.parametrize("days", [-1, 1.5, "30", True])
 def test_bad_days_are_refused_in_one_line(workspace: Workspace, days: Any) -> None:
     with pytest.raises(TriageError) as exc:

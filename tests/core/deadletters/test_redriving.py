@@ -18,6 +18,7 @@ from triage_app.core.deadletters import (
     redrive,
 )
 from triage_app.core.transforms.pesanan import TRANSFORMS
+from triage_app.core.vocabulary import Status
 
 PESANAN = TRANSFORMS[1]
 
@@ -49,6 +50,41 @@ def test_parked_at_max_attempts(workspace: Workspace, seed_batch: Path) -> None:
     # --all-open leaves parked rows alone; a person re-drives them by id.
     assert redrive(workspace, "pesanan@2", where=DeadLetterFilter(status="open")).attempted == 3
     assert redrive(workspace, "pesanan@2", ids=[line4.id], max_attempts=5).attempted == 1
+
+
+def test_a_higher_limit_holds_for_a_row_a_lower_one_parked(
+    workspace: Workspace, seed_batch: Path
+) -> None:
+    """Issue 20: ``--max-attempts 5`` on a row the default limit parked at 3 kept it parked
+    at 4, silently. The limit of the re-drive holds: below it the row waits as open again
+    (audited), at it the row is parked; a row a person parked stays parked."""
+    from triage_app.core.deadletters import set_status
+
+    run_batch(workspace, seed_batch, "pesanan@1")
+    by_line = {d.line: d.id for d in list_dead_letters(workspace)}
+    no_qty, negative = by_line[4], by_line[6]  # both fail pesanan@2 however often
+    for _ in range(2):
+        redrive(workspace, "pesanan@2", ids=[no_qty])
+    assert get_dead_letter(workspace, no_qty).status == "parked"  # 3 attempts, limit 3
+    assert set_status(workspace, [negative], Status.PARKED, reason="ask the shop") == 1
+
+    def outcomes() -> list[str]:
+        s = redrive(workspace, "pesanan@2", ids=[no_qty, negative], max_attempts=5)
+        return [r.outcome for r in s.results]
+
+    assert outcomes() == ["failed", "failed"]
+    d = get_dead_letter(workspace, no_qty)
+    assert (d.attempts, d.status) == (4, "open")
+    assert [(e.action, e.detail) for e in d.events][-2:] == [
+        ("redrive_failed", "attempt 4 with pesanan@2: DataError: kolom wajib hilang: qty"),
+        ("reopened", "4 attempts are below the limit of 5"),
+    ]
+    assert get_dead_letter(workspace, negative).status == "parked"  # a person's park stays
+    assert outcomes() == ["parked", "failed"]
+    d = get_dead_letter(workspace, no_qty)
+    assert (d.attempts, d.status) == (5, "parked")
+    assert [e.action for e in d.events][-2:] == ["redrive_failed", "parked"]
+    assert get_dead_letter(workspace, negative).attempts == 3
 
 
 def test_redrive_by_many_ids(workspace: Workspace, seed_batch: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from triage_app.core.db import Workspace, count_rows, open_workspace
 from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters, list_dead_letters
 from triage_app.core.demo import make_demo, write_orders
+from triage_app.core.errors import TriageError
 from triage_app.core.places import resources_dir
 from triage_app.core.transforms import default_registry
 
@@ -76,7 +77,8 @@ def test_a_workspace_without_a_folder_is_refused(tmp_path: Path) -> None:
     }
     with open_workspace(None, **urls) as ws:
         assert ws.config.folder is None
-        with pytest.raises(ValueError, match="the demo needs a workspace folder"):
+        # A refusal the user can act on (the CLI's one line, exit 2), not a bug's traceback.
+        with pytest.raises(TriageError, match="copies its source files into a workspace folder"):
             make_demo(ws)
         assert count_dead_letters(ws, ALL) == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == ["dl.db", "wh.db"]

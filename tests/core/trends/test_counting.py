@@ -81,6 +81,35 @@ def test_backlog_since_starts_from_the_queue_of_that_day(ws) -> None:  # type: i
     ]
 
 
+def test_backlog_counts_a_discarded_row_reopened_back_in(tmp_path: Path) -> None:
+    """A discarded row can be reopened (issue 20): from the day of its reopen it is in the
+    backlog again, and before its discard it was there too; a parked row reopened was in
+    the backlog all along."""
+    from sqlalchemy import update
+
+    from tests.support.crafted_trends import _at
+    from triage_app.core.db import AuditEvent
+    from triage_app.core.deadletters import set_status
+    from triage_app.core.vocabulary import Status
+
+    crafted = build_crafted(tmp_path / "ws")
+    with open_workspace(tmp_path / "ws") as ws:
+        c, d = crafted.ids["c"], crafted.ids["d"]
+        assert set_status(ws, [c, d], Status.OPEN, reason="not junk after all") == 2
+        with ws.store.begin() as conn:
+            conn.execute(
+                update(AuditEvent).where(AuditEvent.action == "reopened").values(at=_at(MAR[4], 9))
+            )
+        got = [(p.day, p.open, p.resolved) for p in compute_trends(ws).backlog]
+    assert got == [
+        (MAR[0], 4, 0),
+        (MAR[1], 6, 0),
+        (MAR[2], 5, 1),
+        (MAR[3], 5, 1),  # c discarded
+        (MAR[4], 6, 1),  # c reopened (d, parked, was counted as waiting already)
+    ]
+
+
 def test_error_groups(ws) -> None:  # type: ignore[no-untyped-def]
     groups = compute_trends(ws).groups
     got = [(g.signature, g.error_class, g.count, g.by_status) for g in groups]

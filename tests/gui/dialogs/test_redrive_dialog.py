@@ -75,10 +75,21 @@ def test_the_summary_names_rows_another_redrive_holds_are_named() -> None:
         RedriveResult(2, 4, RedriveOutcome.TAKEN, "held by bob@laptop"),
         RedriveResult(3, 6, RedriveOutcome.SKIPPED, "already resolved"),
     )
-    s = RedriveSummary("pesanan@2", False, 1, 1, 0, 0, results, taken=1, skipped=1)
+    s = RedriveSummary(
+        "pesanan@2",
+        False,
+        1,
+        1,
+        0,
+        0,
+        results,
+        taken=1,
+        skipped=1,
+        not_attempted={"already resolved": (1, (3,)), "taken by another re-drive": (1, (2,))},
+    )
     # Each is named, with why: which rows the steward's confirmed set did not reach.
     assert describe_redrive(s) == (
         "Re-drove 1 dead letter with pesanan@2: 1 resolved, 0 failed (0 parked). "
-        "1 skipped (#3; already resolved). "
-        "1 left to another re-drive that holds them (#2; held by bob@laptop)."
+        "Skipped 1 (already resolved): #3. "
+        "Skipped 1 (taken by another re-drive): #2."
     )

@@ -45,6 +45,7 @@ from triage_app.core.db.warehouse import (
 )
 from triage_app.core.db.watch import StoreWatch, notify_change, watch_store
 from triage_app.core.db.workspace import (
+    NoWorkspace,
     Workspace,
     WorkspaceConfig,
     migrate_workspace,
@@ -63,6 +64,7 @@ __all__ = [
     "ChangeSetRow",
     "DeadLetter",
     "ErrorGroupNotes",
+    "NoWorkspace",
     "Purge",
     "SchemaChange",
     "Signature",

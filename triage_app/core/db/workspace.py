@@ -81,11 +81,20 @@ def _sqlite_file(url: str) -> Path | None:
     return Path(db)
 
 
+class NoWorkspace(TriageError):
+    """A command that only reads was pointed at a folder holding no workspace; ``folder``
+    lets the caller say how to make one there."""
+
+    def __init__(self, folder: Path, message: str) -> None:
+        super().__init__(message)
+        self.folder = folder
+
+
 def _store_must_exist(config: WorkspaceConfig) -> None:
     store = _sqlite_file(config.dead_letter_url)
     if store is not None and not store.is_file():
         if config.folder is not None and store.parent == config.folder:
-            raise TriageError(f"no workspace at {config.folder}")
+            raise NoWorkspace(config.folder, f"no workspace at {config.folder}")
         raise TriageError(f"no dead-letter store at {store}")
 
 

@@ -41,9 +41,11 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         revert_change_set,
     )
     from triage_app.core.deadletters.changes import (
+        ChangePreview,
         add_note,
         apply_change,
         edit_payload,
+        preview_change,
         reclassify,
         set_status,
     )
@@ -149,7 +151,15 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "preview_fix",
         "revert_change_set",
     ),
-    "changes": ("add_note", "apply_change", "edit_payload", "reclassify", "set_status"),
+    "changes": (
+        "ChangePreview",
+        "add_note",
+        "apply_change",
+        "edit_payload",
+        "preview_change",
+        "reclassify",
+        "set_status",
+    ),
     "export": ("ExportSummary", "export_dead_letters"),
     "filters": ("DeadLetterFilter", "filter_clauses"),
     "fixes": (
@@ -256,6 +266,7 @@ __all__ = [
     "AuditFilter",
     "AuditPage",
     "AuditRecord",
+    "ChangePreview",
     "ChangeReport",
     "ChangeSetInfo",
     "ChangeSetReport",
@@ -311,6 +322,7 @@ __all__ = [
     "parse_action",
     "parse_since",
     "payload_diff",
+    "preview_change",
     "preview_fix",
     "purge",
     "purge_dead_letters",

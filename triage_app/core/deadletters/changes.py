@@ -6,18 +6,24 @@ and when."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter
+from triage_app.core.deadletters.paging import DeadLetterRow, rows_by_id
 from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter, matching_ids
 from triage_app.core.deadletters.transitions import ChangeReport, RowChange, validate_payload
+from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ErrorClass, Status
 
 __all__ = [
+    "ChangePreview",
     "add_note",
     "apply_change",
     "edit_payload",
+    "preview_change",
     "reclassify",
     "set_status",
     "validate_payload",
@@ -61,6 +67,78 @@ def apply_change(
         expected=expected,
         actor=actor,
         all_or_nothing=True if all_or_nothing is None else all_or_nothing,
+    )
+
+
+@dataclass(frozen=True)
+class ChangePreview:
+    """A change by hand (discard, park, reopen, reclassify, note) on chosen rows, judged and
+    written nowhere: what a dry run prints and what a confirmation names. Apply exactly
+    what was previewed with ``apply_change(ws, list(p.versions), change,
+    expected=p.versions, all_or_nothing=False)``: a row changed since is left out and
+    reported, never changed blind."""
+
+    action: str  # the RowChange's action value: "discarded", ...
+    verb: str  # "discarded": for messages
+    versions: dict[int, int]  # id -> version of every row the change WOULD change
+    unchanged: tuple[int, ...]  # already in that state
+    refused: tuple[tuple[int, str], ...]  # (id, why not): wrong status, held by a re-drive
+    sample: tuple[DeadLetterRow, ...]  # up to ``sample`` rows it would change, by id
+
+    @property
+    def count(self) -> int:
+        """How many rows the change would change."""
+        return len(self.versions)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "verb": self.verb,
+            "would_change": self.count,
+            "versions": {str(i): v for i, v in self.versions.items()},
+            "unchanged": list(self.unchanged),
+            "refused": [{"id": i, "reason": r} for i, r in self.refused],
+            "sample": [
+                {
+                    "id": r.id,
+                    "batch_id": r.batch_id,
+                    "line": r.line,
+                    "error_class": r.error_class,
+                    "status": r.status,
+                    "error": r.error,
+                    "version": r.version,
+                }
+                for r in self.sample
+            ],
+        }
+
+
+def preview_change(
+    ws: Workspace,
+    change: RowChange,
+    *,
+    ids: Sequence[int] | None = None,
+    where: DeadLetterFilter | None = None,
+    sample: int = 10,
+) -> ChangePreview:
+    """What ``change`` would do to the rows named by ``ids`` (an id that names no row is
+    refused, with why) or, without ids, to every row matching ``where``; nothing written.
+    The same rules as the change itself (``transitions.judge_rows``)."""
+    if ids:
+        chosen = sorted(set(ids))
+    elif where is not None:
+        chosen = matching_ids(ws, where)
+    else:
+        raise TriageError(f"{change.verb}: name dead letters by id or by a filter")
+    verdict = transitions.judge_rows(ws.store, chosen, change)
+    shown = rows_by_id(ws, sorted(verdict.versions)[: max(sample, 0)])
+    return ChangePreview(
+        change.action.value,
+        change.verb,
+        verdict.versions,
+        verdict.unchanged,
+        verdict.refused,
+        tuple(shown),
     )
 
 

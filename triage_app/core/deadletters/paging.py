@@ -122,3 +122,12 @@ def fetch_rows(
     if from_end:
         rows.reverse()
     return rows
+
+
+def rows_by_id(ws: Workspace, ids: list[int]) -> list[DeadLetterRow]:
+    """The table's rows of ``ids`` (a handful: a preview's sample), by id."""
+    if not ids:
+        return []
+    stmt = select(*_ROW_COLUMNS).where(DeadLetter.id.in_(ids)).order_by(DeadLetter.id)
+    with ws.store.connect() as conn:
+        return [DeadLetterRow(*r) for r in conn.execute(stmt)]

@@ -108,6 +108,10 @@ class RedriveSummary:
     # A dry run: every row it would re-drive, at the version it read. Re-driving exactly
     # these (``redrive(seen=...)``) acts on what the preview showed and nothing else.
     seen: SeenRows = field(default_factory=SeenRows, compare=False, repr=False)
+    # The rows not attempted, by why ("already resolved", "taken by another re-drive"): how
+    # many, and the first NAMED of their ids, so that a summary names them however many
+    # outcomes it keeps.
+    not_attempted: dict[str, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -375,6 +379,8 @@ def redrive(
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
+NAMED = 10  # ids a summary names per reason a row was not attempted
+TAKEN_WHY = "taken by another re-drive"
 
 
 class _Tally:
@@ -387,11 +393,21 @@ class _Tally:
         self.counts = dict.fromkeys(RedriveOutcome, 0)
         self.problems: list[RedriveResult] = []
         self.successes: list[RedriveResult] = []
+        self.not_attempted: dict[str, tuple[int, list[int]]] = {}
 
     def add(self, chunk: Sequence[RedriveResult]) -> None:
         self.seen += len(chunk)
         for r in chunk:
             self.counts[r.outcome] += 1
+            if r.outcome in _NOT_ATTEMPTED:
+                why = TAKEN_WHY if r.outcome == RedriveOutcome.TAKEN else (r.error or r.outcome)
+                # One reason, not one per row: who changed each row and when stays in its
+                # result ("changed since version 1 (edited by ani at ...)").
+                why = why.split(" (", 1)[0]
+                n, ids = self.not_attempted.get(why, (0, []))
+                if len(ids) < NAMED:
+                    ids.append(r.id)
+                self.not_attempted[why] = (n + 1, ids)
             kept = self.problems if r.outcome not in SUCCEEDED else self.successes
             if self.keep is None or len(kept) < self.keep:
                 kept.append(r)
@@ -415,6 +431,10 @@ class _Tally:
             taken=n[RedriveOutcome.TAKEN],
             skipped=n[RedriveOutcome.SKIPPED],
             more_results=self.seen - len(kept),
+            not_attempted={
+                why: (count, tuple(sorted(ids)))
+                for why, (count, ids) in sorted(self.not_attempted.items())
+            },
         )
 
 

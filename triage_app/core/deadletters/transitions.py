@@ -224,11 +224,18 @@ def _refusal(
             f"dead letter {dl_id} is held by a re-drive ({_holder(row.claimed_by)}) until "
             f"{iso(row.claim_until)}: it cannot be {verb} now",
         )
-    if seen is not None and row.version != seen:
+    if seen is not None and row.version > seen:
         return ChangedMeanwhile(
             dl_id,
             f"dead letter {dl_id} changed since version {seen} "
             f"({_last_change(conn, dl_id)}); it is now version {row.version}",
+            row.version,
+        )
+    if seen is not None and row.version != seen:  # versions only grow: never at ``seen``
+        return ChangedMeanwhile(
+            dl_id,
+            f"dead letter {dl_id} is at version {row.version}, not {seen}: it has never been "
+            f"at version {seen} (last change: {_last_change(conn, dl_id)})",
             row.version,
         )
     if row.status not in allowed:
@@ -412,8 +419,16 @@ def discard(reason: str) -> RowChange:
     )
 
 
+# What a person may reopen: a parked row, and a discarded one until a purge deletes it (a
+# discard is a judgement, and a wrong one must have a way back). A resolved row is final: the
+# warehouse holds what resolved it.
+REOPENABLE: tuple[Status, ...] = (*WAITING, Status.DISCARDED)
+
+
 def reopen(reason: str = "reopened") -> RowChange:
-    return RowChange(AuditAction.REOPENED, "reopened", WAITING, status=Status.OPEN, detail=reason)
+    return RowChange(
+        AuditAction.REOPENED, "reopened", REOPENABLE, status=Status.OPEN, detail=reason
+    )
 
 
 def reclassify_as(error_class: ErrorClass | str) -> RowChange:
@@ -515,6 +530,48 @@ def change_rows(
                 conn.execute(event_insert(), events)
             changed += [u["b_id"] for u in updates]
     return ChangeReport(change.action.value, tuple(changed), tuple(unchanged), tuple(refused))
+
+
+@dataclass(frozen=True)
+class RowsVerdict:
+    """What ``change_rows`` would do to each row, judged now by the same rules, nothing
+    written or locked: ``versions`` (id -> version) of the rows it would change."""
+
+    versions: dict[int, int]
+    unchanged: tuple[int, ...]
+    refused: tuple[tuple[int, str], ...]
+
+
+def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVerdict:
+    """``change`` on each of ``ids`` as ``change_rows`` would decide it (one rule for both:
+    ``_refusal``, then ``RowChange.values``), read in one transaction; a preview. Nothing
+    is locked: applying it names these versions (``expected``), so that a row changed
+    since is refused rather than changed blind."""
+    versions: dict[int, int] = {}
+    unchanged: list[int] = []
+    refused: list[tuple[int, str]] = []
+    wanted = sorted(set(ids))
+    with engine.connect() as conn, conn.begin():
+        now = utcnow()
+        for start in range(0, len(wanted), IN_LIMIT):
+            part = wanted[start : start + IN_LIMIT]
+            stmt = select(*_STATE).where(_id_in(conn, part)).order_by(DL.id)
+            found: list[Row[Any]] = list(conn.execute(stmt))
+            rows = {r.id: r for r in found}
+            for dl_id in part:
+                row = rows.get(dl_id)
+                why = _refusal(
+                    conn, dl_id, row, None, change.verb, now, change.allowed, change.check_claim
+                )
+                if why is not None:
+                    refused.append((dl_id, str(why)))
+                    continue
+                assert row is not None
+                if change.values(row) is None:
+                    unchanged.append(dl_id)
+                else:
+                    versions[dl_id] = int(row.version)
+    return RowsVerdict(versions, tuple(unchanged), tuple(refused))
 
 
 def _apply(
@@ -726,12 +783,23 @@ def settle(
         params: list[dict[str, Any]] = []
         traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
         signatures = keep_signatures(conn, (f.signature for i, f in failed.items() if i in rows))
+        # A row a lower limit parked, re-driven under a higher one that it has not reached:
+        # the limit of this re-drive holds, so it waits as open again (a person's park stays).
+        below = [
+            i
+            for i, r in rows.items()
+            if r.status == Status.PARKED and r.attempts + 1 < max_attempts and i in failed
+        ]
+        unparked = _parked_by_the_limit(conn, below)
         for i, f in failed.items():
             row = rows.get(i)
             if row is None:
                 continue
             attempts = row.attempts + 1
             parked = attempts >= max_attempts
+            status = Status.PARKED.value if parked else row.status
+            if i in unparked:
+                status = Status.OPEN.value
             params.append(
                 {
                     "b_id": i,
@@ -740,7 +808,7 @@ def settle(
                     "error_class": f.error_class.value,
                     "signature_id": signatures[f.signature],
                     "traceback_id": traces.get(f.traceback) if f.traceback else None,
-                    "status": Status.PARKED.value if parked else row.status,
+                    "status": status,
                 }
             )
             version = row.version + 1
@@ -757,6 +825,9 @@ def settle(
             if parked and row.status != Status.PARKED:
                 detail = f"{attempts} attempts reached the limit of {max_attempts}"
                 events.append(_event(i, AuditAction.PARKED, detail, actor, now, version))
+            if i in unparked:
+                detail = f"{attempts} attempts are below the limit of {max_attempts}"
+                events.append(_event(i, AuditAction.REOPENED, detail, actor, now, version))
             outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
             out[i] = Settled(outcome, f.error)
         if params:
@@ -782,6 +853,35 @@ def settle(
             conn.execute(event_insert(), events)
         crash_point("redrive-mid-settle")
     return out
+
+
+def _parked_by_the_limit(conn: Connection, ids: Sequence[int]) -> set[int]:
+    """Those of ``ids`` whose newest ``parked`` event a re-drive wrote when the row reached
+    its attempt limit (beside a ``redrive_failed`` event of the same version), not a person
+    who parked it by hand."""
+    if not ids:
+        return set()
+    ev, failed = AuditEvent, AuditEvent.__table__.alias("failed")
+    newest = (
+        select(ev.dead_letter_id, func.max(ev.id).label("id"))
+        .where(ev.dead_letter_id.in_(list(ids)), ev.action == AuditAction.PARKED.value)
+        .group_by(ev.dead_letter_id)
+        .subquery()
+    )
+    by_limit = (
+        select(ev.dead_letter_id)
+        .join(newest, ev.id == newest.c.id)
+        .where(
+            select(failed.c.id)
+            .where(
+                failed.c.dead_letter_id == ev.dead_letter_id,
+                failed.c.action == AuditAction.REDRIVE_FAILED.value,
+                failed.c.version == ev.version,
+            )
+            .exists()
+        )
+    )
+    return {int(i) for i in conn.execute(by_limit).scalars() if i is not None}
 
 
 _EVENT_COLUMNS = ("dead_letter_id", "at", "actor", "action", "detail", "version")

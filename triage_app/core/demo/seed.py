@@ -3,17 +3,22 @@ batch of any size."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+from sqlalchemy import select
+
 from triage_app.core.batch import BatchSummary, run_batch
-from triage_app.core.db import Workspace
+from triage_app.core.db import Batch, Workspace
 from triage_app.core.demo.orders import write_orders
+from triage_app.core.errors import TriageError
 from triage_app.core.places import resources_dir
 
 DEMO_BATCH = "pesanan_2026-01-12.jsonl"
 DEMO_TRANSFORM = "pesanan@1"
 GENERATED_BAD_SHARE = 0.01
+_GENERATED = re.compile(r"pesanan_generated_\d+\.jsonl")
 
 
 def make_demo(
@@ -25,8 +30,12 @@ def make_demo(
     Running it again changes nothing: the batch is identified by its content.
     """
     folder = ws.config.folder
-    if folder is None:
-        raise ValueError("the demo needs a workspace folder")
+    if folder is None:  # both databases named by URL: nowhere to put the demo's files
+        raise TriageError(
+            "the demo copies its source files into a workspace folder, and with both "
+            "--warehouse and --dead-letter given there is none: give --workspace DIR and at "
+            "most one of them"
+        )
     incoming = folder / "incoming"
     incoming.mkdir(parents=True, exist_ok=True)
     for src in sorted((resources_dir() / "demo").iterdir()):
@@ -37,3 +46,11 @@ def make_demo(
         batch = write_orders(incoming / f"pesanan_generated_{rows}.jsonl", rows, bad, seed)
     summary = run_batch(ws, batch, DEMO_TRANSFORM)
     return incoming, summary
+
+
+def batches_not_the_demos(ws: Workspace) -> list[str]:
+    """The source names of the batches in ``ws`` that no demo ran: a workspace holding any
+    is someone's own, and the demo's made-up orders must not go into its warehouse."""
+    with ws.store.connect() as conn:
+        names = conn.execute(select(Batch.source_name).distinct()).scalars().all()
+    return sorted(n for n in names if n != DEMO_BATCH and not _GENERATED.fullmatch(n))

@@ -173,6 +173,25 @@ def _discarded_at() -> Any:
     return AuditEvent.at, [AuditEvent.action == AuditAction.DISCARDED]
 
 
+def _reopened_from_discarded() -> Any:
+    """``reopened`` events that took a row out of ``discarded``: its status change just
+    before (one seek along ``ix_event_dl``; reopens are few) was a discard."""
+    ev, prior = AuditEvent, AuditEvent.__table__.alias("prior")
+    status_changes = (AuditAction.DISCARDED, AuditAction.PARKED, AuditAction.REOPENED)
+    before = (
+        select(prior.c.action)
+        .where(
+            prior.c.dead_letter_id == ev.dead_letter_id,
+            prior.c.id < ev.id,
+            prior.c.action.in_([a.value for a in status_changes]),
+        )
+        .order_by(prior.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return ev.at, [ev.action == AuditAction.REOPENED, before == AuditAction.DISCARDED.value]
+
+
 def backlog(
     conn: Connection,
     since: dt.date | None = None,
@@ -184,7 +203,8 @@ def backlog(
 
     Computed backwards from today's counts, so only days from ``since`` are counted:
     open at the end of day D = open now - arrived after D + resolved after D + discarded
-    after D. (Resolved and discarded dead letters never reopen.) ``arrivals`` and
+    after D - reopened from discarded after D. (A resolved dead letter never reopens.)
+    ``arrivals`` and
     ``status_now`` (dead letters by status, whole store) save counting them again; both
     are the rows the store holds. ``purged``: rows a retention purge removed, added back
     on the days they arrived and were closed, so that a purge changes no day's numbers.
@@ -207,6 +227,13 @@ def backlog(
         _min_max(conn, dl.first_failed_at, [dl.first_failed_at >= b for b in start_bound]),
         _min_max(conn, dl.resolved_at, [dl.resolved_at >= b for b in start_bound]),
         _min_max(conn, ev_at, [*ev_where, *(ev_at >= b for b in start_bound)]),
+        # Any reopen (an index range): its day must be counted even if nothing else
+        # happened that day.
+        _min_max(
+            conn,
+            ev_at,
+            [AuditEvent.action == AuditAction.REOPENED, *(ev_at >= b for b in start_bound)],
+        ),
     ]
     extra_days = purged.days()
     firsts = [d for d in (_as_date(lo) for lo, _ in bounds) if d is not None] + [*extra_days]
@@ -221,6 +248,8 @@ def backlog(
         arrived = [c[0] for c in _count_per_day(conn, dl.first_failed_at, days)]
     resolved = [c[0] for c in _count_per_day(conn, dl.resolved_at, days)]
     discarded = [c[0] for c in _count_per_day(conn, ev_at, days, ev_where)]
+    back_at, back_where = _reopened_from_discarded()
+    reopened = [c[0] for c in _count_per_day(conn, back_at, days, back_where)]
     for i, d in enumerate(days):
         arrived[i] += purged.backlog_arrived.get(d, 0)
         resolved[i] += purged.resolved.get(d, 0)
@@ -232,7 +261,7 @@ def backlog(
     open_, res = open_now, resolved_now
     for i in range(len(days) - 1, -1, -1):  # from today backwards
         points.append(BacklogPoint(days[i], open_, res, arrived[i], resolved[i], discarded[i]))
-        open_ += -arrived[i] + resolved[i] + discarded[i]
+        open_ += -arrived[i] + resolved[i] + discarded[i] - reopened[i]
         res -= resolved[i]
     return tuple(reversed(points))
 

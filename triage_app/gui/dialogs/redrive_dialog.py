@@ -44,7 +44,6 @@ from triage_app.core.deadletters import (
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import RedriveOutcome
 from triage_app.gui import style
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
 from triage_app.gui.rows_model import RowsModel
@@ -67,15 +66,6 @@ def default_transform(transforms_in_use: Sequence[str]) -> str | None:
     return refs[-1] if refs else None
 
 
-def _named(s: RedriveSummary, outcome: RedriveOutcome) -> str:
-    """The ids (and the first reason) of the kept results with ``outcome``."""
-    rows = [r for r in s.results if r.outcome == outcome]
-    if not rows:
-        return ""
-    why = f"; {rows[0].error}" if rows[0].error else ""
-    return f" ({named_ids([r.id for r in rows])}{why})"
-
-
 def describe_redrive(s: RedriveSummary) -> str:
     if s.dry_run:
         text = (
@@ -87,14 +77,11 @@ def describe_redrive(s: RedriveSummary) -> str:
             f"Re-drove {plural(s.attempted, 'dead letter')} with {s.transform}: "
             f"{s.succeeded:,} resolved, {s.failed:,} failed ({s.parked:,} parked)."
         )
-    if s.skipped:
-        verb = "would be skipped" if s.dry_run else "skipped"
-        text += f" {s.skipped:,} {verb}{_named(s, RedriveOutcome.SKIPPED)}."
-    if s.taken:
-        text += (
-            f" {s.taken:,} left to another re-drive that holds them"
-            f"{_named(s, RedriveOutcome.TAKEN)}."
-        )
+    # Each row the re-drive did not reach, named, with why.
+    skip = "would skip" if s.dry_run else "Skipped"
+    for why, (n, ids) in s.not_attempted.items():
+        more = f" and {n - len(ids):,} more" if n > len(ids) else ""
+        text += f" {skip} {n:,} ({why}): {named_ids(list(ids), len(ids))}{more}."
     if s.cancelled:
         text += " Cancelled: the rest were not touched."
     if s.stopped:
