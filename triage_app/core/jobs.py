@@ -23,6 +23,8 @@ from triage_app.core.progress import NoProgress, Progress
 # already needs none of them (a new batch, only what warming the stats cache uses).
 if TYPE_CHECKING:
     from triage_app.core.deadletters import (
+        ChangePreview,
+        ChangeReport,
         ChangeSetReport,
         DeadLetterFilter,
         ExportSummary,
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
         RedriveGuard,
         RedriveResult,
         RedriveSummary,
+        RowChange,
         SeenRows,
     )
     from triage_app.core.verify import IdempotenceProof
@@ -211,6 +214,49 @@ class FixApplyJob:
         from triage_app.core.deadletters import apply_fix
 
         return apply_fix(_needs(ws), self.fix, self.versions, progress=progress)
+
+
+@dataclass(frozen=True)
+class ChangePreviewJob:
+    """What a change by hand (a discard, ...) would do to the rows named by ``ids`` or
+    matching ``where``: how many, which, and which not and why; nothing written."""
+
+    change: RowChange
+    ids: tuple[int, ...] | None = None
+    where: DeadLetterFilter | None = None
+
+    @property
+    def title(self) -> str:
+        return f"preview: {self.change.verb}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangePreview:
+        from triage_app.core.deadletters import preview_change
+
+        return preview_change(_needs(ws), self.change, ids=self.ids, where=self.where)
+
+
+@dataclass(frozen=True)
+class ChangeApplyJob:
+    """A previewed change by hand applied to exactly the rows previewed, each held to the
+    version seen: a row changed since is left out and reported, never changed blind."""
+
+    change: RowChange
+    versions: dict[int, int] = field(compare=False)
+
+    @property
+    def title(self) -> str:
+        return self.change.verb
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangeReport:
+        from triage_app.core.deadletters import apply_change
+
+        return apply_change(
+            _needs(ws),
+            sorted(self.versions),
+            self.change,
+            expected=self.versions,
+            all_or_nothing=False,
+        )
 
 
 @dataclass(frozen=True)

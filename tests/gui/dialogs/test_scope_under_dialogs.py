@@ -279,3 +279,80 @@ def test_fix_on_the_selection_follows_it_and_leaves_out_a_row_changed_meanwhile(
     assert [i for i, _ in report.refused] == [3]
     assert "left out" in dialog.summary.text() and "#3" in dialog.summary.text()
     dialog.close()
+
+
+# -- Discard… ------------------------------------------------------------------------------
+def _statuses(folder: Any) -> dict[int, str]:
+    with open_workspace(folder) as ws, ws.store.connect() as conn:
+        return dict(conn.execute(select(DeadLetter.id, DeadLetter.status)).all())
+
+
+def _open_discard(window: Any, qtbot: Any) -> Any:
+    window.row_actions.discard_action.trigger()
+    dialog = window.dialogs()[-1]
+    assert dialog.objectName() == "discardDialog"
+    qtbot.waitUntil(lambda: not dialog.is_running() and bool(dialog.acts_on()))
+    return dialog
+
+
+def test_discard_previews_follows_the_search_and_discards_what_it_names(
+    window, qtbot, demo_workspace
+):
+    _set_class(window, qtbot, "data", 3)
+    dialog = _open_discard(window, qtbot)
+    assert dialog.scope_filter.isChecked()
+    assert dialog.acts_on() == list(DATA_ROWS)
+    assert dialog.discard_button.text() == "Discard 3"
+    assert not dialog.discard_button.isEnabled()  # a reason first
+    assert dialog.summary.text().startswith("Discard 3 dead letters: #1, #2 and #3.")
+    assert "Reopen brings them back" in dialog.summary.text()
+
+    # The search narrows the table under the open dialog: it names the two, and says so.
+    _search(window, qtbot, "qty", 2)
+    qtbot.waitUntil(lambda: dialog.acts_on() == list(QTY_ROWS) and not dialog.is_running())
+    assert dialog.discard_button.text() == "Discard 2"
+    assert "it now names 2 dead letters, not the 3 named before" in dialog.scope.note.text()
+
+    dialog.reason.setText("test feed")
+    assert dialog.discard_button.isEnabled()
+    reports: list[Any] = []
+    dialog.discarded.connect(reports.append)
+    qtbot.mouseClick(dialog.discard_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(reports) and not dialog.isVisible())
+    assert sorted(reports[0].changed) == list(QTY_ROWS)
+    statuses = _statuses(demo_workspace)
+    assert [statuses[i] for i in (1, 2, 3, 4)] == ["open", "discarded", "discarded", "open"]
+    assert "Discarded 2 dead letters: #2 and #3" in window.statusBar().currentMessage()
+
+
+def test_discard_of_the_selection_leaves_out_a_row_changed_meanwhile_and_reopens(
+    window, qtbot, demo_workspace
+):
+    _select(window, qtbot, 1)
+    dialog = _open_discard(window, qtbot)
+    assert dialog.scope_selected.text() == "the 1 selected dead letter: #1"
+    _select(window, qtbot, 3, 4)
+    qtbot.waitUntil(lambda: dialog.acts_on() == [3, 4] and not dialog.is_running())
+    assert dialog.discard_button.text() == "Discard 2"
+
+    # Another steward edits #4 before the window has looked: Discard leaves it out.
+    with open_workspace(demo_workspace) as ws:
+        edit_payload(ws, 4, '{"pesanan_id": 8}', actor="bob@other")
+    dialog.reason.setText("junk")
+    reports: list[Any] = []
+    dialog.discarded.connect(reports.append)
+    dialog.apply()
+    qtbot.waitUntil(lambda: bool(reports) and not dialog.is_running())
+    assert reports[0].changed == (3,)
+    assert "Left out 1, changed since the preview: #4" in dialog.summary.text()
+    assert dialog.isVisible()  # the steward reads what was left out
+    dialog.close()
+    assert _statuses(demo_workspace)[3] == "discarded"
+
+    # The way back: a discarded row reopens (audited), until retention purges it.
+    combo = window.filter_bar.status_combo
+    combo.setCurrentIndex(combo.findData("discarded"))
+    qtbot.waitUntil(lambda: window.model.total() == 1)
+    _select(window, qtbot, 3)
+    window.row_actions.reopen_action.trigger()
+    qtbot.waitUntil(lambda: _statuses(demo_workspace)[3] == "open")

@@ -20,9 +20,12 @@ def test_row_actions_are_audited(qtbot, window, monkeypatch):
     table.selectRow(0)
     window.row_actions.park()
     qtbot.waitUntil(lambda: window.model.total() == 3)
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("junk from a test", True))
     table.selectRow(0)
-    window.row_actions.discard()
+    window.row_actions.discard()  # the dialog previews the selected row, names it
+    discard = window.dialogs()[-1]
+    qtbot.waitUntil(lambda: discard.discard_button.text() == "Discard 1")
+    discard.reason.setText("junk from a test")
+    discard.discard_button.click()
     qtbot.waitUntil(lambda: window.model.total() == 2)
     monkeypatch.setattr(
         QInputDialog, "getMultiLineText", lambda *a, **k: ("asked the partner", True)

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from triage_app.core.batch import BatchInfo, BatchSummary, list_batches
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, resolve_config
 from triage_app.core.deadletters import (
+    ChangeReport,
     ChangeSetReport,
     DeadLetterFilter,
     ExportSummary,
@@ -53,6 +54,7 @@ from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog, describe_revert
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
+from triage_app.gui.dialogs.discard_dialog import DiscardDialog, describe_discarded
 from triage_app.gui.dialogs.fix_dialog import FixDialog, describe_report
 from triage_app.gui.dialogs.group_dialog import GroupDialog
 from triage_app.gui.dialogs.redrive_dialog import (
@@ -262,6 +264,7 @@ class MainWindow(QMainWindow):
         self.detail.saveFailed.connect(self._on_save_failed)
         self.row_actions.message.connect(self.show_message)
         self.row_actions.changed.connect(self.reload)
+        self.row_actions.discardRequested.connect(self.discard_rows)
         self.jobs.message.connect(self.show_message)
         self.live.refreshed.connect(self._on_live_refresh)
         self.live.message.connect(self.show_message)
@@ -597,6 +600,7 @@ class MainWindow(QMainWindow):
             w.setEnabled(has_ws)
         has_sel = has_ws and self.selected_count() > 0
         self.row_actions.set_enabled(has_sel)
+        self.row_actions.discard_action.setEnabled(has_ws)  # the filter's rows, too
         self.menu.export_selection_action.setEnabled(has_sel)
 
     def _table_menu(self, pos: Any) -> None:
@@ -686,6 +690,23 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_fixed(self, report: ChangeSetReport) -> None:
         self.show_message(describe_report(report))
+        self.reload(in_place=True)
+
+    @Slot()
+    def discard_rows(self) -> None:
+        """Re-drive > Discard…: the selected rows or the filter's, previewed and named,
+        discarded with a reason (Reopen brings them back until retention purges them)."""
+        if self.config is None:
+            return
+        dialog = DiscardDialog(self.start_job, self.scope, self)
+        dialog.setObjectName("discardDialog")
+        dialog.discarded.connect(self._on_discarded)
+        self._keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def _on_discarded(self, report: ChangeReport) -> None:
+        self.show_message(describe_discarded(report))
         self.reload(in_place=True)
 
     @Slot()

@@ -22,7 +22,6 @@ from triage_app.core.deadletters import (
     ChangeReport,
     RowChange,
     apply_change,
-    discard,
     note,
     park,
     reclassify_as,
@@ -66,6 +65,8 @@ class RowActions(QObject):
 
     message = Signal(str)  # one line for the status bar
     changed = Signal()  # rows changed: read the store again
+    # Discard… opens the discard dialog (a preview naming the rows, then the count).
+    discardRequested = Signal()
 
     def __init__(
         self,
@@ -93,7 +94,9 @@ class RowActions(QObject):
         self.as_data_action = act("Reclassify as &data", partial(self.reclassify, ErrorClass.DATA))
         self.as_code_action = act("Reclassify as &code", partial(self.reclassify, ErrorClass.CODE))
         self.park_action = act("&Park", self.park, "Set aside: needs a person")
-        self.discard_action = act("&Discard…", self.discard, "Junk: kept for the audit")
+        self.discard_action = act(
+            "&Discard…", self.discard, "Junk: kept for the audit; Reopen brings it back"
+        )
         self.reopen_action = act("Re&open", self.reopen, "Back to open")
         self.note_action = act("Add &note…", self.add_note)
 
@@ -151,18 +154,9 @@ class RowActions(QObject):
 
     @Slot()
     def discard(self) -> None:
-        versions = self.versions_or_complain()
-        if not versions:
-            return
-        reason, ok = QInputDialog.getText(
-            self._window,
-            "Discard",
-            f"Why are these {len(versions):,} dead letters junk? (kept for the audit)",
-        )
-        if ok and reason.strip():
-            self._run(partial(discard, reason), versions, "discarded")
-        elif ok:
-            self.message.emit("discarding needs a reason")
+        """Discard… : the dialog previews the rows (the selection or the filter's), names
+        the count, asks the reason, and discards exactly those."""
+        self.discardRequested.emit()
 
     @Slot()
     def reopen(self) -> None:

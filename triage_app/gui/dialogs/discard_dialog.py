@@ -1,0 +1,251 @@
+"""Discard…: the selected rows, or every row matching the filter, judged junk with a
+reason. It previews first (how many, which, and which not and why), and the Discard button
+names the count; it discards exactly the rows previewed, each only at the version
+previewed, and says which were left out. Discarded rows leave the queue but stay in the
+store: Reopen brings them back until retention purges them.
+
+The scope follows the table while the dialog is open (``scope.py``): when the rows it names
+change, or the store changes under them, it previews them again, and says so when the rows
+it would discard are not the ones it named before."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.deadletters import ChangePreview, ChangeReport, DeadLetterRow, discard
+from triage_app.core.errors import TriageError
+from triage_app.core.jobs import ChangeApplyJob, ChangePreviewJob, Job
+from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
+from triage_app.gui.rows_model import RowsModel
+from triage_app.gui.workers import JobRunner
+
+StartJob = Callable[[Job], JobRunner]
+WAY_BACK = "Reopen brings them back until retention purges them."
+
+
+def describe_discard_preview(p: ChangePreview) -> str:
+    if not p.count:
+        text = "Nothing to discard."
+    else:
+        text = f"Discard {plural(p.count, 'dead letter')}: {named_ids(sorted(p.versions))}."
+    if p.unchanged:
+        text += f" Already discarded: {named_ids(list(p.unchanged))}."
+    if p.refused:
+        text += (
+            f" Not discarded, {len(p.refused):,}: {named_ids([i for i, _ in p.refused])} "
+            f"({p.refused[0][1]})."
+        )
+    return text + (f" {WAY_BACK}" if p.count else "")
+
+
+def describe_discarded(r: ChangeReport) -> str:
+    text = f"Discarded {plural(len(r.changed), 'dead letter')}"
+    if r.changed:
+        text += f": {named_ids(list(r.changed))}"
+    text += "."
+    if r.refused:
+        text += (
+            f" Left out {len(r.refused):,}, changed since the preview: "
+            f"{named_ids([i for i, _ in r.refused])} (first: {r.refused[0][1]})."
+        )
+    return text + (f" {WAY_BACK}" if r.changed else "")
+
+
+class _SampleModel(RowsModel[DeadLetterRow]):
+    headers = ("id", "batch", "line", "class", "status", "error")
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or role not in (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+        ):
+            return None
+        r = self.rows[index.row()]
+        cells = (str(r.id), r.batch_id[:12], str(r.line), r.error_class, r.status, r.error)
+        return cells[index.column()]
+
+
+class DiscardDialog(QDialog):
+    discarded = Signal(object)  # ChangeReport
+
+    def __init__(self, start_job: StartJob, scope: ScopeSource, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Discard dead letters")
+        self.resize(820, 440)
+        self._start_job = start_job
+        self._runner: JobRunner | None = None
+        self._preview: ChangePreview | None = None
+        self._again = False  # the rows changed while a preview ran: preview once more
+        self._named: list[int] | None = None  # the rows the last preview named
+        self._finished = False  # discarded: the dialog shows what it did, and follows no more
+
+        self.scope = RowsScope(scope, "Discard")
+        self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
+        self.reason = QLineEdit(objectName="discardReason")
+        self.reason.setPlaceholderText("why these rows are junk (kept in each row's history)")
+        self.reason.setAccessibleName("Reason for discarding")
+        form = QFormLayout()
+        form.addRow("Discard", self.scope)
+        form.addRow("Reason", self.reason)
+
+        self.sample = QTableView(objectName="discardSample")
+        self.sample.setAccessibleName("Rows to discard (a sample)")
+        self.sample.setTabKeyNavigation(False)
+        self.sample.setModel(_SampleModel((), self.sample))
+        self.sample.verticalHeader().hide()
+        self.sample.setWordWrap(False)
+        self.sample.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        self.summary = QLabel(objectName="discardSummary", wordWrap=True)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+
+        self.buttons = QDialogButtonBox()
+        self.discard_button = self.buttons.addButton(
+            "Discard", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.discard_button.setObjectName("discardButton")
+        self.discard_button.setEnabled(False)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.discard_button.clicked.connect(self.apply)
+        self.close_button.clicked.connect(self.reject)
+
+        v = QVBoxLayout(self)
+        v.addLayout(form)
+        v.addWidget(QLabel("The first of them:"))
+        v.addWidget(self.sample, 1)
+        v.addWidget(self.summary)
+        v.addWidget(self.buttons)
+
+        # A discard needs no choices but the rows: it previews them at once, and again
+        # whenever the rows named change, so the button always names what it would do.
+        self.scope.previewDropped.connect(self.preview)
+        self.scope.changed.connect(self._preview_if_idle)
+        scope.storeChanged.connect(self.preview)
+        self.reason.textChanged.connect(self._update_button)
+        self.preview()
+
+    def acts_on(self) -> list[int]:
+        """The ids Discard would change now: the preview's (empty before one)."""
+        return sorted(self._preview.versions) if self._preview is not None else []
+
+    def is_running(self) -> bool:
+        return self._runner is not None
+
+    @Slot()
+    def _preview_if_idle(self) -> None:
+        # No preview yet (the table had nothing to name when the dialog opened).
+        if self._preview is None and self._runner is None and self.scope.frozen() is None:
+            self.preview()
+
+    @Slot()
+    def preview(self) -> None:
+        if self._finished:
+            return
+        if self._runner is not None:
+            self._again = True
+            return
+        self._set_preview(None)
+        chosen = self.scope.freeze()
+        if chosen is None:
+            self.summary.setText(self.scope.note.text())
+            self._named = []
+            return
+        # The reason is asked for at Discard; a placeholder one judges the same rows.
+        self._start(ChangePreviewJob(discard("preview"), ids=chosen.ids, where=chosen.where))
+
+    @Slot()
+    def apply(self) -> None:
+        p = self._preview
+        reason = self.reason.text().strip()
+        if p is None or not p.count or not reason or self._runner is not None:
+            return
+        try:
+            change = discard(reason)
+        except TriageError as exc:
+            self.summary.setText(str(exc))
+            return
+        self._start(ChangeApplyJob(change, dict(p.versions)))
+
+    def _set_preview(self, p: ChangePreview | None) -> None:
+        self._preview = p
+        self.sample.setModel(_SampleModel(p.sample if p else (), self.sample))
+        for col in range(5):
+            self.sample.resizeColumnToContents(col)
+        self._update_button()
+
+    @Slot()
+    def _update_button(self) -> None:
+        p = self._preview
+        n = p.count if p is not None else 0
+        self.discard_button.setText(f"Discard {n:,}" if n else "Discard")
+        ready = n > 0 and bool(self.reason.text().strip()) and self._runner is None
+        self.discard_button.setEnabled(ready)
+        if n and not self.reason.text().strip():
+            self.discard_button.setToolTip("Give a reason first: it is kept in each row's history")
+        else:
+            self.discard_button.setToolTip("")
+
+    def _start(self, job: Job) -> None:
+        self._again = False
+        self._runner = self._start_job(job)
+        self._runner.finished.connect(self._on_finished)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.done.connect(self._on_done)
+        self._update_button()
+        self.summary.setText("discarding…" if isinstance(job, ChangeApplyJob) else "looking…")
+
+    @Slot(object)
+    def _on_finished(self, result: object) -> None:
+        if isinstance(result, ChangePreview):
+            if self.scope.frozen() is None:
+                return  # the rows changed while it looked: it looks again
+            self._set_preview(result)
+            self.scope.covered(result.count)
+            self.summary.setText(describe_discard_preview(result))
+            named = sorted(result.versions)
+            if self._named is not None and named != self._named:
+                self.scope.say(
+                    "The rows changed while this was open: it now names "
+                    f"{plural(len(named), 'dead letter')}, not the {len(self._named):,} "
+                    "named before. Discard acts on the rows named below."
+                )
+            self._named = named
+        elif isinstance(result, ChangeReport):
+            self._preview = None
+            self._finished = True
+            self.scope.thaw()
+            self.discarded.emit(result)
+            self.summary.setText(describe_discarded(result))
+            if not result.refused:
+                self.accept()  # done: the window's status bar says what was discarded
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.summary.setText(f"Not done: {message}")
+
+    @Slot()
+    def _on_done(self) -> None:
+        self._runner = None
+        self._update_button()
+        if self._again and self.isVisible():
+            self.preview()
+
+    def reject(self) -> None:
+        if self._runner is not None and isinstance(self._runner.job, ChangeApplyJob):
+            return  # a discard under way finishes first: it is quick
+        super().reject()
