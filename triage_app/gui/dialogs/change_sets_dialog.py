@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,6 +23,7 @@ from triage_app.core.clock import iso
 from triage_app.core.deadletters import ChangeSetInfo, ChangeSetReport
 from triage_app.core.jobs import Job, RevertJob
 from triage_app.gui import style
+from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner
 
 StartJob = Callable[[Job], JobRunner]
@@ -51,7 +52,7 @@ class ChangeSetsDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Change-sets")
-        self.resize(900, 420)
+        self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 420)))
         self._start_job = start_job
         self._load = load
         self._runner: JobRunner | None = None

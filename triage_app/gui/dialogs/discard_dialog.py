@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -31,6 +31,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import ChangeApplyJob, ChangePreviewJob, Job
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
 from triage_app.gui.rows_model import RowsModel
+from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner
 
 StartJob = Callable[[Job], JobRunner]
@@ -87,7 +88,7 @@ class DiscardDialog(QDialog):
     def __init__(self, start_job: StartJob, scope: ScopeSource, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("Discard dead letters")
-        self.resize(820, 440)
+        self.resize(dialog_size(self.screen().availableGeometry(), QSize(820, 440)))
         self._start_job = start_job
         self._runner: JobRunner | None = None
         self._preview: ChangePreview | None = None

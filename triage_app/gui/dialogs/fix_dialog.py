@@ -17,6 +17,7 @@ import orjson
 from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
+    QSize,
     Qt,
     Signal,
     Slot,
@@ -56,6 +57,7 @@ from triage_app.core.transforms import default_registry
 from triage_app.gui import style
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
 from triage_app.gui.rows_model import RowsModel
+from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
@@ -136,7 +138,7 @@ class FixDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Fix dead letters")
-        self.resize(1000, 640)
+        self.resize(dialog_size(self.screen().availableGeometry(), QSize(1000, 640)))
         self._start_job = start_job
         self._runner: JobRunner | None = None
         self._preview: FixPreview | None = None
@@ -289,6 +291,8 @@ class FixDialog(QDialog):
     def _invalidate(self) -> None:
         if self._runner is not None and isinstance(self._runner.job, FixApplyJob):
             return  # applying what was previewed: the rows are fixed already
+        if self._preview is not None or self.scope.frozen() is not None:
+            self.summary.setText("Preview again: the fix or the rows to fix changed.")
         self.scope.thaw()
         self._preview = None
         self.apply_button.setEnabled(False)

@@ -15,6 +15,7 @@ import orjson
 from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
+    QSize,
     Qt,
     Signal,
     Slot,
@@ -47,6 +48,7 @@ from triage_app.core.transforms import default_registry
 from triage_app.gui import style
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
 from triage_app.gui.rows_model import RowsModel
+from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
@@ -132,7 +134,7 @@ class RedriveDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Re-drive dead letters")
-        self.resize(900, 560)
+        self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 560)))
         self._start_job = start_job
         self._runner: JobRunner | None = None
         self._preview: RedriveSummary | None = None

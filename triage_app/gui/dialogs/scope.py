@@ -209,10 +209,12 @@ class RowsScope(QWidget):
             if chosen.count != frozen.count:
                 self._say_store_moved(chosen)
             return
+        was = frozen.count if frozen.count is not None else self._covered
         self.thaw()
+        before = f" (the preview was of {plural(was, 'row')})" if was is not None else ""
         self.say(
-            f"The rows changed since the preview: this now names {chosen.describe()}. "
-            "Nothing will be done until you preview again."
+            f"The rows changed since the preview{before}: this now names "
+            f"{chosen.describe()}. Nothing will be done until you preview again."
         )
         self.previewDropped.emit()
 

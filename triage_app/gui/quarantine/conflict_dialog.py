@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QDialog,
@@ -33,6 +33,7 @@ from triage_app.core.deadletters import DeadLetterDetail, DiffLine, payload_diff
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import WAITING
 from triage_app.gui import style
+from triage_app.gui.window.placement import dialog_size
 
 # What a row of the two columns is: the same on both sides, changed, only theirs, only
 # mine, or a stretch of equal lines left out.
@@ -143,7 +144,7 @@ class ConflictDialog(QDialog):
         self.choice: Choice | None = None
         self.theirs = theirs
         self.mine_text = mine_text
-        self.resize(980, 560)
+        self.resize(dialog_size(self.screen().availableGeometry(), QSize(980, 560)))
 
         last = theirs.events[-1] if theirs.events else None
         who = (

@@ -69,3 +69,16 @@ def _grippable(geometry: QRect, screen: QRect) -> bool:
 
 def _fits(size: QSize, screen: QSize) -> bool:
     return size.width() <= screen.width() and size.height() <= screen.height()
+
+
+# A dialog over the window leaves room for its own title bar and the desktop's panels.
+DIALOG_SHARE = 0.85
+
+
+def dialog_size(available: QRect, preferred: QSize) -> QSize:
+    """A dialog's first size on a screen whose usable area is ``available``: the preferred
+    size or less (a 1000x640 dialog on a 1280x720 laptop lost its top edge)."""
+    return QSize(
+        min(preferred.width(), int(available.width() * DIALOG_SHARE)),
+        min(preferred.height(), int(available.height() * DIALOG_SHARE)),
+    )

@@ -1,0 +1,120 @@
+"""Screenshots of each dialog that acts on many rows, after the table changed under it (issue
+20): Re-drive and Fix rows previewed on the Data class, then a search narrows the table;
+Discard open on the same rows, then the same search. Qt's real X platform (xcb) under Xvfb,
+on 1280x720 and 1366x768 screens; each picture is the whole screen. Look at them after
+running.
+
+    .venv/bin/python scripts/scope_screenshots.py [OUT_DIR]
+
+Needs ``xvfb-run`` and the xcb libraries the README names.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENS = (("1280x720", "1280x720"), ("1366x768", "1366x768"))
+DIALOGS = ("redrive", "fix", "discard")
+
+
+def shoot(workspace: Path, out: Path, name: str) -> None:
+    """In the Xvfb child: each dialog opened on the Data class, previewed, then the search
+    typed under it; the whole screen saved."""
+    from PySide6.QtWidgets import QApplication
+
+    from triage_app.gui import open_window
+
+    w = open_window(str(workspace))
+    app = QApplication.instance()
+
+    def settle(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.01)
+
+    settle(1.5)
+    for which in DIALOGS:
+        bar = w.filter_bar
+        bar.search.setText("")
+        bar.class_combo.setCurrentIndex(bar.class_combo.findData("data"))
+        settle(1.0)
+        if which == "redrive":
+            w.menu.redrive_action.trigger()
+        elif which == "fix":
+            w.menu.fix_action.trigger()
+        else:
+            w.row_actions.discard_action.trigger()
+        settle(0.5)
+        dialog = w.dialogs()[-1]
+        if which == "fix":
+            dialog.step_kind.setCurrentIndex(dialog.step_kind.findData("default"))
+            dialog.step_field.setText("diskon")
+            dialog.step_value.setText("0")
+            dialog.add_step()
+        if which != "discard":
+            dialog.preview()
+        else:
+            dialog.reason.setText("test feed from the shop's staging system")
+        settle(1.5)
+        bar.search.setText("qty")  # the table narrows under the open dialog
+        settle(2.0)
+        path = out / f"scope-{which}-{name}.png"
+        app.primaryScreen().grabWindow(0).save(str(path))
+        print(f"wrote {path}")
+        dialog.close()
+        settle(0.3)
+    w.close()
+
+
+def main(out: Path) -> int:
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        sys.exit("xvfb-run is not installed: apt-get install xvfb (and the README's xcb libraries)")
+    out.mkdir(parents=True, exist_ok=True)
+    from triage_app.core.db import open_workspace
+    from triage_app.core.demo import make_demo
+
+    with tempfile.TemporaryDirectory(prefix="triage-scope-") as tmp:
+        workspace = Path(tmp) / "ws"
+        with open_workspace(workspace) as ws:
+            make_demo(ws)
+        for name, screen in SCREENS:
+            home = Path(tmp) / f"home-{name}"  # a first run: no remembered geometry
+            env = {
+                **os.environ,
+                "QT_QPA_PLATFORM": "xcb",
+                "XDG_CONFIG_HOME": str(home),
+                "HOME": str(home),
+            }
+            subprocess.run(
+                [
+                    xvfb,
+                    "--auto-servernum",
+                    f"--server-args=-screen 0 {screen}x24",
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    str(workspace),
+                    str(out),
+                    name,
+                ],
+                env=env,
+                check=True,
+                timeout=300,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        shoot(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4])
+        sys.exit(0)
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"))
