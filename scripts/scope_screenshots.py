@@ -11,16 +11,13 @@ Needs ``xvfb-run`` and the xcb libraries the README names.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SCREENS = (("1280x720", "1280x720"), ("1366x768", "1366x768"))
+from xvfb_screens import main
+
+SCREENS = (("1280x720", "1280x720", "1"), ("1366x768", "1366x768", "1"))
 DIALOGS = ("redrive", "fix", "discard")
 
 
@@ -74,47 +71,5 @@ def shoot(workspace: Path, out: Path, name: str) -> None:
     w.close()
 
 
-def main(out: Path) -> int:
-    xvfb = shutil.which("xvfb-run")
-    if xvfb is None:
-        sys.exit("xvfb-run is not installed: apt-get install xvfb (and the README's xcb libraries)")
-    out.mkdir(parents=True, exist_ok=True)
-    from triage_app.core.db import open_workspace
-    from triage_app.core.demo import make_demo
-
-    with tempfile.TemporaryDirectory(prefix="triage-scope-") as tmp:
-        workspace = Path(tmp) / "ws"
-        with open_workspace(workspace) as ws:
-            make_demo(ws)
-        for name, screen in SCREENS:
-            home = Path(tmp) / f"home-{name}"  # a first run: no remembered geometry
-            env = {
-                **os.environ,
-                "QT_QPA_PLATFORM": "xcb",
-                "XDG_CONFIG_HOME": str(home),
-                "HOME": str(home),
-            }
-            subprocess.run(
-                [
-                    xvfb,
-                    "--auto-servernum",
-                    f"--server-args=-screen 0 {screen}x24",
-                    sys.executable,
-                    __file__,
-                    "--child",
-                    str(workspace),
-                    str(out),
-                    name,
-                ],
-                env=env,
-                check=True,
-                timeout=300,
-            )
-    return 0
-
-
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--child"]:
-        shoot(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4])
-        sys.exit(0)
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"))
+    sys.exit(main(__file__, shoot, SCREENS))
