@@ -109,7 +109,7 @@ def place_window(
     """The probe's report of the window opened on ``ws`` in a process of its own, with its
     own settings in ``home`` (the remembered geometry among them)."""
     env = {**os.environ, "QT_QPA_PLATFORM": platform, "XDG_CONFIG_HOME": str(home)}
-    env["HOME"] = str(home)
+    env.update(HOME=str(home), TRIAGE_SETTINGS_DIR=str(home))
     args = [str(ws), *(["--move", *map(str, move)] if move else [])]
     out = subprocess.run(
         [*prefix, sys.executable, str(PROBE), *args],
