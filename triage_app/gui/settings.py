@@ -70,6 +70,9 @@ class Settings:
         items = [folder] + [f for f in self.recent_workspaces() if f != folder]
         self._s.setValue(RECENT_WORKSPACES, items[:MAX_RECENT])
 
+    def remove_recent_workspace(self, folder: str) -> None:
+        self._s.setValue(RECENT_WORKSPACES, [f for f in self.recent_workspaces() if f != folder])
+
     def recent_connections(self) -> list[tuple[str, str]]:
         pairs = []
         for item in _list(self._s, RECENT_CONNECTIONS):

@@ -71,11 +71,12 @@ from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
+from triage_app.gui.window import opening
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import first_geometry, fitted
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
-from triage_app.gui.window.welcome import WelcomePage
+from triage_app.gui.window.welcome import MAX_RECENT_SHOWN, WelcomePage
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
@@ -172,7 +173,7 @@ class MainWindow(QMainWindow):
         v.addWidget(self.tabs, 1)
         # Before any workspace is open the window shows the ways in instead.
         self.welcome = WelcomePage(printable(default_workspace_dir()))
-        self.welcome.set_recent(self.settings.recent_workspaces())
+        self._show_recent()
         self.pages = QStackedWidget(objectName="pages")
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(main)
@@ -340,6 +341,12 @@ class MainWindow(QMainWindow):
         start = str(self.config.folder) if self.config and self.config.folder else ""
         folder = QFileDialog.getExistingDirectory(self, "Open a workspace folder", start)
         if folder:
+            self.open_folder(folder)
+
+    def open_folder(self, folder: str) -> None:
+        """A folder the steward chose: its workspace, or a new one once they say so."""
+        problem = opening.folder_problem(folder)
+        if problem is None or opening.ask_create(self, folder, problem):
             self._try_open(resolve_config(folder, env={}))
 
     @Slot()
@@ -352,7 +359,18 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _open_recent(self, folder: str) -> None:
-        self._try_open(resolve_config(folder, env={}))
+        """A recent workspace: opened when it is there, never made anew when it is not."""
+        problem = opening.folder_problem(folder)
+        if problem is None:
+            self._try_open(resolve_config(folder, env={}))
+        elif opening.ask_remove_recent(self, folder, problem):
+            self.settings.remove_recent_workspace(folder)
+            self._show_recent()
+            self.show_message(f"removed {folder} from the recent workspaces")
+
+    def _show_recent(self) -> None:
+        folders = self.settings.recent_workspaces()
+        self.welcome.set_recent(folders, opening.gone_recent(folders[:MAX_RECENT_SHOWN]))
 
     @Slot(str, str)
     def _open_recent_connection(self, wh: str, dl: str) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QMenuBar, QWidget
 
 from triage_app.gui.settings import Settings
 from triage_app.gui.shortcuts import show_keys
+from triage_app.gui.window.opening import GONE_NOTE, gone_recent
 
 
 class MenuBar(QMenuBar):
@@ -96,8 +97,13 @@ class MenuBar(QMenuBar):
     @Slot()
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
-        for folder in self.settings.recent_workspaces():
-            act = self.recent_menu.addAction(folder)
+        folders = self.settings.recent_workspaces()
+        gone = gone_recent(folders)
+        for folder in folders:
+            # "(not found)" before it is chosen: a click offers to take it off the list.
+            act = self.recent_menu.addAction(f"{folder}  (not found)" if folder in gone else folder)
+            if folder in gone:
+                act.setStatusTip(f"{gone[folder]}: {GONE_NOTE}")
             act.triggered.connect(partial(self._chose_folder, folder))
         for wh, dl in self.settings.recent_connections():
             act = self.recent_menu.addAction(f"{wh}  +  {dl}")
