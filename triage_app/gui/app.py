@@ -26,6 +26,9 @@ XCB_LIBRARIES = (
     "xcb-xkb",
     "xkbcommon-x11",
 )
+# The application's name in title bars: Qt appends it to every window's title where the
+# platform's title bars name the app, so no window title spells it out again.
+DISPLAY_NAME = "Triage Desk"
 HOW_TO_GET_ONE = (
     f"install a display with `sudo apt-get install {XCB_PACKAGES}` and run under "
     "`xvfb-run triage-app`, or set QT_QPA_PLATFORM=offscreen to run headless"
@@ -67,7 +70,7 @@ def _application():  # type: ignore[no-untyped-def]
             QApplication.setOrganizationName(ORGANIZATION)
         QApplication.setApplicationName(APPLICATION)
         app = QApplication(sys.argv[:1])
-        app.setApplicationDisplayName("Triage Desk")
+        app.setApplicationDisplayName(DISPLAY_NAME)
         app.setWindowIcon(app_icon())
     return app
 

@@ -108,3 +108,14 @@ def _ws(folder):  # type: ignore[no-untyped-def]
 def get_dead_letter_text(folder, dl_id: int) -> str:  # type: ignore[no-untyped-def]
     with open_workspace(folder) as ws:
         return get_dead_letter(ws, dl_id).payload
+
+
+def test_the_title_names_the_app_once(window, demo_workspace):
+    """Qt appends the application's display name to a window's title on X11 and Windows
+    (unless the title already ends with it): the window's own title is the workspace alone,
+    so the title bar reads "<workspace> — Triage Desk", never the name twice (issue 20)."""
+    from triage_app.gui.app import DISPLAY_NAME
+
+    assert window.windowTitle() == str(demo_workspace.resolve())
+    shown = f"{window.windowTitle()} — {DISPLAY_NAME}"  # QPlatformWindow::formatWindowTitle
+    assert shown.count("Triage Desk") == 1

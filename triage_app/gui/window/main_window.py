@@ -576,7 +576,9 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         where = self.config.description if self.config else "no workspace"
-        self.setWindowTitle(f"Triage Desk — {where}")
+        # Qt adds " — Triage Desk" itself (the application's display name) where the
+        # platform's title bars name the app (X11, Windows): the name once, at the end.
+        self.setWindowTitle(where)
         self.workspace_label.setText(f"workspace: {where}" if self.config else "no workspace open")
 
     def _update_actions(self) -> None:
