@@ -45,6 +45,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     assert not save.isEnabled()
     assert editor.error_position() == (2, 11)  # orjson blames the trailing comma
     assert "line 2 col 11" in window.detail.validation.text()
+    assert window.detail.validation.text().count("line") == 1  # said once (issue 20)
 
     # A valid edit enables Save; Ctrl+S saves it through core's audited edit.
     stored = get_dead_letter_text(demo_workspace, dl_id)

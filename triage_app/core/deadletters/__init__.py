@@ -79,6 +79,7 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         error_position,
         payload_diff,
         reformat,
+        without_position,
     )
     from triage_app.core.deadletters.purge import (
         PURGEABLE,
@@ -178,6 +179,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "error_position",
         "payload_diff",
         "reformat",
+        "without_position",
     ),
     "purge": (
         "PURGEABLE",
@@ -325,4 +327,5 @@ __all__ = [
     "step_from_text",
     "team_labels",
     "try_payload",
+    "without_position",
 ]
