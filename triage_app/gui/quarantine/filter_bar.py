@@ -39,6 +39,7 @@ STATUS_CHOICES = (
     ("All", ALL),
 )
 SEARCH_DEBOUNCE_MS = 300
+PAIR_SPACING = 3
 
 
 class FilterBar(QWidget):
@@ -48,6 +49,7 @@ class FilterBar(QWidget):
         super().__init__(parent)
         h = QHBoxLayout(self)
         h.setContentsMargins(4, 2, 4, 2)
+        h.setSpacing(10)
 
         self.class_combo = QComboBox(objectName="classFilter")
         for text, value in CLASS_CHOICES:
@@ -56,7 +58,7 @@ class FilterBar(QWidget):
         for text, value in STATUS_CHOICES:
             self.status_combo.addItem(text, value)
         self.batch_combo = QComboBox(objectName="batchFilter")
-        self.batch_combo.setMinimumContentsLength(12)  # "1a2b3c4d · orders": the id, a name
+        self.batch_combo.setMinimumContentsLength(10)  # "1a2b3c4d · orders": the id, a name
         self.batch_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -77,7 +79,7 @@ class FilterBar(QWidget):
             with_keys("search payload and error", QKeySequence.StandardKey.Find)
         )
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(170)  # on a 1280-pixel laptop it still says what it is
+        self.search.setMinimumWidth(130)  # on a 1280-pixel laptop it still says what it is
         self.search.setToolTip("Literal text: % _ and quotes are plain characters")
 
         for label, widget, name in (
@@ -92,9 +94,13 @@ class FilterBar(QWidget):
             shown = QLabel(label)
             shown.setBuddy(widget)
             widget.setAccessibleName(name)
-            h.addWidget(shown)
-            h.addWidget(widget)
-            h.addSpacing(6)
+            # Each label close to its picker, the pairs apart: read as pairs, and narrow
+            # enough for the window's first size on a 1280-pixel laptop (92% of it).
+            pair = QHBoxLayout()
+            pair.setSpacing(PAIR_SPACING)
+            pair.addWidget(shown)
+            pair.addWidget(widget)
+            h.addLayout(pair)
         self.search.setAccessibleName("Search dead letters")
         h.addWidget(self.search, 1)
         # A narrowing the pickers cannot show (a day, an exact attempt count, an error

@@ -74,7 +74,7 @@ from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.window import opening
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
-from triage_app.gui.window.placement import first_geometry, fitted
+from triage_app.gui.window.placement import fitted, place_first
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
 from triage_app.gui.window.welcome import MAX_RECENT_SHOWN, WelcomePage
 from triage_app.gui.workers import JobRunner, QueryThread
@@ -830,7 +830,7 @@ class MainWindow(QMainWindow):
     def _restore_state(self) -> None:
         geometry = self.settings.bytes_value(GEOMETRY_KEY)
         if geometry is None or not self.restoreGeometry(geometry):
-            self.setGeometry(first_geometry(self.screen().availableGeometry()))
+            place_first(self)  # and again once shown, its frame counted
         else:
             # Remembered on screens that may be gone (a laptop undocked from its monitor).
             screens = [s.availableGeometry() for s in QGuiApplication.screens()]
