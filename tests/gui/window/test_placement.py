@@ -210,3 +210,21 @@ def test_on_a_narrow_window_the_error_column_stays_readable(window, qtbot) -> No
     window.resize(2400, 1000)  # room again: the error takes what the others leave
     qtbot.waitUntil(lambda: table.columnWidth(COL_ERROR) > MIN_ERROR_WIDTH)
     assert table.horizontalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("size", [QSize(1177, 662), QSize(1256, 706)])  # 1280 and 1366 px
+def test_on_a_laptop_the_status_column_is_shown_whole(window, qtbot, size: QSize) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: at 1280 px the status was cut to "stat" at the table's right edge."""
+    from triage_app.core.vocabulary import Status
+    from triage_app.gui.quarantine.model import COL_STATUS, HEADERS
+
+    table, hh = window.table, window.table.horizontalHeader()
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.width() == size.width())
+    qtbot.wait(50)
+    left = hh.sectionViewportPosition(COL_STATUS)
+    assert left >= 0 and left + hh.sectionSize(COL_STATUS) <= table.viewport().width()
+    widest = max(table.fontMetrics().horizontalAdvance(s.value) for s in Status)
+    assert hh.sectionSize(COL_STATUS) >= widest + 8
+    header = hh.fontMetrics().horizontalAdvance(HEADERS[COL_STATUS])
+    assert hh.sectionSize(COL_STATUS) >= header + 8
