@@ -120,3 +120,32 @@ def test_the_title_names_the_app_once(window, demo_workspace):
     assert window.windowTitle() == str(demo_workspace.resolve())
     shown = f"{window.windowTitle()} — {DISPLAY_NAME}"  # QPlatformWindow::formatWindowTitle
     assert shown.count("Triage Desk") == 1
+
+
+LONG = (
+    "Batch 1a2b3c4d: 10 rows, 6 loaded, 0 superseded, 4 quarantined (3 data, 1 code) in "
+    "0.1 s. Run the same file again to resume where it stopped."
+)
+
+
+def test_a_long_status_message_is_cut_at_a_word_and_whole_in_the_tooltip(window, qtbot):
+    """Issue 20: at 1280 px a message was cut mid-word ("...where it stopped. R")."""
+    bar = window.statusBar()
+    window.resize(1177, 662)  # the first window on a 1280x720 laptop
+    qtbot.waitUntil(lambda: window.width() == 1177)
+    window.show_message(LONG)
+    shown = bar.shown_message()
+    assert shown.endswith("…") and shown != LONG
+    kept = shown[:-1]
+    assert LONG.startswith(kept) and LONG[len(kept)] in " ,."  # a whole word, then "…"
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_room()
+    assert bar.toolTip() == LONG and bar.currentMessage() == LONG
+
+    window.resize(2400, 700)  # room for all of it: whole, and no tooltip
+    qtbot.waitUntil(lambda: bar.shown_message() == LONG)
+    assert bar.toolTip() == ""
+    window.resize(1177, 662)  # narrow again: cut again
+    qtbot.waitUntil(lambda: bar.shown_message().endswith("…"))
+
+    bar.clearMessage()
+    assert bar.currentMessage() == "" and bar.toolTip() == ""

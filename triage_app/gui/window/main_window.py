@@ -76,6 +76,7 @@ from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import fitted, place_first
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
+from triage_app.gui.window.status_bar import MessageBar
 from triage_app.gui.window.welcome import MAX_RECENT_SHOWN, WelcomePage
 from triage_app.gui.workers import JobRunner, QueryThread
 
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
         self.setMenuBar(self.menu)
         self._build_central()
+        self.setStatusBar(MessageBar())  # long messages cut at a word, whole in its tooltip
         self.jobs = JobStatus(self.statusBar(), self)
         self.live.busy = lambda: bool(self.jobs.running())
         self._build_status_bar()
