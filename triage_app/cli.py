@@ -37,6 +37,7 @@ from triage_app.core.vocabulary import (
     STATUS_FILTERS,
     WAITING,
     AuditAction,
+    plural,
 )
 
 
@@ -130,13 +131,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         if s.already_loaded:
             return (
                 f"batch {s.batch_id} was already loaded: nothing to do "
-                f"({s.rows} rows: {s.loaded} loaded, {s.superseded} superseded, "
+                f"({plural(s.rows, 'row')}: {s.loaded} loaded, {s.superseded} superseded, "
                 f"{s.quarantined} quarantined)"
             )
         classes = ", ".join(f"{n} {c}" for c, n in s.by_class.items()) or "none"
         head = "resumed batch" if s.resumed else "batch"
         return (
-            f"{head} {s.batch_id}: {s.rows} rows, {s.loaded} loaded, "
+            f"{head} {s.batch_id}: {plural(s.rows, 'row')}, {s.loaded} loaded, "
             f"{s.superseded} superseded, {s.quarantined} quarantined ({classes}) "
             f"in {s.seconds:.2f}s"
         )
@@ -200,7 +201,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         out = [
             f"dead letter {d.id} (version {d.version}): batch {d.batch_id} line {d.line}, "
             f"{d.status}, "
-            f"{d.attempts} attempt(s), transform {d.transform}",
+            f"{plural(d.attempts, 'attempt')}, transform {d.transform}",
             f"error [{d.error_class}]: {d.error}",
             f"signature: {d.signature}",
             f"payload:  {d.payload}",
@@ -414,7 +415,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             st = stats_json(ws)
 
     def text() -> str:
-        out = [f"{st['total']} dead letters"]
+        out = [plural(st["total"], "dead letter")]
         out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
         out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
         out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
@@ -443,7 +444,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         data,
         args.json,
         lambda: (
-            f"demo workspace at {where}: {s.rows} rows, {s.loaded} loaded, "
+            f"demo workspace at {where}: {plural(s.rows, 'row')}, {s.loaded} loaded, "
             f"{s.quarantined} quarantined\n"
             f"open it with: triage-app --workspace {where} gui"
         ),
@@ -459,8 +460,9 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 
     def text() -> str:
         head = (
-            f"batch {r.batch_id}: {r.rows} rows = {r.loaded} loaded + {r.superseded} "
-            f"superseded + {r.quarantined} quarantined over {r.chunks} chunk(s)"
+            f"batch {r.batch_id}: {plural(r.rows, 'row')} = {r.loaded} loaded + "
+            f"{r.superseded} superseded + {r.quarantined} quarantined over "
+            f"{plural(r.chunks, 'chunk')}"
         )
         if r.ok:
             return head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
@@ -483,7 +485,8 @@ def cmd_verify_idempotent(args: argparse.Namespace) -> int:
         p.to_json(),
         args.json,
         lambda: (
-            f"{'idempotent' if p.identical else 'NOT idempotent'}: two runs of {p.rows} rows "
+            f"{'idempotent' if p.identical else 'NOT idempotent'}: two runs of "
+            f"{plural(p.rows, 'row')} "
             f"through {p.transform}, warehouse SHA-256 {p.first_sha256[:16]}… and "
             f"{p.second_sha256[:16]}…"
             + ("" if p.same_dead_letters else "; the dead letters differ")
@@ -524,8 +527,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         r.to_json(),
         args.json,
         lambda: (
-            f"report in {r.out_dir}: {len(r.images)} charts, {r.dead_letters} dead letters"
-            + (f", {r.spikes} spike(s)" if r.spikes else "")
+            f"report in {r.out_dir}: {plural(len(r.images), 'chart')}, "
+            f"{plural(r.dead_letters, 'dead letter')}"
+            + (f", {plural(r.spikes, 'spike')}" if r.spikes else "")
             + f"; open {r.html.name} or {r.markdown.name}"
         ),
     )
@@ -557,9 +561,9 @@ def cmd_purge(args: argparse.Namespace) -> int:
         verb = "would purge" if s.dry_run else "purged"
         parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items()) or "nothing"
         lines = [
-            f"{verb} {s.rows:,} dead letters ({parts}) closed before "
+            f"{verb} {plural(s.rows, 'dead letter')} ({parts}) closed before "
             f"{s.cutoff:%Y-%m-%d %H:%M} UTC ({' and '.join(s.statuses)}, "
-            f"older than {policy.days} days)"
+            f"older than {plural(policy.days, 'day')})"
         ]
         for day, classes in s.by_day.items():
             counts = ", ".join(f"{n:,} {c}" for c, n in classes.items())

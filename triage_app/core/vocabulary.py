@@ -103,3 +103,20 @@ def edited_kind(kind: str) -> PayloadKind:
 def original_kind(kind: str) -> PayloadKind:
     """The kind of the original bytes behind a working payload of ``kind``."""
     return PayloadKind.CSV if is_csv_kind(kind) else PayloadKind.JSONL
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and the noun it counts, in the singular for one: "1 dead letter", "2,000 dead
+    letters", "1 batch", "3 batches". ``many`` when the plural is not the noun's regular one
+    (the last word gets "s", "es" after s, x, ch and sh, "ies" for a consonant and y)."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {many or _regular_plural(noun)}"
+
+
+def _regular_plural(noun: str) -> str:
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"

@@ -29,6 +29,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import BatchJob, Job, VerifyJob
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import IdempotenceProof
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
@@ -40,12 +41,12 @@ def describe_batch(s: BatchSummary) -> str:
     if s.already_loaded:
         return (
             f"Batch {s.batch_id[:8]} was already loaded: nothing to do "
-            f"({s.rows:,} rows: {s.loaded:,} loaded, {s.quarantined:,} quarantined)."
+            f"({plural(s.rows, 'row')}: {s.loaded:,} loaded, {s.quarantined:,} quarantined)."
         )
     classes = ", ".join(f"{n:,} {c}" for c, n in s.by_class.items()) or "none"
     head = "Cancelled" if s.cancelled else ("Resumed batch" if s.resumed else "Batch")
     text = (
-        f"{head} {s.batch_id[:8]}: {s.rows:,} rows, {s.loaded:,} loaded, "
+        f"{head} {s.batch_id[:8]}: {plural(s.rows, 'row')}, {s.loaded:,} loaded, "
         f"{s.superseded:,} superseded, {s.quarantined:,} quarantined ({classes}) "
         f"in {s.seconds:.1f} s."
     )
@@ -57,12 +58,12 @@ def describe_batch(s: BatchSummary) -> str:
 def describe_proof(p: IdempotenceProof) -> str:
     if p.identical:
         return (
-            f"<b>Idempotent.</b> Two runs of {p.rows:,} rows through {p.transform} left the "
-            f"same warehouse (SHA-256 {p.first_sha256[:16]}…) and the same dead letters "
+            f"<b>Idempotent.</b> Two runs of {plural(p.rows, 'row')} through {p.transform} "
+            f"left the same warehouse (SHA-256 {p.first_sha256[:16]}…) and the same dead letters "
             f"({p.quarantined:,}): running it again is safe."
         )
     return style.coloured(
-        f"<b>Not idempotent.</b> Two runs of {p.rows:,} rows "
+        f"<b>Not idempotent.</b> Two runs of {plural(p.rows, 'row')} "
         f"through {p.transform} differ: SHA-256 {p.first_sha256[:16]}… then "
         f"{p.second_sha256[:16]}…"
         + ("" if p.same_dead_letters else ", and the dead letters differ")

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterFilter
-from triage_app.core.vocabulary import ALL, CLASSES, Status
+from triage_app.core.vocabulary import ALL, CLASSES, Status, plural
 from triage_app.gui import pickers, style
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.shortcuts import with_keys
@@ -205,7 +205,7 @@ class FilterBar(QWidget):
             self.batch_combo.addItem(f"{b.batch_id[:8]} · {b.source_name}", b.batch_id)
             self.batch_combo.setItemData(
                 self.batch_combo.count() - 1,
-                f"{b.batch_id}: {b.source_name} with {b.transform}, {b.rows} rows, "
+                f"{b.batch_id}: {b.source_name} with {b.transform}, {plural(b.rows, 'row')}, "
                 f"{b.quarantined} quarantined, started {b.started_at}",
                 Qt.ItemDataRole.ToolTipRole,
             )

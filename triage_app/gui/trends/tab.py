@@ -42,6 +42,7 @@ from triage_app.core.trends import (
     banner_spike,
     compute_trends,
 )
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.settings import settings_store
 from triage_app.gui.trends.attempts_chart import AttemptsChart
@@ -307,7 +308,7 @@ class TrendsTab(QWidget):
         self.last_render_ms = (time.perf_counter() - started) * 1000
         total = sum(g.count for g in t.groups)
         self.updated_label.setText(
-            f"{len(t.per_batch):,} batches · updated {local_time_of_day()}"
+            f"{plural(len(t.per_batch), 'batch')} · updated {local_time_of_day()}"
             if t.per_batch or total
             else "no dead letters yet"
         )

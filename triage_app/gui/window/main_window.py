@@ -47,7 +47,7 @@ from triage_app.core.jobs import DemoJob, ExportJob, Job
 from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.trends import ErrorGroup
-from triage_app.core.vocabulary import ALL
+from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
@@ -802,7 +802,7 @@ class MainWindow(QMainWindow):
         if s.cancelled:
             self.show_message("export cancelled; no file written")
         else:
-            self.show_message(f"exported {s.rows:,} dead letters to {s.path}")
+            self.show_message(f"exported {plural(s.rows, 'dead letter')} to {s.path}")
 
     @Slot(str)
     def _export_failed(self, message: str) -> None:
