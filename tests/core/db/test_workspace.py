@@ -206,3 +206,17 @@ def test_a_missing_workspace_is_named_and_nothing_is_made(tmp_path: Path) -> Non
     assert missing_workspace(resolve_config(empty, env={})) is None
     team = resolve_config(None, "postgresql://h/wh", "postgresql://h/dl", env={})
     assert missing_workspace(team) is None  # a server's store is not looked for on disk
+
+
+def test_store_revision_reads_what_the_store_records(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine
+
+    from triage_app.core.db import HEAD_REVISION, store_revision
+
+    with open_workspace(tmp_path / "ws") as ws:
+        assert store_revision(ws.store) == HEAD_REVISION
+    empty = create_engine(f"sqlite:///{tmp_path / 'empty.db'}")
+    try:
+        assert store_revision(empty) is None
+    finally:
+        empty.dispose()

@@ -23,7 +23,12 @@ from triage_app.core.db.models import (
     stored_error,
     working_payload,
 )
-from triage_app.core.db.schema import HEAD_REVISION, SchemaChange, apply_every_migration
+from triage_app.core.db.schema import (
+    HEAD_REVISION,
+    SchemaChange,
+    apply_every_migration,
+    store_revision,
+)
 from triage_app.core.db.secrets import (
     NO_KEYRING,
     forget_password,
@@ -105,6 +110,7 @@ __all__ = [
     "signature_text",
     "signature_texts",
     "split_password",
+    "store_revision",
     "stored_error",
     "table_sha256",
     "target_table",

@@ -71,7 +71,7 @@ from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
-from triage_app.gui.window import opening
+from triage_app.gui.window import help_pages, opening
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import fitted, place_first
@@ -226,6 +226,11 @@ class MainWindow(QMainWindow):
             (m.error_action, self.focus_error),
             (m.editor_action, self.focus_editor),
             (m.about_action, self.about),
+            (m.about_qt_action, lambda: QApplication.aboutQt()),
+            (m.getting_started_action, lambda: self._keep(help_pages.show_getting_started(self))),
+            (m.guide_action, lambda: self._keep(help_pages.show_user_guide(self))),
+            (m.shortcuts_action, lambda: self._keep(help_pages.show_shortcuts(self))),
+            (m.report_action, lambda: help_pages.report_problem(self)),
             (m.retention_action, self.retention),
         ):
             action.triggered.connect(slot)
