@@ -628,7 +628,13 @@ class MainWindow(QMainWindow):
         if self.config is None:
             return
         start_dir = str(self.config.folder / "incoming") if self.config.folder else ""
-        dialog = BatchDialog(self.start_job, start_dir, self)
+        dialog = BatchDialog(
+            self.start_job,
+            start_dir,
+            self,
+            batches=self.batches,  # it opens on the last one's transform
+            remember=self.config.description,  # and on the folder of the last file run
+        )
         dialog.setObjectName("batchDialog")
         dialog.showBatch.connect(self.show_batch)
         dialog.batchFinished.connect(self._on_batch_finished)
