@@ -9,6 +9,7 @@ Plain rectangle arithmetic, so that it is tested without a display.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QMargins, QObject, QRect, QSize, QTimer
@@ -45,27 +46,42 @@ def _down(m: QMargins) -> int:
 
 
 class _FrameCounted(QObject):
-    """Places a window at its first geometry again once it is shown, its frame counted:
-    only then does the platform know the frame (a window manager adds it on mapping)."""
+    """Places a window at its first geometry again once its frame is known, frame counted.
+    Only then does the platform know the frame: a window manager adds it on mapping the
+    window, and says how thick it is a moment later (a move or resize follows)."""
+
+    PATIENCE = 2.0  # seconds after showing: a frame told later is not waited for
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self._window = window
+        self._shown_at: float | None = None
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._window and event.type() == QEvent.Type.Show:
-            self._window.removeEventFilter(self)
-            QTimer.singleShot(0, self, self._place)
+        if watched is self._window:
+            kind = event.type()
+            if kind == QEvent.Type.Show and self._shown_at is None:
+                self._shown_at = time.monotonic()
+                QTimer.singleShot(0, self, self._place)
+            elif kind in (QEvent.Type.Move, QEvent.Type.Resize) and self._shown_at is not None:
+                self._place()
         return False
 
     def _place(self) -> None:
         w = self._window
+        if self._shown_at is None or time.monotonic() - self._shown_at > self.PATIENCE:
+            w.removeEventFilter(self)
+            return
         g, f = w.geometry(), w.frameGeometry()
         frame = QMargins(
             g.left() - f.left(), g.top() - f.top(), f.right() - g.right(), f.bottom() - g.bottom()
         )
-        if not frame.isNull() and not (w.isMaximized() or w.isFullScreen()):
+        if frame.isNull():
+            return  # not known yet
+        w.removeEventFilter(self)
+        self._shown_at = None
+        if not (w.isMaximized() or w.isFullScreen()):
             w.setGeometry(first_geometry(w.screen().availableGeometry(), frame=frame))
 
 
