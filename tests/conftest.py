@@ -1,5 +1,5 @@
 """Fixtures shared by every test: real workspaces on disk, the JSONTestSuite corpus, and
-PostgreSQL where reachable."""
+PostgreSQL where reachable. No test reaches the user's own settings (``own_settings``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,27 @@ import pytest
 
 from tests.support import SEED_BATCH, JsonTestSuite
 from triage_app.core.db import Workspace, open_workspace
+from triage_app.core.places import SETTINGS_DIR_ENV
 
 PG_BASE = os.environ.get("TRIAGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The window's settings, and the config folder Qt and others write to, in a folder of
+    the session's: every window a test builds and every app a test starts as a process
+    (they inherit the environment) remembers its places there, never in the user's own.
+    tests/gui/conftest.py gives each GUI test a fresh folder on top of this."""
+    folder = tmp_path_factory.mktemp("config")
+    saved = {k: os.environ.get(k) for k in (SETTINGS_DIR_ENV, "XDG_CONFIG_HOME")}
+    os.environ[SETTINGS_DIR_ENV] = str(folder / "triage-desk")
+    os.environ["XDG_CONFIG_HOME"] = str(folder)
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from triage_app.cli_support import (
     for_terminal,
     full_ref,
     more_note,
-    named_ids,
     open_workspace_of,
     pause_collector,
     rate,
@@ -41,6 +40,8 @@ from triage_app.core.vocabulary import (
     STATUS_FILTERS,
     WAITING,
     AuditAction,
+    named_ids,
+    plural,
 )
 
 
@@ -134,13 +135,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         if s.already_loaded:
             return (
                 f"batch {s.batch_id} was already loaded: nothing to do "
-                f"({s.rows} rows: {s.loaded} loaded, {s.superseded} superseded, "
+                f"({plural(s.rows, 'row')}: {s.loaded} loaded, {s.superseded} superseded, "
                 f"{s.quarantined} quarantined)"
             )
         classes = ", ".join(f"{n} {c}" for c, n in s.by_class.items()) or "none"
         head = "resumed batch" if s.resumed else "batch"
         return (
-            f"{head} {s.batch_id}: {s.rows} rows, {s.loaded} loaded, "
+            f"{head} {s.batch_id}: {plural(s.rows, 'row')}, {s.loaded} loaded, "
             f"{s.superseded} superseded, {s.quarantined} quarantined ({classes}) "
             f"in {s.seconds:.2f}s"
         )
@@ -204,7 +205,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         out = [
             f"dead letter {d.id} (version {d.version}): batch {d.batch_id} line {d.line}, "
             f"{d.status}, "
-            f"{d.attempts} attempt(s), transform {d.transform}",
+            f"{plural(d.attempts, 'attempt')}, transform {d.transform}",
             f"error [{d.error_class}]: {d.error}",
             f"signature: {d.signature}",
             f"payload:  {d.payload}",
@@ -408,8 +409,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
             ]
         skip = "would skip" if s.dry_run else "skipped"
         for why, (n, ids) in s.not_attempted.items():
-            more = f" and {n - len(ids):,} more" if n > len(ids) else ""
-            lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids)}{more}")
+            lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids, total=n)}")
         if s.stopped:
             lines.append(f"stopped by itself: {s.stopped}")
         return "\n".join(lines)
@@ -479,7 +479,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             st = stats_json(ws)
 
     def text() -> str:
-        out = [f"{st['total']} dead letters"]
+        out = [plural(st["total"], "dead letter")]
         out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
         out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
         out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
@@ -549,7 +549,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     def text() -> str:
         head = "the default workspace" if not named else "the workspace"
         counts = (
-            f"{s.rows:,} rows = {s.loaded:,} loaded + {s.superseded:,} superseded + "
+            f"{plural(s.rows, 'row')} = {s.loaded:,} loaded + {s.superseded:,} superseded + "
             f"{s.quarantined:,} quarantined"
         )
         already = " (already there: nothing to do)" if s.already_loaded else ""
@@ -570,8 +570,9 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 
     def text() -> str:
         head = (
-            f"batch {r.batch_id}: {r.rows} rows = {r.loaded} loaded + {r.superseded} "
-            f"superseded + {r.quarantined} quarantined over {r.chunks} chunk(s)"
+            f"batch {r.batch_id}: {plural(r.rows, 'row')} = {r.loaded} loaded + "
+            f"{r.superseded} superseded + {r.quarantined} quarantined over "
+            f"{plural(r.chunks, 'chunk')}"
         )
         if r.ok:
             return head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
@@ -594,7 +595,8 @@ def cmd_verify_idempotent(args: argparse.Namespace) -> int:
         p.to_json(),
         args.json,
         lambda: (
-            f"{'idempotent' if p.identical else 'NOT idempotent'}: two runs of {p.rows} rows "
+            f"{'idempotent' if p.identical else 'NOT idempotent'}: two runs of "
+            f"{plural(p.rows, 'row')} "
             f"through {p.transform}, warehouse SHA-256 {p.first_sha256[:16]}… and "
             f"{p.second_sha256[:16]}…"
             + ("" if p.same_dead_letters else "; the dead letters differ")
@@ -635,8 +637,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         r.to_json(),
         args.json,
         lambda: (
-            f"report in {r.out_dir}: {len(r.images)} charts, {r.dead_letters} dead letters"
-            + (f", {r.spikes} spike(s)" if r.spikes else "")
+            f"report in {r.out_dir}: {plural(len(r.images), 'chart')}, "
+            f"{plural(r.dead_letters, 'dead letter')}"
+            + (f", {plural(r.spikes, 'spike')}" if r.spikes else "")
             + f"; open {r.html.name} or {r.markdown.name}"
         ),
     )
@@ -668,9 +671,9 @@ def cmd_purge(args: argparse.Namespace) -> int:
         verb = "would purge" if s.dry_run else "purged"
         parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items()) or "nothing"
         lines = [
-            f"{verb} {s.rows:,} dead letters ({parts}) closed before "
+            f"{verb} {plural(s.rows, 'dead letter')} ({parts}) closed before "
             f"{s.cutoff:%Y-%m-%d %H:%M} UTC ({' and '.join(s.statuses)}, "
-            f"older than {policy.days} days)"
+            f"older than {plural(policy.days, 'day')})"
         ]
         for day, classes in s.by_day.items():
             counts = ", ".join(f"{n:,} {c}" for c, n in classes.items())

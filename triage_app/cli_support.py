@@ -10,7 +10,7 @@ import argparse
 import gc
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -63,12 +63,6 @@ def for_terminal(text: str) -> str:
         return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
     return _UNSHOWN.sub(escaped, text)
-
-
-def named_ids(ids: Sequence[int], most: int = 10) -> str:
-    """``#2, #5, #9`` for people, the first ``most`` of them, then how many more."""
-    shown = ", ".join(f"#{i}" for i in ids[:most])
-    return shown + (f" and {len(ids) - most:,} more" if len(ids) > most else "")
 
 
 # A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.

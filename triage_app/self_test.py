@@ -4,6 +4,10 @@ temporary workspace that is removed afterwards; exit 0, or 1 naming what failed.
 Meant for the installed and the frozen app alike, where what breaks is what packaging left
 out: a Qt plugin, the package's data, the migrations' files, a driver, the metadata that
 registers the transforms. So each check goes through the same code the app runs.
+
+The window it builds keeps its settings in the temporary folder too (``TRIAGE_SETTINGS_DIR``):
+a self-test must not make its deleted workspace the user's recent one, nor its offscreen
+window's size the user's.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -181,6 +186,10 @@ class _Checks:
 
         window = open_window(str(self.folder / "ws"))
         app = QApplication.instance()
+        kept = Path(window.settings.file_name())
+        if not kept.is_relative_to(self.folder):
+            window.close()
+            raise AssertionError(f"the window's settings would go to {kept}, the user's own")
         deadline = time.monotonic() + 20
         while window.model.total() is None or window.queries is None or window.queries.busy():
             if time.monotonic() > deadline:
@@ -226,7 +235,7 @@ def run_self_test(out: TextIO = sys.stdout) -> int:
     # The window is built offscreen: the check is of the app, not of this session's display.
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     outcomes: list[Outcome] = []
-    with tempfile.TemporaryDirectory(prefix="triage-self-test-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="triage-self-test-") as tmp, _settings_in(Path(tmp)):
         checks = _Checks(Path(tmp))
         steps: list[tuple[str, Callable[[], str]]] = [
             ("version", checks.version),
@@ -255,6 +264,23 @@ def run_self_test(out: TextIO = sys.stdout) -> int:
         return 1
     print(f"self-test passed: {len(outcomes)} checks", file=out)
     return 0
+
+
+@contextmanager
+def _settings_in(folder: Path) -> Iterator[None]:
+    """The window's settings in ``folder/settings`` while the checks run, whatever was named
+    before (set before anything reads them: Qt reads nothing until asked)."""
+    from triage_app.core.places import SETTINGS_DIR_ENV
+
+    before = os.environ.get(SETTINGS_DIR_ENV)
+    os.environ[SETTINGS_DIR_ENV] = str(folder / "settings")
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[SETTINGS_DIR_ENV]
+        else:
+            os.environ[SETTINGS_DIR_ENV] = before
 
 
 def _run(name: str, step: Callable[[], str]) -> Outcome:

@@ -57,3 +57,24 @@ def test_a_missing_driver_is_named_and_the_rest_still_run(tmp_path: Path) -> Non
     assert set(got.values()) == {"ok"} and len(got) == len(CHECKS) - 1
     assert "FAIL postgresql driver: ImportError: no psycopg in this build" in out.stdout
     assert out.stdout.splitlines()[-1] == "self-test failed: postgresql driver"
+
+
+def test_the_self_test_leaves_the_users_settings_alone(tmp_path: Path) -> None:
+    """Its window is built offscreen in a temporary workspace: neither that workspace (gone
+    afterwards) nor the offscreen window's geometry may become the user's (issue 20)."""
+    home = tmp_path / "home"
+    config = home / ".config"
+    settings = config / "TriageDesk" / "triage-desk.conf"
+    settings.parent.mkdir(parents=True)
+    settings.write_bytes(
+        b"[General]\n"
+        b"recent\\workspaces=/home/steward/workspace\n"
+        b"window\\geometry=@ByteArray(\\x1\\xd9\\xd0\\xcb\\0\\x3\\0\\0\\0\\0\\0\\x64)\n"
+    )
+    before = {p: p.read_bytes() for p in config.rglob("*") if p.is_file()}
+    env = {k: v for k, v in os.environ.items() if k != "TRIAGE_SETTINGS_DIR"}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(config), TMPDIR=str(tmp_path))
+    out = cli("--self-test", env=env, timeout=180)
+    assert out.returncode == 0, out.stdout + out.stderr
+    after = {p: p.read_bytes() for p in config.rglob("*") if p.is_file()}
+    assert after == before  # byte for byte, and no file added beside it

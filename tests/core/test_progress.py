@@ -97,3 +97,11 @@ def test_one_line_for_a_redrive_and_for_a_batch() -> None:
     assert describe_pace(last, "Re-driving", done_counts_rows=True) == (
         "Re-driving 200,000 of 200,000 rows · 20,000 rows/s"
     )
+
+
+def test_one_row_is_said_in_the_singular() -> None:
+    from triage_app.core.progress import Pace, describe_pace
+
+    one = Pace(done=0, total=1, rows=1, elapsed=0.0, rows_per_second=None, seconds_left=None)
+    assert describe_pace(one, "Re-driving", done_counts_rows=True) == "Re-driving 0 of 1 row"
+    assert describe_pace(one, "Loading", done_counts_rows=False) == "Loading: 1 row, 0%"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import StoreFiller, make_demo
+from triage_app.core.places import SETTINGS_DIR_ENV
 
 _started: list[weakref.ref[QThread]] = []
 _original_start = QThread.start
@@ -61,9 +62,13 @@ def no_thread_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Each test starts with no settings: none reads what another test remembered."""
+def isolated_settings(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test starts with no settings: none reads what another test remembered. The
+    app's own (gui/settings.py) and Qt's go to a folder of the test's."""
     folder = tmp_path_factory.mktemp("settings")
+    monkeypatch.setenv(SETTINGS_DIR_ENV, str(folder))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
     QCoreApplication.setOrganizationName("TriageDeskTests")

@@ -85,3 +85,23 @@ def test_shortcuts(window):
     assert shortcuts["Re-drive…"] == "Ctrl+R"
     assert shortcuts["Refresh"] == "F5"
     assert window.detail.save_button.shortcut().toString() == "Ctrl+S"
+
+
+def test_settings_go_where_triage_settings_dir_says(tmp_path, demo_workspace):
+    """The app started as a user would, with TRIAGE_SETTINGS_DIR set: what it remembers
+    (the workspace it opened) is in that folder, and nothing in the config home."""
+    from tests.support import cli
+
+    home, kept = tmp_path / "home", tmp_path / "kept"
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "TRIAGE_EXIT_AFTER_PAINT": str(tmp_path / "painted"),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "TRIAGE_SETTINGS_DIR": str(kept),
+    }
+    out = cli("--workspace", str(demo_workspace), "gui", env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert str(demo_workspace.resolve()) in (kept / "triage-desk.ini").read_text()
+    assert not (home / ".config" / "TriageDesk").exists()

@@ -36,11 +36,14 @@ def main(argv: list[str]) -> int:
         top_left = widget.mapToGlobal(QPoint(0, 0))
         return [top_left.x(), top_left.y(), widget.width(), widget.height()]
 
-    geometry = w.geometry()
+    for _ in range(5):  # the first place is taken again once the frame is known
+        app.processEvents()
+    geometry, frame = w.geometry(), w.frameGeometry()
     print(
         json.dumps(
             {
                 "window": [geometry.x(), geometry.y(), geometry.width(), geometry.height()],
+                "frame": [frame.x(), frame.y(), frame.width(), frame.height()],
                 "screens": [
                     [g.x(), g.y(), g.width(), g.height()]
                     for g in (s.availableGeometry() for s in app.screens())

@@ -17,6 +17,7 @@ from triage_app.core.batch import DEFAULT_CHUNK, BatchSummary, check_source, run
 from triage_app.core.db import Workspace, check_reachable, make_engine, user_message
 from triage_app.core.fingerprint import OpenedFile
 from triage_app.core.progress import NoProgress, Progress
+from triage_app.core.vocabulary import plural
 
 # The rest of the engine is imported by the jobs that use it: dead letters, trends, the
 # demo and verify cost every start some 30 ms, and `triage-app run` of a file loaded
@@ -315,7 +316,7 @@ class PurgeJob:
     def title(self) -> str:
         what = " and ".join(self.statuses)
         head = "preview of a purge" if self.dry_run else "purge"
-        return f"{head} of {what} dead letters closed over {self.days} days ago"
+        return f"{head} of {what} dead letters closed over {plural(self.days, 'day')} ago"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> PurgeSummary:
         from triage_app.core.deadletters import purge_dead_letters

@@ -21,6 +21,8 @@ WORKSPACE_ENV = "TRIAGE_WORKSPACE"
 WAREHOUSE_URL_ENV = "TRIAGE_WAREHOUSE_URL"
 DEAD_LETTER_URL_ENV = "TRIAGE_DEAD_LETTER_URL"
 URL_ENVS = (WAREHOUSE_URL_ENV, DEAD_LETTER_URL_ENV)
+# A folder for the window's settings instead of the platform's place (gui/settings.py).
+SETTINGS_DIR_ENV = "TRIAGE_SETTINGS_DIR"
 
 
 def resources_dir() -> Path:

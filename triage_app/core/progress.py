@@ -14,6 +14,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
+from triage_app.core.vocabulary import plural
+
 
 class Progress(Protocol):
     def update(self, done: int, total: int, rows: int = 0) -> None:
@@ -106,9 +108,9 @@ def describe_pace(pace: Pace, verb: str, *, done_counts_rows: bool) -> str:
     re-drive, an export), so "84,000 of 200,000 rows"; otherwise (a batch counts bytes)
     the rows so far and the share done."""
     if done_counts_rows:
-        parts = [f"{verb} {pace.done:,} of {pace.total:,} rows"]
+        parts = [f"{verb} {pace.done:,} of {plural(pace.total, 'row')}"]
     else:
-        parts = [f"{verb}: {pace.rows:,} rows, {pace.fraction:.0%}"]
+        parts = [f"{verb}: {plural(pace.rows, 'row')}, {pace.fraction:.0%}"]
     if pace.rows_per_second is not None:
         parts.append(f"{pace.rows_per_second:,.0f} rows/s")
     if pace.seconds_left is not None and pace.done < pace.total:

@@ -26,6 +26,9 @@ XCB_LIBRARIES = (
     "xcb-xkb",
     "xkbcommon-x11",
 )
+# The application's name in title bars: Qt appends it to every window's title where the
+# platform's title bars name the app, so no window title spells it out again.
+DISPLAY_NAME = "Triage Desk"
 HOW_TO_GET_ONE = (
     f"install a display with `sudo apt-get install {XCB_PACKAGES}` and run under "
     "`xvfb-run triage-app`, or set QT_QPA_PLATFORM=offscreen to run headless"
@@ -67,7 +70,7 @@ def _application():  # type: ignore[no-untyped-def]
             QApplication.setOrganizationName(ORGANIZATION)
         QApplication.setApplicationName(APPLICATION)
         app = QApplication(sys.argv[:1])
-        app.setApplicationDisplayName("Triage Desk")
+        app.setApplicationDisplayName(DISPLAY_NAME)
         app.setWindowIcon(app_icon())
     return app
 
@@ -115,27 +118,54 @@ def run_gui(
     if problem is not None:
         print(f"triage-app: {problem}", file=sys.stderr)
         return 2
-    from PySide6.QtWidgets import QMessageBox
-
-    from triage_app.core.errors import TriageError
-    from triage_app.core.places import is_first_run
-    from triage_app.gui.window.main_window import MainWindow
-
     app = _application()
-    window, refusal = None, None
-    if not is_first_run(workspace, (warehouse_url, dead_letter_url)):
-        try:
-            window = open_window(
-                workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url
-            )
-        except TriageError as exc:
-            refusal = str(exc)
-    if window is None:  # the welcome page: the demo, a folder, a team store
-        window = MainWindow(None)
-        window.show()
-        if refusal is not None:
-            QMessageBox.warning(window, "Cannot open the workspace", refusal)
+    window = first_window(workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url)
     from triage_app.gui.first_paint import report_first_paint
 
     report_first_paint(window)
     return int(app.exec())
+
+
+def first_window(
+    workspace: str | os.PathLike[str] | None = None,
+    *,
+    warehouse_url: str | None = None,
+    dead_letter_url: str | None = None,
+):  # type: ignore[no-untyped-def]
+    """The window the app starts with: on the workspace named (or the default one), or on
+    the welcome page when there is none yet or it cannot be opened. A named folder without
+    a workspace becomes one only if the steward says so (a mistyped or unmounted folder
+    must not open as an empty queue)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from triage_app.core.db import missing_workspace, resolve_config
+    from triage_app.core.errors import TriageError
+    from triage_app.core.places import is_first_run, printable
+    from triage_app.gui.window.main_window import MainWindow
+    from triage_app.gui.window.opening import ask_create
+
+    _application()
+    if is_first_run(workspace, (warehouse_url, dead_letter_url)):
+        config, missing = None, None
+    else:
+        config = resolve_config(workspace, warehouse_url, dead_letter_url)
+        missing = missing_workspace(config)
+    refusal = None
+    if config is not None and missing is None:
+        try:
+            return open_window(
+                workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url
+            )
+        except TriageError as exc:
+            refusal = str(exc)
+    window = MainWindow(None)  # the welcome page: the demo, a folder, a team store
+    window.show()
+    asked = config is not None and missing is not None
+    if asked and ask_create(window, printable(config.description), missing):
+        try:
+            window.open_config(config)
+        except TriageError as exc:
+            refusal = str(exc)
+    if refusal is not None:
+        QMessageBox.warning(window, "Cannot open the workspace", refusal)
+    return window

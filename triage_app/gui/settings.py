@@ -3,21 +3,39 @@
 Connections are remembered with their password hidden (core's ``redact_url``): no
 password is ever written to settings. The password itself goes to the system keyring
 (core's ``db/secrets.py``), where one exists, and the connect dialog fills it back.
+
+Where: the platform's place for an app's settings (``QSettings``: the registry on Windows,
+``~/.config/TriageDesk/`` on Linux), unless ``TRIAGE_SETTINGS_DIR`` names a folder, which
+then holds them in ``triage-desk.ini``. The self-test and the test suite set it, so that
+nothing they do reaches what the user's window remembers; a portable install may set it
+too.
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QIcon
 
 from triage_app.core.db import redact_url, remember_password
-from triage_app.core.places import resources_dir
+from triage_app.core.places import SETTINGS_DIR_ENV, resources_dir
 
 MAX_RECENT = 8
 RECENT_WORKSPACES = "recent/workspaces"
 RECENT_CONNECTIONS = "recent/connections"
 ORGANIZATION = "TriageDesk"
 APPLICATION = "triage-desk"
+SETTINGS_FILE = "triage-desk.ini"
+
+
+def settings_store() -> QSettings:
+    """The settings every part of the window reads and writes (see the module's text)."""
+    folder = os.environ.get(SETTINGS_DIR_ENV)
+    if folder:
+        return QSettings(str(Path(folder) / SETTINGS_FILE), QSettings.Format.IniFormat)
+    return QSettings()
 
 
 def app_icon() -> QIcon:
@@ -38,7 +56,11 @@ def _list(settings: QSettings, key: str) -> list[str]:
 
 class Settings:
     def __init__(self) -> None:
-        self._s = QSettings()
+        self._s = settings_store()
+
+    def file_name(self) -> str:
+        """Where they are kept (a file, or a registry key on Windows)."""
+        return self._s.fileName()
 
     # -- recent places --------------------------------------------------------------------
     def recent_workspaces(self) -> list[str]:
@@ -47,6 +69,9 @@ class Settings:
     def add_recent_workspace(self, folder: str) -> None:
         items = [folder] + [f for f in self.recent_workspaces() if f != folder]
         self._s.setValue(RECENT_WORKSPACES, items[:MAX_RECENT])
+
+    def remove_recent_workspace(self, folder: str) -> None:
+        self._s.setValue(RECENT_WORKSPACES, [f for f in self.recent_workspaces() if f != folder])
 
     def recent_connections(self) -> list[tuple[str, str]]:
         pairs = []
@@ -67,6 +92,9 @@ class Settings:
     def bytes_value(self, key: str) -> QByteArray | None:
         value = self._s.value(key)
         return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def value(self, key: str, default: object = None) -> object:
+        return self._s.value(key, default)
 
     def set_value(self, key: str, value: object) -> None:
         self._s.setValue(key, value)

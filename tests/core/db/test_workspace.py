@@ -12,7 +12,13 @@ import pytest
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
-from triage_app.core.db import WorkspaceConfig, open_config, open_workspace, resolve_config
+from triage_app.core.db import (
+    WorkspaceConfig,
+    missing_workspace,
+    open_config,
+    open_workspace,
+    resolve_config,
+)
 from triage_app.core.errors import TriageError
 from triage_app.core.places import default_workspace_dir
 
@@ -182,3 +188,35 @@ def test_a_workspace_on_postgresql_has_no_folder(pg_urls: tuple[str, str]) -> No
         assert ws.store.dialect.name == "postgresql"
         assert set(inspect(ws.store).get_table_names()) >= STORE_TABLES
         assert "sqlite" not in ws.config.description
+
+
+def test_a_missing_workspace_is_named_and_nothing_is_made(tmp_path: Path) -> None:
+    """What the window asks about before opening: a folder that is gone, a folder without
+    a store (an unmounted share's empty mount point), and nothing made by looking."""
+    gone = tmp_path / "share" / "ws"
+    assert missing_workspace(resolve_config(gone, env={})) == f"the folder {gone} is not there"
+    empty = tmp_path / "mnt"
+    empty.mkdir()
+    assert missing_workspace(resolve_config(empty, env={})) == (
+        f"no workspace in {empty} (it has no dead_letter.db)"
+    )
+    assert not gone.parent.exists() and list(empty.iterdir()) == []
+    with open_workspace(empty):
+        pass
+    assert missing_workspace(resolve_config(empty, env={})) is None
+    team = resolve_config(None, "postgresql://h/wh", "postgresql://h/dl", env={})
+    assert missing_workspace(team) is None  # a server's store is not looked for on disk
+
+
+def test_store_revision_reads_what_the_store_records(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine
+
+    from triage_app.core.db import HEAD_REVISION, store_revision
+
+    with open_workspace(tmp_path / "ws") as ws:
+        assert store_revision(ws.store) == HEAD_REVISION
+    empty = create_engine(f"sqlite:///{tmp_path / 'empty.db'}")
+    try:
+        assert store_revision(empty) is None
+    finally:
+        empty.dispose()

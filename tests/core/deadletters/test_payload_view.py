@@ -12,6 +12,7 @@ from triage_app.core.deadletters import (
     error_position,
     payload_diff,
     reformat,
+    without_position,
 )
 from triage_app.core.errors import TriageError
 
@@ -75,3 +76,12 @@ def test_diff_of_invalid_json_is_by_line():
         ("-", '{"a": 1'),
         ("+", '{"a": 1}'),
     ]
+
+
+def test_the_position_is_taken_out_of_a_json_error_to_be_said_once():
+    problem = check_edit('{"pesanan_id": 8,\n  "qty": 2,\n}', "jsonl")
+    assert problem is not None and error_position(problem) == (2, 11)
+    assert without_position(problem) == "not valid JSON: trailing comma is not allowed"
+    assert without_position("a CSV row is edited as a JSON object") == (
+        "a CSV row is edited as a JSON object"
+    )

@@ -115,5 +115,5 @@ def test_a_broken_plugin_warns_but_the_builtins_keep_working(tmp_path: Path) -> 
 
     unknown = cli("run", str(tmp_path / "x.jsonl"), "--transform", "produk@1", env=env)
     assert unknown.returncode != 0
-    assert "1 plugin(s) failed to load" in unknown.stderr
+    assert "1 plugin failed to load" in unknown.stderr
     assert "Traceback" not in unknown.stderr

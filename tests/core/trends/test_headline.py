@@ -107,3 +107,11 @@ def test_direction_rising_falling_flat_and_without_a_week() -> None:
     )
     assert headline(1_500, None).direction() == "1,500 dead letters wait for a person."
     assert headline(0, 3).backlog_change == -3
+
+
+def test_one_dead_letter_is_said_in_the_singular() -> None:
+    assert headline(1, None).direction() == "1 dead letter waits for a person."
+    assert headline(1, 3).direction() == (
+        "The backlog is falling: 1 dead letter waits for a person, -2 in 7 days."
+    )
+    assert headline(2, None).direction() == "2 dead letters wait for a person."

@@ -7,11 +7,12 @@ import logging
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QPushButton
 from sqlalchemy.engine import make_url
 
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
+from triage_app.gui.settings import settings_store
 
 SECRET = "s3cret-Pa55"
 
@@ -25,7 +26,7 @@ def _test(qtbot, dialog: ConnectDialog) -> str:  # type: ignore[no-untyped-def]
 
 def _settings_text() -> str:
     """Everything the app's settings hold, keys and values, as written to disk."""
-    s = QSettings()
+    s = settings_store()
     s.sync()
     path = Path(s.fileName())
     on_disk = path.read_text(errors="replace") if path.exists() else ""

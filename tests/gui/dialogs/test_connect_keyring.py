@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from keyring.backends import fail
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLineEdit
 from sqlalchemy.engine import make_url
 
@@ -16,7 +15,7 @@ from tests.support.keyrings import MemoryKeyring, installed
 from triage_app.core.db import resolve_config
 from triage_app.core.db.secrets import SERVICE
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
-from triage_app.gui.settings import Settings
+from triage_app.gui.settings import Settings, settings_store
 
 SECRET = "s3cret-Pa55"
 WH = f"postgresql+psycopg://steward:{SECRET}@db.example/warehouse"
@@ -24,7 +23,7 @@ DL = f"postgresql+psycopg://auditor:{SECRET}x@db.example/triage"
 
 
 def _settings_on_disk() -> str:
-    s = QSettings()
+    s = settings_store()
     s.sync()
     path = Path(s.fileName())
     assert path.exists(), "settings were never written"

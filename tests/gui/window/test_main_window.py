@@ -45,6 +45,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     assert not save.isEnabled()
     assert editor.error_position() == (2, 11)  # orjson blames the trailing comma
     assert "line 2 col 11" in window.detail.validation.text()
+    assert window.detail.validation.text().count("line") == 1  # said once (issue 20)
 
     # A valid edit enables Save; Ctrl+S saves it through core's audited edit.
     stored = get_dead_letter_text(demo_workspace, dl_id)
@@ -115,3 +116,43 @@ def _ws(folder):  # type: ignore[no-untyped-def]
 def get_dead_letter_text(folder, dl_id: int) -> str:  # type: ignore[no-untyped-def]
     with open_workspace(folder) as ws:
         return get_dead_letter(ws, dl_id).payload
+
+
+def test_the_title_names_the_app_once(window, demo_workspace):
+    """Qt appends the application's display name to a window's title on X11 and Windows
+    (unless the title already ends with it): the window's own title is the workspace alone,
+    so the title bar reads "<workspace> — Triage Desk", never the name twice (issue 20)."""
+    from triage_app.gui.app import DISPLAY_NAME
+
+    assert window.windowTitle() == str(demo_workspace.resolve())
+    shown = f"{window.windowTitle()} — {DISPLAY_NAME}"  # QPlatformWindow::formatWindowTitle
+    assert shown.count("Triage Desk") == 1
+
+
+LONG = (
+    "Batch 1a2b3c4d: 10 rows, 6 loaded, 0 superseded, 4 quarantined (3 data, 1 code) in "
+    "0.1 s. Run the same file again to resume where it stopped."
+)
+
+
+def test_a_long_status_message_is_cut_at_a_word_and_whole_in_the_tooltip(window, qtbot):
+    """Issue 20: at 1280 px a message was cut mid-word ("...where it stopped. R")."""
+    bar = window.statusBar()
+    window.resize(1177, 662)  # the first window on a 1280x720 laptop
+    qtbot.waitUntil(lambda: window.width() == 1177)
+    window.show_message(LONG)
+    shown = bar.shown_message()
+    assert shown.endswith("…") and shown != LONG
+    kept = shown[:-1]
+    assert LONG.startswith(kept) and LONG[len(kept)] in " ,."  # a whole word, then "…"
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_room()
+    assert bar.toolTip() == LONG and bar.currentMessage() == LONG
+
+    window.resize(2400, 700)  # room for all of it: whole, and no tooltip
+    qtbot.waitUntil(lambda: bar.shown_message() == LONG)
+    assert bar.toolTip() == ""
+    window.resize(1177, 662)  # narrow again: cut again
+    qtbot.waitUntil(lambda: bar.shown_message().endswith("…"))
+
+    bar.clearMessage()
+    assert bar.currentMessage() == "" and bar.toolTip() == ""

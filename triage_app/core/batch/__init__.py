@@ -3,6 +3,7 @@ upserted into the warehouse and failures quarantined with their evidence, commit
 by chunk (in one or two lanes) so that a killed run resumes where it stopped, and complete
 only for the bytes its source's hash was taken of."""
 
+from triage_app.core.batch.incoming import batch_files, next_batch_file
 from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
 from triage_app.core.batch.readers import (
     csv_header_names,
@@ -25,6 +26,7 @@ __all__ = [
     "BatchSummary",
     "Failure",
     "SourceChanged",
+    "batch_files",
     "check_source",
     "csv_header_names",
     "decode_csv",
@@ -33,5 +35,6 @@ __all__ = [
     "failure_from",
     "failure_from_message",
     "list_batches",
+    "next_batch_file",
     "run_batch",
 ]

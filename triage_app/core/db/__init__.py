@@ -23,7 +23,12 @@ from triage_app.core.db.models import (
     stored_error,
     working_payload,
 )
-from triage_app.core.db.schema import HEAD_REVISION, SchemaChange, apply_every_migration
+from triage_app.core.db.schema import (
+    HEAD_REVISION,
+    SchemaChange,
+    apply_every_migration,
+    store_revision,
+)
 from triage_app.core.db.secrets import (
     NO_KEYRING,
     forget_password,
@@ -49,6 +54,7 @@ from triage_app.core.db.workspace import (
     Workspace,
     WorkspaceConfig,
     migrate_workspace,
+    missing_workspace,
     open_config,
     open_workspace,
     resolve_config,
@@ -90,6 +96,7 @@ __all__ = [
     "keyring_unavailable",
     "make_engine",
     "migrate_workspace",
+    "missing_workspace",
     "notify_change",
     "open_config",
     "open_workspace",
@@ -105,6 +112,7 @@ __all__ = [
     "signature_text",
     "signature_texts",
     "split_password",
+    "store_revision",
     "stored_error",
     "table_sha256",
     "target_table",

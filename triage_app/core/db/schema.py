@@ -162,6 +162,12 @@ def store_name(engine: Engine) -> str:
     return redact_url(engine.url.render_as_string(hide_password=False))
 
 
+def store_revision(engine: Engine) -> str | None:
+    """The schema revision the store records (None: no store there yet); it only reads."""
+    with engine.connect() as conn:
+        return _state(conn, store_name(engine)).revision
+
+
 def _newer(where: str, rev: str) -> TriageError:
     return TriageError(
         f"the dead-letter store at {where} was made by a newer Triage Desk: schema {rev}; "

@@ -24,6 +24,7 @@ from triage_app.core.places import (
     STORE_FILE,
     WAREHOUSE_FILE,
     WAREHOUSE_URL_ENV,
+    printable,
     workspace_folder,
 )
 
@@ -96,6 +97,22 @@ def _store_must_exist(config: WorkspaceConfig) -> None:
         if config.folder is not None and store.parent == config.folder:
             raise NoWorkspace(config.folder, f"no workspace at {config.folder}")
         raise TriageError(f"no dead-letter store at {store}")
+
+
+def missing_workspace(config: WorkspaceConfig) -> str | None:
+    """Why the folder ``config`` names holds no workspace to open, or None when its store is
+    there (or is not a file: a server's). It only looks: opening with ``create=True`` would
+    make an empty workspace instead, which on a share that is not mounted looks like a queue
+    whose rows are gone. The window asks before it lets that happen."""
+    store = _sqlite_file(config.dead_letter_url)
+    if store is None or store.is_file():
+        return None
+    folder = config.folder if config.folder is not None else store.parent
+    if not folder.is_dir():
+        return f"the folder {printable(folder)} is not there"
+    if config.folder is not None and store.parent == config.folder:
+        return f"no workspace in {printable(folder)} (it has no {STORE_FILE})"
+    return f"no dead-letter store at {printable(store)}"
 
 
 def _must_exist(config: WorkspaceConfig) -> None:

@@ -81,6 +81,7 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         error_position,
         payload_diff,
         reformat,
+        without_position,
     )
     from triage_app.core.deadletters.purge import (
         PURGEABLE,
@@ -189,6 +190,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "error_position",
         "payload_diff",
         "reformat",
+        "without_position",
     ),
     "purge": (
         "PURGEABLE",
@@ -340,4 +342,5 @@ __all__ = [
     "step_from_text",
     "team_labels",
     "try_payload",
+    "without_position",
 ]

@@ -24,6 +24,8 @@ from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import PayloadKind, edited_kind
 
 _POSITION = re.compile(r"line (\d+) column (\d+)")
+# The position as the JSON parser words it, with what leads to it: ": line 2 column 11 (char 20)".
+_POSITION_TEXT = re.compile(r":?\s*\(?line \d+ column \d+(?: \(char \d+\))?\)?")
 # Diff every line when the texts are this short; otherwise three lines of context.
 FULL_DIFF_LINES = 400
 
@@ -76,6 +78,12 @@ def error_position(message: str) -> tuple[int, int] | None:
     """(line, column), both 1-based, named in a JSON error message, if any."""
     m = _POSITION.search(message)
     return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def without_position(message: str) -> str:
+    """``message`` without the position the parser wrote into it, for a line that names the
+    position once, its own way ("line 2 col 11: not valid JSON: unexpected character")."""
+    return _POSITION_TEXT.sub("", message).strip()
 
 
 def check_edit(text: str, kind: str) -> str | None:

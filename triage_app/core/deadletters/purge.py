@@ -41,7 +41,7 @@ from triage_app.core.db import (
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, with_retry
-from triage_app.core.vocabulary import CLOSED, AuditAction, Status
+from triage_app.core.vocabulary import CLOSED, AuditAction, Status, plural
 
 # Rows per transaction: short enough that a steward's edit never waits long for the lock,
 # long enough that a million rows take a few hundred commits.
@@ -90,7 +90,8 @@ class RetentionPolicy:
         return {"days": self.days, "statuses": list(self.statuses)}
 
     def describe(self) -> str:
-        return f"{' and '.join(self.statuses)} dead letters closed more than {self.days} days ago"
+        closed = f"closed more than {plural(self.days, 'day')} ago"
+        return f"{' and '.join(self.statuses)} dead letters {closed}"
 
 
 def retention_policy(ws: Workspace) -> RetentionPolicy | None:

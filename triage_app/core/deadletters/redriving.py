@@ -60,6 +60,7 @@ from triage_app.core.vocabulary import (
     ErrorClass,
     PayloadKind,
     RedriveOutcome,
+    plural,
 )
 
 DEFAULT_MAX_ATTEMPTS = 3
@@ -253,15 +254,15 @@ class _Watch:
             failed = sum(tried)
             if tried and failed / len(tried) > rate:
                 return (
-                    f"the canary failed: {failed:,} of its {len(tried):,} rows failed, more "
-                    f"than {limit}; the other {left:,} were not touched"
+                    f"the canary failed: {failed:,} of its {plural(len(tried), 'row')} failed, "
+                    f"more than {limit}; the other {left:,} were not touched"
                 )
             return None
         window = self.recent
         if len(window) >= min(self.guard.window, self.total) and sum(window) / len(window) > rate:
             return (
-                f"{sum(window):,} of the last {len(window):,} rows failed, more than {limit}: "
-                f"stopped after {done:,} of {self.total:,}"
+                f"{sum(window):,} of the last {plural(len(window), 'row')} failed, more than "
+                f"{limit}: stopped after {done:,} of {self.total:,}"
             )
         return None
 

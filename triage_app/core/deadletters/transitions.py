@@ -69,6 +69,7 @@ from triage_app.core.vocabulary import (
     Status,
     edited_kind,
     is_csv_kind,
+    plural,
 )
 
 LEASE_ENV = "TRIAGE_LEASE_SECONDS"
@@ -357,7 +358,8 @@ def edit_many(
         [(*p, at) for p in payloads],
     )
     if done != len(payloads):
-        raise TriageError(f"{len(payloads) - done} dead letters changed while being fixed")
+        changed = plural(len(payloads) - done, "dead letter")
+        raise TriageError(f"{changed} changed while being fixed")
     driver_many(
         conn,
         "INSERT INTO audit_events (dead_letter_id, at, actor, action, detail, version, "

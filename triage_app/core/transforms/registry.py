@@ -18,6 +18,7 @@ from collections.abc import Callable
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import orders, pesanan
 from triage_app.core.transforms.transform import Transform
+from triage_app.core.vocabulary import plural
 
 ENTRY_POINT_GROUP = "triage_app.transforms"
 _REF = re.compile(r"([A-Za-z_][\w.-]*)@(\d+)")
@@ -94,7 +95,8 @@ class Registry:
     def _broken(self) -> str:
         if not self.problems:
             return ""
-        return f" ({len(self.problems)} plugin(s) failed to load: {self.problems[0]})"
+        failed = plural(len(self.problems), "plugin")
+        return f" ({failed} failed to load: {self.problems[0]})"
 
     def known(self) -> str:
         return ", ".join(t.ref for t in self.all()) or "none"

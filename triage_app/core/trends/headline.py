@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from triage_app.core.trends.counting import status_totals
 from triage_app.core.trends.model import ErrorGroup, Spike, Trends
+from triage_app.core.vocabulary import plural
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,10 @@ class Headline:
     def direction(self) -> str:
         """One sentence on the backlog: "falling", "rising" or "flat", with the numbers."""
         change = self.backlog_change
-        if change is None:
-            return f"{self.open_now:,} dead letters wait for a person."
-        word = "rising" if change > 0 else "falling" if change < 0 else "flat"
-        return (
-            f"The backlog is {word}: {self.open_now:,} dead letters wait for a person, "
-            f"{change:+,} in 7 days."
+        waiting = plural(self.open_now, "dead letter") + (
+            " waits" if self.open_now == 1 else " wait"
         )
+        if change is None:
+            return f"{waiting} for a person."
+        word = "rising" if change > 0 else "falling" if change < 0 else "flat"
+        return f"The backlog is {word}: {waiting} for a person, {change:+,} in 7 days."

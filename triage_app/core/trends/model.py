@@ -9,7 +9,7 @@ from typing import Any
 
 from triage_app.core.clock import iso
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
-from triage_app.core.vocabulary import NOBODY, Status
+from triage_app.core.vocabulary import NOBODY, Status, plural
 
 # A spike among this many newest batches raises the banner; older ones stay in the chart.
 RECENT_BATCHES = 3
@@ -53,7 +53,7 @@ class PurgeNote:
     statuses: tuple[str, ...]
 
     def message(self) -> str:
-        return f"{self.rows:,} rows purged on {self.at:%Y-%m-%d}"
+        return f"{plural(self.rows, 'row')} purged on {self.at:%Y-%m-%d}"
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ class Spike:
             against = "where the batches before it quarantined almost nothing (median 0%)"
         return (
             f"Quarantine spike in batch {b.batch_id[:8]} ({b.source_name}, transform "
-            f"{b.transform}): {b.rate:.1%} of {b.rows:,} rows quarantined, {against}. "
+            f"{b.transform}): {b.rate:.1%} of {plural(b.rows, 'row')} quarantined, {against}. "
             f"A new release of {b.transform} may have broken the transform."
         )
 

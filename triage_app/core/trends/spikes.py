@@ -7,6 +7,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from triage_app.core.vocabulary import plural
+
 DEFAULT_SPIKE_FACTOR = 3.0
 DEFAULT_SPIKE_WINDOW = 7
 # With clean batches before it the median is 0, and 3 x 0 would flag a single quarantined
@@ -38,8 +40,8 @@ class SpikeRule:
     def describe(self) -> str:
         return (
             f"a batch whose quarantine rate exceeds {self.factor:g}x the median of the "
-            f"previous {self.window} batches (a median below {self.min_baseline:.1%} counts "
-            f"as {self.min_baseline:.1%})"
+            f"previous {plural(self.window, 'batch')} (a median below "
+            f"{self.min_baseline:.1%} counts as {self.min_baseline:.1%})"
         )
 
 

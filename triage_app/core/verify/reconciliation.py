@@ -18,7 +18,7 @@ from sqlalchemy import func, inspect, select
 from triage_app.core.db import Batch, BatchChunk, DeadLetter, Workspace, target_table
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import BatchState, Status
+from triage_app.core.vocabulary import BatchState, Status, plural
 
 
 @dataclass
@@ -106,7 +106,8 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         expected = max(expected, c.last_line + 1)
         if c.records != c.loaded + c.superseded + c.quarantined:
             r.problems.append(
-                f"lines {c.first_line}-{c.last_line}: {c.records} records but {c.loaded} loaded"
+                f"lines {c.first_line}-{c.last_line}: {plural(c.records, 'record')} but "
+                f"{c.loaded} loaded"
                 f" + {c.superseded} superseded + {c.quarantined} quarantined"
             )
     if chunks and expected - 1 != row.lines_done:
@@ -121,7 +122,7 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
             r.problems.append(f"{name}: the batch says {getattr(row, name)}, its chunks {total}")
     if row.rows != r.loaded + r.superseded + r.quarantined:
         r.problems.append(
-            f"{row.rows} rows but {r.loaded} loaded + {r.superseded} superseded"
+            f"{plural(row.rows, 'row')} but {r.loaded} loaded + {r.superseded} superseded"
             f" + {r.quarantined} quarantined"
         )
 
@@ -140,7 +141,7 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         if n != c.quarantined:
             r.problems.append(
                 f"lines {c.first_line}-{c.last_line}: {c.quarantined} quarantined "
-                f"counted, {n} dead letters stored"
+                f"counted, {plural(n, 'dead letter')} stored"
             )
             if n < c.quarantined:
                 missing += range(c.first_line, c.last_line + 1)
@@ -173,7 +174,9 @@ def _check_warehouse(
         return
     if not inspect(ws.warehouse).has_table(transform.table):
         if r.loaded:
-            r.problems.append(f"{r.loaded} rows loaded but there is no table {transform.table}")
+            r.problems.append(
+                f"{plural(r.loaded, 'row')} loaded but there is no table {transform.table}"
+            )
         return
     table = target_table(transform)
     starts = [c.first_line for c in chunks]

@@ -38,7 +38,7 @@ from triage_app.core.deadletters import (
     audit_page,
     count_dead_letters,
 )
-from triage_app.core.vocabulary import ALL
+from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.audit.model import (
     COL_ACTION,
@@ -280,7 +280,7 @@ class AuditTab(QWidget):
     def _show_count(self) -> None:
         n = self.model.matching()
         shown = len(self.model.records)
-        text = f"{n:,} event{'' if n == 1 else 's'}"
+        text = plural(n, "event")
         if shown < n:
             text += f" · {shown:,} shown, scroll for more"
         self.count_label.setText(text if n else "no events match")

@@ -3,14 +3,16 @@ progress, rows/s, ETA and Cancel; end with a summary and a way to see its dead l
 
 from __future__ import annotations
 
+import hashlib
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QSignalBlocker, Signal, Slot
+from PySide6.QtCore import QSignalBlocker, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -24,28 +26,38 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.batch import BatchSummary, detect_format
+from triage_app.core.batch import (
+    BatchInfo,
+    BatchSummary,
+    batch_files,
+    detect_format,
+    next_batch_file,
+)
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import BatchJob, Job, VerifyJob
+from triage_app.core.places import printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import IdempotenceProof
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.settings import Settings
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
 J = TypeVar("J", BatchJob, VerifyJob)
+DEFAULT_TRANSFORM_NAME = "pesanan"
 
 
 def describe_batch(s: BatchSummary) -> str:
     if s.already_loaded:
         return (
             f"Batch {s.batch_id[:8]} was already loaded: nothing to do "
-            f"({s.rows:,} rows: {s.loaded:,} loaded, {s.quarantined:,} quarantined)."
+            f"({plural(s.rows, 'row')}: {s.loaded:,} loaded, {s.quarantined:,} quarantined)."
         )
     classes = ", ".join(f"{n:,} {c}" for c, n in s.by_class.items()) or "none"
     head = "Cancelled" if s.cancelled else ("Resumed batch" if s.resumed else "Batch")
     text = (
-        f"{head} {s.batch_id[:8]}: {s.rows:,} rows, {s.loaded:,} loaded, "
+        f"{head} {s.batch_id[:8]}: {plural(s.rows, 'row')}, {s.loaded:,} loaded, "
         f"{s.superseded:,} superseded, {s.quarantined:,} quarantined ({classes}) "
         f"in {s.seconds:.1f} s."
     )
@@ -57,12 +69,12 @@ def describe_batch(s: BatchSummary) -> str:
 def describe_proof(p: IdempotenceProof) -> str:
     if p.identical:
         return (
-            f"<b>Idempotent.</b> Two runs of {p.rows:,} rows through {p.transform} left the "
-            f"same warehouse (SHA-256 {p.first_sha256[:16]}…) and the same dead letters "
+            f"<b>Idempotent.</b> Two runs of {plural(p.rows, 'row')} through {p.transform} "
+            f"left the same warehouse (SHA-256 {p.first_sha256[:16]}…) and the same dead letters "
             f"({p.quarantined:,}): running it again is safe."
         )
     return style.coloured(
-        f"<b>Not idempotent.</b> Two runs of {p.rows:,} rows "
+        f"<b>Not idempotent.</b> Two runs of {plural(p.rows, 'row')} "
         f"through {p.transform} differ: SHA-256 {p.first_sha256[:16]}… then "
         f"{p.second_sha256[:16]}…"
         + ("" if p.same_dead_letters else ", and the dead letters differ")
@@ -71,12 +83,35 @@ def describe_proof(p: IdempotenceProof) -> str:
     )
 
 
+def first_transform(batches: Sequence[BatchInfo]) -> str | None:
+    """The transform the dialog opens on: the last batch's, else pesanan's newest version
+    (the demo's and the nightly orders' transform), else the first there is."""
+    registry = default_registry()
+    refs = [t.ref for t in registry.all()]
+    if batches and batches[0].transform in refs:
+        return batches[0].transform
+    try:
+        return registry.newest(DEFAULT_TRANSFORM_NAME).ref
+    except TriageError:
+        return refs[0] if refs else None
+
+
 class BatchDialog(QDialog):
+    """``start_dir``: where files arrive (the workspace's ``incoming``); ``batches``: those
+    run so far, newest first; ``remember``: a key under which the folder of the last file
+    run is kept for next time (the workspace's)."""
+
     showBatch = Signal(str)  # batch id: filter the table to it
     batchFinished = Signal(object)  # BatchSummary
 
     def __init__(
-        self, start_job: StartJob, start_dir: str = "", parent: QWidget | None = None
+        self,
+        start_job: StartJob,
+        start_dir: str = "",
+        parent: QWidget | None = None,
+        *,
+        batches: Sequence[BatchInfo] = (),
+        remember: str = "",
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Run batch")
@@ -84,17 +119,23 @@ class BatchDialog(QDialog):
         self._start_job = start_job
         self._runner: JobRunner | None = None
         self._summary: BatchSummary | None = None
-        self._start_dir = start_dir
+        self._folder_key = (
+            f"batch/last_folder/{hashlib.sha256(remember.encode()).hexdigest()[:16]}"
+            if remember
+            else ""
+        )
+        self._start_dir = self._remembered_folder() or start_dir
+        self._proposed: Path | None = None
 
         self.path_edit = QLineEdit(objectName="batchPath")
         self.path_edit.setPlaceholderText("a JSONL or CSV file")
         self.path_edit.setAccessibleName("Batch file")
         self.path_edit.textChanged.connect(self._on_path_changed)
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
+        self.browse_button = QPushButton("Browse…", objectName="batchBrowseButton")
+        self.browse_button.clicked.connect(self._browse)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
-        path_row.addWidget(browse)
+        path_row.addWidget(self.browse_button)
         self.format_combo = QComboBox(objectName="batchFormat")
         self.format_combo.setAccessibleName("Batch file format")
         self.format_combo.addItem("detect from the name", None)
@@ -155,7 +196,44 @@ class BatchDialog(QDialog):
         v.addWidget(self.rate)
         v.addWidget(self.summary)
         v.addWidget(self.buttons)
-        self._on_path_changed()
+        self._offer(batches)
+
+    def _offer(self, batches: Sequence[BatchInfo]) -> None:
+        """Open on the last batch's transform and on the next file to load from the start
+        folder (one that transform reads first), listing the folder's files as the path is
+        typed; with nothing to offer, Enter browses instead of running nothing."""
+        self._loaded = {b.source_name for b in batches}
+        if self._start_dir:
+            files = batch_files(Path(self._start_dir))
+            completer = QCompleter([str(f) for f in files], self)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.popup().setAccessibleName("Batch files in the folder")
+            self.path_edit.setCompleter(completer)
+        first = first_transform(batches)
+        if first is not None:
+            self.set_transform(first)
+        self._propose()
+        self.transform_combo.currentIndexChanged.connect(self._on_transform_chosen)
+
+    def _propose(self) -> None:
+        """The newest file in the start folder not loaded yet that the transform reads."""
+        reads = self._transform_format()
+        folder = Path(self._start_dir) if self._start_dir else None
+        found = None
+        if folder is not None and reads is not None:
+            found = next_batch_file(folder, self._loaded, {reads})
+        self._proposed = found
+        self.set_path(found or "")
+        self._check()  # also when the field was empty and stays so
+
+    @Slot()
+    def _on_transform_chosen(self) -> None:
+        """Another transform, while the field is empty or holds the file offered for the
+        last one: offer the next file this one reads instead."""
+        text = self.path_edit.text().strip()
+        if self._runner is None and (not text or Path(text) == self._proposed):
+            self._propose()
 
     def set_path(self, path: str | Path) -> None:
         self.path_edit.setText(str(path))
@@ -168,12 +246,34 @@ class BatchDialog(QDialog):
     def is_running(self) -> bool:
         return self._runner is not None
 
+    def _nothing_new(self) -> str:
+        """What an empty field says: nothing new to offer, and how to choose a file."""
+        if not self._start_dir:
+            return ""
+        reads = self._transform_format()
+        what = f"{reads.upper()} file" if reads else "file"
+        where = html.escape(printable(self._start_dir))
+        return f"no new {what} in {where}: Browse… (Enter) to choose one"
+
+    def _transform_format(self) -> str | None:
+        ref = self.transform_combo.currentData()
+        return default_registry().get(ref).input_format if ref else None
+
+    def _remembered_folder(self) -> str:
+        """The folder of the last file run in this workspace, while it is there."""
+        if not self._folder_key:
+            return ""
+        folder = str(Settings().value(self._folder_key, "") or "")
+        return folder if folder and Path(folder).is_dir() else ""
+
     @Slot()
     def _browse(self) -> None:
+        text = self.path_edit.text().strip()
+        start = str(Path(text).parent) if text and Path(text).parent.is_dir() else ""
         path, _ = QFileDialog.getOpenFileName(
             self,
             "Choose a batch file",
-            self._start_dir,
+            start or self._start_dir,
             "Batches (*.jsonl *.ndjson *.json *.csv *.tsv);;All files (*)",
         )
         if path:
@@ -200,7 +300,7 @@ class BatchDialog(QDialog):
         text = self.path_edit.text().strip()
         ok = False
         if not text:
-            self.detected.setText("")
+            self.detected.setText(self._nothing_new())
         else:
             try:
                 fmt = self._job(BatchJob).check()
@@ -208,11 +308,19 @@ class BatchDialog(QDialog):
                 self.detected.setText(style.coloured(html.escape(str(exc)), style.ERROR))
             else:
                 ok = True
-                self.detected.setText(f"read as {fmt}")
+                said = f"read as {fmt}"
+                if self._proposed is not None and Path(text) == self._proposed:
+                    where = html.escape(printable(self._proposed.parent))
+                    said = f"the newest file in {where} not loaded yet; {said}"
+                self.detected.setText(said)
         # A refusal wraps over lines; a form row does not grow for it by itself.
         self.detected.setMinimumHeight(self.detected.heightForWidth(self.detected.width()))
         self.run_button.setEnabled(ok and self._runner is None)
         self.verify_button.setEnabled(ok and self._runner is None)
+        # Enter runs a file that is there to run; with none, it opens the file picker.
+        runnable = ok and self._runner is None
+        self.run_button.setDefault(runnable)
+        self.browse_button.setDefault(not runnable and self._runner is None)
 
     def _job(self, kind: type[J]) -> J:
         return kind(
@@ -235,6 +343,8 @@ class BatchDialog(QDialog):
         if self._runner is not None:
             return
         job = self._job(BatchJob)
+        if self._folder_key:  # next time, the dialog opens on this file's folder
+            Settings().set_value(self._folder_key, str(job.path.resolve().parent))
         self.summary.setText("")
         self.show_button.hide()
         self.progress.setValue(0)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from triage_app.core.clock import iso
 from triage_app.core.deadletters import ChangeSetInfo, ChangeSetReport
 from triage_app.core.jobs import Job, RevertJob
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner
@@ -32,7 +33,7 @@ HEADERS = ("id", "when", "who", "rows", "fix", "reverted")
 
 def describe_revert(r: ChangeSetReport) -> str:
     n = len(r.changed)
-    text = f"Change-set {r.change_set_id} reverted: {n:,} dead letter{'s' if n != 1 else ''} back."
+    text = f"Change-set {r.change_set_id} reverted: {plural(n, 'dead letter')} back."
     if r.refused:
         text += (
             f" {len(r.refused):,} left as they are, changed since (first: {r.refused[0][1]}); "
@@ -127,8 +128,8 @@ class ChangeSetsDialog(QDialog):
         answer = QMessageBox.question(
             self,
             "Revert the change-set",
-            f"Put the {c.rows:,} rows change-set {c.id} changed ({c.description}) back to "
-            "their payloads from before? Rows changed since are left as they are.",
+            f"Put the {plural(c.rows, 'row')} change-set {c.id} changed ({c.description}) "
+            "back to their payloads from before? Rows changed since are left as they are.",
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.revert(c.id)

@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 from triage_app.core.deadletters import ChangePreview, ChangeReport, DeadLetterRow, discard
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import ChangeApplyJob, ChangePreviewJob, Job
-from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
+from triage_app.core.vocabulary import named_ids, plural
+from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner

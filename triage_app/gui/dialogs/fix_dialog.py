@@ -54,8 +54,9 @@ from triage_app.core.deadletters import (
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
 from triage_app.core.transforms import default_registry
+from triage_app.core.vocabulary import named_ids, plural
 from triage_app.gui import style
-from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
+from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from triage_app.core.clock import minute
 from triage_app.core.jobs import GroupJob
 from triage_app.core.trends import ErrorGroup
+from triage_app.core.vocabulary import plural
 
 NOTE_CHARS = 2_000
 TAG_CHARS = 80  # what set_group accepts
@@ -61,7 +62,7 @@ class GroupDialog(QDialog):
         )
         about.setText(
             f"<b>{_escape(group.signature)}</b><br>{group.error_class}: "
-            f"{group.count:,} dead letters, {group.open:,} open{waiting}"
+            f"{plural(group.count, 'dead letter')}, {group.open:,} open{waiting}"
         )
 
         self.owner = QComboBox(objectName="groupOwner", editable=True)

@@ -45,8 +45,9 @@ from triage_app.core.deadletters import (
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import Job, RedriveJob
 from triage_app.core.transforms import default_registry
+from triage_app.core.vocabulary import named_ids, plural
 from triage_app.gui import style
-from triage_app.gui.dialogs.scope import RowsScope, ScopeSource, named_ids, plural
+from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
@@ -82,8 +83,7 @@ def describe_redrive(s: RedriveSummary) -> str:
     # Each row the re-drive did not reach, named, with why.
     skip = "would skip" if s.dry_run else "Skipped"
     for why, (n, ids) in s.not_attempted.items():
-        more = f" and {n - len(ids):,} more" if n > len(ids) else ""
-        text += f" {skip} {n:,} ({why}): {named_ids(list(ids), len(ids))}{more}."
+        text += f" {skip} {n:,} ({why}): {named_ids(ids, total=n)}."
     if s.cancelled:
         text += " Cancelled: the rest were not touched."
     if s.stopped:

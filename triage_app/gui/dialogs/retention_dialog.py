@@ -34,7 +34,7 @@ from triage_app.core.deadletters import (
     set_retention_policy,
 )
 from triage_app.core.jobs import Job, PurgeJob
-from triage_app.core.vocabulary import Status
+from triage_app.core.vocabulary import Status, plural
 from triage_app.gui import style
 from triage_app.gui.workers import JobRunner, ProgressReport, QueryThread
 
@@ -51,8 +51,8 @@ def describe_purge(s: PurgeSummary) -> str:
     if s.dry_run:
         if not s.rows:
             return f"Nothing to purge now: no {' or '.join(s.statuses)} dead letter {before}."
-        return f"Would purge {s.rows:,} dead letters now ({parts}), {before}."
-    text = f"Purged {s.rows:,} dead letters ({parts or 'none'}), {before}."
+        return f"Would purge {plural(s.rows, 'dead letter')} now ({parts}), {before}."
+    text = f"Purged {plural(s.rows, 'dead letter')} ({parts or 'none'}), {before}."
     if s.cancelled:
         text += " Cancelled: the rest were kept."
     return text

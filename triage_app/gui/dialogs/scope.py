@@ -11,30 +11,17 @@ preview stays and the dialog says what the action will and will not cover.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout, QWidget
 
 from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.vocabulary import named_ids, plural
 from triage_app.gui import style
 
 SHOWN_IDS = 6  # ids a scope names before "and N more"
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
-def named_ids(ids: Sequence[int], shown: int = SHOWN_IDS) -> str:
-    """``#17, #18 and #21``, or ``#17, #18, … and 40 more``."""
-    marks = [f"#{i}" for i in ids[:shown]]
-    if len(ids) > shown:
-        return f"{', '.join(marks)} and {len(ids) - shown:,} more"
-    if len(marks) > 1:
-        return f"{', '.join(marks[:-1])} and {marks[-1]}"
-    return "".join(marks)
 
 
 @dataclass(frozen=True)
@@ -67,7 +54,7 @@ class ChosenRows:
             n = len(self.ids)
             if n == 0:
                 return "the selected dead letters (none is selected in the table)"
-            return f"the {plural(n, 'selected dead letter')}: {named_ids(self.ids)}"
+            return f"the {plural(n, 'selected dead letter')}: {named_ids(self.ids, SHOWN_IDS)}"
         assert self.where is not None
         every = "every dead letter" if self.count is None else _all(self.count)
         return f"{every} matching {self.where.describe()}"

@@ -53,6 +53,7 @@ from triage_app.core.deadletters import (
     payload_diff,
     reformat,
     try_payload,
+    without_position,
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
@@ -717,14 +718,14 @@ class DetailPane(QWidget):
             pos = error_position(problem)
             if pos is not None:
                 self.editor.mark_error(*pos)
+                # Said once, in front: the parser's own "line 2 column 11 (char 20)" goes.
                 where = f"line {pos[0]} col {pos[1]}: "
+                problem = without_position(problem)
             else:
                 self.editor.clear_error()
                 where = ""
             self._problem = where + one_line(problem)
-            self.validation.setText(
-                style.coloured(f"✗ {html.escape(where + one_line(problem))}", style.ERROR)
-            )
+            self.validation.setText(style.coloured(f"✗ {html.escape(self._problem)}", style.ERROR))
         self._update_buttons()
 
     def _update_buttons(self) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterFilter
-from triage_app.core.vocabulary import ALL, CLASSES, Status
+from triage_app.core.vocabulary import ALL, CLASSES, Status, plural
 from triage_app.gui import pickers, style
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.shortcuts import with_keys
@@ -39,6 +39,7 @@ STATUS_CHOICES = (
     ("All", ALL),
 )
 SEARCH_DEBOUNCE_MS = 300
+PAIR_SPACING = 3
 
 
 class FilterBar(QWidget):
@@ -48,6 +49,7 @@ class FilterBar(QWidget):
         super().__init__(parent)
         h = QHBoxLayout(self)
         h.setContentsMargins(4, 2, 4, 2)
+        h.setSpacing(10)
 
         self.class_combo = QComboBox(objectName="classFilter")
         for text, value in CLASS_CHOICES:
@@ -56,7 +58,7 @@ class FilterBar(QWidget):
         for text, value in STATUS_CHOICES:
             self.status_combo.addItem(text, value)
         self.batch_combo = QComboBox(objectName="batchFilter")
-        self.batch_combo.setMinimumContentsLength(12)  # "1a2b3c4d · orders": the id, a name
+        self.batch_combo.setMinimumContentsLength(10)  # "1a2b3c4d · orders": the id, a name
         self.batch_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -77,7 +79,7 @@ class FilterBar(QWidget):
             with_keys("search payload and error", QKeySequence.StandardKey.Find)
         )
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(170)  # on a 1280-pixel laptop it still says what it is
+        self.search.setMinimumWidth(130)  # on a 1280-pixel laptop it still says what it is
         self.search.setToolTip("Literal text: % _ and quotes are plain characters")
 
         for label, widget, name in (
@@ -92,9 +94,13 @@ class FilterBar(QWidget):
             shown = QLabel(label)
             shown.setBuddy(widget)
             widget.setAccessibleName(name)
-            h.addWidget(shown)
-            h.addWidget(widget)
-            h.addSpacing(6)
+            # Each label close to its picker, the pairs apart: read as pairs, and narrow
+            # enough for the window's first size on a 1280-pixel laptop (92% of it).
+            pair = QHBoxLayout()
+            pair.setSpacing(PAIR_SPACING)
+            pair.addWidget(shown)
+            pair.addWidget(widget)
+            h.addLayout(pair)
         self.search.setAccessibleName("Search dead letters")
         h.addWidget(self.search, 1)
         # A narrowing the pickers cannot show (a day, an exact attempt count, an error
@@ -199,7 +205,7 @@ class FilterBar(QWidget):
             self.batch_combo.addItem(f"{b.batch_id[:8]} · {b.source_name}", b.batch_id)
             self.batch_combo.setItemData(
                 self.batch_combo.count() - 1,
-                f"{b.batch_id}: {b.source_name} with {b.transform}, {b.rows} rows, "
+                f"{b.batch_id}: {b.source_name} with {b.transform}, {plural(b.rows, 'row')}, "
                 f"{b.quarantined} quarantined, started {b.started_at}",
                 Qt.ItemDataRole.ToolTipRole,
             )

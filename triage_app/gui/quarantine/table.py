@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterRow
 from triage_app.gui import style
-from triage_app.gui.quarantine.model import COL_ERROR, DeadLetterTableModel
+from triage_app.gui.quarantine.model import COL_ERROR, COL_STATUS, DeadLetterTableModel
 
 # Widths of the columns but the error's, which takes the rest.
 _WIDTHS = (72, 64, 300, 64, 70, 116, 84)  # batch, class, (error), attempts … transform
@@ -66,6 +66,10 @@ class QuarantineTable(QTableView):
         for col, width in enumerate(widths):
             if col != COL_ERROR:
                 self.setColumnWidth(col, width)
+        # The status beside the class, before the error: on a laptop the table is narrower
+        # than its columns and scrolls sideways, which cut the status to "stat" at its
+        # right edge; what is left past the error (last failure, transform) can wait.
+        hh.moveSection(hh.visualIndex(COL_STATUS), hh.visualIndex(COL_ERROR))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.empty_label = QLabel(self.viewport(), objectName="emptyState")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)

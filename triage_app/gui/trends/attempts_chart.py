@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from triage_app.core.trends import AttemptsBucket, Trends
-from triage_app.core.vocabulary import Status
+from triage_app.core.vocabulary import Status, plural
 from triage_app.gui import style
 from triage_app.gui.trends.base import HEADROOM, Link, TrendChart, bars, dead_letters
 
@@ -44,7 +44,9 @@ class AttemptsChart(TrendChart):
     def describe(self, x: float, y: float) -> str | None:
         for b in self.buckets:
             if abs(x - b.attempts) <= 0.3 and 0 <= y <= b.total:
-                return f"{b.attempts} attempts: {dead_letters(b.total)}, {b.parked:,} parked"
+                return (
+                    f"{plural(b.attempts, 'attempt')}: {dead_letters(b.total)}, {b.parked:,} parked"
+                )
         return None
 
     def pick(self, x: float, y: float) -> Link | None:
@@ -52,8 +54,8 @@ class AttemptsChart(TrendChart):
             if abs(x - b.attempts) <= 0.3 and 0 <= y <= b.total:
                 if y > b.not_parked:
                     return Link(
-                        f"{b.attempts} attempts · parked",
+                        f"{plural(b.attempts, 'attempt')} · parked",
                         (("attempts", b.attempts), ("status", Status.PARKED.value)),
                     )
-                return Link(f"{b.attempts} attempts", (("attempts", b.attempts),))
+                return Link(plural(b.attempts, "attempt"), (("attempts", b.attempts),))
         return None

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import QToolTip
 
 from triage_app.core.trends import Trends
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 
 GRID_ALPHA = 0.15
@@ -22,7 +23,7 @@ HEADROOM = 1.28  # the y range above the tallest value: room for the legend row
 
 
 def dead_letters(n: int) -> str:
-    return f"{n:,} dead letter{'' if n == 1 else 's'}"
+    return plural(n, "dead letter")
 
 
 def day_x(day: dt.date) -> float:

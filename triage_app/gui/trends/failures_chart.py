@@ -10,7 +10,7 @@ import pyqtgraph as pg
 
 from triage_app.core.clock import minute
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import ALL, CLASSES
+from triage_app.core.vocabulary import ALL, CLASSES, plural
 from triage_app.gui import style
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, Link, TrendChart, bars, day_x
@@ -91,7 +91,7 @@ class FailuresChart(TrendChart):
             return ""
         lines = [p.message() for p in t.purges[-2:]]
         if len(t.purges) > 2:
-            lines.insert(0, f"{len(t.purges) - 2} earlier purge(s)")
+            lines.insert(0, plural(len(t.purges) - 2, "earlier purge"))
         lines[-1] += " · still counted in the bars"
         return "\n".join(lines)
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.clock import minute, utcnow, waited
 from triage_app.core.trends import ErrorGroup, Trends
+from triage_app.core.vocabulary import plural
 from triage_app.gui import pickers
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
@@ -390,7 +391,7 @@ class GroupsView(QSplitter):
     def _say_count(self) -> None:
         shown, every = len(self.model.groups), len(self.model.all_groups)
         self.count_label.setText(
-            f"{every:,} groups" if shown == every else f"{shown:,} of {every:,} groups"
+            plural(every, "group") if shown == every else f"{shown:,} of {plural(every, 'group')}"
         )
 
     def choose(self, row: int) -> Link | None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from triage_app.core.clock import minute
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import ALL
+from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.trends.base import HEADROOM, Link, TrendChart, bars
 from triage_app.gui.trends.time_axis import BatchAxis
@@ -68,7 +68,7 @@ class RateChart(TrendChart):
         )
         return (
             f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
-            f"{minute(b.started_at)}\n{b.rate:.2%} of {b.rows:,} rows ({rule})"
+            f"{minute(b.started_at)}\n{b.rate:.2%} of {plural(b.rows, 'row')} ({rule})"
         )
 
     def pick(self, x: float, y: float) -> Link | None:

@@ -28,6 +28,7 @@ from triage_app.core.trends import (
     compute_trends,
     write_csv,
 )
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
@@ -170,7 +171,8 @@ def _findings(t: Trends, h: Headline) -> list[str]:
         g = h.top_group
         share = g.count / h.dead_letters if h.dead_letters else 0.0
         out.append(
-            f"The largest cause is {g.signature} ({g.error_class}): {g.count:,} dead letters, "
+            f"The largest cause is {g.signature} ({g.error_class}): "
+            f"{plural(g.count, 'dead letter')}, "
             f"{share:.0%} of all, {g.open:,} still open."
         )
     if h.spike is not None:

@@ -12,7 +12,7 @@ import datetime as dt
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QSettings, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -42,7 +42,9 @@ from triage_app.core.trends import (
     banner_spike,
     compute_trends,
 )
+from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.settings import settings_store
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
 from triage_app.gui.trends.base import TrendChart
@@ -100,7 +102,7 @@ class TrendsTab(QWidget):
         self.trends: Trends | None = None
         self.last_render_ms = 0.0
         self._stale = False  # refreshed while off screen: read again when shown
-        self._settings = QSettings()
+        self._settings = settings_store()
         self._build()
 
     # -- building -------------------------------------------------------------------------
@@ -306,7 +308,7 @@ class TrendsTab(QWidget):
         self.last_render_ms = (time.perf_counter() - started) * 1000
         total = sum(g.count for g in t.groups)
         self.updated_label.setText(
-            f"{len(t.per_batch):,} batches · updated {local_time_of_day()}"
+            f"{plural(len(t.per_batch), 'batch')} · updated {local_time_of_day()}"
             if t.per_batch or total
             else "no dead letters yet"
         )

@@ -48,7 +48,7 @@ from triage_app.core.jobs import DemoJob, ExportJob, Job
 from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.trends import ErrorGroup
-from triage_app.core.vocabulary import ALL
+from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
@@ -63,7 +63,7 @@ from triage_app.gui.dialogs.redrive_dialog import (
     describe_redrive,
 )
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
-from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope, plural
+from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
 from triage_app.gui.quarantine.live_refresh import LiveRefresh
@@ -74,11 +74,13 @@ from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
+from triage_app.gui.window import help_pages, opening
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
-from triage_app.gui.window.placement import first_geometry, fitted
+from triage_app.gui.window.placement import fitted, place_first
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
-from triage_app.gui.window.welcome import WelcomePage
+from triage_app.gui.window.status_bar import MessageBar
+from triage_app.gui.window.welcome import MAX_RECENT_SHOWN, WelcomePage
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
@@ -124,6 +126,7 @@ class MainWindow(QMainWindow):
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
         self.setMenuBar(self.menu)
         self._build_central()
+        self.setStatusBar(MessageBar())  # long messages cut at a word, whole in its tooltip
         self.jobs = JobStatus(self.statusBar(), self)
         self.live.busy = lambda: bool(self.jobs.running())
         self._build_status_bar()
@@ -179,7 +182,7 @@ class MainWindow(QMainWindow):
         v.addWidget(self.tabs, 1)
         # Before any workspace is open the window shows the ways in instead.
         self.welcome = WelcomePage(printable(default_workspace_dir()))
-        self.welcome.set_recent(self.settings.recent_workspaces())
+        self._show_recent()
         self.pages = QStackedWidget(objectName="pages")
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(main)
@@ -230,6 +233,11 @@ class MainWindow(QMainWindow):
             (m.error_action, self.focus_error),
             (m.editor_action, self.focus_editor),
             (m.about_action, self.about),
+            (m.about_qt_action, lambda: QApplication.aboutQt()),
+            (m.getting_started_action, lambda: self._keep(help_pages.show_getting_started(self))),
+            (m.guide_action, lambda: self._keep(help_pages.show_user_guide(self))),
+            (m.shortcuts_action, lambda: self._keep(help_pages.show_shortcuts(self))),
+            (m.report_action, lambda: help_pages.report_problem(self)),
             (m.retention_action, self.retention),
         ):
             action.triggered.connect(slot)
@@ -351,6 +359,12 @@ class MainWindow(QMainWindow):
         start = str(self.config.folder) if self.config and self.config.folder else ""
         folder = QFileDialog.getExistingDirectory(self, "Open a workspace folder", start)
         if folder:
+            self.open_folder(folder)
+
+    def open_folder(self, folder: str) -> None:
+        """A folder the steward chose: its workspace, or a new one once they say so."""
+        problem = opening.folder_problem(folder)
+        if problem is None or opening.ask_create(self, folder, problem):
             self._try_open(resolve_config(folder, env={}))
 
     @Slot()
@@ -363,7 +377,18 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _open_recent(self, folder: str) -> None:
-        self._try_open(resolve_config(folder, env={}))
+        """A recent workspace: opened when it is there, never made anew when it is not."""
+        problem = opening.folder_problem(folder)
+        if problem is None:
+            self._try_open(resolve_config(folder, env={}))
+        elif opening.ask_remove_recent(self, folder, problem):
+            self.settings.remove_recent_workspace(folder)
+            self._show_recent()
+            self.show_message(f"removed {folder} from the recent workspaces")
+
+    def _show_recent(self) -> None:
+        folders = self.settings.recent_workspaces()
+        self.welcome.set_recent(folders, opening.gone_recent(folders[:MAX_RECENT_SHOWN]))
 
     @Slot(str, str)
     def _open_recent_connection(self, wh: str, dl: str) -> None:
@@ -580,7 +605,9 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         where = self.config.description if self.config else "no workspace"
-        self.setWindowTitle(f"Triage Desk — {where}")
+        # Qt adds " — Triage Desk" itself (the application's display name) where the
+        # platform's title bars name the app (X11, Windows): the name once, at the end.
+        self.setWindowTitle(where)
         self.workspace_label.setText(f"workspace: {where}" if self.config else "no workspace open")
 
     def _update_actions(self) -> None:
@@ -624,7 +651,13 @@ class MainWindow(QMainWindow):
         if self.config is None:
             return
         start_dir = str(self.config.folder / "incoming") if self.config.folder else ""
-        dialog = BatchDialog(self.start_job, start_dir, self)
+        dialog = BatchDialog(
+            self.start_job,
+            start_dir,
+            self,
+            batches=self.batches,  # it opens on the last one's transform
+            remember=self.config.description,  # and on the folder of the last file run
+        )
         dialog.setObjectName("batchDialog")
         dialog.showBatch.connect(self.show_batch)
         dialog.batchFinished.connect(self._on_batch_finished)
@@ -857,7 +890,7 @@ class MainWindow(QMainWindow):
     def _restore_state(self) -> None:
         geometry = self.settings.bytes_value(GEOMETRY_KEY)
         if geometry is None or not self.restoreGeometry(geometry):
-            self.setGeometry(first_geometry(self.screen().availableGeometry()))
+            place_first(self)  # and again once shown, its frame counted
         else:
             # Remembered on screens that may be gone (a laptop undocked from its monitor).
             screens = [s.availableGeometry() for s in QGuiApplication.screens()]

@@ -1,4 +1,4 @@
-"""The window's menus and their actions (File, Batch, Re-drive, View, Help), with the
+"""The window's menus and their actions (File, Batch, Re-drive, View, Store, Help), with the
 shortcuts a steward's loop uses: Ctrl+F to the search, then Ctrl+1, 2 and 3 in the loop's
 order (the table, the row's error, its payload editor), Ctrl+R to re-drive. Saving and
 trying are the detail pane's buttons (Ctrl+S, Ctrl+Return). Each tooltip shows the keys.
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QMenuBar, QWidget
 
 from triage_app.gui.settings import Settings
 from triage_app.gui.shortcuts import show_keys
+from triage_app.gui.window.opening import GONE_NOTE, gone_recent
 
 
 class MenuBar(QMenuBar):
@@ -53,6 +54,18 @@ class MenuBar(QMenuBar):
         self.retention_action = a(
             "R&etention…", tip="How long resolved and discarded dead letters are kept; purge"
         )
+        self.getting_started_action = a(
+            "&Getting started", keys.HelpContents, "The steward's loop, in a page"
+        )
+        self.guide_action = a("&User guide", tip="The full guide to the window and the CLI")
+        self.shortcuts_action = a(
+            "&Keyboard shortcuts", "Ctrl+/", "Every key the window answers to"
+        )
+        self.report_action = a(
+            "&Report a problem…",
+            tip="Copy the versions of the app, Qt, Python and the store's schema",
+        )
+        self.about_qt_action = a("About &Qt")
         self.about_action = a("&About Triage Desk")
 
         file_menu = self.addMenu("&File")
@@ -80,7 +93,14 @@ class MenuBar(QMenuBar):
         store_menu = self.addMenu("&Store")
         store_menu.addAction(self.change_sets_action)
         store_menu.addAction(self.retention_action)
-        self.addMenu("&Help").addAction(self.about_action)
+        help_menu = self.addMenu("&Help")
+        for action in (self.getting_started_action, self.guide_action, self.shortcuts_action):
+            help_menu.addAction(action)
+        help_menu.addSeparator()
+        help_menu.addAction(self.report_action)
+        help_menu.addSeparator()
+        help_menu.addAction(self.about_qt_action)
+        help_menu.addAction(self.about_action)
 
     def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:
         action = QAction(text, self._window)
@@ -96,8 +116,13 @@ class MenuBar(QMenuBar):
     @Slot()
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
-        for folder in self.settings.recent_workspaces():
-            act = self.recent_menu.addAction(folder)
+        folders = self.settings.recent_workspaces()
+        gone = gone_recent(folders)
+        for folder in folders:
+            # "(not found)" before it is chosen: a click offers to take it off the list.
+            act = self.recent_menu.addAction(f"{folder}  (not found)" if folder in gone else folder)
+            if folder in gone:
+                act.setStatusTip(f"{gone[folder]}: {GONE_NOTE}")
             act.triggered.connect(partial(self._chose_folder, folder))
         for wh, dl in self.settings.recent_connections():
             act = self.recent_menu.addAction(f"{wh}  +  {dl}")

@@ -9,9 +9,11 @@ Plain rectangle arithmetic, so that it is tested without a display.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QEvent, QMargins, QObject, QRect, QSize, QTimer
+from PySide6.QtWidgets import QWidget
 
 PREFERRED = QSize(1400, 900)
 # The first window leaves a little of the desktop around it rather than covering it all.
@@ -21,14 +23,73 @@ FIRST_SHARE = 0.92
 GRIP = QSize(160, 24)
 
 
-def first_geometry(available: QRect, preferred: QSize = PREFERRED) -> QRect:
-    """The window's first place on a screen whose usable area is ``available``: the
-    preferred size or less, never larger than the screen, centred."""
-    width = min(preferred.width(), int(available.width() * FIRST_SHARE))
-    height = min(preferred.height(), int(available.height() * FIRST_SHARE))
-    rect = QRect(0, 0, max(width, 1), max(height, 1))
-    rect.moveCenter(available.center())
-    return rect
+def first_geometry(
+    available: QRect, preferred: QSize = PREFERRED, frame: QMargins | None = None
+) -> QRect:
+    """The window's first place (its client area, as ``setGeometry`` takes it) on a screen
+    whose usable area is ``available``: the preferred size or less, and with its ``frame``
+    (title bar, borders) at most FIRST_SHARE of the screen, centred."""
+    frame = frame or QMargins()
+    width = min(preferred.width(), int(available.width() * FIRST_SHARE) - _across(frame))
+    height = min(preferred.height(), int(available.height() * FIRST_SHARE) - _down(frame))
+    outer = QRect(0, 0, max(width, 1) + _across(frame), max(height, 1) + _down(frame))
+    outer.moveCenter(available.center())
+    return outer.marginsRemoved(frame)
+
+
+def _across(m: QMargins) -> int:
+    return m.left() + m.right()
+
+
+def _down(m: QMargins) -> int:
+    return m.top() + m.bottom()
+
+
+class _FrameCounted(QObject):
+    """Places a window at its first geometry again once its frame is known, frame counted.
+    Only then does the platform know the frame: a window manager adds it on mapping the
+    window, and says how thick it is a moment later (a move or resize follows)."""
+
+    PATIENCE = 2.0  # seconds after showing: a frame told later is not waited for
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+        self._shown_at: float | None = None
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window:
+            kind = event.type()
+            if kind == QEvent.Type.Show and self._shown_at is None:
+                self._shown_at = time.monotonic()
+                QTimer.singleShot(0, self, self._place)
+            elif kind in (QEvent.Type.Move, QEvent.Type.Resize) and self._shown_at is not None:
+                self._place()
+        return False
+
+    def _place(self) -> None:
+        w = self._window
+        if self._shown_at is None or time.monotonic() - self._shown_at > self.PATIENCE:
+            w.removeEventFilter(self)
+            return
+        g, f = w.geometry(), w.frameGeometry()
+        frame = QMargins(
+            g.left() - f.left(), g.top() - f.top(), f.right() - g.right(), f.bottom() - g.bottom()
+        )
+        if frame.isNull():
+            return  # not known yet
+        w.removeEventFilter(self)
+        self._shown_at = None
+        if not (w.isMaximized() or w.isFullScreen()):
+            w.setGeometry(first_geometry(w.screen().availableGeometry(), frame=frame))
+
+
+def place_first(window: QWidget) -> None:
+    """A window with no remembered place: at its first geometry now, and again with its
+    frame counted once it is shown."""
+    window.setGeometry(first_geometry(window.screen().availableGeometry()))
+    _FrameCounted(window)
 
 
 def fitted(geometry: QRect, screens: Sequence[QRect]) -> QRect:

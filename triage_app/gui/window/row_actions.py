@@ -27,8 +27,7 @@ from triage_app.core.deadletters import (
     reclassify_as,
     reopen,
 )
-from triage_app.core.vocabulary import ErrorClass
-from triage_app.gui.dialogs.scope import named_ids
+from triage_app.core.vocabulary import ErrorClass, named_ids
 from triage_app.gui.workers import QueryThread
 
 # Acting on more rows than this by id is refused; acting on "all matching" goes by filter.

@@ -3,6 +3,8 @@ instead of an empty table (a first run, or a workspace that could not be opened)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCommandLinkButton,
@@ -13,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.gui import style
+from triage_app.gui.window.opening import GONE_NOTE
 
 MAX_RECENT_SHOWN = 5
 
@@ -55,8 +58,8 @@ class WelcomePage(QWidget):
             (
                 "open",
                 "Open a workspace folder…",
-                "A folder on this computer with warehouse.db and dead_letter.db; an empty "
-                "folder becomes a new workspace. (Ctrl+O)",
+                "A folder on this computer with warehouse.db and dead_letter.db; a folder "
+                "without them becomes a new workspace if you say so. (Ctrl+O)",
                 self.openChosen,
             ),
             (
@@ -86,15 +89,21 @@ class WelcomePage(QWidget):
         outer.addWidget(column)
         self.set_recent([])
 
-    def set_recent(self, folders: list[str]) -> None:
-        """The recent workspace folders, newest first, as buttons that open them."""
+    def set_recent(self, folders: list[str], gone: Mapping[str, str] | None = None) -> None:
+        """The recent workspace folders, newest first, as buttons that open them; those in
+        ``gone`` (folder -> why) say they are not there (a click offers to forget them)."""
         while (item := self.recent_box.takeAt(0)) is not None:
             if (w := item.widget()) is not None:
                 w.deleteLater()
         shown = folders[:MAX_RECENT_SHOWN]
         self.recent_title.setVisible(bool(shown))
+        gone = gone or {}
         for folder in shown:
-            button = QCommandLinkButton(folder, objectName="welcomeRecent")
+            note = GONE_NOTE if folder in gone else ""
+            button = QCommandLinkButton(folder, note, objectName="welcomeRecent")
             button.setAccessibleName(f"Open recent workspace {folder}")
+            if note:
+                button.setAccessibleDescription(note)
+                button.setToolTip(f"{gone[folder]}: {note}")
             button.clicked.connect(lambda _=False, f=folder: self.recentChosen.emit(f))
             self.recent_box.addWidget(button)

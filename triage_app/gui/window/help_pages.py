@@ -1,0 +1,292 @@
+"""The Help menu's pages: getting started, the user guide, the keyboard shortcuts (read
+from the window's own actions and buttons, so the list cannot go stale), and a problem
+report (the versions a bug report needs, copied to the clipboard).
+
+The user guide is the README, which every installed or frozen app carries as its package
+metadata's description: it opens offline, at the version installed.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from triage_app.core.db import HEAD_REVISION, WorkspaceConfig
+from triage_app.gui.shortcuts import keys_text, plain_text
+
+GETTING_STARTED = """\
+# Getting started
+
+Rows a nightly batch could not load wait in the **Quarantine** tab, each with its original
+bytes and why it failed. The loop:
+
+1. **Find** the rows of one cause: the filters above the table, or the search ({find}).
+   The **Trends** tab shows which cause is largest; a click there filters the table to it.
+2. **Read** the error ({error}): *data* means the payload is wrong, *code* the transform
+   mishandles valid data, *transient* the infrastructure failed.
+3. **Fix** the payload in the editor ({editor}), **Try** it with a transform version
+   ({try_}: nothing is written), then **Save** ({save}). The original is kept.
+   Many rows with one cause: **Re-drive → Fix rows…** applies one fix to all of them.
+4. **Re-drive** ({redrive}) the fixed rows through a transform version: the rows that load
+   go to the warehouse, the others count an attempt and stay.
+
+New files arrive with **Batch → Run batch…** ({batch}); a workspace's `incoming` folder is
+where it looks first. Every change is in the **Audit** tab. Help → Keyboard shortcuts
+({shortcuts}) lists every key; Help → User guide has the rest, including the command line
+(`triage-app`).
+"""
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    where: str  # the menu, or the part of the window a button is in
+    what: str
+    keys: str
+
+
+def _menu_actions(menu: QMenu) -> list[QAction]:
+    out: list[QAction] = []
+    for action in menu.actions():
+        sub = action.menu()
+        out += _menu_actions(sub) if isinstance(sub, QMenu) else [action]
+    return out
+
+
+def _area(widget: QWidget) -> str:
+    """The nearest enclosing part of the window with a name a steward hears or reads."""
+    w = widget.parentWidget()
+    while w is not None and not w.isWindow():
+        if w.accessibleName():
+            return w.accessibleName()
+        w = w.parentWidget()
+    return "Window"
+
+
+def shortcuts(window: QMainWindow) -> list[Shortcut]:
+    """Every key the window answers to: each menu's actions, then the buttons that have
+    keys of their own (the detail pane's Try and Save), in the order they appear."""
+    out: list[Shortcut] = []
+    seen: set[int] = set()
+    for top in window.menuBar().actions():
+        menu = top.menu()
+        if not isinstance(menu, QMenu):
+            continue
+        for action in _menu_actions(menu):
+            if not action.shortcut().isEmpty() and id(action) not in seen:
+                seen.add(id(action))
+                what = plain_text(action).rstrip("…")
+                out.append(Shortcut(plain_text(top), what, keys_text(action.shortcut())))
+    for button in window.findChildren(QAbstractButton):
+        if not button.shortcut().isEmpty():
+            what = button.accessibleName() or button.text().replace("&", "")
+            out.append(Shortcut(_area(button), what, keys_text(button.shortcut())))
+    return out
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, rows: list[Shortcut], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard shortcuts")
+        self.table = QTableWidget(len(rows), 3, objectName="shortcutsTable")
+        self.table.setHorizontalHeaderLabels(["Where", "What", "Keys"])
+        self.table.setAccessibleName("Keyboard shortcuts")
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        for r, row in enumerate(rows):
+            for c, text in enumerate((row.where, row.what, row.keys)):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        v = QVBoxLayout(self)
+        v.addWidget(self.table)
+        v.addWidget(buttons)
+        self.resize(520, 460)
+
+
+class GuideDialog(QDialog):
+    """A page of Markdown, read-only, its links opened by the system."""
+
+    def __init__(self, name: str, title: str, markdown: str, parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setWindowTitle(title)
+        self.text = QTextBrowser(objectName=f"{name}Text")
+        self.text.setAccessibleName(title)
+        self.text.setOpenExternalLinks(True)
+        self.text.setMarkdown(markdown)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        v = QVBoxLayout(self)
+        v.addWidget(self.text)
+        v.addWidget(buttons)
+        self.resize(760, 560)
+
+
+def user_guide() -> str:
+    """The README of the version installed, from the package's metadata."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        meta = metadata("triage-desk")
+    except PackageNotFoundError:
+        meta = None
+    text = (meta.get_payload() or meta.get("Description") or "") if meta is not None else ""
+    if not str(text).strip():
+        return (
+            "# User guide\n\nThis installation carries no copy of the guide (its package "
+            "metadata is missing: run `triage-app --self-test`). It is the project's "
+            "README.md."
+        )
+    return str(text)
+
+
+def _reused(window: QWidget, name: str, make: Callable[[], QDialog]) -> QDialog:
+    """One of each page per window: shown again (and raised) rather than made again."""
+    dialog = window.findChild(QDialog, name)
+    if dialog is None:
+        dialog = make()
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
+    return dialog
+
+
+def show_shortcuts(window: QMainWindow) -> QDialog:
+    return _reused(window, "shortcutsDialog", lambda: ShortcutsDialog(shortcuts(window), window))
+
+
+def getting_started(window: Any) -> str:
+    """The page, with the keys the window's actions and buttons have."""
+    m, d = window.menu, window.detail
+    keys = {
+        "find": m.find_action,
+        "error": m.error_action,
+        "editor": m.editor_action,
+        "redrive": m.redrive_action,
+        "batch": m.batch_action,
+        "shortcuts": m.shortcuts_action,
+        "try_": d.try_button,
+        "save": d.save_button,
+    }
+    return GETTING_STARTED.format(**{k: keys_text(v.shortcut()) for k, v in keys.items()})
+
+
+def show_getting_started(window: Any) -> QDialog:
+    return _reused(
+        window,
+        "gettingStarted",
+        lambda: GuideDialog("gettingStarted", "Getting started", getting_started(window), window),
+    )
+
+
+def show_user_guide(window: QWidget) -> QDialog:
+    return _reused(
+        window,
+        "userGuide",
+        lambda: GuideDialog("userGuide", "Triage Desk user guide", user_guide(), window),
+    )
+
+
+# -- reporting a problem --------------------------------------------------------------------
+@dataclass(frozen=True)
+class StoreFacts:
+    revision: str | None
+    dialect: str
+    server: str  # the database's version, as its driver reports it
+
+
+def store_facts(ws: Any) -> StoreFacts:
+    """Read on the window's query thread: the store's schema as it records it."""
+    from triage_app.core.db import store_revision
+
+    engine = ws.store
+    info = engine.dialect.server_version_info or ()
+    return StoreFacts(store_revision(engine), engine.dialect.name, ".".join(map(str, info)))
+
+
+def problem_report(config: WorkspaceConfig | None, store: StoreFacts | None) -> str:
+    """The versions a bug report needs, one per line, with no password in them."""
+    import PySide6
+    import sqlalchemy
+    from PySide6.QtCore import qVersion
+
+    from triage_app import __version__
+
+    lines = [
+        f"Triage Desk {__version__}",
+        f"Python {sys.version.split()[0]} ({platform.python_implementation()})",
+        f"Qt {qVersion()} (PySide6 {PySide6.__version__}), "
+        f"platform {QGuiApplication.platformName()}",
+        f"SQLAlchemy {sqlalchemy.__version__}",
+        f"System {platform.platform()}",
+    ]
+    if config is None:
+        lines.append("Workspace: none open")
+    else:
+        lines.append(f"Workspace: {config.description}")
+    if store is not None:
+        at = store.revision or "none yet"
+        server = f" {store.server}" if store.server else ""
+        lines.append(
+            f"Store: schema {at} (this version writes {HEAD_REVISION}), {store.dialect}{server}"
+        )
+    else:
+        lines.append(f"Store: not open (this version writes schema {HEAD_REVISION})")
+    return "\n".join(lines)
+
+
+def copy_problem_report(parent: QWidget, text: str) -> None:
+    """The report on the clipboard, and shown, so the steward sees what they will send."""
+    QGuiApplication.clipboard().setText(text)
+    box = QMessageBox(parent)
+    box.setObjectName("problemReportBox")
+    box.setWindowTitle("Report a problem")
+    box.setIcon(QMessageBox.Icon.Information)
+    box.setText("Copied to the clipboard: paste it into your report.")
+    box.setInformativeText(
+        f"{text}\n\nAdd what you did, what you expected and what you saw instead "
+        "(a screenshot helps). No password is in it."
+    )
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.exec()
+
+
+def report_problem(window: Any) -> None:
+    """Help → Report a problem: the versions, the store's schema read off the GUI thread
+    when a workspace is open, copied and shown."""
+    config, queries = window.config, window.queries
+    if queries is None:
+        copy_problem_report(window, problem_report(config, None))
+        return
+
+    def done(facts: StoreFacts) -> None:
+        copy_problem_report(window, problem_report(config, facts))
+
+    queries.submit(store_facts, done, window.show_message, key="problem report")

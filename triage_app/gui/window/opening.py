@@ -1,0 +1,82 @@
+"""Opening a workspace folder without making one by surprise.
+
+Opening a folder with no store in it would make an empty workspace there. For a recent
+workspace that is a lie: its folder was moved or deleted, or it sits on a share that is not
+mounted now, and an empty queue would look as if its rows were gone. So a recent workspace
+that is not there is said to be gone, and offered to be taken off the list; a folder the
+steward chose (Open workspace folder…, or named at start) becomes a new workspace only once
+they say so. Core's ``missing_workspace`` decides what is missing; this asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from triage_app.core.db import missing_workspace, resolve_config
+from triage_app.core.places import STORE_FILE, WAREHOUSE_FILE
+
+GONE_NOTE = "not found: moved, deleted, or on a drive or share that is not connected"
+
+
+def folder_problem(folder: str) -> str | None:
+    """Why ``folder`` holds no workspace to open, or None when it holds one."""
+    return missing_workspace(resolve_config(folder, env={}))
+
+
+def gone_recent(folders: Iterable[str]) -> dict[str, str]:
+    """The recent folders that hold no workspace now, with why."""
+    out = {}
+    for folder in folders:
+        problem = folder_problem(folder)
+        if problem is not None:
+            out[folder] = problem
+    return out
+
+
+def _box(parent: QWidget, name: str, title: str, text: str, more: str) -> QMessageBox:
+    box = QMessageBox(parent)
+    box.setObjectName(name)
+    box.setWindowTitle(title)
+    box.setText(text)
+    box.setInformativeText(more)
+    return box
+
+
+def ask_remove_recent(parent: QWidget, folder: str, problem: str) -> bool:
+    """Says the recent workspace is gone; True when the steward takes it off the list."""
+    box = _box(
+        parent,
+        "recentGoneBox",
+        "Recent workspace not found",
+        f"The recent workspace is gone: {problem}.",
+        "It may have been moved or deleted, or it is on a drive or share that is not "
+        f"connected now. Nothing was opened, and nothing was created in {folder}.\n\n"
+        "Remove it from the list of recent workspaces?",
+    )
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    box.button(QMessageBox.StandardButton.Yes).setText("Remove from the list")
+    box.button(QMessageBox.StandardButton.No).setText("Keep it")
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    return box.exec() == QMessageBox.StandardButton.Yes
+
+
+def ask_create(parent: QWidget, folder: str, problem: str) -> bool:
+    """Asks before a folder the steward chose becomes a new, empty workspace."""
+    box = _box(
+        parent,
+        "newWorkspaceBox",
+        "No workspace here",
+        f"{problem[:1].upper()}{problem[1:]}.",
+        f"Make a new, empty workspace in {folder}? It adds {WAREHOUSE_FILE} and "
+        f"{STORE_FILE} there (and the folder, if it is not there); then load a file with "
+        "Batch → Run batch…\n\nIf you expected dead letters here, choose Cancel and check "
+        "the folder: a workspace on a share shows only while the share is connected.",
+    )
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+    box.button(QMessageBox.StandardButton.Yes).setText("Make a new workspace")
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Yes

@@ -1,0 +1,112 @@
+"""The window's status bar, whose passing messages are cut at a word, never mid-word.
+
+A message shares the bar with the permanent widgets on its right (how many rows match, the
+last batch, a running job), and on a laptop a batch's summary is longer than the room they
+leave. Qt would clip it wherever the room ends ("... to resume where it stopped. R"). Here a
+message that does not fit ends at the last whole word with "…", the whole of it in the
+bar's tooltip, and it is fitted again whenever the room changes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QSizeGrip, QStatusBar, QWidget
+
+ELLIPSIS = "…"
+# Qt draws the message from 6 px in to 2 px short of the first permanent widget
+# (QStatusBarPrivate::messageRect); a cut message keeps a little more from it, so that its
+# "…" does not run into the count.
+_LEFT, _GAP, _RIGHT = 6, 2 + 10, 12
+
+
+def elide_words(text: str, metrics: QFontMetrics, width: int) -> str:
+    """``text`` whole when it fits ``width`` pixels, else as many whole words as fit with
+    "…" after them; cut within a word only when not even the first one fits."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    words = text.split(" ")
+
+    def head(n: int) -> str:
+        return " ".join(words[:n]).rstrip(" ,;:·—-") + ELLIPSIS
+
+    fits, too_many = 0, len(words)
+    while too_many - fits > 1:  # the most words that fit, by halves
+        mid = (fits + too_many) // 2
+        if metrics.horizontalAdvance(head(mid)) <= width:
+            fits = mid
+        else:
+            too_many = mid
+    if fits == 0:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(width, 0))
+    return head(fits)
+
+
+class MessageBar(QStatusBar):
+    """A QStatusBar whose ``showMessage`` fits the message at a word boundary (see the
+    module's text); ``currentMessage`` is the whole message, as it was given."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("statusBar")
+        self._full = ""
+        self._shown = ""
+        self._expiry = QTimer(self, singleShot=True)
+        self._expiry.timeout.connect(self.clearMessage)
+        # Qt sets messages of its own too (an action's status tip while a menu is open):
+        # those replace ours, as they would in any QStatusBar.
+        self.messageChanged.connect(self._on_message_changed)
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:
+        self._full = text
+        self._expiry.stop()
+        if timeout > 0:
+            self._expiry.start(timeout)
+        self._fit()
+
+    @Slot()
+    def clearMessage(self) -> None:
+        self._full = ""
+        self._expiry.stop()
+        self.setToolTip("")
+        self._shown = ""
+        super().clearMessage()
+
+    def currentMessage(self) -> str:
+        return self._full
+
+    def shown_message(self) -> str:
+        """The message as the bar draws it (cut at a word, when it had to be)."""
+        return super().currentMessage()
+
+    def message_room(self) -> int:
+        """The pixels the message is drawn in: up to the first permanent widget shown."""
+        right = self.width() - _RIGHT
+        for child in self.children():
+            shown = isinstance(child, QWidget) and child.isVisible()
+            if shown and not isinstance(child, QSizeGrip):
+                right = min(right, child.x() - _GAP)
+        return right - _LEFT
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        # The room changes with the bar's width and with the permanent widgets' texts.
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            self._fit()
+        return done
+
+    def _fit(self) -> None:
+        if not self._full:
+            return
+        shown = elide_words(self._full, self.fontMetrics(), self.message_room())
+        self.setToolTip(self._full if shown != self._full else "")
+        if shown != self._shown or shown != super().currentMessage():
+            self._shown = shown
+            super().showMessage(shown)
+
+    @Slot(str)
+    def _on_message_changed(self, text: str) -> None:
+        if text != self._shown:  # set by Qt, not by showMessage here
+            self._full = self._shown = text
+            self._expiry.stop()
+            self.setToolTip("")
