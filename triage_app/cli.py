@@ -180,7 +180,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         ]
         for v in views:
             lines.append(
-                f"{v.id:>6}  {v.batch_id:16}  {v.line:>6}  {v.error_class:9}  "
+                f"{v.id:>6}  {for_terminal(v.batch_id):16}  {v.line:>6}  {v.error_class:9}  "
                 f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
             )
         if more:
@@ -201,18 +201,19 @@ def cmd_show(args: argparse.Namespace) -> int:
         d = get_dead_letter(ws, args.id)
 
     def text() -> str:
+        t = for_terminal  # every text from the store: a partner's bytes, a steward's note
         out = [
-            f"dead letter {d.id} (version {d.version}): batch {d.batch_id} line {d.line}, "
+            f"dead letter {d.id} (version {d.version}): batch {t(d.batch_id)} line {d.line}, "
             f"{d.status}, "
-            f"{d.attempts} attempt(s), transform {d.transform}",
-            f"error [{d.error_class}]: {d.error}",
-            f"signature: {d.signature}",
-            f"payload:  {d.payload}",
+            f"{d.attempts} attempt(s), transform {t(d.transform)}",
+            f"error [{d.error_class}]: {t(d.error)}",
+            f"signature: {t(d.signature)}",
+            f"payload:  {t(d.payload)}",
         ]
         if d.payload != d.original_payload:
-            out.append(f"original: {d.original_payload}")
+            out.append(f"original: {t(d.original_payload)}")
         out.append("history:")
-        out += [f"  {e.at}  {e.actor:12} {e.action:15} {e.detail}" for e in d.events]
+        out += [f"  {e.at}  {t(e.actor):12} {e.action:15} {t(e.detail)}" for e in d.events]
         return "\n".join(out)
 
     emit(d.to_json(), args.json, text)
@@ -297,7 +298,7 @@ def cmd_row_action(args: argparse.Namespace) -> int:
     verb = change.verb
 
     def text() -> str:
-        lines = [report.summary(verb)]
+        lines = [for_terminal(report.summary(verb))]  # it quotes a refusal: who holds a row
         if report.unchanged:
             lines.append(f"  already {verb}: {named_ids(report.unchanged)}")
         lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
@@ -352,7 +353,10 @@ _ROW_ACTION_STATUS = {
 def _print_outcomes(results: Sequence[Any]) -> None:
     """``redrive --verbose``: each row's outcome, a chunk at a time; the summary follows."""
     sys.stdout.write(
-        "".join(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}\n" for r in results)
+        "".join(
+            f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {for_terminal(r.error or '')}\n"
+            for r in results
+        )
     )
 
 
@@ -434,7 +438,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
     registry = default_registry()
     ts = registry.all()
     for problem in registry.problems:  # on stderr, so that --json stays a list of transforms
-        print(f"warning: {problem}", file=sys.stderr)
+        print(f"warning: {for_terminal(problem)}", file=sys.stderr)
     data = [
         {
             "name": t.name,
@@ -578,7 +582,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         out = [head + ": NOT consistent"]
         out += [f"  missing lines {a}-{b}" for a, b in r.missing_lines]
         out += [f"  doubled lines {a}-{b}" for a, b in r.doubled_lines]
-        out += [f"  {p}" for p in r.problems]
+        out += [f"  {for_terminal(p)}" for p in r.problems]
         return "\n".join(out)
 
     emit(r.to_json(), args.json, text)
@@ -708,13 +712,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
             return "no audit events match" + (
                 f" after the first {args.offset:,}" if args.offset else ""
             )
-        who = min(max(len("actor"), *(len(e.actor) for e in events)), 40)
+        actors = [for_terminal(e.actor) for e in events]
+        who = min(max(len("actor"), *map(len, actors)), 40)
         lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
-        for e in events:
+        for e, actor in zip(events, actors, strict=True):
             dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
             detail = for_terminal(e.detail if len(e.detail) <= 100 else e.detail[:99] + "…")
             lines.append(
-                f"{readable(e.at):19}  {e.actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
+                f"{readable(e.at):19}  {actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
             )
         if more:
             lines.append(more)
@@ -1129,7 +1134,8 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
         message = _refusal(exc)
         if message is None:
             raise
-        print(f"triage-app: {message}", file=sys.stderr)
+        # One line, whatever it quotes (a file's name, a row's holder): escaped like stdout.
+        print(f"triage-app: {for_terminal(message)}", file=sys.stderr)
         return 2
     finally:
         start_up_over()
