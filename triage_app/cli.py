@@ -501,7 +501,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
     """``stats``' failures per day: each of the last ``days`` UTC days (from the first with a
-    failure), by the day of each dead letter's first failure, with its classes."""
+    failure), by the day of each dead letter's first failure, with its classes. The head
+    names the days: a UTC day is not the reader's own, and the window ends at today's."""
     import datetime as dt
 
     from triage_app.core.clock import today
@@ -512,7 +513,11 @@ def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
     for c in counts:  # {"day", "class", "count"}, zero counts left out
         if first.isoformat() <= c["day"] <= last.isoformat():
             by_day.setdefault(c["day"], {})[c["class"]] = c["count"]
-    head = f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''}:"
+    span = f"{first.isoformat()} to {last.isoformat()}" if days != 1 else last.isoformat()
+    head = (
+        f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''} "
+        f"({span}):"
+    )
     if not by_day:
         newest = max((c["day"] for c in counts), default=None)
         return [head, "  none" + (f" (the newest: {newest})" if newest else "")]
