@@ -181,7 +181,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         ]
         for v in views:
             lines.append(
-                f"{v.id:>6}  {v.batch_id:16}  {v.line:>6}  {v.error_class:9}  "
+                f"{v.id:>6}  {for_terminal(v.batch_id):16}  {v.line:>6}  {v.error_class:9}  "
                 f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
             )
         if more:
@@ -202,18 +202,19 @@ def cmd_show(args: argparse.Namespace) -> int:
         d = get_dead_letter(ws, args.id)
 
     def text() -> str:
+        t = for_terminal  # every text from the store: a partner's bytes, a steward's note
         out = [
-            f"dead letter {d.id} (version {d.version}): batch {d.batch_id} line {d.line}, "
+            f"dead letter {d.id} (version {d.version}): batch {t(d.batch_id)} line {d.line}, "
             f"{d.status}, "
-            f"{plural(d.attempts, 'attempt')}, transform {d.transform}",
-            f"error [{d.error_class}]: {d.error}",
-            f"signature: {d.signature}",
-            f"payload:  {d.payload}",
+            f"{plural(d.attempts, 'attempt')}, transform {t(d.transform)}",
+            f"error [{d.error_class}]: {t(d.error)}",
+            f"signature: {t(d.signature)}",
+            f"payload:  {t(d.payload)}",
         ]
         if d.payload != d.original_payload:
-            out.append(f"original: {d.original_payload}")
+            out.append(f"original: {t(d.original_payload)}")
         out.append("history:")
-        out += [f"  {e.at}  {e.actor:12} {e.action:15} {e.detail}" for e in d.events]
+        out += [f"  {e.at}  {t(e.actor):12} {e.action:15} {t(e.detail)}" for e in d.events]
         return "\n".join(out)
 
     emit(d.to_json(), args.json, text)
@@ -298,7 +299,7 @@ def cmd_row_action(args: argparse.Namespace) -> int:
     verb = change.verb
 
     def text() -> str:
-        lines = [report.summary(verb)]
+        lines = [for_terminal(report.summary(verb))]  # it quotes a refusal: who holds a row
         if report.unchanged:
             lines.append(f"  already {verb}: {named_ids(report.unchanged)}")
         lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
@@ -353,7 +354,10 @@ _ROW_ACTION_STATUS = {
 def _print_outcomes(results: Sequence[Any]) -> None:
     """``redrive --verbose``: each row's outcome, a chunk at a time; the summary follows."""
     sys.stdout.write(
-        "".join(f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {r.error or ''}\n" for r in results)
+        "".join(
+            f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {for_terminal(r.error or '')}\n"
+            for r in results
+        )
     )
 
 
@@ -434,7 +438,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
     registry = default_registry()
     ts = registry.all()
     for problem in registry.problems:  # on stderr, so that --json stays a list of transforms
-        print(f"warning: {problem}", file=sys.stderr)
+        print(f"warning: {for_terminal(problem)}", file=sys.stderr)
     data = [
         {
             "name": t.name,
@@ -497,7 +501,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
     """``stats``' failures per day: each of the last ``days`` UTC days (from the first with a
-    failure), by the day of each dead letter's first failure, with its classes."""
+    failure), by the day of each dead letter's first failure, with its classes. The head
+    names the days: a UTC day is not the reader's own, and the window ends at today's."""
     import datetime as dt
 
     from triage_app.core.clock import today
@@ -508,7 +513,11 @@ def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
     for c in counts:  # {"day", "class", "count"}, zero counts left out
         if first.isoformat() <= c["day"] <= last.isoformat():
             by_day.setdefault(c["day"], {})[c["class"]] = c["count"]
-    head = f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''}:"
+    span = f"{first.isoformat()} to {last.isoformat()}" if days != 1 else last.isoformat()
+    head = (
+        f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''} "
+        f"({span}):"
+    )
     if not by_day:
         newest = max((c["day"] for c in counts), default=None)
         return [head, "  none" + (f" (the newest: {newest})" if newest else "")]
@@ -579,7 +588,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         out = [head + ": NOT consistent"]
         out += [f"  missing lines {a}-{b}" for a, b in r.missing_lines]
         out += [f"  doubled lines {a}-{b}" for a, b in r.doubled_lines]
-        out += [f"  {p}" for p in r.problems]
+        out += [f"  {for_terminal(p)}" for p in r.problems]
         return "\n".join(out)
 
     emit(r.to_json(), args.json, text)
@@ -711,13 +720,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
             return "no audit events match" + (
                 f" after the first {args.offset:,}" if args.offset else ""
             )
-        who = min(max(len("actor"), *(len(e.actor) for e in events)), 40)
+        actors = [for_terminal(e.actor) for e in events]
+        who = min(max(len("actor"), *map(len, actors)), 40)
         lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
-        for e in events:
+        for e, actor in zip(events, actors, strict=True):
             dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
             detail = for_terminal(e.detail if len(e.detail) <= 100 else e.detail[:99] + "…")
             lines.append(
-                f"{readable(e.at):19}  {e.actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
+                f"{readable(e.at):19}  {actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
             )
         if more:
             lines.append(more)
@@ -1132,7 +1142,8 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
         message = _refusal(exc)
         if message is None:
             raise
-        print(f"triage-app: {message}", file=sys.stderr)
+        # One line, whatever it quotes (a file's name, a row's holder): escaped like stdout.
+        print(f"triage-app: {for_terminal(message)}", file=sys.stderr)
         return 2
     finally:
         start_up_over()

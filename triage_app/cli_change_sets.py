@@ -10,7 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from triage_app.cli_support import dead_letter_id, emit, full_ref, open_workspace_of, whole
+from triage_app.cli_support import (
+    dead_letter_id,
+    emit,
+    for_terminal,
+    full_ref,
+    open_workspace_of,
+    whole,
+)
 from triage_app.core.errors import TriageError
 
 Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
@@ -173,7 +180,8 @@ def cmd_fix(args: argparse.Namespace) -> int:
         p = preview
         change = "would change" if args.dry_run else "to change"
         lines = [
-            f"fix: {fix.description}, on {p.rows:,} dead letter{'s' if p.rows != 1 else ''}: "
+            f"fix: {for_terminal(fix.description)}, on {p.rows:,} "
+            f"dead letter{'s' if p.rows != 1 else ''}: "
             f"{p.applies:,} {change}, {p.not_applicable:,} not applicable"
         ]
         if p.transform:
@@ -182,11 +190,11 @@ def cmd_fix(args: argparse.Namespace) -> int:
                 f"{p.still_fails:,} would still fail"
             )
         for why, n in list(p.why_not.items())[:10]:
-            lines.append(f"  not applicable ({n:,}): {why}")
+            lines.append(f"  not applicable ({n:,}): {for_terminal(why)}")
         if args.verbose:
             for r in p.shown:
                 said = r.why or r.changes + (f"  => {r.error}" if r.error else "")
-                lines.append(f"  {r.id:>7}  {r.outcome:14} {said[:120]}")
+                lines.append(f"  {r.id:>7}  {r.outcome:14} {for_terminal(said[:120])}")
         if args.dry_run:
             lines.append("dry run: nothing was written")
         elif report is None:
@@ -197,7 +205,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
                 f"change-set {report.change_set_id}: {n:,} dead letter{'s' if n != 1 else ''} "
                 f"changed (triage-app revert {report.change_set_id} undoes it)"
             )
-            lines += [f"  left out: {why}" for _, why in report.refused[:20]]
+            lines += [f"  left out: {for_terminal(why)}" for _, why in report.refused[:20]]
         return "\n".join(lines)
 
     emit(data, args.json, text)
@@ -217,13 +225,16 @@ def cmd_changesets(args: argparse.Namespace) -> int:
         if not found:
             return "no change-sets yet"
         lines = []
+        t = for_terminal  # who and the description: people's text, from the store
         for c in found:
             undone = (
-                f"  (reverted {iso(c.reverted_at)} by {c.reverted_by})" if c.reverted_at else ""
+                f"  (reverted {iso(c.reverted_at)} by {t(c.reverted_by or '')})"
+                if c.reverted_at
+                else ""
             )
             lines.append(
-                f"{c.id:>5}  {iso(c.at)}  {c.actor}  {c.rows:,} row{'s' if c.rows != 1 else ''}  "
-                f"{c.description}{undone}"
+                f"{c.id:>5}  {iso(c.at)}  {t(c.actor)}  {c.rows:,} "
+                f"row{'s' if c.rows != 1 else ''}  {t(c.description)}{undone}"
             )
         return "\n".join(lines)
 
@@ -245,7 +256,7 @@ def cmd_revert(args: argparse.Namespace) -> int:
         ]
         if report.refused:
             lines.append(f"{len(report.refused):,} left as they are (they moved on since):")
-            lines += [f"  {why}" for _, why in report.refused[:20]]
+            lines += [f"  {for_terminal(why)}" for _, why in report.refused[:20]]
         return "\n".join(lines)
 
     emit(report.to_json(), args.json, text)

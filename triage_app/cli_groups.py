@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from triage_app.cli_support import emit, open_workspace_of, whole
+from triage_app.cli_support import emit, for_terminal, open_workspace_of, whole
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import NOBODY
 
@@ -76,12 +76,13 @@ def cmd_groups(args: argparse.Namespace) -> int:
         lines = [
             f"{'open':>7} {'all':>7} {'oldest':>7}  {'owner':12} {'class':9} signature  [tags]"
         ]
+        t = for_terminal  # owners, tags and notes are the team's text; signatures a partner's
         for g in groups:
-            tags = f"  [{', '.join(g.tags)}]" if g.tags else ""
-            note = f"\n{'':45}note: {g.note}" if g.note else ""
+            tags = f"  [{t(', '.join(g.tags))}]" if g.tags else ""
+            note = f"\n{'':45}note: {t(g.note)}" if g.note else ""
             lines.append(
-                f"{g.open:>7,} {g.count:>7,} {_days(g, now):>7}  {(g.owner or '-')[:12]:12} "
-                f"{g.error_class:9} {g.signature}{tags}{note}"
+                f"{g.open:>7,} {g.count:>7,} {_days(g, now):>7}  {t(g.owner or '-')[:12]:12} "
+                f"{g.error_class:9} {t(g.signature)}{tags}{note}"
             )
         return "\n".join(lines)
 
@@ -111,10 +112,12 @@ def cmd_group(args: argparse.Namespace) -> int:
         )
 
     def text() -> str:
-        tags = ", ".join(g.tags) or "none"
+        t = for_terminal
+        tags = t(", ".join(g.tags)) or "none"
         return (
-            f"error group {g.signature} (version {g.version}): owner {g.owner or 'nobody'}, "
-            f"tags {tags}" + (f", note: {g.note}" if g.note else "")
+            f"error group {t(g.signature)} (version {g.version}): "
+            f"owner {t(g.owner or 'nobody')}, tags {tags}"
+            + (f", note: {t(g.note)}" if g.note else "")
         )
 
     emit(g.to_json(), args.json, text)

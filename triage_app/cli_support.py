@@ -26,7 +26,10 @@ def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
             out = orjson.dumps(printable_json(data), option=orjson.OPT_INDENT_2).decode()
         sys.stdout.write(out + "\n")
     else:
-        line = text()
+        # Each line as a terminal shows it and does not act on: a command names its fields
+        # from the store through for_terminal (so that a newline in one cannot forge a line),
+        # and what one forgets still reaches no terminal raw.
+        line = "\n".join(map(for_terminal, text().split("\n")))
         try:
             sys.stdout.write(line + "\n")
         except UnicodeEncodeError:  # the same, on a terminal that takes only valid UTF-8
@@ -50,16 +53,24 @@ def printable_json(data: JsonValue) -> JsonValue:
 
 
 # Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences
-# start with ESC or CSI), DEL, and the invisible or reordering marks (bidi overrides).
-_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+# start with ESC or CSI), DEL, the invisible or reordering marks (bidi overrides and
+# isolates, the Arabic letter mark, zero-width ones, the byte order mark), and lone
+# surrogates (bytes that were not UTF-8, which a terminal would get raw or not at all).
+_UNSHOWN = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069"
+    "\ufeff\ud800-\udfff]"
+)
 
 
 def for_terminal(text: str) -> str:
     """Text from the store (a partner's bytes, an error quoting them) as a terminal shows it
-    and does not act on: each control or reordering character as ``\\xNN``/``\\uNNNN``."""
+    and does not act on: each control or reordering character as ``\\xNN``/``\\uNNNN``, a
+    byte kept as a lone surrogate as ``\\xNN``."""
 
     def escaped(m: re.Match[str]) -> str:
         n = ord(m.group())
+        if 0xDC80 <= n <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): that byte
+            n -= 0xDC00
         return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
     return _UNSHOWN.sub(escaped, text)

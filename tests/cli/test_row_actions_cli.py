@@ -309,3 +309,34 @@ def test_edit_if_version_ahead_of_the_row_says_where_the_row_is(ws: list[str]) -
         "(last change: quarantined by "
     )
     assert shown(ws, 3)["version"] == 1
+
+
+def test_a_discard_of_a_discarded_row_says_already_discarded(ws: list[str]) -> None:
+    """Issue 20: not refused (it is where the steward wants it), the same in a dry run,
+    by ids and by a filter; exit 0."""
+    assert run(ws, "discard", "3", "--reason", "junk")[0] == 0
+    done = cli(*ws, "discard", "3", "--reason", "junk")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "0 dead letters discarded; 1 already were",
+        "  already discarded: #3",
+    ]
+    assert run(ws, "discard", "1", "3", "--reason", "junk")[1] == {
+        "action": "discarded",
+        "changed": [1],
+        "unchanged": [3],
+        "refused": [],
+    }
+    done = cli(*ws, "discard", "3", "--reason", "junk", "--dry-run")
+    assert (done.returncode, done.stdout.splitlines()) == (
+        0,
+        [
+            "would discard 0 dead letters",
+            "already discarded (1): #3",
+            "dry run: nothing was written",
+        ],
+    )
+    code, out, _ = run(ws, "discard", "--status", "discarded", "--reason", "x", "--dry-run")
+    assert code == 0 and isinstance(out, dict)
+    assert (out["would_change"], out["unchanged"], out["refused"]) == (0, [1, 3], [])
+    assert [e["action"] for e in shown(ws, 3)["events"]] == ["quarantined", "discarded"]

@@ -131,3 +131,23 @@ def test_a_reopen_of_discarded_rows_previews_too(ws: Workspace) -> None:
 def test_a_preview_needs_ids_or_a_filter(ws: Workspace) -> None:
     with pytest.raises(TriageError, match="name dead letters"):
         preview_change(ws, park())
+
+
+def test_a_discard_of_a_discarded_row_is_already_discarded_not_refused(ws: Workspace) -> None:
+    """Issue 20: as a park of a parked row, in the preview and in the change alike; a
+    resolved row is still refused."""
+    assert set_status(ws, [2], Status.DISCARDED, reason="junk") == 1
+    assert redrive(ws, "pesanan@2", ids=[4]).succeeded == 1
+    p = preview_change(ws, discard("again"), ids=[1, 2, 4])
+    assert (p.versions, p.unchanged) == ({1: 1}, (2,))
+    assert p.refused == ((4, "dead letter 4 is resolved; it cannot be discarded"),)
+    p = preview_change(ws, discard("again"), where=DeadLetterFilter(status="discarded"))
+    assert (p.count, p.unchanged, p.refused) == (0, (2,), ())
+    before = store_state(ws)
+    report = apply_change(ws, [2], discard("again"))  # by ids, all or none: no refusal
+    assert (report.changed, report.unchanged, report.refused) == ((), (2,), ())
+    assert report.summary("discarded") == "0 dead letters discarded; 1 already were"
+    assert store_state(ws) == before  # no event, no new version
+    report = apply_change(ws, [1, 2], discard("again"))
+    assert (report.changed, report.unchanged) == ((1,), (2,))
+    assert get_dead_letter(ws, 2).events[-1].detail == "junk"  # the first reason stands

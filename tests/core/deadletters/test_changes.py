@@ -133,7 +133,8 @@ def test_a_missing_dead_letter_refuses_every_change(ws: Workspace) -> None:
 def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
     ws: Workspace, final: Status
 ) -> None:
-    """A discarded row may still be reopened (the next test); everything else is refused."""
+    """A discarded row may still be reopened (the next test), and a discard of it is no
+    change ("already discarded", issue 20); everything else is refused."""
     if final is Status.RESOLVED:
         assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
     else:
@@ -141,14 +142,20 @@ def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
     before = get_dead_letter(ws, NULL_DISKON)
     assert before.status == final
     reopen = (lambda: set_status(ws, [NULL_DISKON], Status.OPEN), "reopened")
+    discard = (
+        lambda: set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="x"),
+        "discarded",
+    )
     for change, verb in (
         (lambda: edit_payload(ws, NULL_DISKON, '{"pesanan_id": 8}'), "edited"),
         *([reopen] if final is Status.RESOLVED else []),
         (lambda: set_status(ws, [NULL_DISKON], Status.PARKED), "parked"),
-        (lambda: set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="x"), "discarded"),
+        *([discard] if final is Status.RESOLVED else []),
         (lambda: reclassify(ws, [NULL_DISKON], ErrorClass.DATA), "reclassified"),
     ):
         assert refusal(change) == f"dead letter {NULL_DISKON} is {final}; it cannot be {verb}"
+    if final is Status.DISCARDED:  # already there: nothing changes, nothing is refused
+        assert discard[0]() == 0
     after = get_dead_letter(ws, NULL_DISKON)
     assert (after.status, after.error_class, after.payload_bytes, after.events) == (
         before.status,

@@ -16,7 +16,8 @@ from sqlalchemy import select
 from tests.support import SEED_BATCH
 from triage_app.core.batch import run_batch
 from triage_app.core.db import DeadLetter, open_workspace
-from triage_app.core.deadletters import edit_payload
+from triage_app.core.deadletters import edit_payload, set_status
+from triage_app.core.vocabulary import ALL, Status
 
 DATA_ROWS = (1, 2, 3)  # the demo's data-class dead letters; 4 is code
 QTY_ROWS = (2, 3)  # those whose error says "qty"
@@ -359,3 +360,30 @@ def test_discard_of_the_selection_leaves_out_a_row_changed_meanwhile_and_reopens
     _select(window, qtbot, 3)
     window.row_actions.reopen_action.trigger()
     qtbot.waitUntil(lambda: _statuses(demo_workspace)[3] == "open")
+
+
+def test_discard_names_a_row_already_discarded_and_discards_the_others(
+    open_main_window, qtbot, demo_workspace
+):
+    """Issue 20: a discarded row in the scope is "already discarded", not refused; Discard
+    names and discards the others."""
+    with open_workspace(demo_workspace) as ws:
+        assert set_status(ws, [3], Status.DISCARDED, reason="junk") == 1
+    window = open_main_window(demo_workspace)
+    combo = window.filter_bar.status_combo
+    combo.setCurrentIndex(combo.findData(ALL))
+    qtbot.waitUntil(lambda: window.model.total() == 4)
+    _select(window, qtbot, 1, 3)
+    dialog = _open_discard(window, qtbot)
+    assert dialog.acts_on() == [1]
+    assert dialog.discard_button.text() == "Discard 1"
+    said = dialog.summary.text()
+    assert said.startswith("Discard 1 dead letter: #1. Already discarded: #3.")
+    assert "Not discarded" not in said
+    dialog.reason.setText("junk too")
+    reports: list[Any] = []
+    dialog.discarded.connect(reports.append)
+    qtbot.mouseClick(dialog.discard_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(reports) and not dialog.isVisible())
+    assert (reports[0].changed, reports[0].refused) == ((1,), ())
+    assert [_statuses(demo_workspace)[i] for i in (1, 3)] == ["discarded", "discarded"]

@@ -394,6 +394,15 @@ class RowChange:
     detail: str = ""
     check_claim: bool = True  # a note may be added while a re-drive holds the row
 
+    @property
+    def judged_in(self) -> tuple[Status, ...]:
+        """The statuses a row is judged in rather than refused: those the change applies
+        to and the one it sets, so that a row already there (a discard of a discarded row)
+        is unchanged, said as "already discarded", never refused as if it could not be."""
+        if self.status is None or self.status in self.allowed:
+            return self.allowed
+        return (*self.allowed, self.status)
+
     def values(self, row: Row[Any]) -> tuple[dict[str, Any], str] | None:
         """What to write, and the event's detail; None when the row is already there."""
         if self.status is not None:
@@ -512,7 +521,7 @@ def change_rows(
                 row = rows.get(dl_id)
                 seen = expected.get(dl_id) if expected else None
                 why = _refusal(
-                    conn, dl_id, row, seen, change.verb, now, change.allowed, change.check_claim
+                    conn, dl_id, row, seen, change.verb, now, change.judged_in, change.check_claim
                 )
                 if why is not None:
                     if all_or_nothing:
@@ -563,7 +572,7 @@ def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVer
             for dl_id in part:
                 row = rows.get(dl_id)
                 why = _refusal(
-                    conn, dl_id, row, None, change.verb, now, change.allowed, change.check_claim
+                    conn, dl_id, row, None, change.verb, now, change.judged_in, change.check_claim
                 )
                 if why is not None:
                     refused.append((dl_id, str(why)))
