@@ -64,6 +64,9 @@ from triage_app.core.vocabulary import (
 )
 
 DEFAULT_MAX_ATTEMPTS = 3
+# How long a re-drive waits, one try after another, for rows another transaction held
+# locked when their chunk was claimed (seconds).
+BUSY_WAITS = (0.05, 0.25, 1.0)
 CHUNK = 500  # the first claim chunk, and a dry run's chunk
 MAX_CHUNK = 8_000  # claim chunks double up to this (within SQLite's parameter limit)
 # Per-row outcomes a summary keeps by default, those that did not succeed first; the counts
@@ -343,6 +346,8 @@ def redrive(
     )
     tally = _Tally(keep)
     would = SeenRowsBuilder() if dry_run else None
+    deferred: list[int] = []  # rows locked by another transaction when claimed
+    deferred_seen: dict[int, int] = {}
     cancelled = False
     stopped: str | None = None
     done = 0
@@ -359,7 +364,10 @@ def redrive(
                     would.add(item.id, item.version)
         else:
             expected = seen.versions_of(start, start + len(part)) if seen is not None else None
-            chunk = run.claimed_chunk(part, expected)
+            chunk, busy = run.claimed_chunk(part, expected)
+            deferred += busy
+            if expected is not None:
+                deferred_seen.update({i: expected[i] for i in busy})
         tally.add(chunk)
         if on_results is not None:
             on_results(chunk)
@@ -375,6 +383,18 @@ def redrive(
             if stopped is not None:
                 break
             watch.keep_pace(done, sleep)
+    if deferred:
+        # Once more, after the rest (unless cancelled or stopped: then they stay untouched,
+        # as the summary says of the rows it did not reach).
+        if not cancelled and stopped is None:
+            chunk = run.retry_busy(deferred, deferred_seen if seen is not None else None)
+        else:
+            lines = _lines(ws, deferred)
+            why = "locked by another change"
+            chunk = [RedriveResult(i, lines.get(i, 0), RedriveOutcome.TAKEN, why) for i in deferred]
+        tally.add(chunk)
+        if on_results is not None:
+            on_results(chunk)
     summary = tally.summary(transform.ref, dry_run, cancelled)
     return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
 
@@ -401,7 +421,8 @@ class _Tally:
         for r in chunk:
             self.counts[r.outcome] += 1
             if r.outcome in _NOT_ATTEMPTED:
-                why = TAKEN_WHY if r.outcome == RedriveOutcome.TAKEN else (r.error or r.outcome)
+                held = r.outcome == RedriveOutcome.TAKEN and (r.error or "").startswith("held by")
+                why = TAKEN_WHY if held else (r.error or r.outcome)
                 # One reason, not one per row: who changed each row and when stays in its
                 # result ("changed since version 1 (edited by ani at ...)").
                 why = why.split(" (", 1)[0]
@@ -482,11 +503,13 @@ class _Run:
     headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
 
     def claimed_chunk(
-        self, part: list[int], expected: dict[int, int] | None = None
-    ) -> list[RedriveResult]:
+        self, part: Sequence[int], expected: dict[int, int] | None = None
+    ) -> tuple[list[RedriveResult], tuple[int, ...]]:
         """Claim the chunk's rows and re-drive those held. Settling releases each lease; a
         chunk that fails gives its leases back at once rather than when they run out.
-        ``expected``: the version each row was seen at; a row changed since is skipped."""
+        ``expected``: the version each row was seen at; a row changed since is skipped.
+        Returns the outcomes, and the rows another transaction held locked at that
+        instant (busy: to be asked for again, ``retry_busy``)."""
         ws = self.ws
         # Read before the claim: the lease runs at least from here.
         claimed_at = time.monotonic()
@@ -521,7 +544,31 @@ class _Run:
                 for i in got.missing
             ]
         )
-        return sorted([*done, *others], key=lambda r: r.id)
+        return sorted([*done, *others], key=lambda r: r.id), got.busy
+
+    def retry_busy(
+        self, ids: Sequence[int], expected: dict[int, int] | None
+    ) -> list[RedriveResult]:
+        """The rows that were locked when their chunk was claimed (an edit or another
+        claim in flight: milliseconds), asked for again after short waits; those still
+        locked are left, reported taken. Without this, a row an editor held for an instant
+        was reported taken by a re-drive that did not exist."""
+        out: list[RedriveResult] = []
+        left = list(ids)
+        for wait in BUSY_WAITS:
+            if not left:
+                break
+            self.sleep(wait)
+            mine = {i: expected[i] for i in left} if expected is not None else None
+            results, busy = self.claimed_chunk(left, mine)
+            out += results
+            left = list(busy)
+        lines = _lines(self.ws, left)
+        out += [
+            RedriveResult(i, lines.get(i, 0), RedriveOutcome.TAKEN, "locked by another change")
+            for i in left
+        ]
+        return sorted(out, key=lambda r: r.id)
 
     def preview(self, items: list[_Item]) -> list[RedriveResult]:
         """A dry run of the chunk: what each row would do, nothing written."""

@@ -631,6 +631,9 @@ class Claim:
     missing: tuple[int, ...]
     # id -> who changed it, for rows no longer at the version the caller saw (not claimed)
     changed: dict[int, str] = field(default_factory=dict)
+    # Rows another transaction held locked at that instant (PostgreSQL's SKIP LOCKED passed
+    # them by): an edit or another claim in flight. Not taken: worth asking again.
+    busy: tuple[int, ...] = ()
 
 
 # What a claim reads: the guard's columns and what the re-drive transforms.
@@ -661,13 +664,14 @@ def claim(
     changed: dict[int, str] = {}
     mine: list[ClaimedRow] = []
     missing: list[int] = []
+    busy: list[int] = []
     with write_transaction(engine) as conn:
         now = utcnow()
         until = now + lease()
         dead: dict[str, bool] = {}  # a holder's liveness, asked once per claim
         for ids_slice in _slices(part):
-            # Rows another claim is locking right now are skipped, not waited for: they are
-            # taken. Rows that do not exist are missing.
+            # Rows another transaction is locking right now are skipped, not waited for:
+            # they are busy. Rows that do not exist are missing.
             stmt = select(*_CLAIM_STATE).where(_id_in(conn, ids_slice)).order_by(DL.id)
             if _is_pg(conn):
                 stmt = stmt.with_for_update(skip_locked=True)
@@ -705,10 +709,10 @@ def claim(
                 present = set(conn.execute(select(DL.id).where(DL.id.in_(unseen))).scalars())
                 for i in unseen:
                     if i in present:
-                        taken[i] = "another re-drive"
+                        busy.append(i)
                     else:
                         missing.append(i)
-    return Claim(tuple(mine), taken, closed, tuple(missing), changed)
+    return Claim(tuple(mine), taken, closed, tuple(missing), changed, tuple(busy))
 
 
 # Ids per statement: SQLite takes at most 32,766 parameters in one.
