@@ -387,3 +387,26 @@ def test_discard_names_a_row_already_discarded_and_discards_the_others(
     qtbot.waitUntil(lambda: bool(reports) and not dialog.isVisible())
     assert (reports[0].changed, reports[0].refused) == ((1,), ())
     assert [_statuses(demo_workspace)[i] for i in (1, 3)] == ["discarded", "discarded"]
+
+
+def test_opening_another_workspace_closes_the_dialogs_of_this_one(
+    window, qtbot, demo_workspace, tmp_path
+):
+    """A preview names one store's rows: the same ids are other rows in another store, so
+    the dialogs close with their workspace instead of acting on the next one."""
+    from triage_app.core.db import resolve_config
+    from triage_app.core.demo import make_demo
+
+    _set_class(window, qtbot, "data", 3)
+    redrive_dialog = _open_redrive(window, qtbot)
+    _preview(redrive_dialog, qtbot)
+    discard_dialog = _open_discard(window, qtbot)
+    other = tmp_path / "other"
+    with open_workspace(other) as ws:
+        make_demo(ws)
+    window.open_config(resolve_config(str(other), env={}))
+    qtbot.waitUntil(lambda: window.model.total() == 3)
+    assert not redrive_dialog.isVisible() and not discard_dialog.isVisible()
+    assert window.dialogs() == []
+    assert redrive_dialog.acts_on() == list(DATA_ROWS)  # what it held, never run
+    assert all(v == 1 for v in _versions(other).values())  # nothing acted on there

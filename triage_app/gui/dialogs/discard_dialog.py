@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -181,6 +182,8 @@ class DiscardDialog(QDialog):
         except TriageError as exc:
             self.summary.setText(str(exc))
             return
+        self._finished = True  # follows the table no more: it discards what it named
+        self.scope.thaw()
         self._start(ChangeApplyJob(change, dict(p.versions)))
 
     def _set_preview(self, p: ChangePreview | None) -> None:
@@ -246,6 +249,11 @@ class DiscardDialog(QDialog):
         self._update_button()
         if self._again and self.isVisible():
             self.preview()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # Closed: it follows the table no more (the window may be closing its workspace).
+        self._finished = True
+        super().hideEvent(event)
 
     def reject(self) -> None:
         if self._runner is not None and isinstance(self._runner.job, ChangeApplyJob):

@@ -328,6 +328,7 @@ class FixDialog(QDialog):
         if self._preview is None or not self._preview.versions:
             return
         self._start(FixApplyJob(self._preview.fix, dict(self._preview.versions)))
+        self.scope.thaw()  # the previewed rows are the change-set's now
 
     def is_running(self) -> bool:
         return self._runner is not None

@@ -291,6 +291,7 @@ class RedriveDialog(QDialog):
             return
         ref = self.transform_combo.currentData()
         self._start(RedriveJob(ref, seen=self._preview.seen, guard=self.guard()))
+        self.scope.thaw()  # the previewed rows are the run's now, whatever the table does
 
     @Slot()
     def cancel(self) -> None:

@@ -26,8 +26,10 @@ SHOWN_IDS = 6  # ids a scope names before "and N more"
 
 @dataclass(frozen=True)
 class TableScope:
-    """The table as it is now: its filter and how many rows match it, and the selection."""
+    """The table as it is now: its store, its filter and how many rows match it, and the
+    selection."""
 
+    store: str  # which workspace: the same ids name other rows in another store
     where: DeadLetterFilter
     matching: int | None  # None: still counting
     selected: tuple[int, ...] | None  # ids, in order; None: more than can be named
@@ -36,15 +38,22 @@ class TableScope:
 
 @dataclass(frozen=True)
 class ChosenRows:
-    """The rows a dialog names: the selected ids, or every row matching a filter."""
+    """The rows a dialog names: the selected ids, or every row matching a filter, of one
+    store."""
 
+    store: str
     ids: tuple[int, ...] | None
     where: DeadLetterFilter | None
     count: int | None  # how many (the filter's count when it was read)
 
     def same_rows(self, other: ChosenRows | None) -> bool:
         """The same ids, or the same filter (its count may differ: the store moved)."""
-        return other is not None and self.ids == other.ids and self.where == other.where
+        return (
+            other is not None
+            and self.store == other.store
+            and self.ids == other.ids
+            and self.where == other.where
+        )
 
     def is_empty(self) -> bool:
         return self.count == 0
@@ -145,8 +154,8 @@ class RowsScope(QWidget):
         now = self.source.current()
         if self.selected.isChecked():
             ids = now.selected if now.selected is not None else ()
-            return ChosenRows(ids, None, len(ids))
-        return ChosenRows(None, now.where, now.matching)
+            return ChosenRows(now.store, ids, None, len(ids))
+        return ChosenRows(now.store, None, now.where, now.matching)
 
     def say(self, text: str | None) -> None:
         """The note under the choice (None hides it)."""
@@ -182,6 +191,8 @@ class RowsScope(QWidget):
 
     @Slot()
     def _on_table_changed(self) -> None:
+        if not self.window().isVisible():
+            return  # a closed dialog follows nothing (its workspace may be closing)
         now = self.source.current()
         self._label(now)
         chosen = self.chosen()
@@ -230,9 +241,9 @@ class RowsScope(QWidget):
         if now.selected is None:
             text = f"the {n:,} selected dead letters (too many to name: narrow the filter)"
         else:
-            text = ChosenRows(now.selected, None, n).describe()
+            text = ChosenRows(now.store, now.selected, None, n).describe()
         self.selected.setText(text)
         self.selected.setToolTip(text)
-        every = ChosenRows(None, now.where, now.matching).describe()
+        every = ChosenRows(now.store, None, now.where, now.matching).describe()
         self.filter.setText(every)
         self.filter.setToolTip(every)

@@ -326,6 +326,11 @@ class MainWindow(QMainWindow):
         self._try_open(resolve_config(default_workspace_dir(), env={}))
 
     def close_workspace(self) -> None:
+        # A dialog acts on the rows of the workspace it was opened on: it closes with it,
+        # so that a preview of one store's rows can never be confirmed on another's.
+        for dialog in self._dialogs:
+            dialog.close()
+        self._dialogs = []
         self.live.stop()
         if self.queries is not None:
             self.queries.shutdown()
@@ -537,6 +542,7 @@ class MainWindow(QMainWindow):
     def _table_scope(self) -> TableScope:
         ids = self.selected_ids()
         return TableScope(
+            self.config.description if self.config is not None else "",
             self.model.filter,
             self.model.total(),
             tuple(ids) if ids is not None else None,
@@ -823,13 +829,13 @@ class MainWindow(QMainWindow):
         if ids:
             # The ids themselves: the file holds exactly the rows named, whatever the
             # filter does next.
-            chosen = ChosenRows(tuple(ids), None, len(ids))
+            chosen = ChosenRows("", tuple(ids), None, len(ids))
             self._export(ALL_STATUSES.with_(ids=tuple(ids)), chosen)
 
     @Slot()
     def export_filter(self) -> None:
         f = self.model.filter
-        self._export(f, ChosenRows(None, f, self.model.total()))
+        self._export(f, ChosenRows("", None, f, self.model.total()))
 
     def _export(self, where: DeadLetterFilter, chosen: ChosenRows) -> None:
         what = chosen.describe()
