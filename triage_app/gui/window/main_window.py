@@ -61,6 +61,7 @@ from triage_app.gui.dialogs.redrive_dialog import (
     describe_redrive,
 )
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
 from triage_app.gui.quarantine.live_refresh import LiveRefresh
@@ -115,7 +116,10 @@ class MainWindow(QMainWindow):
         self.row_actions = RowActions(self.selected_ids, self, self.table.selected_versions)
         self.live = LiveRefresh(self.quarantine, self)  # other stewards' changes, in view
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
-        self.setMenuBar(self.menu)
+        # What QMainWindow.setMenuBar does once nothing is to be replaced. PySide6's binding
+        # of it first asks for menuBar(), which makes a default bar that Qt then drops with
+        # deleteLater(): a deferred delete left by every window built outside an event loop.
+        self.layout().setMenuBar(self.menu)
         self._build_central()
         self.jobs = JobStatus(self.statusBar(), self)
         self.live.busy = lambda: bool(self.jobs.running())
@@ -307,10 +311,12 @@ class MainWindow(QMainWindow):
         self._try_open(resolve_config(default_workspace_dir(), env={}))
 
     def close_workspace(self) -> None:
+        """Let go of the workspace: its dialogs closed and deleted, its query threads joined
+        and deleted, now; nothing of it is left for a later event loop."""
+        self._dispose_dialogs(self._dialogs)
         self.live.stop()
         if self.queries is not None:
-            self.queries.shutdown()
-            self.queries.deleteLater()
+            self.queries.release()
             self.queries = None
         self.detail.set_queries(None)
         self.row_actions.queries = None
@@ -360,8 +366,11 @@ class MainWindow(QMainWindow):
 
     def _ask_connection(self, wh: str, dl: str) -> None:
         dialog = ConnectDialog(wh, dl, self)
-        if dialog.exec() == ConnectDialog.DialogCode.Accepted:
-            self._try_open(resolve_config(None, *dialog.urls(), env={}))
+        accepted = dialog.exec() == ConnectDialog.DialogCode.Accepted
+        urls = dialog.urls()
+        dispose(dialog)  # one per connection: not kept as the window's child
+        if accepted:
+            self._try_open(resolve_config(None, *urls, env={}))
 
     # -- reading ----------------------------------------------------------------------------
     def _count_async(self, f: DeadLetterFilter, generation: int) -> None:
@@ -700,7 +709,7 @@ class MainWindow(QMainWindow):
         dialog = GroupDialog(group, owners, tags, focus=what, parent=self)
         accepted = dialog.exec() == GroupDialog.DialogCode.Accepted
         job = dialog.job() if accepted else None
-        dialog.deleteLater()  # one per change: not kept as the window's child
+        dispose(dialog)  # one per change, gone now: not kept as the window's child
         if not accepted:
             return
         if job is None:
@@ -742,8 +751,17 @@ class MainWindow(QMainWindow):
         self.reload(in_place=True)
 
     def _keep(self, dialog: QWidget) -> None:
-        self._dialogs = [d for d in self._dialogs if d.isVisible()]
+        """A modeless dialog, kept while it is shown or its job runs (a hidden re-drive
+        dialog still relays its result); the closed ones are deleted now."""
+        if not self.jobs.running():
+            self._dispose_dialogs([d for d in self._dialogs if not d.isVisible()])
         self._dialogs.append(dialog)
+
+    def _dispose_dialogs(self, dialogs: list[QWidget]) -> None:
+        for dialog in list(dialogs):
+            self._dialogs.remove(dialog)
+            dialog.close()
+            dispose(dialog)
 
     def dialogs(self) -> list[QWidget]:
         return list(self._dialogs)
@@ -851,9 +869,14 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
-            self.jobs.stop_all()
-        for dialog in self._dialogs:
-            dialog.close()
         self.save_state()
-        self.close_workspace()
+        self.shut_down()
         event.accept()
+
+    @Slot()
+    def shut_down(self) -> None:
+        """Stop and join every job, delete the dialogs, close the workspace: what closing
+        does once the steward agreed, and what quitting does without asking (the session
+        ends). After it no thread of the window runs. Idempotent."""
+        self.jobs.stop_all()
+        self.close_workspace()
