@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, user_message
@@ -49,6 +50,20 @@ def describe_progress(job: Job, report: ProgressReport) -> str:
 
 
 REPORT_EVERY = 0.1  # seconds between progress reports to the window
+
+
+def _join_on_destruction(owner: QObject, thread: QThread, stop: threading.Event) -> None:
+    """A safety net for an owner deleted while its thread runs (a window never closed, at
+    the interpreter's exit): its ``destroyed`` comes before its children are deleted, so the
+    thread is stopped and joined first. Deleting a running QThread aborts the process."""
+
+    def join(*_: object) -> None:
+        if shiboken6.isValid(thread) and thread.isRunning():
+            stop.set()
+            thread.quit()
+            thread.wait()
+
+    owner.destroyed.connect(join)
 
 
 def _go_home(worker: QObject) -> None:
@@ -136,6 +151,7 @@ class JobRunner(QObject):
         self.thread.finished.connect(self._on_thread_finished)
         self.worker: JobWorker | None = worker  # deleted once the thread has finished
         self._cancel_requested = worker.cancel_requested
+        _join_on_destruction(self, self.thread, self._cancel_requested)
         self._outcome: tuple[str, Any] | None = None
 
     def start(self) -> None:
@@ -265,6 +281,7 @@ class QueryThread(QObject):
         worker.done.connect(self._on_done)
         worker.failed.connect(self._on_failed)
         self.worker: _QueryWorker | None = worker  # deleted by shutdown()
+        _join_on_destruction(self, self.thread, self._closing)
         self.thread.start()
 
     def submit(
