@@ -126,7 +126,9 @@ class _DeferredDeletes(QObject):
             if call is not None and call[0]() is watched:
                 self.delivered.append(f"deleteLater() of {call[1]}")
             else:
-                self.delivered.append(f"a deferred delete of {_described(watched)}")
+                parent = watched.parent()
+                of = f" of {_described(parent)}" if parent is not None else ""
+                self.delivered.append(f"a deferred delete of {_described(watched)}{of}")
         return False
 
     def pending(self) -> list[str]:
@@ -190,6 +192,13 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     if hasattr(item, "qt_widgets"):
         del item.qt_widgets  # type: ignore[attr-defined]
     return (yield)
+
+
+def pending_deferred_deletes() -> list[str]:
+    """The deferred deletes waiting for a later event loop, delivered now and named: what a
+    step of a test left (empty when it left nothing)."""
+    assert _deferred is not None
+    return _deferred.pending()
 
 
 # What one test leaked is reported by that test, then left alone: deleting an unknown object
