@@ -16,9 +16,12 @@ it waits for a later event loop, and no Qt object is ever deleted in a worker th
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import shiboken6
@@ -52,18 +55,34 @@ def describe_progress(job: Job, report: ProgressReport) -> str:
 REPORT_EVERY = 0.1  # seconds between progress reports to the window
 
 
-def _join_on_destruction(owner: QObject, thread: QThread, stop: threading.Event) -> None:
-    """A safety net for an owner deleted while its thread runs (a window never closed, at
-    the interpreter's exit): its ``destroyed`` comes before its children are deleted, so the
-    thread is stopped and joined first. Deleting a running QThread aborts the process."""
+# Every thread a window started, to be joined at the latest when the interpreter exits.
+_threads: list[tuple[weakref.ref[QThread], threading.Event]] = []
 
-    def join(*_: object) -> None:
-        if shiboken6.isValid(thread) and thread.isRunning():
-            stop.set()
-            thread.quit()
-            thread.wait()
 
-    owner.destroyed.connect(join)
+def _joined_at_the_latest(owner: QObject, thread: QThread, stop: threading.Event) -> None:
+    """Safety nets for a thread its owner did not stop (a window never closed). Deleting a
+    running QThread aborts the process ("QThread: Destroyed while thread ... is still
+    running"): the owner's ``destroyed`` comes before its children are deleted, and stops and
+    joins the thread first; and when the interpreter exits, every thread still running is
+    stopped and joined before anything is torn down (a thread running Python while the
+    interpreter finalizes crashed it)."""
+    owner.destroyed.connect(partial(_join, weakref.ref(thread), stop))
+    _threads[:] = [(t, s) for t, s in _threads if t() is not None]
+    _threads.append((weakref.ref(thread), stop))
+
+
+def _join(thread_ref: weakref.ref[QThread], stop: threading.Event, *_: object) -> None:
+    thread = thread_ref()
+    if thread is not None and shiboken6.isValid(thread) and thread.isRunning():
+        stop.set()  # a job stops at its next chunk; queued queries are skipped
+        thread.quit()
+        thread.wait()
+
+
+@atexit.register
+def _join_all() -> None:
+    for thread_ref, stop in _threads:
+        _join(thread_ref, stop)
 
 
 def _go_home(worker: QObject) -> None:
@@ -151,7 +170,7 @@ class JobRunner(QObject):
         self.thread.finished.connect(self._on_thread_finished)
         self.worker: JobWorker | None = worker  # deleted once the thread has finished
         self._cancel_requested = worker.cancel_requested
-        _join_on_destruction(self, self.thread, self._cancel_requested)
+        _joined_at_the_latest(self, self.thread, self._cancel_requested)
         self._outcome: tuple[str, Any] | None = None
 
     def start(self) -> None:
@@ -281,7 +300,7 @@ class QueryThread(QObject):
         worker.done.connect(self._on_done)
         worker.failed.connect(self._on_failed)
         self.worker: _QueryWorker | None = worker  # deleted by shutdown()
-        _join_on_destruction(self, self.thread, self._closing)
+        _joined_at_the_latest(self, self.thread, self._closing)
         self.thread.start()
 
     def submit(
