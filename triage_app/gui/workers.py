@@ -85,6 +85,14 @@ def _join_all() -> None:
         _join(thread_ref, stop)
 
 
+def _dispose_worker(worker: QObject | None) -> None:
+    """A worker whose thread has finished, deleted now if it went home as its last act;
+    else (its thread ended before it ran) left to Python, which deletes it in the GUI thread
+    too. Never raises: this runs inside closeEvent, where an exception crashed PySide6."""
+    if worker is not None and QObject.thread(worker) is QThread.currentThread():
+        dispose(worker)
+
+
 def _go_home(worker: QObject) -> None:
     """The worker's last act in its thread: hand itself back to the GUI thread, where it is
     deleted once the thread has finished (only an object's own thread can move it)."""
@@ -196,7 +204,7 @@ class JobRunner(QObject):
     def _release_worker(self) -> None:
         """The worker, a QObject of the finished thread, deleted now in the GUI thread."""
         self.thread.wait()
-        dispose(self.worker)
+        _dispose_worker(self.worker)
         self.worker = None
 
     @Slot(object)
@@ -345,7 +353,7 @@ class QueryThread(QObject):
         self._closing.set()  # the calls still queued return at once
         self._close.emit()  # the running call ends, then close() ends the thread
         self.thread.wait()
-        dispose(self.worker)
+        _dispose_worker(self.worker)
         self.worker = None
 
     @Slot(int, object)
