@@ -5,7 +5,7 @@ PYTHON := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 DEMO ?= .demo
 
-.PHONY: setup run demo test lint bench clean package package-test
+.PHONY: setup run demo test test-under-load lint bench clean package package-test
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,24 @@ demo: $(STAMP)
 # The whole suite, GUI tests offscreen; PostgreSQL tests use 127.0.0.1:5432 (database test).
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest
+
+# The GUI suite RUNS times in a row with both cores kept busy by two spinning processes, each
+# ended by timeout after LOAD_SECONDS at most (and killed here when the runs are done): the
+# load under which the window once crashed natively (issue 20). One line per run.
+RUNS ?= 3
+LOAD_SECONDS ?= 3600
+test-under-load: $(STAMP)
+	@timeout $(LOAD_SECONDS) yes > /dev/null & one=$$!; \
+	timeout $(LOAD_SECONDS) yes > /dev/null & two=$$!; \
+	trap 'kill $$one $$two 2>/dev/null' EXIT; \
+	rc=0; \
+	for i in $$(seq 1 $(RUNS)); do \
+	  start=$$(date +%s); \
+	  QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest tests/gui -q -p no:cacheprovider; r=$$?; \
+	  echo "under load: run $$i of $(RUNS) exit $$r after $$(( $$(date +%s) - start )) s"; \
+	  [ $$r -eq 0 ] || rc=$$r; \
+	done; \
+	exit $$rc
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check triage_app tests benchmarks scripts

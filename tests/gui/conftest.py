@@ -1,13 +1,20 @@
 """GUI tests: the real window on a real temporary workspace, offscreen.
 
-Every test fails when it leaves a QThread running, and settings go to a temporary folder
-so that no test reads or writes the user's own.
+Every test fails when it leaves behind a running QThread, a pending deferred delete, an
+active timer or a top-level widget (``nothing_left_behind``): whatever a test leaves would
+run inside the next test's event loop, which is how a deleted widget of one window once
+crashed the next (issue 20). The widgets a test hands to ``qtbot.addWidget`` and the windows
+``open_main_window`` opens are closed and deleted at once when it ends, not with pytest-qt's
+``deleteLater()``, which waits for the next test's event loop. Settings go to a temporary
+folder so that no test reads or writes the user's own.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
+import sys
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,12 +23,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QSettings, QThread, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, QThread, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import StoreFiller, make_demo
 from triage_app.core.places import SETTINGS_DIR_ENV
+from triage_app.gui import lifetime
 
 _started: list[weakref.ref[QThread]] = []
 _original_start = QThread.start
@@ -59,6 +67,197 @@ def no_thread_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
     _started.clear()
     if left:
         pytest.fail(f"QThread left running after the test: {', '.join(left)}")
+
+
+# -- what a test leaves behind ---------------------------------------------------------------
+def _described(obj: QObject) -> str:
+    name = obj.objectName()
+    return type(obj).__name__ + (f" {name!r}" if name else "")
+
+
+def _call_site() -> str:
+    """Where the test or the app called: the first frame outside this file and PySide."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    if frame is None:
+        return "?"
+    return f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno}"
+
+
+# deleteLater() called from Python: which object, from where (C++'s own calls, such as
+# WA_DeleteOnClose's, are seen by the event filter below without a place).
+_delete_later_calls: dict[int, tuple[weakref.ref[QObject], str]] = {}
+_original_delete_later = QObject.deleteLater
+
+
+def _recording_delete_later(self: QObject) -> None:
+    _delete_later_calls[id(self)] = (weakref.ref(self), f"{_described(self)} at {_call_site()}")
+    _original_delete_later(self)
+
+
+QObject.deleteLater = _recording_delete_later  # type: ignore[method-assign]
+
+# Every QTimer made from Python (the app's, pyqtgraph's, a test's), to find those still
+# active after a test. (start() is not wrapped: a signal connected to it would then pass
+# its own arguments to the wrapper.)
+_started_timers: list[weakref.ref[QTimer]] = []
+_original_timer_init = QTimer.__init__
+
+
+def _recording_timer_init(self: QTimer, *args: object, **kwargs: object) -> None:
+    _original_timer_init(self, *args, **kwargs)
+    _started_timers.append(weakref.ref(self))
+
+
+QTimer.__init__ = _recording_timer_init  # type: ignore[method-assign]
+
+
+class _DeferredDeletes(QObject):
+    """An application event filter that names the objects a DeferredDelete event reaches
+    while ``pending()`` delivers them: those a test left for a later event loop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.delivered: list[str] | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.delivered is not None and event.type() == QEvent.Type.DeferredDelete:
+            call = _delete_later_calls.get(id(watched))
+            if call is not None and call[0]() is watched:
+                self.delivered.append(f"deleteLater() of {call[1]}")
+            else:
+                parent = watched.parent()
+                of = f" of {_described(parent)}" if parent is not None else ""
+                self.delivered.append(f"a deferred delete of {_described(watched)}{of}")
+        return False
+
+    def pending(self) -> list[str]:
+        """Deliver every pending deferred delete now (any loop level) and name each one."""
+        self.delivered = []
+        try:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            return self.delivered
+        finally:
+            self.delivered = None
+            _delete_later_calls.clear()
+
+
+_deferred: _DeferredDeletes | None = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_collector(qapp: QApplication) -> Iterator[None]:
+    """The app's own rule, for every GUI test (also those that build a dialog without the
+    window): the cyclic garbage collector runs only in the GUI thread (gui/lifetime.py)."""
+    global _deferred
+    lifetime.collect_in_gui_thread(qapp)
+    _deferred = _DeferredDeletes()
+    qapp.installEventFilter(_deferred)
+    yield
+    qapp.removeEventFilter(_deferred)
+
+
+def close_for_good(
+    widget: QWidget, before_close: Callable[[QWidget], object] | None = None
+) -> str | None:
+    """Close a top-level widget the test opened and delete it now, as a widget on the C++
+    stack would be: nothing of it waits for the next test's event loop. What went wrong, or
+    None: a widget that refuses to close (an unsaved edit, a job the test forgot) or whose
+    threads still run once closed is left alone (deleting a running QThread aborts)."""
+    if not shiboken6.isValid(widget):
+        return None
+    if before_close is not None:
+        before_close(widget)
+    if not widget.close():
+        return f"{_described(widget)} refused to close"
+    running = [t.objectName() for t in widget.findChildren(QThread) if t.isRunning()]
+    if running:
+        return f"{_described(widget)} closed with threads running: {', '.join(running)}"
+    lifetime.dispose(widget)
+    return None
+
+
+_QT_WIDGETS = pytest.StashKey[
+    list[tuple[weakref.ref[QWidget], Callable[[QWidget], object] | None]]
+]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """The widgets given to ``qtbot.addWidget`` are taken from pytest-qt before its own
+    teardown, which would close them and call ``deleteLater()`` outside any event loop (run,
+    then, by the next test's first loop): ``nothing_left_behind`` closes and deletes them
+    once the test's fixtures are done with them."""
+    item.stash[_QT_WIDGETS] = getattr(item, "qt_widgets", [])
+    if hasattr(item, "qt_widgets"):
+        del item.qt_widgets  # type: ignore[attr-defined]
+    return (yield)
+
+
+def pending_deferred_deletes() -> list[str]:
+    """The deferred deletes waiting for a later event loop, delivered now and named: what a
+    step of a test left (empty when it left nothing)."""
+    assert _deferred is not None
+    return _deferred.pending()
+
+
+# What one test leaked is reported by that test, then left alone: deleting an unknown object
+# (a window whose threads run) could bring the whole run down.
+_reported: weakref.WeakSet[QObject] = weakref.WeakSet()
+
+
+def left_behind(ignore: tuple[QObject, ...] = ()) -> list[str]:
+    """What the finished test left: deferred deletes still pending, timers started from
+    Python still active, top-level widgets still alive (after the GUI thread's garbage
+    collection, which is the app's own; whatever the collector frees was not leaked)."""
+    assert _deferred is not None
+    found = [f"pending: {d}" for d in _deferred.pending()]
+    gc.collect()
+    if QApplication.topLevelWidgets():
+        # open_window froze the heap it had built (gui/app.py): a window's own garbage, such
+        # as pyqtgraph's menus, parentless and held in cycles, is collected only unfrozen.
+        gc.unfreeze()
+        gc.collect()
+    for ref in _started_timers:
+        t = ref()
+        if t is None or t in ignore or t in _reported or not shiboken6.isValid(t):
+            continue
+        if t.isActive():
+            parent = t.parent()
+            owner = f" of {_described(parent)}" if parent is not None else ""
+            found.append(f"active timer: {_described(t)}{owner}, every {t.interval()} ms")
+            _reported.add(t)
+    for w in QApplication.topLevelWidgets():
+        if w not in _reported:
+            found.append(f"top-level widget: {_described(w)}")
+            _reported.add(w)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_behind(
+    request: pytest.FixtureRequest, no_thread_left_running: None
+) -> Iterator[None]:
+    """Fails the test when, after its own teardown (its windows closed, its fixtures gone),
+    it leaves a deferred delete pending, a timer active or a top-level widget alive; the
+    threads are checked by ``no_thread_left_running``, torn down after this one. Checking
+    delivers the pending deferred deletes, so that one leak does not fail the next test."""
+    assert _deferred is not None
+    _deferred.pending()  # nothing from before this test is counted against it
+    _started_timers.clear()
+    yield
+    found = []
+    for ref, before_close in request.node.stash.get(_QT_WIDGETS, []):
+        w = ref()
+        problem = close_for_good(w, before_close) if w is not None else None
+        if problem is not None:
+            found.append(problem)
+    collector = lifetime.collector_timer()
+    found += left_behind(ignore=(collector,) if collector is not None else ())
+    _started_timers.clear()
+    if found:
+        pytest.fail("left behind after the test:\n  " + "\n  ".join(found))
 
 
 @pytest.fixture(autouse=True)
@@ -132,16 +331,15 @@ def open_main_window(qtbot):  # type: ignore[no-untyped-def]
 
     def _open(folder: Path):  # type: ignore[no-untyped-def]
         w = open_window(str(folder))
-        qtbot.addWidget(w, before_close_func=_forget_edit)
         windows.append(w)
         qtbot.waitUntil(lambda: w.model.total() is not None and w.queries is not None)
         qtbot.waitUntil(lambda: not w.queries.busy())
         return w
 
     yield _open
-    for w in windows:
-        _forget_edit(w)
-        w.close()
+    problems = [p for w in windows if (p := close_for_good(w, _forget_edit)) is not None]
+    if problems:
+        pytest.fail("; ".join(problems))
 
 
 def _forget_edit(window) -> None:  # type: ignore[no-untyped-def]

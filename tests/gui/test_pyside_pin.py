@@ -24,3 +24,20 @@ def test_100k_void_qt_calls_do_not_abort_the_interpreter():
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "ok"
+
+
+# The releases the GUI suite was seen to pass on, per Python (pyproject.toml says how): a
+# resolver that installs another one (a new release let in, a stale environment) fails here,
+# in CI, which installs the newest allowed release into a fresh clone.
+VALIDATED = {(3, 11): {"6.10.3", "6.11.3"}, (3, 12): {"6.12.0"}}
+
+
+def test_the_installed_pyside6_is_one_the_gui_suite_was_validated_on():
+    from importlib.metadata import version
+
+    installed = version("PySide6-Essentials")
+    validated = VALIDATED.get(sys.version_info[:2], VALIDATED[(3, 12)])
+    assert installed in validated, (
+        f"PySide6-Essentials {installed} on Python {sys.version_info[0]}.{sys.version_info[1]}"
+        f" was not validated (make test-under-load), only {sorted(validated)}"
+    )

@@ -62,6 +62,7 @@ def display_problem(
 def _application():  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QApplication
 
+    from triage_app.gui.lifetime import collect_in_gui_thread
     from triage_app.gui.settings import APPLICATION, ORGANIZATION, app_icon
 
     app = QApplication.instance()
@@ -72,6 +73,9 @@ def _application():  # type: ignore[no-untyped-def]
         app = QApplication(sys.argv[:1])
         app.setApplicationDisplayName(DISPLAY_NAME)
         app.setWindowIcon(app_icon())
+    # Qt objects die in the GUI thread only: never by a garbage collection that a query or
+    # job thread happened to trigger (gui/lifetime.py).
+    collect_in_gui_thread(app)
     return app
 
 
@@ -123,6 +127,9 @@ def run_gui(
     from triage_app.gui.first_paint import report_first_paint
 
     report_first_paint(window)
+    # Quitting without closing the window (the session ends, QApplication.quit) still joins
+    # its threads: a QThread destroyed while it runs aborts the process.
+    app.aboutToQuit.connect(window.shut_down)
     return int(app.exec())
 
 

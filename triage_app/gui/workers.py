@@ -8,20 +8,29 @@ Two shapes of work, both on a QThread with a worker QObject that opens its own w
   audited edit). Calls with the same key coalesce: only the newest one runs.
 
 Results cross threads as frozen dataclasses or plain values, never ORM objects.
+
+Each QThread is its owner's C++ child, and once it has stopped its worker is deleted at once
+in the GUI thread (``lifetime.dispose``): when the window is done with a workspace, nothing of
+it waits for a later event loop, and no Qt object is ever deleted in a worker thread.
 """
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, user_message
 from triage_app.core.jobs import BatchJob, ExportJob, Job, PurgeJob, RedriveJob
 from triage_app.core.progress import Pace, PaceMeter, describe_pace
+from triage_app.gui.lifetime import dispose
 
 # What a job's progress signal carries: where it is, its rows per second and the time left,
 # measured in the worker thread (``core/progress.py`` does the arithmetic).
@@ -44,6 +53,52 @@ def describe_progress(job: Job, report: ProgressReport) -> str:
 
 
 REPORT_EVERY = 0.1  # seconds between progress reports to the window
+
+
+# Every thread a window started, to be joined at the latest when the interpreter exits.
+_threads: list[tuple[weakref.ref[QThread], threading.Event]] = []
+
+
+def _joined_at_the_latest(owner: QObject, thread: QThread, stop: threading.Event) -> None:
+    """Safety nets for a thread its owner did not stop (a window never closed). Deleting a
+    running QThread aborts the process ("QThread: Destroyed while thread ... is still
+    running"): the owner's ``destroyed`` comes before its children are deleted, and stops and
+    joins the thread first; and when the interpreter exits, every thread still running is
+    stopped and joined before anything is torn down (a thread running Python while the
+    interpreter finalizes crashed it)."""
+    owner.destroyed.connect(partial(_join, weakref.ref(thread), stop))
+    _threads[:] = [(t, s) for t, s in _threads if t() is not None]
+    _threads.append((weakref.ref(thread), stop))
+
+
+def _join(thread_ref: weakref.ref[QThread], stop: threading.Event, *_: object) -> None:
+    thread = thread_ref()
+    if thread is not None and shiboken6.isValid(thread) and thread.isRunning():
+        stop.set()  # a job stops at its next chunk; queued queries are skipped
+        thread.quit()
+        thread.wait()
+
+
+@atexit.register
+def _join_all() -> None:
+    for thread_ref, stop in _threads:
+        _join(thread_ref, stop)
+
+
+def _dispose_worker(worker: QObject | None) -> None:
+    """A worker whose thread has finished, deleted now if it went home as its last act;
+    else (its thread ended before it ran) left to Python, which deletes it in the GUI thread
+    too. Never raises: this runs inside closeEvent, where an exception crashed PySide6."""
+    if worker is not None and QObject.thread(worker) is QThread.currentThread():
+        dispose(worker)
+
+
+def _go_home(worker: QObject) -> None:
+    """The worker's last act in its thread: hand itself back to the GUI thread, where it is
+    deleted once the thread has finished (only an object's own thread can move it)."""
+    app = QCoreApplication.instance()
+    if app is not None:
+        worker.moveToThread(app.thread())
 
 
 class _SignalProgress:
@@ -91,6 +146,7 @@ class JobWorker(QObject):
             self.failed.emit(user_message(exc))
         else:
             self.finished.emit(result)
+        _go_home(self)
         # Quit from here, not from a slot in the GUI thread: that one may be blocked in
         # JobRunner.stop(), waiting for this very thread.
         thread = QThread.currentThread()
@@ -111,25 +167,28 @@ class JobRunner(QObject):
     ) -> None:
         super().__init__(parent)
         self.job = job
-        self.thread = QThread()
+        self.thread = QThread(self)
         self.thread.setObjectName(f"job: {job.title}")
-        self.worker = JobWorker(config, job)
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.run)
-        self.worker.progress.connect(self._on_progress)
-        self.worker.finished.connect(self._on_finished)
-        self.worker.failed.connect(self._on_failed)
+        worker = JobWorker(config, job)
+        worker.moveToThread(self.thread)
+        self.thread.started.connect(worker.run)
+        worker.progress.connect(self._on_progress)
+        worker.finished.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
         self.thread.finished.connect(self._on_thread_finished)
+        self.worker: JobWorker | None = worker  # deleted once the thread has finished
+        self._cancel_requested = worker.cancel_requested
+        _joined_at_the_latest(self, self.thread, self._cancel_requested)
         self._outcome: tuple[str, Any] | None = None
 
     def start(self) -> None:
         self.thread.start()
 
     def cancel(self) -> None:
-        self.worker.cancel_requested.set()
+        self._cancel_requested.set()
 
     def cancel_requested(self) -> bool:
-        return self.worker.cancel_requested.is_set()
+        return self._cancel_requested.is_set()
 
     def is_running(self) -> bool:
         return self.thread.isRunning()
@@ -137,7 +196,16 @@ class JobRunner(QObject):
     def stop(self, timeout_ms: int = 60_000) -> bool:
         """Ask the job to stop at its next chunk and wait for the thread; True if it did."""
         self.cancel()
-        return self.thread.wait(timeout_ms) if self.thread.isRunning() else True
+        stopped = self.thread.wait(timeout_ms) if self.thread.isRunning() else True
+        if stopped and self.thread.isFinished():
+            self._release_worker()
+        return stopped
+
+    def _release_worker(self) -> None:
+        """The worker, a QObject of the finished thread, deleted now in the GUI thread."""
+        self.thread.wait()
+        _dispose_worker(self.worker)
+        self.worker = None
 
     @Slot(object)
     def _on_progress(self, report: ProgressReport) -> None:
@@ -153,6 +221,8 @@ class JobRunner(QObject):
 
     @Slot()
     def _on_thread_finished(self) -> None:
+        # ``finished`` comes from the thread just before it ends: wait for the end.
+        self._release_worker()
         outcome, self._outcome = self._outcome, None
         if outcome is not None:
             kind, value = outcome
@@ -164,15 +234,24 @@ class _QueryWorker(QObject):
     done = Signal(int, object)
     failed = Signal(int, str)
 
-    def __init__(self, config: WorkspaceConfig, latest: dict[str, int], lock: threading.Lock):
+    def __init__(
+        self,
+        config: WorkspaceConfig,
+        latest: dict[str, int],
+        lock: threading.Lock,
+        closing: threading.Event,
+    ):
         super().__init__()
         self.config = config
         self._ws: Workspace | None = None
         self._latest = latest
         self._lock = lock
+        self._closing = closing
 
     @Slot(int, str, object)
     def call(self, call_id: int, key: str, fn: Callable[[Workspace], Any]) -> None:
+        if self._closing.is_set():  # calls still queued when the window let go: not run
+            return
         with self._lock:
             stale = bool(key) and self._latest.get(key, call_id) != call_id
         if stale:
@@ -188,9 +267,16 @@ class _QueryWorker(QObject):
 
     @Slot()
     def close(self) -> None:
+        """The last call: the workspace closed, the worker handed back to the GUI thread,
+        and the thread told to end (from here: a quit() from the GUI thread could end the
+        loop before this call, queued behind a running query, was reached)."""
         if self._ws is not None:
             self._ws.close()
             self._ws = None
+        _go_home(self)
+        thread = QThread.currentThread()
+        if thread is not None:
+            thread.quit()
 
 
 class QueryThread(QObject):
@@ -211,14 +297,18 @@ class QueryThread(QObject):
         self._latest: dict[str, int] = {}
         self._callbacks: dict[int, tuple[Callable[[Any], None], Callable[[str], None] | None]] = {}
         self._next_id = 0
-        self.thread = QThread()
+        self._dispatching = 0  # how deep in on_done / on_error callbacks the GUI thread is
+        self._closing = threading.Event()
+        self.thread = QThread(self)
         self.thread.setObjectName("queries")
-        self.worker = _QueryWorker(config, self._latest, self._lock)
-        self.worker.moveToThread(self.thread)
-        self._request.connect(self.worker.call)
-        self._close.connect(self.worker.close)
-        self.worker.done.connect(self._on_done)
-        self.worker.failed.connect(self._on_failed)
+        worker = _QueryWorker(config, self._latest, self._lock, self._closing)
+        worker.moveToThread(self.thread)
+        self._request.connect(worker.call)
+        self._close.connect(worker.close)
+        worker.done.connect(self._on_done)
+        worker.failed.connect(self._on_failed)
+        self.worker: _QueryWorker | None = worker  # deleted by shutdown()
+        _joined_at_the_latest(self, self.thread, self._closing)
         self.thread.start()
 
     def submit(
@@ -244,17 +334,33 @@ class QueryThread(QObject):
     def busy(self) -> bool:
         return bool(self._callbacks)
 
+    def release(self) -> None:
+        """Done with it: the thread joined, the worker and this object deleted. Now, unless
+        one of this object's own callbacks is on the stack (a save's on_done closed the
+        window): then by the event loop that is running it, once the callback has returned.
+        Never left for a later event loop (``deleteLater`` outside one would be)."""
+        self.shutdown()
+        if self._dispatching:
+            self.deleteLater()
+        else:
+            dispose(self)
+
     def shutdown(self) -> None:
+        """Close the worker's workspace and join the thread; the worker is deleted now."""
         self._callbacks.clear()
-        self._close.emit()
-        self.thread.quit()
+        if self.worker is None:
+            return
+        self._closing.set()  # the calls still queued return at once
+        self._close.emit()  # the running call ends, then close() ends the thread
         self.thread.wait()
+        _dispose_worker(self.worker)
+        self.worker = None
 
     @Slot(int, object)
     def _on_done(self, call_id: int, result: Any) -> None:
         callbacks = self._callbacks.pop(call_id, None)
         if callbacks is not None:
-            callbacks[0](result)
+            self._dispatch(callbacks[0], result)
         if not self._callbacks:
             self.idle.emit()
 
@@ -262,6 +368,13 @@ class QueryThread(QObject):
     def _on_failed(self, call_id: int, message: str) -> None:
         callbacks = self._callbacks.pop(call_id, None)
         if callbacks is not None and callbacks[1] is not None:
-            callbacks[1](message)
+            self._dispatch(callbacks[1], message)
         if not self._callbacks:
             self.idle.emit()
+
+    def _dispatch(self, callback: Callable[[Any], None], value: Any) -> None:
+        self._dispatching += 1
+        try:
+            callback(value)
+        finally:
+            self._dispatching -= 1

@@ -135,14 +135,16 @@ def test_reload_drops_the_edit_only_when_confirmed(qtbot, window, demo_workspace
     _edit_then_theirs(qtbot, window, demo_workspace)
     qtbot.waitUntil(lambda: detail.banner.reload_button.isVisibleTo(detail), timeout=2_000)
     seen: list[Any] = []
+    shown: list[tuple[str, str]] = []  # read while it is up: once answered it is deleted
 
     def cancel(box: QMessageBox) -> None:
+        shown.append((box.objectName(), box.text()))
         box.button(QMessageBox.StandardButton.Cancel).click()
 
     _when_modal(QMessageBox, cancel, seen)
     detail.banner.reload_button.click()
-    assert seen and seen[0].objectName() == "reloadTheirsDialog"
-    assert "Drop your edit" in seen[0].text() and "edited by" in seen[0].text()
+    assert shown and shown[0][0] == "reloadTheirsDialog"
+    assert "Drop your edit" in shown[0][1] and "edited by" in shown[0][1]
     assert detail.editor.toPlainText() == MINE and detail.banner.isVisibleTo(detail)
 
     def drop(box: QMessageBox) -> None:

@@ -183,8 +183,7 @@ class AuditTab(QWidget):
 
     def close_workspace(self) -> None:
         if self.queries is not None:
-            self.queries.shutdown()
-            self.queries.deleteLater()
+            self.queries.release()
             self.queries = None
         self._debounce.stop()
         self.model.clear()

@@ -59,6 +59,7 @@ from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind
 from triage_app.gui import style
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.changed_banner import ChangedBanner
 from triage_app.gui.quarantine.conflict_dialog import Choice, ConflictDialog
 from triage_app.gui.quarantine.json_editor import JsonEditor, editor_safe, one_line
@@ -466,7 +467,7 @@ class DetailPane(QWidget):
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             box.exec()
             confirmed = box.clickedButton() is drop
-            box.deleteLater()
+            dispose(box)
             if not confirmed:
                 return
         self._show(theirs, keep_text=False)
@@ -488,7 +489,7 @@ class DetailPane(QWidget):
         dialog.exec()
         self.conflict_dialog = None
         choice = dialog.choice
-        dialog.deleteLater()
+        dispose(dialog)
         if choice is Choice.TAKE_THEIRS:
             self._show(theirs, keep_text=False)
             self.message.emit(f"dead letter {theirs.id}: took theirs ({changed_by(theirs)})")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 
 Button = QMessageBox.StandardButton
@@ -47,7 +48,7 @@ class UnsavedEditGuard:
         box.exec()
         clicked = box.clickedButton()
         answer = box.standardButton(clicked) if clicked is not None else Button.Cancel
-        box.deleteLater()
+        dispose(box)  # now: a later event loop may belong to another workspace
         return answer if answer in (Button.Save, Button.Discard) else Button.Cancel
 
     def then(self, doing: str, action: Callable[[], None]) -> bool:

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import QToolTip
 
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.lifetime import dispose
 
 GRID_ALPHA = 0.15
 DAY_SECONDS = 86_400.0
@@ -40,6 +42,11 @@ class Link:
     select_all: bool = False  # a group: select its rows, ready for one re-drive
 
 
+def _dispose_all(objects: list[QObject], *_: object) -> None:
+    for obj in objects:
+        dispose(obj)
+
+
 class TrendChart(pg.PlotWidget):
     """A pyqtgraph plot styled for reading at a glance; subclasses draw one chart."""
 
@@ -51,6 +58,11 @@ class TrendChart(pg.PlotWidget):
         self.setObjectName(type(self).__name__)
         self.setAntialiasing(True)
         item = self.getPlotItem()
+        # pyqtgraph builds both context menus (off here) as parentless windows that only
+        # Python references keep, through edges its collector cannot follow: left alone they
+        # outlive the chart for good. They are deleted with the chart, in the GUI thread.
+        menus = [m for m in (item.ctrlMenu, item.getViewBox().menu) if m is not None]
+        self.destroyed.connect(partial(_dispose_all, menus))
         item.setMenuEnabled(False)
         item.hideButtons()
         item.showGrid(x=False, y=True, alpha=GRID_ALPHA)

@@ -30,6 +30,7 @@ from triage_app.core.trends import (
 )
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
 from triage_app.gui.trends.failures_chart import FailuresChart
@@ -103,8 +104,7 @@ def render_charts(t: Trends, out_dir: Path) -> list[Path]:
         app.processEvents()
         written.append(chart.export_png(out_dir / f"{chart.table_name}.png"))
         chart.close()
-        chart.deleteLater()
-    app.processEvents()
+        dispose(chart)  # now: processEvents() outside an event loop runs no deferred delete
     return written
 
 

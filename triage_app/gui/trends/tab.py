@@ -240,8 +240,7 @@ class TrendsTab(QWidget):
 
     def close_workspace(self) -> None:
         if self.queries is not None:
-            self.queries.shutdown()
-            self.queries.deleteLater()
+            self.queries.release()
             self.queries = None
 
     def rule(self) -> SpikeRule:

@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
@@ -64,6 +65,7 @@ from triage_app.gui.dialogs.redrive_dialog import (
 )
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
 from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
 from triage_app.gui.quarantine.live_refresh import LiveRefresh
@@ -124,7 +126,10 @@ class MainWindow(QMainWindow):
         self.scope = ScopeSource(self._table_scope, self)
         self.live = LiveRefresh(self.quarantine, self)  # other stewards' changes, in view
         self.menu = MenuBar(self, self.row_actions.actions(), self.settings)
-        self.setMenuBar(self.menu)
+        # What QMainWindow.setMenuBar does once nothing is to be replaced. PySide6's binding
+        # of it first asks for menuBar(), which makes a default bar that Qt then drops with
+        # deleteLater(): a deferred delete left by every window built outside an event loop.
+        self.layout().setMenuBar(self.menu)
         self._build_central()
         self.setStatusBar(MessageBar())  # long messages cut at a word, whole in its tooltip
         self.jobs = JobStatus(self.statusBar(), self)
@@ -326,15 +331,14 @@ class MainWindow(QMainWindow):
         self._try_open(resolve_config(default_workspace_dir(), env={}))
 
     def close_workspace(self) -> None:
-        # A dialog acts on the rows of the workspace it was opened on: it closes with it,
-        # so that a preview of one store's rows can never be confirmed on another's.
-        for dialog in self._dialogs:
-            dialog.close()
-        self._dialogs = []
+        """Let go of the workspace: its dialogs closed and deleted, its query threads joined
+        and deleted, now; nothing of it is left for a later event loop. A dialog acts on the
+        rows of the workspace it was opened on: it goes with it, so that a preview of one
+        store's rows can never be confirmed on another's."""
+        self._dispose_dialogs(self._dialogs)
         self.live.stop()
         if self.queries is not None:
-            self.queries.shutdown()
-            self.queries.deleteLater()
+            self.queries.release()
             self.queries = None
         self.detail.set_queries(None)
         self.row_actions.queries = None
@@ -401,8 +405,11 @@ class MainWindow(QMainWindow):
 
     def _ask_connection(self, wh: str, dl: str) -> None:
         dialog = ConnectDialog(wh, dl, self)
-        if dialog.exec() == ConnectDialog.DialogCode.Accepted:
-            self._try_open(resolve_config(None, *dialog.urls(), env={}))
+        accepted = dialog.exec() == ConnectDialog.DialogCode.Accepted
+        urls = dialog.urls()
+        dispose(dialog)  # one per connection: not kept as the window's child
+        if accepted:
+            self._try_open(resolve_config(None, *urls, env={}))
 
     # -- reading ----------------------------------------------------------------------------
     def _count_async(self, f: DeadLetterFilter, generation: int) -> None:
@@ -775,7 +782,7 @@ class MainWindow(QMainWindow):
         dialog = GroupDialog(group, owners, tags, focus=what, parent=self)
         accepted = dialog.exec() == GroupDialog.DialogCode.Accepted
         job = dialog.job() if accepted else None
-        dialog.deleteLater()  # one per change: not kept as the window's child
+        dispose(dialog)  # one per change, gone now: not kept as the window's child
         if not accepted:
             return
         if job is None:
@@ -817,8 +824,22 @@ class MainWindow(QMainWindow):
         self.reload(in_place=True)
 
     def _keep(self, dialog: QWidget) -> None:
-        self._dialogs = [d for d in self._dialogs if d.isVisible()]
-        self._dialogs.append(dialog)
+        """A modeless dialog, kept while it is shown or its job runs (a hidden re-drive
+        dialog still relays its result); the closed ones are deleted now."""
+        if not self.jobs.running():
+            self._dispose_dialogs(
+                [d for d in self._dialogs if d is not dialog and not d.isVisible()]
+            )
+        if dialog not in self._dialogs:  # a Help page shown again is the same dialog
+            self._dialogs.append(dialog)
+
+    def _dispose_dialogs(self, dialogs: list[QWidget]) -> None:
+        for dialog in list(dialogs):
+            if dialog in self._dialogs:
+                self._dialogs.remove(dialog)
+            if shiboken6.isValid(dialog):
+                dialog.close()
+                dispose(dialog)
 
     def dialogs(self) -> list[QWidget]:
         return list(self._dialogs)
@@ -937,9 +958,14 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
-            self.jobs.stop_all()
-        for dialog in self._dialogs:
-            dialog.close()
         self.save_state()
-        self.close_workspace()
+        self.shut_down()
         event.accept()
+
+    @Slot()
+    def shut_down(self) -> None:
+        """Stop and join every job, delete the dialogs, close the workspace: what closing
+        does once the steward agreed, and what quitting does without asking (the session
+        ends). After it no thread of the window runs. Idempotent."""
+        self.jobs.stop_all()
+        self.close_workspace()
