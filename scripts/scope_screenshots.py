@@ -12,10 +12,9 @@ Needs ``xvfb-run`` and the xcb libraries the README names.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
-from xvfb_screens import main
+from xvfb_screens import main, settle
 
 SCREENS = (("1280x720", "1280x720", "1"), ("1366x768", "1366x768", "1"))
 DIALOGS = ("redrive", "fix", "discard")
@@ -30,12 +29,6 @@ def shoot(workspace: Path, out: Path, name: str) -> None:
 
     w = open_window(str(workspace))
     app = QApplication.instance()
-
-    def settle(seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            app.processEvents()
-            time.sleep(0.01)
 
     settle(1.5)
     for which in DIALOGS:

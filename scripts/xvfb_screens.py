@@ -10,12 +10,24 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # (name, X screen, Qt's scale factor)
 Screen = tuple[str, str, str]
+
+
+def settle(seconds: float) -> None:
+    """Let the window's event loop run for ``seconds`` (reads, layouts, paints)."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
 
 
 def on_screens(script: str, out: Path, screens: Sequence[Screen]) -> int:
