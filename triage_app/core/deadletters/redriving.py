@@ -386,12 +386,8 @@ def redrive(
     if deferred:
         # Once more, after the rest (unless cancelled or stopped: then they stay untouched,
         # as the summary says of the rows it did not reach).
-        if not cancelled and stopped is None:
-            chunk = run.retry_busy(deferred, deferred_seen if seen is not None else None)
-        else:
-            lines = _lines(ws, deferred)
-            why = "locked by another change"
-            chunk = [RedriveResult(i, lines.get(i, 0), RedriveOutcome.TAKEN, why) for i in deferred]
+        waits = BUSY_WAITS if not cancelled and stopped is None else ()
+        chunk = run.retry_busy(deferred, deferred_seen if seen is not None else None, waits)
         tally.add(chunk)
         if on_results is not None:
             on_results(chunk)
@@ -547,15 +543,18 @@ class _Run:
         return sorted([*done, *others], key=lambda r: r.id), got.busy
 
     def retry_busy(
-        self, ids: Sequence[int], expected: dict[int, int] | None
+        self,
+        ids: Sequence[int],
+        expected: dict[int, int] | None,
+        waits: Sequence[float] = BUSY_WAITS,
     ) -> list[RedriveResult]:
         """The rows that were locked when their chunk was claimed (an edit or another
-        claim in flight: milliseconds), asked for again after short waits; those still
-        locked are left, reported taken. Without this, a row an editor held for an instant
-        was reported taken by a re-drive that did not exist."""
+        claim in flight: milliseconds), asked for again after each of ``waits``; those
+        still locked are left, reported taken. Without this, a row an editor held for an
+        instant was reported taken by a re-drive that did not exist."""
         out: list[RedriveResult] = []
         left = list(ids)
-        for wait in BUSY_WAITS:
+        for wait in waits:
             if not left:
                 break
             self.sleep(wait)

@@ -8,29 +8,17 @@ a million rows holds 16 MB here, not the ~100 MB of a dict of Python ints.
 
 from __future__ import annotations
 
-import itertools
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, eq=False)
 class SeenRows:
-    """Ids in ascending order, and the version each was seen at."""
+    """Ids in the order a dry run read them (by id), and the version each was seen at."""
 
     ids: array[int] = field(default_factory=lambda: array("q"))
     versions: array[int] = field(default_factory=lambda: array("q"))
-
-    @classmethod
-    def of(cls, pairs: Iterable[tuple[int, int]]) -> SeenRows:
-        """From (id, version) pairs in any order; a repeated id keeps its last version."""
-        by_id = dict(pairs)
-        ids = array("q", sorted(by_id))
-        return cls(ids, array("q", (by_id[i] for i in ids)))
-
-    @classmethod
-    def from_mapping(cls, versions: Mapping[int, int]) -> SeenRows:
-        return cls.of(versions.items())
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -50,7 +38,7 @@ class SeenRows:
 
 
 class SeenRowsBuilder:
-    """Collects (id, version) pairs as a preview reads its rows, in ascending id order."""
+    """Collects (id, version) pairs as a dry run reads its rows."""
 
     def __init__(self) -> None:
         self._ids: array[int] = array("q")
@@ -61,7 +49,4 @@ class SeenRowsBuilder:
         self._versions.append(version)
 
     def build(self) -> SeenRows:
-        ids, versions = self._ids, self._versions
-        if any(a >= b for a, b in itertools.pairwise(ids)):
-            return SeenRows.of(zip(ids, versions, strict=True))
-        return SeenRows(ids, versions)
+        return SeenRows(self._ids, self._versions)

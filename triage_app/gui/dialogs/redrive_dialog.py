@@ -53,6 +53,7 @@ from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
+NAMED_IDS = 10  # ids a summary names before "and N more"
 SHOWN_RESULTS = 2_000  # the preview lists this many rows; the counts cover all of them
 SIZED_FROM_ROWS = 200  # the preview's columns fit the widest of this many rows
 
@@ -327,7 +328,7 @@ class RedriveDialog(QDialog):
         if s.dry_run and self.scope.frozen() is None:
             return  # the scope changed while it ran: the dialog has said so
         self._show_results(s)
-        self.summary.setText(describe_redrive(s))
+        text = describe_redrive(s)
         if s.dry_run:
             # Only its counts and rows are needed from here on; the rows shown are in the
             # table.
@@ -336,11 +337,11 @@ class RedriveDialog(QDialog):
             self.run_button.setText(f"Re-drive {n:,}" if self._preview else "Re-drive")
             if self._preview is not None:
                 self.scope.covered(n)
-                self.summary.setText(
-                    f"{describe_redrive(s)} Re-drive {n:,} acts on exactly these: "
-                    f"{named_ids(list(s.seen))}."
-                )
-        else:
+                # Named from the first ids only: a million-row preview is not listed.
+                text += f" Re-drive {n:,} acts on exactly these: "
+                text += f"{named_ids(s.seen.first(NAMED_IDS), total=n)}."
+        self.summary.setText(text)
+        if not s.dry_run:
             self._preview = None
             self.scope.thaw()
             self.run_button.setText("Re-drive")

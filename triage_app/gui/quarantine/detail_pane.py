@@ -57,7 +57,7 @@ from triage_app.core.deadletters import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind
+from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind, plural
 from triage_app.gui import style
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.changed_banner import ChangedBanner
@@ -141,7 +141,7 @@ def headline(d: DeadLetterDetail) -> str:
     owned = f" · group owned by {d.group_owner}" if d.group_owner else ""
     return (
         f"#{d.id} · batch {d.batch_id[:8]} line {d.line} · {d.status} · "
-        f"{d.attempts} attempt{'s' if d.attempts != 1 else ''}{owned}"
+        f"{plural(d.attempts, 'attempt')}{owned}"
     )
 
 
