@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.db import HEAD_REVISION, WorkspaceConfig
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.shortcuts import keys_text, plain_text
 
 GETTING_STARTED = """\
@@ -276,6 +277,7 @@ def copy_problem_report(parent: QWidget, text: str) -> None:
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.exec()
+    dispose(box)  # gone once read, not kept as the window's child (gui/lifetime.py)
 
 
 def report_problem(window: Any) -> None:

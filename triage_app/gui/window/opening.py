@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from triage_app.core.db import missing_workspace, resolve_config
 from triage_app.core.places import STORE_FILE, WAREHOUSE_FILE
+from triage_app.gui.lifetime import dispose
 
 GONE_NOTE = "not found: moved, deleted, or on a drive or share that is not connected"
 
@@ -44,6 +45,14 @@ def _box(parent: QWidget, name: str, title: str, text: str, more: str) -> QMessa
     return box
 
 
+def _asked(box: QMessageBox) -> int:
+    """The steward's answer; the box is gone once it is given (gui/lifetime.py), not kept
+    as the window's child until the window goes."""
+    answer = box.exec()
+    dispose(box)
+    return answer
+
+
 def ask_remove_recent(parent: QWidget, folder: str, problem: str) -> bool:
     """Says the recent workspace is gone; True when the steward takes it off the list."""
     box = _box(
@@ -60,7 +69,7 @@ def ask_remove_recent(parent: QWidget, folder: str, problem: str) -> bool:
     box.button(QMessageBox.StandardButton.Yes).setText("Remove from the list")
     box.button(QMessageBox.StandardButton.No).setText("Keep it")
     box.setDefaultButton(QMessageBox.StandardButton.No)
-    return box.exec() == QMessageBox.StandardButton.Yes
+    return _asked(box) == QMessageBox.StandardButton.Yes
 
 
 def ask_create(parent: QWidget, folder: str, problem: str) -> bool:
@@ -79,4 +88,4 @@ def ask_create(parent: QWidget, folder: str, problem: str) -> bool:
     box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
     box.button(QMessageBox.StandardButton.Yes).setText("Make a new workspace")
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-    return box.exec() == QMessageBox.StandardButton.Yes
+    return _asked(box) == QMessageBox.StandardButton.Yes
