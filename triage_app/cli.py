@@ -30,6 +30,7 @@ from triage_app.cli_support import (
     share,
     start_up_done,
     start_up_over,
+    text_argument,
     whole,
     workspace_args,
 )
@@ -223,28 +224,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_edit(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import edit_payload
-    from triage_app.core.errors import TriageError
 
-    if args.payload_file == "-":  # standard input, as run - and fix --patch - read it
-        if sys.stdin.isatty():
-            raise TriageError(
-                "edit --payload-file -: standard input is a terminal; pipe the payload in "
-                "(e.g. < fixed.json)"
-            )
-        try:
-            payload = sys.stdin.buffer.read().decode("utf-8")
-        except UnicodeDecodeError:
-            raise TriageError("the payload on standard input is not UTF-8 text") from None
-    elif args.payload_file is not None:
-        from triage_app.core.places import printable
-
-        try:
-            payload = Path(args.payload_file).read_bytes().decode("utf-8")
-        except OSError as exc:
-            name = printable(args.payload_file)
-            raise TriageError(f"cannot read {name}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise TriageError(f"{printable(args.payload_file)} is not UTF-8 text") from None
+    if args.payload_file is not None:  # - reads standard input, as run - does
+        payload = text_argument(args.payload_file, "the payload")
     else:
         payload = args.payload
     with open_workspace_of(args) as ws:
@@ -319,7 +301,7 @@ def _would(preview: Any, action: str, *, by_ids: bool) -> str:
     if by_ids and k:  # by ids, a change is all or none
         lines = [f"would {action} none: by ids it is all or none, and {k:,} would be refused:"]
     else:
-        lines = [f"would {action} {n:,} dead letter{'' if n == 1 else 's'}"]
+        lines = [f"would {action} {plural(n, 'dead letter')}"]
         if preview.sample:
             lines.append(f"  {'id':>7}  {'batch':16}  {'line':>7}  {'class':9}  error")
             lines += [

@@ -5,9 +5,7 @@ cli.py, which registers them."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from triage_app.cli_support import (
@@ -16,6 +14,7 @@ from triage_app.cli_support import (
     for_terminal,
     full_ref,
     open_workspace_of,
+    text_argument,
     whole,
 )
 from triage_app.core.errors import TriageError
@@ -102,7 +101,7 @@ def _fix(args: argparse.Namespace) -> Any:
     if args.patch and steps:
         raise TriageError("fix: give a --patch or form steps (--set, --default, ...), not both")
     if args.patch:
-        text = sys.stdin.read() if args.patch == "-" else _read(args.patch)
+        text = text_argument(args.patch, "the patch")
         return dls.Fix(patch=dls.read_patch(text), description=args.description or "")
     if not steps:
         raise TriageError(
@@ -111,15 +110,6 @@ def _fix(args: argparse.Namespace) -> Any:
     return dls.Fix(
         steps=tuple(_step(op, raw) for op, raw in steps), description=args.description or ""
     )
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TriageError(
-            f"cannot read the patch {path}: {exc.__class__.__name__}: {exc}"
-        ) from None
 
 
 def _step(op: str, raw: str) -> Any:

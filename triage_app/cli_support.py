@@ -52,6 +52,33 @@ def printable_json(data: JsonValue) -> JsonValue:
     return data
 
 
+def text_argument(path: str, what: str) -> str:
+    """The UTF-8 text of the file ``path`` names, or of standard input for ``-`` (as
+    ``run -`` reads it): ``edit --payload-file``, ``fix --patch``. A one-line refusal names
+    ``what`` ("the payload", "the patch") when it cannot be read."""
+    from pathlib import Path
+
+    from triage_app.core.errors import TriageError
+    from triage_app.core.places import printable
+
+    if path == "-":
+        if sys.stdin.isatty():
+            raise TriageError(
+                f"{what} on standard input: it is a terminal; pipe {what} in (e.g. < file)"
+            )
+        try:
+            return sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise TriageError(f"{what} on standard input is not UTF-8 text") from None
+    name = printable(path)
+    try:
+        return Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise TriageError(f"cannot read {what} {name}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise TriageError(f"{what} {name} is not UTF-8 text") from None
+
+
 # Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences
 # start with ESC or CSI), DEL, the invisible or reordering marks (bidi overrides and
 # isolates, the Arabic letter mark, zero-width ones, the byte order mark), and lone
