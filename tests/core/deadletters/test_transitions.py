@@ -156,7 +156,9 @@ def test_an_outcome_after_a_lost_lease_is_lapsed_and_writes_nothing(ws: Workspac
     settled = transitions.settle(ws.store, mine, [1, 2], {}, "pesanan@2", 3, "ana")
     # Not "taken": the lease ran out first; the outcome says what happened since.
     assert settled[1].outcome == RedriveOutcome.LAPSED
-    assert settled[1].error is not None and "another re-drive holds it now (bob)" in settled[1].error
+    assert (
+        settled[1].error is not None and "another re-drive holds it now (bob)" in settled[1].error
+    )
     assert settled[2].outcome == RedriveOutcome.RESOLVED
     d = get_dead_letter(ws, 1)
     assert (d.status, d.version) == ("open", 1)

@@ -63,6 +63,7 @@ from triage_app.core.vocabulary import (
     ErrorClass,
     PayloadKind,
     RedriveOutcome,
+    Status,
     plural,
 )
 
@@ -348,6 +349,7 @@ def redrive(
         actor,
         sleep,
         transitions.new_token(actor),
+        registry or default_registry(),
     )
     tally = _Tally(keep)
     would = SeenRowsBuilder() if dry_run else None
@@ -502,6 +504,7 @@ class _Run:
     actor: str
     sleep: Callable[[float], None]
     token: str  # who holds the claims
+    registry: Registry = field(default_factory=default_registry)  # a lapsed row's version
     headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
 
     def claimed_chunk(
@@ -699,7 +702,6 @@ class _Run:
                     item.line, item.payload, message, ErrorClass.DATA
                 )
         by_id = {i.id: i for i in items}
-        loads = {item.id: row for row, item in kept if item.id in set(resolved)}
         settled = with_retry(
             lambda: transitions.settle(
                 ws.store,
@@ -709,15 +711,17 @@ class _Run:
                 transform.ref,
                 self.max_attempts,
                 self.actor,
-                loaded={i: by_id[i].payload for i in loads},
             ),
             retry,
             sleep=sleep,
         )
+        loads = {item.id: row for row, item in kept if item.id in set(resolved)}
         back = {
             i
             for i, s in settled.items()
-            if s.outcome == RedriveOutcome.LAPSED and i in loads and not s.explains_load
+            if s.outcome == RedriveOutcome.LAPSED
+            and i in loads
+            and not self._explains(by_id[i], s.now, loads[i])
         }
         if back:
             self._take_back({i: loads[i] for i in back}, before, key_at, settled)
@@ -725,6 +729,24 @@ class _Run:
             item = by_id[item_id]
             results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
         return [results[i.id] for i in items if i.id in results]
+
+    def _explains(
+        self, item: _Item, now: transitions.RowNow | None, loaded: tuple[Any, ...]
+    ) -> bool:
+        """The row as it is now would put exactly ``loaded`` in the warehouse: waiting, its
+        payload loads to it through this version; resolved, through the version that
+        resolved it. A discarded or purged row explains nothing."""
+        if now is None or now.status == Status.DISCARDED:
+            return False
+        ref = now.transform if now.status == Status.RESOLVED and now.transform else None
+        try:
+            mine = ref in (None, self.transform.ref)
+            transform = self.transform if mine else self.registry.get(ref or "")
+            names = self._csv_names(item.batch_id) if now.kind == PayloadKind.CSV else None
+            row = transform.fn(decode_payload(now.payload, now.kind, names))
+        except Exception:  # it fails now, or its version is gone: it explains nothing
+            return False
+        return (*row, item.batch_id, item.line) == loaded
 
     def _take_back(
         self,

@@ -371,7 +371,9 @@ def edit_many(
     at = _bound(conn, AuditEvent.at, now)
     done = driver_many(
         conn,
-        "UPDATE dead_letters SET payload = ?, payload_kind = ?, version = version + 1 "
+        # A lease that ran out ends here too (see _apply).
+        "UPDATE dead_letters SET payload = ?, payload_kind = ?, version = version + 1, "
+        "claimed_by = NULL, claim_until = NULL "
         "WHERE id = ? AND version = ? AND (claim_until IS NULL OR claim_until <= ?)",
         [(*p, at) for p in payloads],
     )
@@ -787,14 +789,23 @@ def release(engine: Engine, ids: Sequence[int], token: str) -> None:
             )
 
 
+class RowNow(NamedTuple):
+    """A lapsed row as it is now: what the re-drive needs to judge whether the row still
+    explains what was loaded for it."""
+
+    status: str
+    payload: bytes
+    kind: str
+    transform: str | None
+
+
 @dataclass(frozen=True)
 class Settled:
     outcome: RedriveOutcome
     error: str | None = None
-    # A lapsed row (its lease ran out before the outcome was written): does the row as it
-    # is now still explain what was loaded for it (its payload unchanged, not discarded or
-    # purged, not resolved through another version)? If not, the load is taken back.
-    explains_load: bool = True
+    # A lapsed row (its lease ran out before the outcome was written) as it is now; None
+    # when it is gone (purged).
+    now: RowNow | None = None
 
 
 def settle(
@@ -805,14 +816,13 @@ def settle(
     transform_ref: str,
     max_attempts: int,
     actor: str,
-    loaded: Mapping[int, bytes] | None = None,
 ) -> dict[int, Settled]:
     """Write the outcome of each row the re-drive still holds and release it. A row whose
     lease ran out before now is not settled, even if nobody took it: another steward may
     have discarded or edited it once the lease was free. It is reported ``lapsed``, with
-    what happened to it meanwhile; ``loaded`` (id -> the payload loaded for it) says
-    whether the row still explains what was loaded (``Settled.explains_load``). Attempts
-    are counted from the row as it is now, never from what was read earlier."""
+    what happened to it meanwhile and the row as it is now (``Settled.now``), for the
+    re-drive to judge what it loaded. Attempts are counted from the row as it is now, never
+    from what was read earlier."""
     out: dict[int, Settled] = {}
     ids = [*resolved, *failed]
     if not ids:
@@ -824,7 +834,7 @@ def settle(
         locked = _lock(conn, list(failed)) if failed else {}
         rows = {i: r for i, r in locked.items() if _still_held(r, token, now)}
         lapsed = [i for i in ids if i not in out and i not in rows]
-        out.update(_lapsed(conn, lapsed, token, transform_ref, loaded or {}, now))
+        out.update(_lapsed(conn, lapsed, token, now))
         events: list[dict[str, Any]] = []
         params: list[dict[str, Any]] = []
         traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
@@ -909,36 +919,28 @@ LAPSED_WHY = "its lease ran out before the outcome was written"
 
 
 def _lapsed(
-    conn: Connection,
-    ids: Sequence[int],
-    token: str,
-    transform_ref: str,
-    loaded: Mapping[int, bytes],
-    now: dt.datetime,
+    conn: Connection, ids: Sequence[int], token: str, now: dt.datetime
 ) -> dict[int, Settled]:
     """Why each of ``ids`` (rows whose lease ran out) was not settled: what happened to it
-    meanwhile, read under the lock. Its lease, if still ours, is given back."""
+    meanwhile, read under the lock, and the row as it is now. Its lease, if still ours, is
+    given back."""
     if not ids:
         return {}
     rows = _lock(conn, ids)
     out: dict[int, Settled] = {}
     for i in ids:
         row = rows.get(i)
-        payload = loaded.get(i)
         if row is None:
-            out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)", False)
+            out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)")
             continue
-        same_payload = payload is None or bytes(row.payload) == payload
         if row.claimed_by is not None and row.claimed_by != token and _held(row, now):
             since = f"another re-drive holds it now ({_holder(row.claimed_by)})"
         elif row.claimed_by == token:
             since = "nothing changed since: re-drive it again"
         else:
             since = _last_change(conn, i)
-        explains = row.status != Status.DISCARDED and same_payload
-        if row.status == Status.RESOLVED:
-            explains = explains and row.transform == transform_ref
-        out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", explains)
+        state = RowNow(row.status, bytes(row.payload), row.payload_kind, row.transform)
+        out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", state)
     mine = [i for i, r in rows.items() if r.claimed_by == token]
     if mine:
         conn.execute(
