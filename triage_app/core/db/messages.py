@@ -63,6 +63,8 @@ def as_url(text: str) -> str:
     port = pairs.pop("port", None)
     user = pairs.pop("user", None)
     password = pairs.pop("password", None)
+    if port is not None and not re.fullmatch(r"\d+(,\d+)*", port):
+        return text  # not a port: refused as a bad URL, its password hidden (redact_text)
     if port is not None and not port.isdigit():  # several hosts' ports: libpq reads them
         pairs["port"] = port
         port = None
