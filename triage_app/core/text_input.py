@@ -93,3 +93,19 @@ def note(value: str) -> str:
 def reason(value: str) -> str:
     """The reason of a park, a discard or a reopen: one line."""
     return checked("reason", value)
+
+
+def shown(text: str) -> str:
+    """``text`` as a person reads it and no terminal acts on: each character the checks
+    refuse as ``\\xNN``/``\\uNNNN`` (a byte kept as a lone surrogate as that byte). For text
+    already in a store, from before these checks or from a partner's file, that goes where
+    a terminal may show it (the report's Markdown, read with ``cat`` as often as rendered).
+    The command line's own is ``cli_support.for_terminal``, the same rule."""
+
+    def escaped(m: re.Match[str]) -> str:
+        n = ord(m.group())
+        if 0xDC80 <= n <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): that byte
+            n -= 0xDC00
+        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+    return _UNSHOWN.sub(escaped, text)
