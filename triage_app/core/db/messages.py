@@ -14,6 +14,7 @@ import re
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from triage_app.core.db.lock_waits import is_lock_wait
 from triage_app.core.errors import TriageError
 
 HIDDEN = "***"  # what stands where a password was
@@ -127,6 +128,11 @@ def refusal_message(exc: BaseException) -> str | None:
     is unreachable or refuses), with any password hidden; None for anything else, a bug."""
     if isinstance(exc, TriageError):
         return redact_text(str(exc))
+    if isinstance(exc, SQLAlchemyError) and is_lock_wait(exc):
+        return (
+            "another transaction holds a lock this needs, and the wait for it ran out: "
+            "try again when it ends"
+        )
     if isinstance(exc, SQLAlchemyError):
         reason = getattr(exc, "orig", None) or exc
         return "database error: " + redact_text(" ".join(str(reason).split())[:300])

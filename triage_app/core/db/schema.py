@@ -270,6 +270,9 @@ def _locked(engine: Engine) -> Iterator[Connection]:
             locked.dispose()
         return
     with engine.begin() as conn:
+        # Another process's upgrade may take minutes: wait for it longer than for a row
+        # (lock_waits.py), but not for ever.
+        conn.exec_driver_sql("SET LOCAL lock_timeout = '10min'")
         # Per schema: stores in two schemas of one database do not wait for each other.
         conn.exec_driver_sql(
             "SELECT pg_advisory_xact_lock("

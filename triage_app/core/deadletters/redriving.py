@@ -41,9 +41,12 @@ from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     Batch,
     DeadLetter,
+    Loaded,
     WarehouseWriter,
     Workspace,
     actor_for,
+    rows_before,
+    take_back,
     working_payload,
 )
 from triage_app.core.deadletters import transitions
@@ -106,6 +109,7 @@ class RedriveSummary:
     results: tuple[RedriveResult, ...]  # by id; all of them, or those kept (see more_results)
     cancelled: bool = False
     taken: int = 0  # held by another re-drive: left to it
+    lapsed: int = 0  # its own lease ran out before the outcome was written: left as it is
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
     stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
@@ -126,6 +130,7 @@ class RedriveSummary:
             "failed": self.failed,
             "parked": self.parked,
             "taken": self.taken,
+            "lapsed": self.lapsed,
             "cancelled": self.cancelled,
             "skipped": self.skipped,
             "results": [r.to_json() for r in self.results],
@@ -395,7 +400,7 @@ def redrive(
     return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
 
 
-_NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
+_NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN, RedriveOutcome.LAPSED)
 NAMED = 10  # ids a summary names per reason a row was not attempted
 TAKEN_WHY = "taken by another re-drive"
 
@@ -432,7 +437,7 @@ class _Tally:
 
     def summary(self, transform_ref: str, dry_run: bool, cancelled: bool) -> RedriveSummary:
         n = self.counts
-        attempted = self.seen - n[RedriveOutcome.SKIPPED] - n[RedriveOutcome.TAKEN]
+        attempted = self.seen - sum(n[o] for o in _NOT_ATTEMPTED)
         succeeded = sum(n[o] for o in SUCCEEDED)
         kept = self.problems + self.successes
         if self.keep is not None:
@@ -447,6 +452,7 @@ class _Tally:
             results=tuple(sorted(kept, key=lambda r: r.id)),
             cancelled=cancelled,
             taken=n[RedriveOutcome.TAKEN],
+            lapsed=n[RedriveOutcome.LAPSED],
             skipped=n[RedriveOutcome.SKIPPED],
             more_results=self.seen - len(kept),
             not_attempted={
@@ -669,10 +675,17 @@ class _Run:
         for item in items:
             if item.id not in held and item.status not in CLOSED:
                 results[item.id] = RedriveResult(
-                    item.id, item.line, RedriveOutcome.TAKEN, "the lease ran out"
+                    item.id,
+                    item.line,
+                    RedriveOutcome.LAPSED,
+                    "its lease ran out before it was loaded (nothing was written)",
                 )
         kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
         failures = {i: f for i, f in failures.items() if i in held}
+        key_at = transform.column_names.index(transform.key)
+        # What the load replaces, so that a row whose lease runs out before it settles can
+        # be put back (taking_back.py).
+        before = rows_before(writer.engine, transform, (r[key_at] for r, _ in kept))
         result = with_retry(lambda: writer.upsert([r for r, _ in kept]), retry, sleep=sleep)
         crash_point("redrive-after-warehouse")
         refused = dict(result.failed)
@@ -686,6 +699,7 @@ class _Run:
                     item.line, item.payload, message, ErrorClass.DATA
                 )
         by_id = {i.id: i for i in items}
+        loads = {item.id: row for row, item in kept if item.id in set(resolved)}
         settled = with_retry(
             lambda: transitions.settle(
                 ws.store,
@@ -695,11 +709,47 @@ class _Run:
                 transform.ref,
                 self.max_attempts,
                 self.actor,
+                loaded={i: by_id[i].payload for i in loads},
             ),
             retry,
             sleep=sleep,
         )
+        back = {
+            i
+            for i, s in settled.items()
+            if s.outcome == RedriveOutcome.LAPSED and i in loads and not s.explains_load
+        }
+        if back:
+            self._take_back({i: loads[i] for i in back}, before, key_at, settled)
         for item_id, outcome in settled.items():
             item = by_id[item_id]
             results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
         return [results[i.id] for i in items if i.id in results]
+
+    def _take_back(
+        self,
+        loads: dict[int, tuple[Any, ...]],
+        before: dict[Any, tuple[Any, ...]],
+        key_at: int,
+        settled: dict[int, transitions.Settled],
+    ) -> None:
+        """Put back what was loaded for rows whose lease ran out and that no longer explain
+        it (discarded, edited, purged meanwhile); say so in each row's outcome."""
+        writer = self.writer
+        assert writer is not None
+        entries = {
+            i: Loaded(row[key_at], tuple(row), before.get(row[key_at])) for i, row in loads.items()
+        }
+        put_back = with_retry(
+            lambda: take_back(writer.engine, self.transform, list(entries.values())),
+            self.retry,
+            sleep=self.sleep,
+        )
+        for i, entry in entries.items():
+            note = (
+                "what it loaded was taken back from the warehouse"
+                if entry.key in put_back
+                else "the warehouse row was written again since, and is left as it is"
+            )
+            s = settled[i]
+            settled[i] = replace(s, error=f"{s.error}; {note}")
