@@ -34,6 +34,7 @@ from triage_app.core.db.schema import (
 )
 from triage_app.core.db.secrets import (
     NO_KEYRING,
+    complete_url,
     forget_password,
     has_hidden_password,
     join_password,
@@ -91,6 +92,7 @@ __all__ = [
     "actor_for",
     "apply_every_migration",
     "check_reachable",
+    "complete_url",
     "count_rows",
     "current_actor",
     "event_insert",

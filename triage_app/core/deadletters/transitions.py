@@ -46,6 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.elements import ColumnElement
 
+from triage_app.core import text_input
 from triage_app.core.batch import Failure
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
@@ -439,14 +440,16 @@ class RowChange:
 
 
 def park(reason: str = "parked by hand") -> RowChange:
+    reason = text_input.reason(reason) or "parked by hand"
     return RowChange(AuditAction.PARKED, "parked", WAITING, status=Status.PARKED, detail=reason)
 
 
 def discard(reason: str) -> RowChange:
-    if not reason.strip():
+    reason = text_input.reason(reason)
+    if not reason:
         raise TriageError("discarding needs a reason")
     return RowChange(
-        AuditAction.DISCARDED, "discarded", WAITING, status=Status.DISCARDED, detail=reason.strip()
+        AuditAction.DISCARDED, "discarded", WAITING, status=Status.DISCARDED, detail=reason
     )
 
 
@@ -457,6 +460,7 @@ REOPENABLE: tuple[Status, ...] = (*WAITING, Status.DISCARDED)
 
 
 def reopen(reason: str = "reopened") -> RowChange:
+    reason = text_input.reason(reason) or "reopened"
     return RowChange(
         AuditAction.REOPENED, "reopened", REOPENABLE, status=Status.OPEN, detail=reason
     )
@@ -468,10 +472,11 @@ def reclassify_as(error_class: ErrorClass | str) -> RowChange:
 
 
 def note(text: str) -> RowChange:
-    if not text.strip():
+    text = text_input.note(text)
+    if not text:
         raise TriageError("a note cannot be empty")
     every = (*WAITING, *CLOSED)
-    return RowChange(AuditAction.NOTE, "noted", every, detail=text.strip(), check_claim=False)
+    return RowChange(AuditAction.NOTE, "noted", every, detail=text, check_claim=False)
 
 
 def status_change(status: Status, reason: str = "") -> RowChange:
