@@ -369,7 +369,8 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         guard=_guard(args),
         # JSON lists every row's outcome; the text is a summary, and with --verbose each
         # row's line is printed as its chunk settles, so memory stays flat either way.
-        keep=None if args.json else 0,
+        # The text keeps a few rows that did not succeed, to say what became of a lapsed one.
+        keep=None if args.json else 10,
         on_results=_print_outcomes if verbose else None,
     )
     with open_workspace_of(args) as ws:
@@ -396,6 +397,12 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         skip = "would skip" if s.dry_run else "skipped"
         for why, (n, ids) in s.not_attempted.items():
             lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids, total=n)}")
+        # A row whose lease ran out: what happened to it meanwhile, and to what it loaded.
+        lapsed = [r for r in s.results if r.outcome == "lapsed"]
+        for r in lapsed:
+            lines.append(f"  #{r.id}: {for_terminal(r.error or '')}")
+        if s.lapsed > len(lapsed):
+            lines.append(f"  and {s.lapsed - len(lapsed):,} more (--verbose or --json names each)")
         if s.stopped:
             lines.append(f"stopped by itself: {s.stopped}")
         return "\n".join(lines)
