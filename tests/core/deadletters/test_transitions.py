@@ -198,3 +198,19 @@ def test_nothing_else_updates_a_dead_letter() -> None:
     ]
     assert offenders == []
     assert writes.search((REPO / "triage_app/core/deadletters/transitions.py").read_text())
+
+
+def test_a_killed_redrives_lease_stops_no_edit_or_discard(ws: Workspace) -> None:
+    """A lease whose process is gone (killed on this machine) is void at once: an edit and
+    a discard cross it, rather than failing as "changed while being changed"."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    token = transitions.new_token("bob@laptop").split(" ", 2)
+    stale = f"{token[0]} {token[1].rpartition(':')[0]}:{dead.pid} bob@laptop"
+    transitions.claim(ws.store, [1, 2], stale)
+    report = transitions.change_rows(ws.store, [1], transitions.discard("junk"), actor="ana")
+    assert report.changed == (1,)
+    assert transitions.edit(ws.store, 2, '{"pesanan_id": 2}', if_version=1, actor="ana") == 2
+    with ws.store.connect() as conn:
+        holders = conn.execute(select(DeadLetter.claimed_by).where(DeadLetter.id.in_([1, 2])))
+        assert set(holders.scalars()) == {None}

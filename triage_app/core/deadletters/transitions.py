@@ -205,8 +205,18 @@ def _holder_is_dead(claimed_by: str) -> bool:
     return False
 
 
-def _free(now: dt.datetime) -> ColumnElement[bool]:
-    return or_(DL.claim_until.is_(None), DL.claim_until <= now)
+def _free(now: dt.datetime, void: str | None = None) -> ColumnElement[bool]:
+    """No lease runs on the row, or only ``void``: one whose process is gone (``_held``)."""
+    free = or_(DL.claim_until.is_(None), DL.claim_until <= now)
+    return free if void is None else or_(free, DL.claimed_by == void)
+
+
+def _void_holder(row: Row[Any], now: dt.datetime) -> str | None:
+    """The token of a lease still running on ``row`` whose process is gone (a re-drive
+    killed on this machine): void, so a change may cross it. None otherwise."""
+    if row.claimed_by is None or row.claim_until is None or row.claim_until <= now:
+        return None
+    return row.claimed_by if _holder_is_dead(row.claimed_by) else None
 
 
 def _last_change(conn: Connection, dl_id: int) -> str:
@@ -309,7 +319,12 @@ def edit(
             raise TriageError(f"dead letter {dl_id}: the payload is unchanged")
         done = conn.execute(
             update(DL)
-            .where(DL.id == dl_id, DL.version == row.version, DL.status.in_(WAITING), _free(now))
+            .where(
+                DL.id == dl_id,
+                DL.version == row.version,
+                DL.status.in_(WAITING),
+                _free(now, _void_holder(row, now)),
+            )
             .values(
                 payload=new,
                 payload_kind=edited_kind(row.payload_kind),
@@ -559,7 +574,8 @@ def change_rows(
                     unchanged.append(dl_id)
                     continue
                 values, detail = plan
-                updates.append({"b_id": dl_id, "b_version": row.version, **values})
+                void = _void_holder(row, now)
+                updates.append({"b_id": dl_id, "b_version": row.version, "b_void": void, **values})
                 events.append(_event(dl_id, change.action, detail, actor, now, row.version + 1))
             _apply(conn, updates, now, change.check_claim)
             if events:
@@ -621,7 +637,7 @@ def _apply(
         guard = [DL.id == bindparam("b_id"), DL.version == bindparam("b_version")]
         over: dict[str, Any] = {}
         if check_claim:
-            guard.append(_free(now))
+            guard.append(or_(_free(now), DL.claimed_by == bindparam("b_void")))
             # A lease that ran out is over once someone else changed the row: its re-drive,
             # if it comes back, finds the row no longer its own (settle).
             over = {"claimed_by": None, "claim_until": None}
