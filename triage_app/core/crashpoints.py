@@ -21,7 +21,7 @@ loaded), ``redrive-after-warehouse`` (a re-drive's rows committed, its dead lett
 resolved), ``redrive-mid-settle`` (a chunk's outcomes and events written, not committed),
 ``mid-edit`` (an edit written, not committed), ``fix-before-apply`` (a fix previewed,
 nothing of it written), ``mid-change-set`` (a chunk of a change-set's rows written, not
-committed).
+committed), ``mid-revert`` (a chunk of a revert's restored rows written, not committed).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ POINTS = (
     "mid-edit",
     "fix-before-apply",
     "mid-change-set",
+    "mid-revert",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds
