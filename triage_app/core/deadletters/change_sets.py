@@ -552,7 +552,8 @@ def _mark_reverted(engine: Any, change_set_id: int, actor: str) -> dt.datetime:
         at = conn.execute(
             select(ChangeSet.reverted_at).where(ChangeSet.id == change_set_id)
         ).scalar_one()
-    return at  # type: ignore[no-any-return]
+    assert at is not None  # set just now, or by the revert that was first
+    return at
 
 
 # -- reading -------------------------------------------------------------------------------
