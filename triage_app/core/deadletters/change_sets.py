@@ -458,7 +458,12 @@ def revert_change_set(
             now = utcnow()
             ids = [ln.dead_letter_id for ln in part]
             rows = transitions.lock_rows(conn, ids)
-            ours = _reverted_by(conn, ids, mark)
+            # Only a row no longer at the version the fix left can carry the revert's edit.
+            ours = _reverted_by(
+                conn,
+                [i for i, ln in zip(ids, part, strict=True) if _moved(rows.get(i), ln)],
+                mark,
+            )
             back: list[tuple[int, bytes | None, str, int, bytes]] = []
             moved: list[tuple[Any, Any, transitions.Refused]] = []
             for ln in part:
@@ -516,10 +521,16 @@ def revert_change_set(
     )
 
 
+def _moved(row: Any, line: Any) -> bool:
+    return row is None or row.version != line.version_after
+
+
 def _reverted_by(conn: Any, ids: Sequence[int], mark: str) -> set[int]:
     """The rows of ``ids`` this change-set's revert already restored: an ``edited`` event
     of theirs begins with ``mark``. Events are only ever added, so this stays true whatever
     the row went through since."""
+    if not ids:
+        return set()
     ev = AuditEvent
     stmt = (
         select(ev.dead_letter_id)
