@@ -560,9 +560,16 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         r = reconcile(ws, args.batch_id)
 
     def text() -> str:
+        purged = r.purged_resolved + r.purged_discarded
+        gone = (
+            f" ({purged:,} since purged: {r.purged_resolved:,} resolved, "
+            f"{r.purged_discarded:,} discarded)"
+            if purged
+            else ""
+        )
         head = (
             f"batch {r.batch_id}: {plural(r.rows, 'row')} = {r.loaded} loaded + "
-            f"{r.superseded} superseded + {r.quarantined} quarantined over "
+            f"{r.superseded} superseded + {r.quarantined} quarantined{gone} over "
             f"{plural(r.chunks, 'chunk')}"
         )
         if r.ok:
@@ -656,7 +663,7 @@ def cmd_purge(args: argparse.Namespace) -> int:
             policy = RetentionPolicy.of(args.older_than, args.status or ["resolved", "discarded"])
         if args.save_policy:
             set_retention_policy(ws, policy)
-        s = PurgeJob(policy.days, policy.statuses, args.dry_run).run(ws)
+        s = PurgeJob(policy.days, policy.statuses, args.dry_run, args.batch).run(ws)
 
     def text() -> str:
         verb = "would purge" if s.dry_run else "purged"
@@ -1040,6 +1047,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="STATUS",
         help="resolved or discarded; repeat for both (default: both, or the policy's)",
     )
+    sp.add_argument("--batch", metavar="ID", help="only this batch's rows (id or prefix)")
     sp.add_argument("--dry-run", action="store_true", help="count what would go; delete nothing")
     sp.add_argument(
         "--save-policy",

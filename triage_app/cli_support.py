@@ -24,7 +24,9 @@ def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
             out = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
         except orjson.JSONEncodeError:  # a name that is not UTF-8 (a file's, say) somewhere
             out = orjson.dumps(printable_json(data), option=orjson.OPT_INDENT_2).decode()
-        sys.stdout.write(out + "\n")
+        # JSON is read on terminals too: what orjson leaves raw and a terminal acts on (C1
+        # controls, DEL, bidi and zero-width marks) as \uNNNN, which decodes to the same.
+        sys.stdout.write(_RAW_IN_JSON.sub(_json_escape, out) + "\n")
     else:
         # Each line as a terminal shows it and does not act on: a command names its fields
         # from the store through for_terminal (so that a newline in one cannot forge a line),
@@ -36,6 +38,17 @@ def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
             from triage_app.core.places import printable
 
             sys.stdout.write(printable(line) + "\n")
+
+
+# What orjson writes raw (it escapes C0 controls itself) and a terminal acts on: inside JSON
+# strings only, as nothing else in JSON text can hold them.
+_RAW_IN_JSON = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    return f"\\u{ord(m.group()):04x}"
 
 
 def printable_json(data: JsonValue) -> JsonValue:

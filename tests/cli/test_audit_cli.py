@@ -6,25 +6,30 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import socket
 from pathlib import Path
 
 import pytest
 
 from tests.support import SEED_BATCH, cli
+from triage_app.core import deadletters as dls
+from triage_app.core.db import current_actor, open_workspace
 
 KEYS = {"at", "actor", "action", "dead_letter_id", "detail"}
+ACCOUNT = pwd.getpwuid(os.getuid()).pw_name  # who this process is, whatever LOGNAME says
 
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    """The seed batch (four dead letters), then an edit and a note by "steward-ani"."""
-    env = {**os.environ, "TRIAGE_WORKSPACE": str(tmp_path / "ws"), "LOGNAME": "batch-job"}
+    """The seed batch (four dead letters) by this process's OS account, then an edit and a
+    note by "steward-ani" (another steward's process, here core called with its actor)."""
+    env = {**os.environ, "TRIAGE_WORKSPACE": str(tmp_path / "ws")}
     assert cli("run", str(SEED_BATCH), "--transform", "pesanan@1", env=env).returncode == 0
-    ani = {**env, "LOGNAME": "steward-ani"}
-    edit = cli("edit", "1", "--payload", '{"pesanan_id": 3}', env=ani)
-    assert edit.returncode == 0, edit.stderr
-    assert cli("note", "2", "--text", "asked the shop", env=ani).returncode == 0
+    ani = f"steward-ani@{socket.gethostname()}"
+    with open_workspace(tmp_path / "ws") as ws:
+        dls.edit_payload(ws, 1, '{"pesanan_id": 3}', actor=ani)
+        dls.add_note(ws, [2], "asked the shop", actor=ani)
     return env
 
 
@@ -41,7 +46,7 @@ def test_the_trail_as_json(env: dict[str, str]) -> None:
     assert [e["action"] for e in events] == ["note", "edited"] + ["quarantined"] * 4
     host = socket.gethostname()
     assert events[0]["actor"] == f"steward-ani@{host}"
-    assert events[-1]["actor"] == f"batch-job@{host}"
+    assert events[-1]["actor"] == current_actor() == f"{ACCOUNT}@{host}"
     assert all(set(e) - {"version"} == KEYS for e in events)
     edited = events[1]
     assert edited["dead_letter_id"] == 1 and "bytes" in str(edited["detail"])
@@ -100,3 +105,13 @@ def test_bad_filters_are_one_line(env: dict[str, str], args: list[str], needle: 
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert needle in out.stderr, out.stderr
+
+
+def test_the_actor_is_the_account_of_the_user_id_not_logname(env: dict[str, str]) -> None:
+    """Issue 21: ``LOGNAME=ceo triage-app park 1`` filed the change as ``ceo@host``."""
+    spoofed = {**env, "LOGNAME": "ceo", "USER": "ceo", "USERNAME": "ceo"}
+    done = cli("park", "3", "--reason", "checking", env=spoofed)
+    assert done.returncode == 0, done.stderr
+    (parked,) = audit(env, "--action", "parked")
+    assert parked["actor"] == f"{ACCOUNT}@{socket.gethostname()}"
+    assert audit(env, "--actor", "ceo") == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -84,15 +85,35 @@ def hostile_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
             {"s": f"S{HOSTILE}<n>"},
         )
     engine.dispose()
-    env = {**os.environ, "LOGNAME": ACTOR, "USER": ACTOR}
-    assert triage(ws, "note", "1", "--text", f"n{HOSTILE}", env=env)[0] == 0
+    # A note, a group and a fix as a store from before issue 21 may hold them: typed with
+    # controls (now refused on input, tests/core/test_text_input.py) by a user named in
+    # escape sequences (now the account of the user id, not LOGNAME). They are written
+    # plainly, then planted as such a store has them.
+    assert triage(ws, "note", "1", "--text", "n")[0] == 0
     signature = json.loads(triage(ws, "show", "2", "--json")[1])["signature"]
-    group = ["group", signature, "--owner", f"o{HOSTILE}", "--tag", f"t{HOSTILE}"]
-    code, _, err = triage(ws, *group, "--note", f"g{HOSTILE}", env=env)
+    group = ["group", signature, "--owner", "o", "--tag", "t", "--note", "g"]
+    code, _, err = triage(ws, *group)
     assert code == 0, err
     fix = ["fix", "2", "--set", "qty=1", "--set", 'pelanggan="\\u001b[2J\\r\\u202e"']
-    code, _, err = triage(ws, *fix, "--description", f"d{HOSTILE}", env=env)
+    code, _, err = triage(ws, *fix, "--description", f"d{HOSTILE}")
     assert code == 0, err
+    actor = f"{ACTOR}@{socket.gethostname()}"
+    engine = create_engine(f"sqlite:///{ws / 'dead_letter.db'}")
+    with engine.begin() as conn:
+        conn.execute(
+            text("UPDATE audit_events SET detail = :d, actor = :a WHERE action = 'note'"),
+            {"d": f"n{HOSTILE}", "a": actor},
+        )
+        conn.execute(
+            text("UPDATE error_groups SET owner = :o, tags = :t, note = :n, changed_by = :a"),
+            {"o": f"o{HOSTILE}", "t": json.dumps([f"t{HOSTILE}"]), "n": f"g{HOSTILE}", "a": actor},
+        )
+        conn.execute(
+            text("UPDATE audit_events SET detail = :d, actor = :a WHERE action = 'group'"),
+            {"d": f"group {signature}: owner nobody -> o{HOSTILE}", "a": actor},
+        )
+        conn.execute(text("UPDATE change_sets SET actor = :a"), {"a": actor})
+    engine.dispose()
     return ws
 
 
@@ -149,7 +170,9 @@ def test_what_the_store_holds_is_shown_escaped(hostile_ws: Path) -> None:
 
 
 def test_json_keeps_the_texts_exact(hostile_ws: Path) -> None:
-    shown = json.loads(triage(hostile_ws, "show", "1", "--json")[1])
+    raw = triage(hostile_ws, "show", "1", "--json")[1]
+    no_raw(raw)  # C1 and bidi marks too, as \uNNNN escapes (issue 21)
+    shown = json.loads(raw)
     assert shown["error"] == ERROR and shown["signature"] == f"S{HOSTILE}<n>"
     assert "A\x1b[2J\rB\x00C\u202eD\\xff\\xfe" in shown["payload"]  # bytes: as show has them
     assert [e["actor"].split("@")[0] for e in shown["events"]][-1] == ACTOR

@@ -375,3 +375,93 @@ def test_a_fix_during_a_redrive_never_touches_a_row_the_redrive_holds(
             )
         for dl_id in ids:
             assert ("kanal" in orjson.loads(payloads[dl_id])) == (dl_id not in held), dl_id
+
+
+STALL_LEASE = "2"  # seconds: the stall below outlasts it
+
+
+@pytest.mark.slow
+def test_a_redrive_stalled_past_its_lease_keeps_every_invariant(
+    store: Store, tmp_path: Path
+) -> None:
+    """A re-drive stops after loading its first chunk (a process stopped, a laptop asleep)
+    for longer than its lease, while another steward discards, edits or fixes rows of that
+    chunk and a second re-drive takes what is free; then it goes on. Each round, every
+    invariant holds, and the stalled chunk's rows are left as the others made them: none
+    resolved by the stalled re-drive after its lease ran out, nothing it loaded kept for a
+    row discarded or changed meanwhile."""
+    import os
+    import time
+
+    for round_, meanwhile in enumerate(("discard", "edit", "fix")):
+        batch_id, ids = _batch(store, tmp_path, round_)
+        first_chunk = ids[:500]
+        pause = tmp_path / f"go{round_}"
+        env = {
+            **os.environ,
+            "TRIAGE_LEASE_SECONDS": STALL_LEASE,
+            "TRIAGE_PAUSE_AT": "redrive-after-warehouse",
+            "TRIAGE_PAUSE_FILE": str(pause),
+        }
+        command = ["redrive", "--batch", batch_id, "--transform", "pesanan@2", "--json"]
+        stalled = subprocess.Popen(
+            [sys.executable, "-m", "triage_app", *store.args, *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=env,
+        )
+        deadline = time.monotonic() + 120
+        while not Path(f"{pause}.reached").exists():
+            assert stalled.poll() is None, stalled.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(float(STALL_LEASE) + 1)
+        # The steward first (a re-drive started at once would claim the rows first: they
+        # are free), then a second re-drive takes what is free, all while the first stalls.
+        if meanwhile == "fix":
+            did = _fix_json(_fix(store, batch_id, "--set", 'kanal="toko"'))
+        else:
+            did = _json(_steward(store, meanwhile, first_chunk[::2]))
+        summaries = [_json(_redrive(store, batch_id, "pesanan@2"))]
+        pause.touch()
+        summaries.append(_json(stalled))
+        counts = _check(store, batch_id, summaries)
+        assert sum(counts.values()) == ROWS
+        lapsed = [r for r in summaries[1]["results"] if r["outcome"] == "lapsed"]
+        assert summaries[1]["lapsed"] == len(lapsed) > 0, summaries[1]
+        assert all(r["id"] in first_chunk for r in lapsed)
+        assert not any("another re-drive has it" in (r["error"] or "") for r in lapsed)
+        changed = set(did["done"]) if meanwhile != "fix" else set(did["applied"]["changed"])
+        assert changed, f"the race never happened: the steward's {meanwhile} changed nothing"
+        # Every row of the stalled chunk a steward changed meanwhile: not resolved by the
+        # stalled re-drive, and if open, the warehouse holds nothing it loaded for it.
+        _open_rows_explain_the_warehouse(store, batch_id)
+
+
+def _open_rows_explain_the_warehouse(store: Store, batch_id: str) -> None:
+    """A waiting row's key in the warehouse holds what its payload loads, or nothing: never
+    a payload it no longer has."""
+    registry = default_registry()
+    with store.open() as ws:
+        with ws.store.connect() as conn:
+            waiting = conn.execute(
+                select(DeadLetter.id, working_payload().label("payload")).where(
+                    DeadLetter.batch_id == batch_id, DeadLetter.status.in_(["open", "parked"])
+                )
+            ).all()
+        with ws.warehouse.connect() as conn:
+            warehouse = {
+                r[0]: tuple(r)
+                for r in conn.execute(
+                    text(
+                        "SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total"
+                        " FROM pesanan"
+                    )
+                )
+            }
+    fn = registry.get("pesanan@2").fn
+    for d in waiting:
+        record = orjson.loads(d.payload)
+        got = warehouse.get(record["pesanan_id"])
+        assert got is None or got == tuple(fn(record)), d.id

@@ -311,19 +311,23 @@ class PurgeJob:
     days: int
     statuses: tuple[str, ...]
     dry_run: bool = False
+    batch: str | None = None  # one batch's rows only (an id or its start)
 
     @property
     def title(self) -> str:
         what = " and ".join(self.statuses)
         head = "preview of a purge" if self.dry_run else "purge"
-        return f"{head} of {what} dead letters closed over {plural(self.days, 'day')} ago"
+        of = "" if self.batch is None else f" of batch {self.batch}"
+        return f"{head} of {what} dead letters{of} closed over {plural(self.days, 'day')} ago"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> PurgeSummary:
         from triage_app.core.deadletters import purge_dead_letters
         from triage_app.core.trends import warm_stats_cache
 
         ws = _needs(ws)
-        summary = purge_dead_letters(ws, self.days, self.statuses, self.dry_run, progress=progress)
+        summary = purge_dead_letters(
+            ws, self.days, self.statuses, self.dry_run, batch=self.batch, progress=progress
+        )
         if summary.rows and not summary.dry_run:
             warm_stats_cache(ws)
         return summary

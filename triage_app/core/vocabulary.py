@@ -72,6 +72,10 @@ class RedriveOutcome(enum.StrEnum):
     PARKED = "parked"
     SKIPPED = "skipped"  # already resolved or discarded
     TAKEN = "taken"  # another re-drive holds the row: left to it, not processed
+    # The re-drive's own lease ran out before it wrote the outcome (a process stopped, a
+    # laptop asleep): the row is left as it is now, and what was loaded for it taken back
+    # from the warehouse unless the row still explains it.
+    LAPSED = "lapsed"
     WOULD_SUCCEED = "would_succeed"
     WOULD_FAIL = "would_fail"
 

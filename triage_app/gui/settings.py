@@ -9,6 +9,11 @@ Where: the platform's place for an app's settings (``QSettings``: the registry o
 then holds them in ``triage-desk.ini``. The self-test and the test suite set it, so that
 nothing they do reaches what the user's window remembers; a portable install may set it
 too.
+
+The file is the user's alone (0600, an existing one's mode fixed too), and so is the folder
+the app keeps it in (0700: ``TriageDesk``, or a ``TRIAGE_SETTINGS_DIR`` the app creates):
+it names the team's database hosts and users. Qt rewrites the file through a new file that
+takes the old one's permissions, so making it private once, before Qt writes, keeps it so.
 """
 
 from __future__ import annotations
@@ -31,11 +36,34 @@ SETTINGS_FILE = "triage-desk.ini"
 
 
 def settings_store() -> QSettings:
-    """The settings every part of the window reads and writes (see the module's text)."""
+    """The settings every part of the window reads and writes (see the module's text),
+    in a file only the user can read."""
     folder = os.environ.get(SETTINGS_DIR_ENV)
     if folder:
-        return QSettings(str(Path(folder) / SETTINGS_FILE), QSettings.Format.IniFormat)
-    return QSettings()
+        settings = QSettings(str(Path(folder) / SETTINGS_FILE), QSettings.Format.IniFormat)
+        keep_private(Path(settings.fileName()), own_folder=not Path(folder).exists())
+    else:
+        settings = QSettings()
+        keep_private(Path(settings.fileName()), own_folder=True)
+    return settings
+
+
+def keep_private(path: Path, *, own_folder: bool) -> None:
+    """``path`` readable and writable by the user alone, made empty if missing;
+    ``own_folder``: its folder is the app's (made here, or Qt's ``TriageDesk``), so it is
+    the user's alone too. Where this fails (a read-only home) Qt's own write fails the
+    same way, and the window goes on without remembering, as before."""
+    if os.name == "nt" or not path.is_absolute():  # the registry, or no file at all
+        return
+    try:
+        if own_folder:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path.parent.chmod(0o700)
+        if path.parent.is_dir():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+            path.chmod(0o600)
+    except OSError:
+        return
 
 
 def app_icon() -> QIcon:

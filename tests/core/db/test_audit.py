@@ -8,6 +8,8 @@ PostgreSQL, asked once per engine."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+import pwd
 import socket
 from pathlib import Path
 from typing import Any
@@ -104,13 +106,34 @@ def test_the_defaults_are_now_and_the_current_actor(workspace: Workspace) -> Non
     assert before <= at <= after and at.tzinfo is None
 
 
-def test_the_actor_is_the_os_user_at_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LOGNAME", "steward-ani")  # getpass asks LOGNAME first
-    assert current_actor() == f"steward-ani@{socket.gethostname()}"
+def test_the_actor_is_the_os_account_of_the_real_user_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: LOGNAME and USER are the caller's to set; the user id is not."""
+    monkeypatch.setenv("LOGNAME", "ceo")
+    monkeypatch.setenv("USER", "ceo")
+    account = pwd.getpwuid(os.getuid()).pw_name
+    assert current_actor() == f"{account}@{socket.gethostname()}"
+
+
+def test_a_user_id_without_an_account_is_named_by_its_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_entry(uid: int) -> Any:
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    monkeypatch.setenv("LOGNAME", "ceo")
+    assert current_actor() == f"uid {os.getuid()}@{socket.gethostname()}"
+
+
+def as_account(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """This process's user id named ``name`` by the password database."""
+    entry = pwd.getpwuid(os.getuid())
+    named = pwd.struct_passwd((name, *entry[1:]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda _uid: named)
 
 
 def test_a_user_name_that_is_not_utf8_is_kept_marked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LOGNAME", "ani\udcff")  # the byte 0xff, as os.environ holds it
+    as_account(monkeypatch, "ani\udcff")  # the byte 0xff, as Python keeps it
     assert current_actor().startswith("ani\\xff@")
     current_actor().encode("utf-8")  # storable: no lone surrogate left
 
@@ -123,7 +146,7 @@ def test_the_actor_is_asked_once_per_engine(
     tmp_path: Path, workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = actor_for(workspace.store)
-    monkeypatch.setenv("LOGNAME", "someone-else")
+    as_account(monkeypatch, "someone-else")
     assert actor_for(workspace.store) == before  # the same engine: the answer it had
     with open_workspace(tmp_path / "other") as ws2:
         assert actor_for(ws2.store) == f"someone-else@{socket.gethostname()}"
@@ -133,7 +156,7 @@ def test_the_default_actor_is_the_binds(
     workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dl = add_dead_letter(workspace)
-    monkeypatch.setenv("LOGNAME", "steward-ani")
+    as_account(monkeypatch, "steward-ani")
     with workspace.store.begin() as conn:
         record_event(conn, dl, AuditAction.NOTE, "asked")
     assert events(workspace)[0][2] == actor_for(workspace.store)
@@ -142,7 +165,7 @@ def test_the_default_actor_is_the_binds(
 def test_on_postgresql_the_database_user_is_added(
     pg_urls: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LOGNAME", "steward-ani")
+    as_account(monkeypatch, "steward-ani")
     wh, dl = pg_urls
     with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
         with ws.store.connect() as conn:

@@ -1,7 +1,7 @@
 """Retention purges: only closed rows go (resolved by resolved_at, discarded by the time of
 their discarded event), with their audit events; open and parked never; a dry run counts
 what the real run deletes; a row reopened by another process meanwhile stays; one
-``purges`` row and one ``purged`` event record it; the policy is kept in the store. On
+``purges`` row and a ``purged`` event per chunk record it; the policy is kept in the store. On
 SQLite and PostgreSQL, and 100,000 rows in seconds."""
 
 from __future__ import annotations
@@ -187,12 +187,16 @@ def test_dry_run_writes_nothing_and_counts_what_the_real_run_deletes(ws: Workspa
     assert len(real.by_day) == 7  # seven days of first failures
 
 
-def test_one_purges_row_and_one_purged_event_record_it(ws: Workspace) -> None:
-    fill_purge_store(ws)
+def test_one_purges_row_and_a_purged_event_per_chunk_record_it(ws: Workspace) -> None:
+    store = fill_purge_store(ws)
     s = purge(ws, 30, ["discarded", "resolved"], actor="lead", now=NOW, chunk_size=3)
     with ws.store.connect() as conn:
         p = conn.execute(select(Purge.__table__)).one()
-        ev = conn.execute(select(AuditEvent.__table__).where(AuditEvent.action == "purged")).one()
+        evs = conn.execute(
+            select(AuditEvent.__table__)
+            .where(AuditEvent.action == "purged")
+            .order_by(AuditEvent.id)
+        ).all()
     assert s.purge_id == p.id
     assert (p.actor, p.statuses, p.rows, p.cutoff) == (
         "lead",
@@ -204,10 +208,19 @@ def test_one_purges_row_and_one_purged_event_record_it(ws: Workspace) -> None:
     assert by_day == s.by_day
     assert sum(n for day in by_day.values() for n in day.values()) == 10
     assert all(len(day) == 10 for day in by_day)  # keyed YYYY-MM-DD
-    assert ev.dead_letter_id is None and ev.actor == "lead"
-    detail = orjson.loads(ev.detail)
-    assert detail["purge_id"] == p.id
-    assert (detail["rows"], detail["by_status"]) == (10, {"resolved": 6, "discarded": 4})
+    # 6 resolved in chunks of 3, then 4 discarded in 3 + 1: one event per chunk, committed
+    # with it, naming its rows; together they are the purge.
+    assert [orjson.loads(e.detail)["rows"] for e in evs] == [3, 3, 3, 1]
+    assert all(e.dead_letter_id is None and e.actor == "lead" for e in evs)
+    details = [orjson.loads(e.detail) for e in evs]
+    assert {d["purge_id"] for d in details} == {p.id}
+    named = [i for d in details for a, b in d["ids"] for i in range(a, b + 1)]
+    assert sorted(named) == sorted(store.ids["resolved"] + store.ids["discarded"])
+    totals: dict[str, int] = {}
+    for d in details:
+        for st, n in d["by_status"].items():
+            totals[st] = totals.get(st, 0) + n
+    assert totals == {"resolved": 6, "discarded": 4}
 
 
 def test_nothing_to_purge_writes_no_record(ws: Workspace) -> None:

@@ -145,7 +145,7 @@ def test_the_lease_of_a_process_that_is_gone_is_void(ws: Workspace) -> None:
     assert redrive(ws, "pesanan@2", ids=[2]).taken == 1
 
 
-def test_an_outcome_after_a_lost_lease_is_taken_and_writes_nothing(ws: Workspace) -> None:
+def test_an_outcome_after_a_lost_lease_is_lapsed_and_writes_nothing(ws: Workspace) -> None:
     mine, theirs = (transitions.new_token(a) for a in ("ana", "bob"))
     transitions.claim(ws.store, [1, 2], mine)
     with ws.store.begin() as conn:  # row 1's lease runs out...
@@ -154,7 +154,11 @@ def test_an_outcome_after_a_lost_lease_is_taken_and_writes_nothing(ws: Workspace
     transitions.claim(ws.store, [1], theirs)  # ...and another re-drive takes row 1
     assert transitions.renew(ws.store, [1, 2], mine) == {2}
     settled = transitions.settle(ws.store, mine, [1, 2], {}, "pesanan@2", 3, "ana")
-    assert settled[1].outcome == RedriveOutcome.TAKEN
+    # Not "taken": the lease ran out first; the outcome says what happened since.
+    assert settled[1].outcome == RedriveOutcome.LAPSED
+    assert (
+        settled[1].error is not None and "another re-drive holds it now (bob)" in settled[1].error
+    )
     assert settled[2].outcome == RedriveOutcome.RESOLVED
     d = get_dead_letter(ws, 1)
     assert (d.status, d.version) == ("open", 1)

@@ -4,6 +4,7 @@ each time, with one line saying why. The settings files never hold a password.""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,11 @@ from sqlalchemy.engine import make_url
 
 from tests.support.keyrings import MemoryKeyring, installed
 from triage_app.core.db import resolve_config
+from triage_app.core.db.messages import as_url
 from triage_app.core.db.secrets import SERVICE
+from triage_app.core.places import SETTINGS_DIR_ENV
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
-from triage_app.gui.settings import Settings, settings_store
+from triage_app.gui.settings import Settings, keep_private, settings_store
 
 SECRET = "s3cret-Pa55"
 WH = f"postgresql+psycopg://steward:{SECRET}@db.example/warehouse"
@@ -98,3 +101,70 @@ def test_reconnecting_from_recent_uses_the_keyring(
         again = ConnectDialog(*window.settings.recent_connections()[0])
         qtbot.addWidget(again)
         assert again.urls() == (wh, dl)
+
+
+# Issue 21: a password in the query (?password=), libpq's sslpassword, a keyword string.
+QUERY_WH = f"postgresql://steward@db.example/warehouse?password={SECRET}"
+WORDS_DL = f"host=db.example dbname=triage user=auditor password='{SECRET} y' sslpassword={SECRET}z"
+
+
+def test_passwords_in_the_query_or_a_keyword_string_reach_the_keyring_only(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "new" / "settings"  # not there yet: the app makes it, private
+    monkeypatch.setenv(SETTINGS_DIR_ENV, str(folder))
+    with installed(MemoryKeyring()) as kr:
+        assert isinstance(kr, MemoryKeyring)
+        settings = Settings()
+        assert settings.add_recent_connection(QUERY_WH, WORDS_DL) == 2
+        settings.sync()
+        stored = _settings_on_disk()
+        assert "db.example" in stored and SECRET not in stored, stored
+        ((wh, dl),) = settings.recent_connections()
+        assert wh == "postgresql://steward@db.example/warehouse?password=***"
+        assert dl == "postgresql+psycopg://auditor:***@db.example/triage?sslpassword=***"
+        assert sorted(kr.items.values()) == [SECRET, f"{SECRET} y", f"{SECRET}z"]
+        # Reopened from the list, the dialog connects as the typed text would have.
+        dialog = ConnectDialog(wh, dl)
+        qtbot.addWidget(dialog)
+        assert dialog.warehouse_password.text() == SECRET
+        assert dialog.dead_letter_password.text() == f"{SECRET} y"
+        got_wh, got_dl = dialog.urls()
+        assert make_url(got_wh) == make_url(QUERY_WH)
+        assert make_url(got_dl) == make_url(as_url(WORDS_DL))
+    path = Path(settings.file_name())
+    assert path.parent == folder
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_an_existing_settings_file_is_made_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "shared"  # a folder the user named and made: left as it is
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    path = folder / "triage-desk.ini"
+    path.write_text("[recent]\nworkspaces=/tmp/x\n")
+    path.chmod(0o644)  # as an older version left it
+    monkeypatch.setenv(SETTINGS_DIR_ENV, str(folder))
+    settings = Settings()
+    assert settings.recent_workspaces() == ["/tmp/x"]
+    settings.add_recent_workspace("/tmp/y")
+    settings.sync()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+
+
+def test_the_default_place_is_private_too(tmp_path: Path) -> None:
+    """Without TRIAGE_SETTINGS_DIR: Qt's own folder for the app (``TriageDesk``) is the
+    app's, so it is made (or made again) the user's alone."""
+    folder = tmp_path / "config" / "TriageDesk"
+    folder.mkdir(parents=True, mode=0o755)
+    folder.chmod(0o755)
+    path = folder / "triage-desk.conf"
+    path.write_text("")
+    path.chmod(0o644)
+    keep_private(path, own_folder=True)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700

@@ -3,6 +3,9 @@ warehouse's upserts, and the audit trail."""
 
 from triage_app.core.db.audit import actor_for, current_actor, event_insert, record_event
 from triage_app.core.db.engines import check_reachable, make_engine
+from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait
+from triage_app.core.db.lock_waits import explain as explain_lock_wait
+from triage_app.core.db.lock_waits import holding as holding_lock
 from triage_app.core.db.messages import redact_url, refusal_message, user_message
 from triage_app.core.db.models import (
     AuditEvent,
@@ -31,6 +34,7 @@ from triage_app.core.db.schema import (
 )
 from triage_app.core.db.secrets import (
     NO_KEYRING,
+    complete_url,
     forget_password,
     has_hidden_password,
     join_password,
@@ -40,6 +44,7 @@ from triage_app.core.db.secrets import (
     split_password,
 )
 from triage_app.core.db.signatures import keep_signatures, signature_ids, signature_texts
+from triage_app.core.db.taking_back import Loaded, rows_before, take_back
 from triage_app.core.db.tracebacks import keep_tracebacks
 from triage_app.core.db.warehouse import (
     UpsertResult,
@@ -70,6 +75,8 @@ __all__ = [
     "ChangeSetRow",
     "DeadLetter",
     "ErrorGroupNotes",
+    "Loaded",
+    "LockWaitTimeout",
     "NoWorkspace",
     "Purge",
     "SchemaChange",
@@ -85,11 +92,15 @@ __all__ = [
     "actor_for",
     "apply_every_migration",
     "check_reachable",
+    "complete_url",
     "count_rows",
     "current_actor",
     "event_insert",
+    "explain_lock_wait",
     "forget_password",
     "has_hidden_password",
+    "holding_lock",
+    "is_lock_wait",
     "join_password",
     "keep_signatures",
     "keep_tracebacks",
@@ -106,6 +117,7 @@ __all__ = [
     "refusal_message",
     "remember_password",
     "resolve_config",
+    "rows_before",
     "shown_error",
     "signature_id_of",
     "signature_ids",
@@ -115,6 +127,7 @@ __all__ = [
     "store_revision",
     "stored_error",
     "table_sha256",
+    "take_back",
     "target_table",
     "user_message",
     "watch_store",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import getpass
+import os
 import socket
 import threading
 import weakref
@@ -29,10 +30,23 @@ _actors_lock = threading.Lock()
 
 
 def _os_user() -> str:
+    """The OS account this process runs as, from its real user id: ``LOGNAME`` and ``USER``
+    are whatever the caller set (``LOGNAME=ceo triage-app park 1``), the user id is not.
+    Without a password database (Windows) the login name the system gives
+    (``getpass.getuser``: the same variables there, then the Windows API); a user id with
+    no entry (a container's) is named by its number."""
     try:
-        return printable(getpass.getuser()) or "unknown"
-    except (OSError, KeyError):
-        return "unknown"
+        import pwd
+    except ImportError:  # Windows: no user ids
+        try:
+            return printable(getpass.getuser()) or "unknown"
+        except (OSError, KeyError, ImportError):
+            return "unknown"
+    uid = os.getuid()
+    try:
+        return printable(pwd.getpwuid(uid).pw_name) or f"uid {uid}"
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _host() -> str:

@@ -14,7 +14,8 @@ from sqlalchemy import Connection, Engine, NullPool, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-from triage_app.core.db.messages import redact_text, redact_url
+from triage_app.core.db.lock_waits import on_connect_postgres
+from triage_app.core.db.messages import as_url, redact_text, redact_url
 from triage_app.core.errors import TriageError
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
@@ -55,11 +56,15 @@ def _on_connect(dbapi_conn: Any, _record: Any) -> None:
     apply_pragmas(dbapi_conn)
 
 
+def _on_connect_postgres(dbapi_conn: Any, _record: Any) -> None:
+    on_connect_postgres(dbapi_conn)  # every lock wait bounded (lock_waits.py)
+
+
 def make_engine(url: str, role: str, *, read_only: bool = False) -> Engine:
     """An engine for ``url``; ``role`` (warehouse or dead-letter store) names it in errors.
     ``read_only``: a SQLite file this user cannot write, opened so that it can be read."""
     try:
-        parsed = make_url(url)
+        parsed = make_url(as_url(url))  # a libpq keyword string connects as its URL would
     except (ArgumentError, ValueError):  # a port that is not a number is a ValueError
         raise TriageError(f"bad {role} URL: {redact_url(url)}") from None
     if parsed.get_backend_name() not in SUPPORTED_DIALECTS:
@@ -79,6 +84,7 @@ def make_engine(url: str, role: str, *, read_only: bool = False) -> Engine:
             event.listen(engine, "connect", _on_connect)
         else:
             engine = create_engine(parsed, pool_pre_ping=True)
+            event.listen(engine, "connect", _on_connect_postgres)
     except (NoSuchModuleError, ImportError):  # an unknown dialect, or a driver not installed
         raise TriageError(f"{role}: no driver for {parsed.drivername}") from None
     except OSError as exc:

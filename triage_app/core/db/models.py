@@ -269,6 +269,9 @@ class PurgeTable(Base):
     cutoff = Column(DateTime, nullable=False)  # rows closed before this
     rows = Column(BigInteger, nullable=False)
     by_day = Column(Text, nullable=False)  # JSON: {"YYYY-MM-DD": {class: count}}
+    # JSON: {batch_id: {first line of the ledger chunk: {status: count}}}, so that reconcile
+    # counts a purged row as what it was (schema 0006; "{}" for purges from before).
+    by_batch = Column(Text, nullable=False, default="{}", server_default="{}")
 
 
 Purge = PurgeTable()

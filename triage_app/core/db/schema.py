@@ -55,7 +55,7 @@ from triage_app.core.places import STORE_SCHEMA_REVISION
 # The newest revision this code knows, and all of them in order. A test holds them equal to
 # what Alembic finds in migrations/versions/; the fast path must not import Alembic to ask.
 HEAD_REVISION = STORE_SCHEMA_REVISION
-REVISIONS = ("0001", "0002", "0003", "0004", "0005")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
 # user_version holds a revision's number. The releases before Alembic left a CRC of the
 # column names there (31 bits), which is always far above any revision number.
 _REVISION_NUMBERS = 100_000
@@ -273,6 +273,9 @@ def _locked(engine: Engine) -> Iterator[Connection]:
             locked.dispose()
         return
     with engine.begin() as conn:
+        # Another process's upgrade may take minutes: wait for it longer than for a row
+        # (lock_waits.py), but not for ever.
+        conn.exec_driver_sql("SET LOCAL lock_timeout = '10min'")
         # Per schema: stores in two schemas of one database do not wait for each other.
         conn.exec_driver_sql(
             "SELECT pg_advisory_xact_lock("

@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from triage_app.core.db.engines import check_reachable, make_engine
-from triage_app.core.db.messages import redact_url
+from triage_app.core.db.messages import as_url, redact_url
 from triage_app.core.db.schema import SchemaChange, ensure_schema, migrate_store, store_name
 from triage_app.core.errors import TriageError
 from triage_app.core.places import (
@@ -56,8 +56,10 @@ def resolve_config(
     """Arguments win over ``TRIAGE_*`` environment variables, which win over defaults."""
     env = os.environ if env is None else env
     folder = workspace_folder(workspace, env)
-    wh = warehouse_url or env.get(WAREHOUSE_URL_ENV)
-    dl = dead_letter_url or env.get(DEAD_LETTER_URL_ENV)
+    # A libpq keyword string becomes its URL here, so that titles, settings and the
+    # keyring only ever see one form, whose password they know how to hide.
+    wh = as_url(warehouse_url or env.get(WAREHOUSE_URL_ENV) or "") or None
+    dl = as_url(dead_letter_url or env.get(DEAD_LETTER_URL_ENV) or "") or None
     uses_folder = wh is None or dl is None
     return WorkspaceConfig(
         folder=folder.resolve() if uses_folder else None,

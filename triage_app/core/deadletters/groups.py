@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from sqlalchemy import case, func, insert, select, update
 
+from triage_app.core import text_input
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.db import (
     DeadLetter,
@@ -154,9 +155,10 @@ def set_group(
     """Change a group's owner (None: nobody), tags or note, audited; with ``if_version``,
     refused when the group has moved on since. The group as it is now."""
     actor = actor or actor_for(ws.store)
-    add = [t.strip() for t in add_tags if t.strip()]
-    if any(len(t) > 80 for t in add) or (isinstance(owner, str) and not owner.strip()):
-        raise TriageError("an owner is a name and a tag at most 80 characters")
+    # Checked before anything is written: controls refused, the limits (text_input.LIMITS).
+    add = [t for t in map(text_input.tag, add_tags) if t]
+    owner = text_input.owner(owner) if isinstance(owner, str) else owner
+    note = None if note is None else text_input.note(note)
     with transitions.write_transaction(ws.store) as conn:
         now = utcnow()
         sig_id = conn.execute(

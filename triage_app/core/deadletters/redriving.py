@@ -41,9 +41,12 @@ from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     Batch,
     DeadLetter,
+    Loaded,
     WarehouseWriter,
     Workspace,
     actor_for,
+    rows_before,
+    take_back,
     working_payload,
 )
 from triage_app.core.deadletters import transitions
@@ -60,6 +63,7 @@ from triage_app.core.vocabulary import (
     ErrorClass,
     PayloadKind,
     RedriveOutcome,
+    Status,
     plural,
 )
 
@@ -106,6 +110,7 @@ class RedriveSummary:
     results: tuple[RedriveResult, ...]  # by id; all of them, or those kept (see more_results)
     cancelled: bool = False
     taken: int = 0  # held by another re-drive: left to it
+    lapsed: int = 0  # its own lease ran out before the outcome was written: left as it is
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
     stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
@@ -126,6 +131,7 @@ class RedriveSummary:
             "failed": self.failed,
             "parked": self.parked,
             "taken": self.taken,
+            "lapsed": self.lapsed,
             "cancelled": self.cancelled,
             "skipped": self.skipped,
             "results": [r.to_json() for r in self.results],
@@ -343,6 +349,7 @@ def redrive(
         actor,
         sleep,
         transitions.new_token(actor),
+        registry or default_registry(),
     )
     tally = _Tally(keep)
     would = SeenRowsBuilder() if dry_run else None
@@ -395,7 +402,7 @@ def redrive(
     return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
 
 
-_NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN)
+_NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN, RedriveOutcome.LAPSED)
 NAMED = 10  # ids a summary names per reason a row was not attempted
 TAKEN_WHY = "taken by another re-drive"
 
@@ -432,7 +439,7 @@ class _Tally:
 
     def summary(self, transform_ref: str, dry_run: bool, cancelled: bool) -> RedriveSummary:
         n = self.counts
-        attempted = self.seen - n[RedriveOutcome.SKIPPED] - n[RedriveOutcome.TAKEN]
+        attempted = self.seen - sum(n[o] for o in _NOT_ATTEMPTED)
         succeeded = sum(n[o] for o in SUCCEEDED)
         kept = self.problems + self.successes
         if self.keep is not None:
@@ -447,6 +454,7 @@ class _Tally:
             results=tuple(sorted(kept, key=lambda r: r.id)),
             cancelled=cancelled,
             taken=n[RedriveOutcome.TAKEN],
+            lapsed=n[RedriveOutcome.LAPSED],
             skipped=n[RedriveOutcome.SKIPPED],
             more_results=self.seen - len(kept),
             not_attempted={
@@ -496,6 +504,7 @@ class _Run:
     actor: str
     sleep: Callable[[float], None]
     token: str  # who holds the claims
+    registry: Registry = field(default_factory=default_registry)  # a lapsed row's version
     headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
 
     def claimed_chunk(
@@ -669,10 +678,17 @@ class _Run:
         for item in items:
             if item.id not in held and item.status not in CLOSED:
                 results[item.id] = RedriveResult(
-                    item.id, item.line, RedriveOutcome.TAKEN, "the lease ran out"
+                    item.id,
+                    item.line,
+                    RedriveOutcome.LAPSED,
+                    "its lease ran out before it was loaded (nothing was written)",
                 )
         kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
         failures = {i: f for i, f in failures.items() if i in held}
+        key_at = transform.column_names.index(transform.key)
+        # What the load replaces, so that a row whose lease runs out before it settles can
+        # be put back (taking_back.py).
+        before = rows_before(writer.engine, transform, (r[key_at] for r, _ in kept))
         result = with_retry(lambda: writer.upsert([r for r, _ in kept]), retry, sleep=sleep)
         crash_point("redrive-after-warehouse")
         refused = dict(result.failed)
@@ -699,7 +715,63 @@ class _Run:
             retry,
             sleep=sleep,
         )
+        loads = {item.id: row for row, item in kept if item.id in set(resolved)}
+        back = {
+            i
+            for i, s in settled.items()
+            if s.outcome == RedriveOutcome.LAPSED
+            and i in loads
+            and not self._explains(by_id[i], s.now, loads[i])
+        }
+        if back:
+            self._take_back({i: loads[i] for i in back}, before, key_at, settled)
         for item_id, outcome in settled.items():
             item = by_id[item_id]
             results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
         return [results[i.id] for i in items if i.id in results]
+
+    def _explains(
+        self, item: _Item, now: transitions.RowNow | None, loaded: tuple[Any, ...]
+    ) -> bool:
+        """The row as it is now would put exactly ``loaded`` in the warehouse: waiting, its
+        payload loads to it through this version; resolved, through the version that
+        resolved it. A discarded or purged row explains nothing."""
+        if now is None or now.status == Status.DISCARDED:
+            return False
+        ref = now.transform if now.status == Status.RESOLVED and now.transform else None
+        try:
+            mine = ref in (None, self.transform.ref)
+            transform = self.transform if mine else self.registry.get(ref or "")
+            names = self._csv_names(item.batch_id) if now.kind == PayloadKind.CSV else None
+            row = transform.fn(decode_payload(now.payload, now.kind, names))
+        except Exception:  # it fails now, or its version is gone: it explains nothing
+            return False
+        return (*row, item.batch_id, item.line) == loaded
+
+    def _take_back(
+        self,
+        loads: dict[int, tuple[Any, ...]],
+        before: dict[Any, tuple[Any, ...]],
+        key_at: int,
+        settled: dict[int, transitions.Settled],
+    ) -> None:
+        """Put back what was loaded for rows whose lease ran out and that no longer explain
+        it (discarded, edited, purged meanwhile); say so in each row's outcome."""
+        writer = self.writer
+        assert writer is not None
+        entries = {
+            i: Loaded(row[key_at], tuple(row), before.get(row[key_at])) for i, row in loads.items()
+        }
+        put_back = with_retry(
+            lambda: take_back(writer.engine, self.transform, list(entries.values())),
+            self.retry,
+            sleep=self.sleep,
+        )
+        for i, entry in entries.items():
+            note = (
+                "what it loaded was taken back from the warehouse"
+                if entry.key in put_back
+                else "the warehouse row was written again since, and is left as it is"
+            )
+            s = settled[i]
+            settled[i] = replace(s, error=f"{s.error}; {note}")

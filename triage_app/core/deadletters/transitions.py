@@ -43,8 +43,10 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.elements import ColumnElement
 
+from triage_app.core import text_input
 from triage_app.core.batch import Failure
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
@@ -53,6 +55,9 @@ from triage_app.core.db import (
     DeadLetter,
     actor_for,
     event_insert,
+    explain_lock_wait,
+    holding_lock,
+    is_lock_wait,
     keep_signatures,
     keep_tracebacks,
     notify_change,
@@ -105,12 +110,19 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
     deferred transaction that reads and then writes fails outright under WAL when another
     writer committed in between; BEGIN IMMEDIATE waits for the lock instead. PostgreSQL
     locks the rows its SELECT ... FOR UPDATE reads."""
-    with engine.begin() as conn:
-        if engine.dialect.name == "sqlite":
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-        else:
-            notify_change(conn)  # windows watching the store read it again (at commit)
-        yield conn
+    try:
+        with engine.begin() as conn:
+            if engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                notify_change(conn)  # windows watching the store read it again (at commit)
+            with holding_lock(engine, conn):
+                yield conn
+    except DBAPIError as exc:
+        # The wait was bounded (lock_waits.py); a retry would only wait as long again.
+        if is_lock_wait(exc):
+            raise explain_lock_wait(engine, exc) from None
+        raise
 
 
 # -- reading the state a change is guarded by ----------------------------------------------
@@ -126,6 +138,7 @@ _STATE = (
     DL.attempts,
     DL.line,
     DL.batch_id,
+    DL.transform,
 )
 
 
@@ -298,7 +311,13 @@ def edit(
             update(DL)
             .where(DL.id == dl_id, DL.version == row.version, DL.status.in_(WAITING), _free(now))
             .values(
-                payload=new, payload_kind=edited_kind(row.payload_kind), version=row.version + 1
+                payload=new,
+                payload_kind=edited_kind(row.payload_kind),
+                version=row.version + 1,
+                # A lease that ran out is over: its re-drive, if it comes back, must find
+                # the row no longer its own (settle), not resolve the edited row.
+                claimed_by=None,
+                claim_until=None,
             )
         )
         if done.rowcount != 1:  # cannot happen under the lock; never write blind
@@ -353,7 +372,9 @@ def edit_many(
     at = _bound(conn, AuditEvent.at, now)
     done = driver_many(
         conn,
-        "UPDATE dead_letters SET payload = ?, payload_kind = ?, version = version + 1 "
+        # A lease that ran out ends here too (see _apply).
+        "UPDATE dead_letters SET payload = ?, payload_kind = ?, version = version + 1, "
+        "claimed_by = NULL, claim_until = NULL "
         "WHERE id = ? AND version = ? AND (claim_until IS NULL OR claim_until <= ?)",
         [(*p, at) for p in payloads],
     )
@@ -419,14 +440,16 @@ class RowChange:
 
 
 def park(reason: str = "parked by hand") -> RowChange:
+    reason = text_input.reason(reason) or "parked by hand"
     return RowChange(AuditAction.PARKED, "parked", WAITING, status=Status.PARKED, detail=reason)
 
 
 def discard(reason: str) -> RowChange:
-    if not reason.strip():
+    reason = text_input.reason(reason)
+    if not reason:
         raise TriageError("discarding needs a reason")
     return RowChange(
-        AuditAction.DISCARDED, "discarded", WAITING, status=Status.DISCARDED, detail=reason.strip()
+        AuditAction.DISCARDED, "discarded", WAITING, status=Status.DISCARDED, detail=reason
     )
 
 
@@ -437,6 +460,7 @@ REOPENABLE: tuple[Status, ...] = (*WAITING, Status.DISCARDED)
 
 
 def reopen(reason: str = "reopened") -> RowChange:
+    reason = text_input.reason(reason) or "reopened"
     return RowChange(
         AuditAction.REOPENED, "reopened", REOPENABLE, status=Status.OPEN, detail=reason
     )
@@ -448,10 +472,11 @@ def reclassify_as(error_class: ErrorClass | str) -> RowChange:
 
 
 def note(text: str) -> RowChange:
-    if not text.strip():
+    text = text_input.note(text)
+    if not text:
         raise TriageError("a note cannot be empty")
     every = (*WAITING, *CLOSED)
-    return RowChange(AuditAction.NOTE, "noted", every, detail=text.strip(), check_claim=False)
+    return RowChange(AuditAction.NOTE, "noted", every, detail=text, check_claim=False)
 
 
 def status_change(status: Status, reason: str = "") -> RowChange:
@@ -594,12 +619,16 @@ def _apply(
         by_columns.setdefault(tuple(sorted(k for k in u if not k.startswith("b_"))), []).append(u)
     for columns, params in by_columns.items():
         guard = [DL.id == bindparam("b_id"), DL.version == bindparam("b_version")]
+        over: dict[str, Any] = {}
         if check_claim:
             guard.append(_free(now))
+            # A lease that ran out is over once someone else changed the row: its re-drive,
+            # if it comes back, finds the row no longer its own (settle).
+            over = {"claimed_by": None, "claim_until": None}
         stmt = (
             update(DL)
             .where(*guard)
-            .values(version=DL.version + 1, **{c: bindparam(c) for c in columns})
+            .values(version=DL.version + 1, **over, **{c: bindparam(c) for c in columns})
         )
         done = conn.execute(stmt, params)
         sane = len(params) == 1 or conn.dialect.supports_sane_multi_rowcount
@@ -731,22 +760,24 @@ def _dead(holder: str, cache: dict[str, bool]) -> bool:
 
 
 def renew(engine: Engine, ids: Sequence[int], token: str) -> set[int]:
-    """Extend the lease on the rows still held; which those are. Called just before the
-    warehouse is written, so that a lease never runs out between the two databases."""
+    """Extend the lease on the rows still ours; which those are. Called just before the
+    warehouse is written, so that a lease never runs out between the two databases. A
+    lease of ours that ran out is taken again if nobody changed the row meanwhile: every
+    change that crosses a lease that ran out ends it (``claimed_by`` cleared or replaced),
+    so a row still marked ours is as we claimed it. Nothing was loaded yet: no risk."""
     if not ids:
         return set()
     mine: set[int] = set()
     with write_transaction(engine) as conn:
         now = utcnow()
         for part in _slices(sorted(set(ids))):
-            held = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+            held = (_id_in(conn, part), DL.claimed_by == token)
             done = conn.execute(update(DL).where(*held).values(claim_until=now + lease()))
-            if done.rowcount == len(part):  # the usual case: every one still held
+            if done.rowcount == len(part):  # the usual case: every one still ours
                 mine.update(part)
                 continue
-            # Some were lost: which ones still are ours (just renewed, so still held).
-            still = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
-            mine.update(conn.execute(select(DL.id).where(*still)).scalars())
+            # Some were lost: which ones still are ours (just renewed).
+            mine.update(conn.execute(select(DL.id).where(*held)).scalars())
     return mine
 
 
@@ -763,10 +794,23 @@ def release(engine: Engine, ids: Sequence[int], token: str) -> None:
             )
 
 
+class RowNow(NamedTuple):
+    """A lapsed row as it is now: what the re-drive needs to judge whether the row still
+    explains what was loaded for it."""
+
+    status: str
+    payload: bytes
+    kind: str
+    transform: str | None
+
+
 @dataclass(frozen=True)
 class Settled:
     outcome: RedriveOutcome
     error: str | None = None
+    # A lapsed row (its lease ran out before the outcome was written) as it is now; None
+    # when it is gone (purged).
+    now: RowNow | None = None
 
 
 def settle(
@@ -778,9 +822,12 @@ def settle(
     max_attempts: int,
     actor: str,
 ) -> dict[int, Settled]:
-    """Write the outcome of each row the re-drive still holds and release it; a row whose
-    lease was lost meanwhile is reported ``taken`` and left alone. Attempts are counted from
-    the row as it is now, never from what was read earlier."""
+    """Write the outcome of each row the re-drive still holds and release it. A row whose
+    lease ran out before now is not settled, even if nobody took it: another steward may
+    have discarded or edited it once the lease was free. It is reported ``lapsed``, with
+    what happened to it meanwhile and the row as it is now (``Settled.now``), for the
+    re-drive to judge what it loaded. Attempts are counted from the row as it is now, never
+    from what was read earlier."""
     out: dict[int, Settled] = {}
     ids = [*resolved, *failed]
     if not ids:
@@ -790,10 +837,9 @@ def settle(
         for i in _resolve(conn, token, resolved, transform_ref, actor, now):
             out[i] = Settled(RedriveOutcome.RESOLVED)
         locked = _lock(conn, list(failed)) if failed else {}
-        rows = {i: r for i, r in locked.items() if r.claimed_by == token}
-        for i in ids:
-            if i not in out and i not in rows:
-                out[i] = Settled(RedriveOutcome.TAKEN, "the lease ran out; another re-drive has it")
+        rows = {i: r for i, r in locked.items() if _still_held(r, token, now)}
+        lapsed = [i for i in ids if i not in out and i not in rows]
+        out.update(_lapsed(conn, lapsed, token, now))
         events: list[dict[str, Any]] = []
         params: list[dict[str, Any]] = []
         traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
@@ -848,7 +894,7 @@ def settle(
         if params:
             conn.execute(
                 update(DL)
-                .where(DL.id == bindparam("b_id"), DL.claimed_by == token)
+                .where(DL.id == bindparam("b_id"), DL.claimed_by == token, DL.claim_until > now)
                 .values(
                     attempts=bindparam("attempts"),
                     error=bindparam("error"),
@@ -867,6 +913,46 @@ def settle(
         if events:
             conn.execute(event_insert(), events)
         crash_point("redrive-mid-settle")
+    return out
+
+
+def _still_held(row: Row[Any], token: str, now: dt.datetime) -> bool:
+    return row.claimed_by == token and row.claim_until is not None and row.claim_until > now
+
+
+LAPSED_WHY = "its lease ran out before the outcome was written"
+
+
+def _lapsed(
+    conn: Connection, ids: Sequence[int], token: str, now: dt.datetime
+) -> dict[int, Settled]:
+    """Why each of ``ids`` (rows whose lease ran out) was not settled: what happened to it
+    meanwhile, read under the lock, and the row as it is now. Its lease, if still ours, is
+    given back."""
+    if not ids:
+        return {}
+    rows = _lock(conn, ids)
+    out: dict[int, Settled] = {}
+    for i in ids:
+        row = rows.get(i)
+        if row is None:
+            out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)")
+            continue
+        if row.claimed_by is not None and row.claimed_by != token and _held(row, now):
+            since = f"another re-drive holds it now ({_holder(row.claimed_by)})"
+        elif row.claimed_by == token:
+            since = "nothing changed since: re-drive it again"
+        else:
+            since = _last_change(conn, i)
+        state = RowNow(row.status, bytes(row.payload), row.payload_kind, row.transform)
+        out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", state)
+    mine = [i for i, r in rows.items() if r.claimed_by == token]
+    if mine:
+        conn.execute(
+            update(DL)
+            .where(_id_in(conn, mine), DL.claimed_by == token)
+            .values(claimed_by=None, claim_until=None)
+        )
     return out
 
 
@@ -916,7 +1002,9 @@ def _resolve(
     done: list[int] = []
     detail = f"re-driven with {transform_ref}"
     for part in _slices(sorted(set(ids))):
-        stmt = select(DL.id).where(_id_in(conn, part), DL.claimed_by == token).order_by(DL.id)
+        # Only rows still held: a lease that ran out is not ours any more (``_lapsed``).
+        held = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+        stmt = select(DL.id).where(*held).order_by(DL.id)
         if _is_pg(conn):
             stmt = stmt.with_for_update()
         mine = list(conn.execute(stmt).scalars().all())
@@ -924,7 +1012,7 @@ def _resolve(
             continue
         conn.execute(
             update(DL)
-            .where(_id_in(conn, mine), DL.claimed_by == token)
+            .where(_id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
             .values(
                 status=Status.RESOLVED.value,
                 resolved_at=now,

@@ -2,8 +2,8 @@
 drop in failures or in the backlog.
 
 A purge records its rows per day of first quarantine and class (the ``purges`` table,
-written with each chunk it deletes), and, in its ``purged`` audit event, per day the rows
-were closed (resolved, discarded). Quarantined-per-day adds the first back; the backlog
+written with each chunk it deletes), and, in the ``purged`` audit event of each chunk, per
+day the rows were closed (resolved, discarded). Quarantined-per-day adds the first back; the backlog
 adds both, so each purged row still arrives on its day and still leaves on the day it was
 closed. The notes name each purge, for the chart to say what was purged and when.
 """
@@ -29,7 +29,9 @@ DayCounts = dict[dt.date, int]
 class PurgedBack:
     """Purged rows to add back, per day: arrivals (day of first quarantine, by class) and
     closures (resolved, discarded). ``complete`` purges only count in the backlog: a purge
-    killed before its audit event has no closing days, and half of a row would skew it."""
+    with no audit event has no closing days, and half of a row would skew it (since issue
+    21 every chunk's event commits with its rows; a purge from before, killed before its
+    one event at the end, has none)."""
 
     notes: tuple[PurgeNote, ...] = ()
     arrived: dict[dt.date, dict[str, int]] = field(default_factory=dict)
@@ -63,8 +65,14 @@ def purged_back(conn: Connection, since: dt.date | None = None) -> PurgedBack:
     ):
         try:
             data = orjson.loads(detail)
-            closed[int(data["purge_id"])] = data.get("closed_by_day") or {}
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            # One event per committed chunk (before issue 21: one at the end, with the
+            # totals): a purge's closing days are the sum of its events'.
+            of_purge = closed.setdefault(int(data["purge_id"]), {})
+            for status, per_day in (data.get("closed_by_day") or {}).items():
+                days = of_purge.setdefault(status, {})
+                for day, n in per_day.items():
+                    days[day] = days.get(day, 0) + int(n)
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             continue  # an event this code did not write: its purge counts as incomplete
     arrived: dict[dt.date, dict[str, int]] = {}
     backlog_arrived: DayCounts = {}

@@ -4,6 +4,11 @@ Every input line must be exactly one of loaded, superseded or quarantined. The b
 ledger (one row per committed chunk) must cover its lines without gap or overlap, each
 chunk's counts must add up, every dead letter must lie in a committed chunk, and no line
 may be both in the warehouse and in the dead-letter store.
+
+A retention purge deletes closed dead letters; each purge counts what it took per batch,
+ledger chunk and status (``purges.by_batch``). A chunk's quarantined lines are then its
+dead letters still stored plus those purged, and a purged resolved row, loaded by its
+re-drive, may be in the warehouse as a re-driven row still stored may.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import func, inspect, select
+import orjson
+from sqlalchemy import Connection, func, inspect, select
 
-from triage_app.core.db import Batch, BatchChunk, DeadLetter, Workspace, target_table
+from triage_app.core.db import Batch, BatchChunk, DeadLetter, Purge, Workspace, target_table
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import BatchState, Status, plural
@@ -32,6 +38,9 @@ class Reconciliation:
     quarantined: int
     lines_done: int
     chunks: int
+    # Quarantined lines whose dead letters a retention purge deleted, by their status then.
+    purged_resolved: int = 0
+    purged_discarded: int = 0
     missing_lines: list[list[int]] = field(default_factory=list)  # [first, last] ranges
     doubled_lines: list[list[int]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -72,6 +81,7 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         # A dead letter re-driven since is in the warehouse too, rightly: it was quarantined
         # by the batch, and loaded later by a re-drive.
         redriven = {line for line, status in dl_rows if status == Status.RESOLVED}
+        purged, unrecorded = _purged(conn, row.batch_id)
         dl_dupes = (
             conn.execute(
                 select(DeadLetter.line)
@@ -126,7 +136,8 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
             f" + {r.quarantined} quarantined"
         )
 
-    # 3. Dead letters: once each, inside a committed chunk, as many as each chunk counted.
+    # 3. Dead letters: once each, inside a committed chunk, as many as each chunk counted,
+    # those a purge took included.
     doubled += dl_dupes
     starts = [c.first_line for c in chunks]
     per_chunk = [0] * len(chunks)
@@ -137,18 +148,48 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
             r.problems.append(f"line {line} is quarantined outside every committed chunk")
         else:
             per_chunk[i] += 1
-    for c, n in zip(chunks, per_chunk, strict=True):
-        if n != c.quarantined:
+    gone = [{"resolved": 0, "discarded": 0} for _ in chunks]
+    for first, by_status in sorted(purged.items()):
+        i = bisect.bisect_right(starts, first) - 1
+        n = sum(by_status.values())
+        r.purged_resolved += by_status.get(Status.RESOLVED, 0)
+        r.purged_discarded += by_status.get(Status.DISCARDED, 0)
+        if i < 0 or first != chunks[i].first_line:
+            r.problems.append(
+                f"{plural(n, 'purged dead letter')} of this batch lay outside every committed chunk"
+            )
+            continue
+        for status, k in by_status.items():
+            gone[i][status] = gone[i].get(status, 0) + k
+    for c, n, took in zip(chunks, per_chunk, gone, strict=True):
+        purged_here = sum(took.values())
+        if n + purged_here != c.quarantined:
+            also = f" and {purged_here:,} purged" if purged_here else ""
             r.problems.append(
                 f"lines {c.first_line}-{c.last_line}: {c.quarantined} quarantined "
-                f"counted, {plural(n, 'dead letter')} stored"
+                f"counted, {plural(n, 'dead letter')} stored{also}"
             )
-            if n < c.quarantined:
+            if n + purged_here < c.quarantined:
                 missing += range(c.first_line, c.last_line + 1)
+                if unrecorded:
+                    r.problems.append(
+                        f"{plural(unrecorded, 'purge')} from before schema 0006 did not "
+                        "record their batches: the missing dead letters may be among what "
+                        "they took"
+                    )
+                    unrecorded = 0  # said once
 
     # 4. The warehouse: no line both loaded and quarantined, none beyond the ledger.
     _check_warehouse(
-        ws, row.transform, row.batch_id, chunks, set(dl_lines) - redriven, redriven, doubled, r
+        ws,
+        row.transform,
+        row.batch_id,
+        chunks,
+        set(dl_lines) - redriven,
+        redriven,
+        [t.get(Status.RESOLVED, 0) for t in gone],
+        doubled,
+        r,
     )
 
     r.missing_lines = _ranges(missing)
@@ -164,9 +205,12 @@ def _check_warehouse(
     chunks: Sequence[Any],
     quarantined: set[int],
     redriven: set[int],
+    purged_resolved: list[int],
     doubled: list[int],
     r: Reconciliation,
 ) -> None:
+    """No line both loaded and quarantined; per chunk no more warehouse rows than it
+    loaded plus the re-drives of its purged resolved rows (whose lines are not known)."""
     try:
         transform = default_registry().get(transform_ref)
     except TriageError:
@@ -196,9 +240,31 @@ def _check_warehouse(
                 r.problems.append(f"line {line} is in the warehouse outside every chunk")
             else:
                 per_chunk[i] += 1
-    for c, n in zip(chunks, per_chunk, strict=True):
+    for c, n, redriven_gone in zip(chunks, per_chunk, purged_resolved, strict=True):
         # Fewer is fine: a later version, in this batch or a later one, took the key.
-        if n > c.loaded:
+        if n > c.loaded + redriven_gone:
+            also = f" (+ {redriven_gone:,} re-driven, since purged)" if redriven_gone else ""
             r.problems.append(
-                f"lines {c.first_line}-{c.last_line}: {n} warehouse rows, {c.loaded} loaded"
+                f"lines {c.first_line}-{c.last_line}: {n} warehouse rows, {c.loaded} loaded{also}"
             )
+
+
+def _purged(conn: Connection, batch_id: str) -> tuple[dict[int, dict[str, int]], int]:
+    """What retention purges took of this batch, per first line of a ledger chunk and
+    status; and how many purges from before schema 0006 recorded no batches."""
+    out: dict[int, dict[str, int]] = {}
+    # The text filter only narrows the read: a batch id is 16 hex digits, found as a key.
+    rows = conn.execute(
+        select(Purge.by_batch).where(Purge.by_batch.contains(f'"{batch_id}"', autoescape=True))
+    ).scalars()
+    for raw in rows:
+        for first, by_status in (orjson.loads(raw).get(batch_id) or {}).items():
+            per = out.setdefault(int(first), {})
+            for status, n in by_status.items():
+                per[status] = per.get(status, 0) + int(n)
+    unrecorded = int(
+        conn.execute(
+            select(func.count()).select_from(Purge).where(Purge.by_batch == "{}")
+        ).scalar_one()
+    )
+    return out, unrecorded

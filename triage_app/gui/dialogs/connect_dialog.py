@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.db import (
+    complete_url,
     has_hidden_password,
-    join_password,
     keyring_unavailable,
     recall_password,
 )
@@ -105,9 +105,10 @@ class ConnectDialog(QDialog):
         )
 
     def urls(self) -> tuple[str, str]:
-        """The URLs to connect with: each with its password put back (a password typed
-        into the URL itself wins)."""
-        wh, dl = (join_password(url.text().strip(), field.text()) for url, field in self._pairs())
+        """The URLs to connect with: each with its password put back, and any other hidden
+        secret (``sslpassword=***``) from the keyring (a password typed into the URL itself
+        wins)."""
+        wh, dl = (complete_url(url.text().strip(), field.text()) for url, field in self._pairs())
         return wh, dl
 
     @Slot()

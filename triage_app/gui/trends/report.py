@@ -12,6 +12,7 @@ import base64
 import datetime as dt
 import html
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 from triage_app.core.clock import day, minute, utcnow
 from triage_app.core.db import Workspace
+from triage_app.core.text_input import shown
 from triage_app.core.trends import (
     CHART_TITLES,
     Headline,
@@ -193,7 +195,7 @@ def markdown_summary(t: Trends, h: Headline, images: list[Path], where: str) -> 
         f"{_period(t)} · {where} · written {minute(utcnow())} UTC",
         "",
     ]
-    lines += [f"- {s}" for s in _findings(t, h)]
+    lines += [f"- {_md_text(s)}" for s in _findings(t, h)]
     lines += ["", "| status | dead letters |", "|---|---:|"]
     lines += [f"| {s} | {n:,} |" for s, n in h.by_status.items()]
     lines += [
@@ -204,9 +206,9 @@ def markdown_summary(t: Trends, h: Headline, images: list[Path], where: str) -> 
         "|---|---|---:|---:|---:|---|---|",
     ]
     for g in t.groups[:TOP_GROUPS]:
-        sig = g.signature.replace("|", "\\|")
         lines.append(
-            f"| `{sig}` | {g.error_class} | {g.count:,} | {g.open:,} | {g.resolved:,} "
+            f"| {_md_code(g.signature)} | {g.error_class} | {g.count:,} | {g.open:,} "
+            f"| {g.resolved:,} "
             f"| {_day(g.first_seen)} | {_day(g.last_seen)} |"
         )
     for path in images:
@@ -215,9 +217,28 @@ def markdown_summary(t: Trends, h: Headline, images: list[Path], where: str) -> 
     return "\n".join(lines) + "\n"
 
 
+def _md_text(text: str) -> str:
+    """Text from the store in Markdown: no control reaches a terminal that shows the file,
+    and no tag or entity is read as HTML by a renderer."""
+    return html.escape(shown(text), quote=False)
+
+
+def _md_code(text: str) -> str:
+    """Text from the store as a code span in a table cell: fenced by more backticks than it
+    holds in a row, its pipes escaped (a pipe ends a cell even inside a span)."""
+    body = shown(text).replace("|", "\\|")
+    fence = "`" * (max((len(r) for r in re.findall("`+", body)), default=0) + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def _html(text: str) -> str:
+    return html.escape(shown(text))
+
+
 def html_summary(t: Trends, h: Headline, images: list[Path], where: str) -> str:
     """One self-contained page: the images are inside it, so it survives being mailed."""
-    e = html.escape
+    e = _html
     rows = "".join(
         f"<tr><td><code>{e(g.signature)}</code></td><td>{e(g.error_class)}</td>"
         f"<td class=n>{g.count:,}</td><td class=n>{g.open:,}</td><td class=n>{g.resolved:,}</td>"
