@@ -238,16 +238,39 @@ def cmd_revert(args: argparse.Namespace) -> int:
     with open_workspace_of(args, create=False) as ws:
         report = dls.revert_change_set(ws, args.change_set)
 
-    def text() -> str:
-        n = len(report.changed)
-        lines = [
-            f"change-set {report.change_set_id} reverted: {n:,} dead letter"
-            f"{'s' if n != 1 else ''} back to their payload from before"
-        ]
-        if report.refused:
-            lines.append(f"{len(report.refused):,} left as they are (they moved on since):")
-            lines += [f"  {for_terminal(why)}" for _, why in report.refused[:20]]
-        return "\n".join(lines)
+    emit(report.to_json(), args.json, lambda: revert_text(report))
+    # Done when the change-set is reverted; open (a row waits, or a re-drive holds one): 1.
+    return 0 if report.reverted_at is not None else 1
 
-    emit(report.to_json(), args.json, text)
-    return 1 if report.refused else 0
+
+def revert_text(report: Any) -> str:
+    """A revert in words: N restored, M already restored, K moved on (who did what), and
+    whether the change-set is now reverted or what keeps it open."""
+    cs = report.change_set_id
+    lines = [
+        f"change-set {cs}: {len(report.changed):,} restored, {len(report.already):,} "
+        f"already restored, {len(report.moved_on):,} moved on"
+    ]
+    for m in report.moved_on[:20]:
+        state = "still open" if m.still_open else "for good"
+        lines.append(f"  moved on ({state}): {for_terminal(m.why)}")
+    if len(report.moved_on) > 20:
+        lines.append(f"  … and {len(report.moved_on) - 20:,} more moved on")
+    for _, why in report.refused[:20]:
+        lines.append(f"  left for now: {for_terminal(why)}")
+    if report.reverted_at is not None:
+        lines.append(f"change-set {cs} is reverted: every row is back or moved on for good")
+        return "\n".join(lines)
+    waits = []
+    if report.waiting:
+        n = len(report.waiting)
+        waits.append(
+            f"{n:,} row{'s' if n != 1 else ''} moved on and still open (edit it back, "
+            "re-drive or discard it)"
+        )
+    if report.refused:
+        waits.append(f"{len(report.refused):,} held by a re-drive")
+    lines.append(
+        f"change-set {cs} stays open: {'; '.join(waits)}; run triage-app revert {cs} again then"
+    )
+    return "\n".join(lines)

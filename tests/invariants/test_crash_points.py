@@ -361,3 +361,112 @@ def test_random_kills_of_a_300k_batch_and_a_10k_redrive(tmp_path: Path) -> None:
             d.batch_id for d in list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None)
         }:
             assert reconcile(ws, b).ok
+
+
+# -- fixes for many rows and their reverts, on both stores -----------------------------------
+CHANGE_SET_POINTS = ["fix-before-apply:1", "mid-change-set:2", "mid-revert:2"]
+CHANGE_SET_ROWS = 4_500  # three chunks of a change-set (2,000 rows each)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_args(request: pytest.FixtureRequest, tmp_path: Path) -> list[str]:
+    """The CLI's options for a store: a workspace folder, or PostgreSQL schemas."""
+    if request.param == "sqlite":
+        return ["--workspace", str(tmp_path / "ws")]
+    wh, dl = request.getfixturevalue("pg_urls")
+    return ["--warehouse", wh, "--dead-letter", dl]
+
+
+def _open(args: list[str]) -> Workspace:
+    if args[0] == "--workspace":
+        return open_workspace(args[1])
+    return open_workspace(warehouse_url=args[1], dead_letter_url=args[3])
+
+
+def _change_set_state(args: list[str]) -> tuple[dict[int, Any], Counter[str], list[Any]]:
+    """Every dead letter's stored payload, kind, version and lease; the events by action
+    and kind of edit; each change-set's rows and whether it is reverted."""
+    with _open(args) as ws, ws.store.connect() as conn:
+        rows = {
+            r[0]: tuple(r[1:])
+            for r in conn.execute(
+                text(
+                    "SELECT id, payload, payload_kind, version, claimed_by FROM dead_letters"
+                    " ORDER BY id"
+                )
+            )
+        }
+        events = Counter(
+            f"{r[0]} {r[1].split(':')[0]}" if r[0] == "edited" else r[0]
+            for r in conn.execute(text("SELECT action, detail FROM audit_events"))
+        )
+        sets = [
+            tuple(r)
+            for r in conn.execute(
+                text("SELECT id, rows, reverted_at IS NOT NULL FROM change_sets ORDER BY id")
+            )
+        ]
+    return rows, events, sets
+
+
+@pytest.mark.parametrize("point", CHANGE_SET_POINTS)
+def test_fix_and_revert_killed_at_point_then_rerun(
+    point: str, store_args: list[str], tmp_path: Path
+) -> None:
+    """kill -9 of ``fix`` (before it writes; mid change-set) and of ``revert`` (mid way),
+    on SQLite and PostgreSQL: what the dead process committed is whole (a change-set lists
+    exactly the rows it changed, each audited once), the same commands again finish the
+    work, and reverting what was applied brings every payload back byte for byte, each
+    row edited once by a fix and once by a revert, every change-set reverted."""
+    src = tmp_path / "nulls.jsonl"
+    record = {"waktu": "w", "pelanggan": "p", "produk": "x", "qty": 1, "harga": 5, "diskon": None}
+    src.write_text(
+        "".join(json.dumps({"pesanan_id": i, **record}) + "\n" for i in range(CHANGE_SET_ROWS))
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TRIAGE_CRASH_AT"}
+
+    def cli(*args: str, crash: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "triage_app", *store_args, *args],
+            env={**env, "TRIAGE_CRASH_AT": crash} if crash else env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    ran = cli("run", str(src), "--transform", "pesanan@1")
+    assert ran.returncode == 0, ran.stderr
+    before, _, _ = _change_set_state(store_args)
+    fix = ("fix", "--status", "open", "--set", "kanal=toko")
+    if point != "mid-revert:2":
+        killed = cli(*fix, crash=point)
+        assert killed.returncode == -signal.SIGKILL, killed.stderr
+        rows, events, sets = _change_set_state(store_args)
+        changed = {i for i, r in rows.items() if r[0] is not None}
+        written = 0 if point.startswith("fix-before-apply") else 2_000
+        assert len(changed) == events["edited change-set 1"] == written
+        assert sets == ([(1, written, False)] if written else [])
+        assert all(r[3] is None for r in rows.values()), "a lease is left"
+    again = cli(*fix)
+    assert again.returncode == 0, again.stderr
+    _, events, sets = _change_set_state(store_args)
+    assert sum(n for s, n, _ in sets) == CHANGE_SET_ROWS  # every row changed, once
+
+    for cs, _, _ in reversed(sets):
+        if point == "mid-revert:2":
+            killed = cli("revert", str(cs), crash=point)
+            assert killed.returncode == -signal.SIGKILL, killed.stderr
+            _, events, _ = _change_set_state(store_args)
+            assert events[f"edited revert of change-set {cs}"] == 2_000
+        undone = cli("--json", "revert", str(cs))
+        assert undone.returncode == 0, undone.stdout + undone.stderr
+        report = json.loads(undone.stdout)
+        assert report["moved_on"] == [] and report["reverted_at"] is not None
+    rows, events, sets = _change_set_state(store_args)
+    assert {i: r[0] for i, r in rows.items()} == {i: r[0] for i, r in before.items()}
+    assert {i: r[1] for i, r in rows.items()} == {i: r[1] for i, r in before.items()}
+    assert all(r[2] == 3 and r[3] is None for r in rows.values())  # a fix, a revert: once each
+    fixed = sum(n for k, n in events.items() if k.startswith("edited change-set"))
+    reverted = sum(n for k, n in events.items() if k.startswith("edited revert of"))
+    assert fixed == reverted == CHANGE_SET_ROWS
+    assert all(done for _, _, done in sets)

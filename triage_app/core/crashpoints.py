@@ -22,7 +22,11 @@ resolved), ``redrive-mid-settle`` (a chunk's outcomes and events written, not co
 ``mid-edit`` (an edit written, not committed), ``fix-before-apply`` (a fix previewed,
 nothing of it written), ``mid-change-set`` (a chunk of a change-set's rows written, not
 committed), ``purge-mid-chunk`` (a purge chunk's rows deleted and recorded, not committed),
-``purge-after-chunk`` (a purge chunk committed, the next not begun).
+``purge-after-chunk`` (a purge chunk committed, the next not begun), ``mid-revert`` (a chunk
+of a revert's restored rows written, not committed), ``migrate-mid-backup`` (a step of the
+copy an SQLite upgrade keeps of the store written, the copy not finished),
+``migrate-mid-upgrade`` (a revision applied inside the upgrade's transaction, not committed;
+the k-th time: after k revisions).
 """
 
 from __future__ import annotations
@@ -49,6 +53,9 @@ POINTS = (
     "mid-change-set",
     "purge-mid-chunk",
     "purge-after-chunk",
+    "mid-revert",
+    "migrate-mid-backup",
+    "migrate-mid-upgrade",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds

@@ -197,20 +197,47 @@ def test_a_row_changed_after_the_preview_is_left_out_and_reported(
     assert len(report.changed) == len(p.versions) - 1
 
 
-def test_revert_leaves_a_row_that_moved_on_and_can_run_again(
+def test_revert_judges_every_row_and_finishes_once_none_waits(
     workspace: Workspace, tmp_path: Path
 ) -> None:
+    """Resolved since: moved on for good. Edited since: moved on, still open, so the
+    change-set stays open. Held by a re-drive: left for now. Edited back to its payload
+    from before by hand: already restored. Once the edited row is discarded and the lease
+    is gone, the revert runs again: the rows it restored are already restored (its own
+    edits, not someone else's), and the change-set is reverted."""
+    from triage_app.core.deadletters import transitions
+
     ids = _batch(workspace, tmp_path, n=10)
     p = dls.preview_fix(workspace, DEFAULT_DISKON, ids)
     cs = dls.apply_fix(workspace, DEFAULT_DISKON, p.versions).change_set_id
-    resolved = dls.redrive(workspace, "pesanan@1", ids=[ids[1]])
-    assert resolved.succeeded == 1
+    resolved, edited, held, by_hand = sorted(p.versions)[1:5]  # [0] has a bad qty
+    assert dls.redrive(workspace, "pesanan@1", ids=[resolved]).succeeded == 1
+    dls.edit_payload(workspace, edited, '{"pesanan_id": 1, "diskon": 5}', actor="budi")
+    original = dls.get_dead_letter(workspace, by_hand).original_bytes
+    dls.edit_payload(workspace, by_hand, '{"x": 1}')
+    dls.edit_payload(workspace, by_hand, original.decode())  # back, by hand
+    token = transitions.new_token("other")
+    transitions.claim(workspace.store, [held], token)
 
     first = dls.revert_change_set(workspace, cs)
-    assert [i for i, _ in first.refused] == [ids[1]]
-    assert "resolved by" in first.refused[0][1]
-    assert dls.change_set(workspace, cs).reverted_at is None  # not whole: it stays open
-    assert len(first.changed) == len(p.versions) - 1
+    assert [i for i, _ in first.refused] == [held] and "held by a re-drive" in first.refused[0][1]
+    assert first.already == (by_hand,)
+    assert [(m.id, m.still_open) for m in first.moved_on] == [(resolved, False), (edited, True)]
+    assert "resolved by" in first.moved_on[0].why and "edited by budi" in first.moved_on[1].why
+    assert len(first.changed) == len(p.versions) - 4
+    assert first.reverted_at is None and dls.change_set(workspace, cs).reverted_at is None
+
+    transitions.release(workspace.store, [held], token)
+    dls.apply_change(workspace, [edited], transitions.discard("junk"))
+    second = dls.revert_change_set(workspace, cs)
+    assert second.changed == (held,) and second.refused == ()
+    assert sorted(second.already) == sorted(set(first.changed) | {by_hand})
+    assert [(m.id, m.still_open) for m in second.moved_on] == [
+        (resolved, False),
+        (edited, False),
+    ]
+    assert second.reverted_at is not None
+    assert dls.change_set(workspace, cs).reverted_at == second.reverted_at
 
 
 def test_a_row_a_redrive_holds_is_not_fixed(workspace: Workspace, tmp_path: Path) -> None:
@@ -287,7 +314,11 @@ def test_fix_from_the_command_line(tmp_path: Path) -> None:
     ]
 
     undone = cli(*base, "revert", "1")
-    assert undone.returncode == 0 and "1 dead letter back" in undone.stdout
+    assert undone.returncode == 0
+    assert undone.stdout.splitlines() == [
+        "change-set 1: 1 restored, 0 already restored, 0 moved on",
+        "change-set 1 is reverted: every row is back or moved on for good",
+    ]
     again = cli(*base, "revert", "1")
     assert again.returncode == 2 and again.stderr.startswith(
         "triage-app: change-set 1 was reverted"
@@ -407,7 +438,8 @@ def test_apply_and_revert_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path
         assert sorted(applied.changed) == sorted(p.versions) and applied.refused == ()
         assert dls.redrive(ws, "pesanan@1", ids=[ids[1]]).succeeded == 1  # moves on
         reverted = dls.revert_change_set(ws, applied.change_set_id)
-        assert [i for i, _ in reverted.refused] == [ids[1]]
+        assert [m.id for m in reverted.moved_on] == [ids[1]] and reverted.refused == ()
+        assert reverted.reverted_at is not None  # resolved: moved on for good
         after = _stored(ws, ids)
         for dl_id in reverted.changed:
             payload, kind, version = before[dl_id]

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,6 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import ProgrammingError
 
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.db.engines import write_locked_engine
 from triage_app.core.db.messages import redact_url
 from triage_app.core.db.models import Base
@@ -309,7 +312,9 @@ def _bring_to_head(
     _record(conn, state.revision)
     from triage_app.core.db.migrations import runner
 
-    runner.upgrade(conn, HEAD_REVISION)
+    # One transaction from the first revision to the last: a process killed between two
+    # (the crash point) leaves the store at the revision it started from.
+    runner.upgrade(conn, HEAD_REVISION, after_each=lambda: crash_point("migrate-mid-upgrade"))
     _check_references(conn, where)
     _record(conn, HEAD_REVISION)
     return SchemaChange(where, state.revision, HEAD_REVISION, backup)
@@ -343,19 +348,37 @@ def _record(conn: Connection, rev: str) -> None:
         conn.exec_driver_sql(f"PRAGMA user_version = {int(rev)}")
 
 
+# Pages the backup copies a step (1 MiB of 4 KiB pages): a step holds the source's read lock
+# briefly, and a kill between steps is a point a test can reach.
+_BACKUP_PAGES = 256
+
+
 def _backup(conn: Connection, rev: str) -> Path:
     """A copy of the store as it is, next to it, named with its revision and the time. Taken
     while ``conn`` holds the write lock and before it writes, so the copy is exactly the
     store the upgrade starts from; read through a second connection, because SQLite's
-    backup cannot read through one that is in a write transaction (WAL lets it read)."""
+    backup cannot read through one that is in a write transaction (WAL lets it read).
+
+    The copy is written under a ``.partial`` name and renamed once whole and on disk: a
+    process killed mid copy must not leave a file that looks like the store as it was but
+    holds half of it. A partial copy a killed upgrade left is removed here (the write lock
+    says no other upgrade is copying now)."""
     path = Path(_name_of(conn))
     at = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.stem}.schema-{rev}.{at}{path.suffix}")
+    for stale in path.parent.glob(f"{glob.escape(path.stem)}.schema-*.partial*"):
+        stale.unlink(missing_ok=True)
+    partial = target.with_name(f"{path.stem}.schema-{rev}.{at}.partial{path.suffix}")
     source = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
-    copy = sqlite3.connect(target)
+    copy = sqlite3.connect(partial)
     try:
-        source.backup(copy)
+        source.backup(
+            copy, pages=_BACKUP_PAGES, progress=lambda *_: crash_point("migrate-mid-backup")
+        )
     finally:
         copy.close()
         source.close()
+    with open(partial, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(partial, target)
     return target

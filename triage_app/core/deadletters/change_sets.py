@@ -12,8 +12,11 @@ audited change-set, and reverted as a whole (issue 13).
   stored payload and kind from before, byte for byte. Chunks commit one at a time: a
   killed apply leaves a change-set that says exactly which rows it changed.
 - **Revert** restores each row the change-set changed, unless the row moved on since (a
-  later edit, a re-drive that resolved it), which is reported. Only a whole revert marks
-  the change-set reverted; after a partial one it can be run again.
+  later edit, a re-drive that resolved it), which is reported with who did what. A row this
+  change-set's own revert already restored (its ``edited`` event says so) is counted as
+  already restored, whatever happened to it after: a revert killed mid way, or run again,
+  never blames its own edits. The change-set is marked reverted once no row waits: each is
+  restored, or moved on for good (see ``revert_change_set``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from sqlalchemy import insert, select, update
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
+    AuditEvent,
     Batch,
     ChangeSet,
     ChangeSetRow,
@@ -49,7 +53,7 @@ from triage_app.core.deadletters.queries import matching_ids, payload_text
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.transforms import Transform
-from triage_app.core.vocabulary import edited_kind
+from triage_app.core.vocabulary import CLOSED, AuditAction, edited_kind
 
 DL = DeadLetter
 CHUNK = 2_000
@@ -127,21 +131,53 @@ class FixPreview:
 
 
 @dataclass(frozen=True)
+class MovedOn:
+    """A row a revert leaves as it is: it changed since the change-set (``why``: who did
+    what, when). ``still_open``: it still waits for a person (open or parked), so the
+    change-set stays open; closed (resolved, discarded) or gone, it moved on for good."""
+
+    id: int
+    why: str
+    still_open: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "reason": self.why, "still_open": self.still_open}
+
+
+@dataclass(frozen=True)
 class ChangeSetReport:
-    """What applying or reverting did: the rows changed, and those left out with why."""
+    """What applying or reverting did: the rows changed, and those left out with why.
+
+    A revert also says which rows were ``already`` restored (by an earlier run of this
+    revert, or edited back by hand), which ``moved_on`` since, and when the change-set
+    counts as reverted (``reverted_at``: None while a row still waits). ``refused`` are
+    then the rows held by a re-drive, to be tried again."""
 
     change_set_id: int | None
     action: str  # applied | reverted
     changed: tuple[int, ...] = ()
     refused: tuple[tuple[int, str], ...] = ()
+    already: tuple[int, ...] = ()
+    moved_on: tuple[MovedOn, ...] = ()
+    reverted_at: dt.datetime | None = None
+
+    @property
+    def waiting(self) -> tuple[MovedOn, ...]:
+        """The rows that moved on and still wait for a person."""
+        return tuple(m for m in self.moved_on if m.still_open)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "change_set": self.change_set_id,
             "action": self.action,
             "changed": list(self.changed),
             "refused": [{"id": i, "reason": r} for i, r in self.refused],
         }
+        if self.action == "reverted":
+            out["already"] = list(self.already)
+            out["moved_on"] = [m.to_json() for m in self.moved_on]
+            out["reverted_at"] = iso(self.reverted_at) if self.reverted_at else None
+        return out
 
 
 @dataclass(frozen=True)
@@ -366,11 +402,33 @@ def _headers(conn: Any, batch_ids: set[str]) -> dict[str, bytes | None]:
 
 
 # -- revert --------------------------------------------------------------------------------
+def revert_detail(change_set_id: int) -> str:
+    """How the ``edited`` events of this change-set's revert begin: the mark by which a
+    later run of the revert knows its own edits. The colon keeps change-set 1's apart
+    from 12's."""
+    return f"revert of change-set {change_set_id}: "
+
+
 def revert_change_set(
     ws: Workspace, change_set_id: int, *, actor: str | None = None, progress: Progress | None = None
 ) -> ChangeSetReport:
     """Restore every row ``change_set_id`` changed to its payload from before, byte for
-    byte, unless the row moved on since (reported)."""
+    byte, unless the row moved on since (reported). Each row is judged under its lock:
+
+    - **restored**: still at the version the change-set left it, and free: restored now;
+    - **already restored**: an ``edited`` event of this change-set's revert names it (an
+      earlier run, killed mid way or left open), or its payload is back at the one from
+      before (edited back by hand);
+    - **moved on**: changed since by someone else (with who and what). For good when the
+      row is closed (resolved, discarded) or gone: nobody edits a closed row, and a revert
+      that ran again could not restore it either, since versions only grow. Still open or
+      parked, it waits for a person (edit it back, re-drive or discard it), and the
+      change-set stays open;
+    - **held** by a re-drive at that version: left for now (``refused``), to be tried again.
+
+    The change-set is marked reverted when no row waits and none is held. That is the
+    judgement of this run: a discarded row reopened later does not reopen the change-set.
+    """
     engine = ws.store
     actor = actor or actor_for(engine)
     progress = progress or NoProgress()
@@ -388,24 +446,56 @@ def revert_change_set(
                 .order_by(ChangeSetRow.dead_letter_id)
             )
         )
+    mark = revert_detail(change_set_id)
+    detail = mark + info.description
     changed: list[int] = []
-    refused: list[tuple[int, str]] = []
-    detail = f"revert of change-set {change_set_id}: {info.description}"
+    already: list[int] = []
+    moved_on: list[MovedOn] = []
+    held: list[tuple[int, str]] = []
     for start in range(0, len(lines), CHUNK):
         part = lines[start : start + CHUNK]
         with transitions.write_transaction(engine) as conn:
             now = utcnow()
-            rows = transitions.lock_rows(conn, [ln.dead_letter_id for ln in part])
+            ids = [ln.dead_letter_id for ln in part]
+            rows = transitions.lock_rows(conn, ids)
+            # Only a row no longer at the version the fix left can carry the revert's edit.
+            ours = _reverted_by(
+                conn,
+                [i for i, ln in zip(ids, part, strict=True) if _moved(rows.get(i), ln)],
+                mark,
+            )
             back: list[tuple[int, bytes | None, str, int, bytes]] = []
+            moved: list[tuple[Any, Any, transitions.Refused]] = []
             for ln in part:
                 dl_id = ln.dead_letter_id
                 row = rows.get(dl_id)
-                why = transitions.refusal(conn, dl_id, row, ln.version_after, "reverted", now)
-                if why is not None:
-                    refused.append((dl_id, str(why)))
+                if dl_id in ours:
+                    already.append(dl_id)
                     continue
-                assert row is not None
-                back.append((dl_id, ln.payload_before, ln.kind_before, row.version, row.payload))
+                why = transitions.refusal(conn, dl_id, row, ln.version_after, "reverted", now)
+                if why is None:
+                    assert row is not None
+                    back.append(
+                        (dl_id, ln.payload_before, ln.kind_before, row.version, row.payload)
+                    )
+                elif row is None:  # purged since its line was read
+                    moved_on.append(MovedOn(dl_id, str(why), still_open=False))
+                elif isinstance(why, transitions.ChangedMeanwhile):
+                    moved.append((ln, row, why))
+                else:  # held by a re-drive: not changed, only busy
+                    held.append((dl_id, str(why)))
+            originals = _originals(
+                conn, [ln.dead_letter_id for ln, _, _ in moved if ln.payload_before is None]
+            )
+            for ln, row, why in moved:
+                dl_id = ln.dead_letter_id
+                before = ln.payload_before
+                if before is None:
+                    before = originals[dl_id]
+                if bytes(row.payload) == bytes(before):  # edited back by hand
+                    already.append(dl_id)
+                else:
+                    moved_on.append(MovedOn(dl_id, str(why), still_open=row.status not in CLOSED))
             if back:
                 transitions.edit_many(
                     conn,
@@ -414,17 +504,67 @@ def revert_change_set(
                     [(dl_id, detail, seen + 1, replaced) for dl_id, _, _, seen, replaced in back],
                     actor,
                 )
+                crash_point("mid-revert")
                 changed += [b[0] for b in back]
-            if start + CHUNK >= len(lines) and not refused:
-                # Whole: done. A row left out keeps the change-set open, so that the revert
-                # can be run again once that row is dealt with.
-                conn.execute(
-                    update(ChangeSet)
-                    .where(ChangeSet.id == change_set_id, ChangeSet.reverted_at.is_(None))
-                    .values(reverted_at=now, reverted_by=actor)
-                )
         progress.update(min(start + CHUNK, len(lines)), len(lines))
-    return ChangeSetReport(change_set_id, "reverted", tuple(changed), tuple(refused))
+    reverted_at: dt.datetime | None = None
+    if not held and not any(m.still_open for m in moved_on):
+        reverted_at = _mark_reverted(engine, change_set_id, actor)
+    return ChangeSetReport(
+        change_set_id,
+        "reverted",
+        tuple(changed),
+        tuple(held),
+        already=tuple(sorted(already)),
+        moved_on=tuple(sorted(moved_on, key=lambda m: m.id)),
+        reverted_at=reverted_at,
+    )
+
+
+def _moved(row: Any, line: Any) -> bool:
+    return row is None or row.version != line.version_after
+
+
+def _reverted_by(conn: Any, ids: Sequence[int], mark: str) -> set[int]:
+    """The rows of ``ids`` this change-set's revert already restored: an ``edited`` event
+    of theirs begins with ``mark``. Events are only ever added, so this stays true whatever
+    the row went through since."""
+    if not ids:
+        return set()
+    ev = AuditEvent
+    stmt = (
+        select(ev.dead_letter_id)
+        .where(
+            ev.dead_letter_id.in_(select(DL.id).where(transitions.id_in(conn, ids))),
+            ev.action == AuditAction.EDITED.value,
+            ev.detail.startswith(mark, autoescape=True),
+        )
+        .distinct()
+    )
+    return set(conn.execute(stmt).scalars())
+
+
+def _originals(conn: Any, ids: Sequence[int]) -> dict[int, bytes]:
+    if not ids:
+        return {}
+    stmt = select(DL.id, DL.original_payload).where(transitions.id_in(conn, ids))
+    return {r.id: r.original_payload for r in conn.execute(stmt)}
+
+
+def _mark_reverted(engine: Any, change_set_id: int, actor: str) -> dt.datetime:
+    """Mark the change-set reverted (once: a revert that ran alongside may have been
+    first); when it was."""
+    with transitions.write_transaction(engine) as conn:
+        conn.execute(
+            update(ChangeSet)
+            .where(ChangeSet.id == change_set_id, ChangeSet.reverted_at.is_(None))
+            .values(reverted_at=utcnow(), reverted_by=actor)
+        )
+        at = conn.execute(
+            select(ChangeSet.reverted_at).where(ChangeSet.id == change_set_id)
+        ).scalar_one()
+    assert at is not None  # set just now, or by the revert that was first
+    return at
 
 
 # -- reading -------------------------------------------------------------------------------

@@ -32,13 +32,25 @@ HEADERS = ("id", "when", "who", "rows", "fix", "reverted")
 
 
 def describe_revert(r: ChangeSetReport) -> str:
+    """N restored, M already restored, K moved on (the first named, who did what), and
+    whether the change-set is reverted now or what keeps it open."""
     n = len(r.changed)
-    text = f"Change-set {r.change_set_id} reverted: {plural(n, 'dead letter')} back."
-    if r.refused:
-        text += (
-            f" {len(r.refused):,} left as they are, changed since (first: {r.refused[0][1]}); "
-            "the change-set stays open to revert again."
-        )
+    done = "reverted" if r.reverted_at is not None else "partly reverted"
+    text = f"Change-set {r.change_set_id} {done}: {plural(n, 'dead letter')} back."
+    if r.already:
+        text += f" {len(r.already):,} already back."
+    if r.moved_on:
+        first = (r.waiting or r.moved_on)[0]
+        text += f" {len(r.moved_on):,} moved on since (first: {first.why})."
+    if r.reverted_at is None:
+        waits = []
+        if r.waiting:
+            waits.append(
+                f"{len(r.waiting):,} moved on and still open: edit back, re-drive or discard"
+            )
+        if r.refused:
+            waits.append(f"{len(r.refused):,} held by a re-drive (first: {r.refused[0][1]})")
+        text += f" It stays open ({'; '.join(waits)}); revert again then."
     return text
 
 

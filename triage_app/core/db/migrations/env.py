@@ -15,6 +15,8 @@ if _config is not None:
         connection=_config.attributes["connection"],
         target_metadata=Base.metadata,
         render_as_batch=True,
+        # Called after each revision applied (runner.upgrade's ``after_each``).
+        on_version_apply=_config.attributes.get("after_each"),
     )
     with context.begin_transaction():
         context.run_migrations()

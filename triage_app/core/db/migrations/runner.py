@@ -7,6 +7,7 @@ a command on a current store may spend.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -41,10 +42,16 @@ def head() -> str:
     return heads[0]
 
 
-def upgrade(connection: Connection, target: str) -> None:
+def upgrade(
+    connection: Connection, target: str, *, after_each: Callable[[], None] | None = None
+) -> None:
     """Run the revisions after the one ``alembic_version`` names, up to ``target``, inside
-    the caller's transaction (Alembic sees it open and neither begins nor commits)."""
-    command.upgrade(_config(connection), target)
+    the caller's transaction (Alembic sees it open and neither begins nor commits).
+    ``after_each`` is called after each revision is applied (a crash point for tests)."""
+    config = _config(connection)
+    if after_each is not None:
+        config.attributes["after_each"] = lambda **_: after_each()
+    command.upgrade(config, target)
 
 
 def downgrade(connection: Connection, target: str) -> None:
