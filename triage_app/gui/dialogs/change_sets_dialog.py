@@ -4,6 +4,7 @@ its payload from before unless the row moved on since (then listed)."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
@@ -24,6 +25,7 @@ from triage_app.core.deadletters import ChangeSetInfo, ChangeSetReport
 from triage_app.core.jobs import Job, RevertJob
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.lifetime import dispose
 from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import JobRunner
 
@@ -81,6 +83,9 @@ class ChangeSetsDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.summary = QLabel(objectName="changeSetsSummary", wordWrap=True)
+        # Rich text always (an error is coloured), every text escaped: names and details
+        # come from the store, and "<b>" in an owner's name must show as typed.
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.buttons = QDialogButtonBox()
         self.revert_button = self.buttons.addButton(
             "Revert…", QDialogButtonBox.ButtonRole.ActionRole
@@ -118,7 +123,7 @@ class ChangeSetsDialog(QDialog):
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         if not self._shown:
-            self.summary.setText("No change-sets yet: Re-drive > Fix rows… makes one.")
+            self.summary.setText(html.escape("No change-sets yet: Re-drive > Fix rows… makes one."))
         self._selection_changed()
 
     def selected(self) -> ChangeSetInfo | None:
@@ -137,12 +142,18 @@ class ChangeSetsDialog(QDialog):
         c = self.selected()
         if c is None:
             return
-        answer = QMessageBox.question(
-            self,
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
             "Revert the change-set",
             f"Put the {plural(c.rows, 'row')} change-set {c.id} changed ({c.description}) "
             "back to their payloads from before? Rows changed since are left as they are.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
         )
+        box.setObjectName("revertBox")
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the description comes from the store
+        answer = box.exec()
+        dispose(box)
         if answer == QMessageBox.StandardButton.Yes:
             self.revert(c.id)
 
@@ -161,12 +172,12 @@ class ChangeSetsDialog(QDialog):
 
     @Slot(object)
     def _on_finished(self, report: ChangeSetReport) -> None:
-        self.summary.setText(describe_revert(report))
+        self.summary.setText(html.escape(describe_revert(report)).replace("\n", "<br>"))
         self.reverted.emit(report)
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
-        self.summary.setText(style.coloured(message, style.ERROR))
+        self.summary.setText(style.coloured(html.escape(message), style.ERROR))
 
     @Slot()
     def _on_done(self) -> None:
