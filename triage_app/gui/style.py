@@ -44,6 +44,7 @@ OUTCOME_FILLS = {
     RedriveOutcome.FAILED.value: REMOVED,
     RedriveOutcome.PARKED.value: NOTE_FILL,
     RedriveOutcome.SKIPPED.value: GREY_FILL,
+    RedriveOutcome.LAPSED.value: NOTE_FILL,  # left as it is: a person looks again
 }
 
 # Trends: the backlog's two lines, the attempts histogram, the rate chart.
