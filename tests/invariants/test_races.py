@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
 import pytest
 from sqlalchemy import select
 
@@ -150,3 +151,46 @@ def test_many_stewards_set_a_new_groups_owner_at_once(store: Store, tmp_path: Pa
             select(AuditEvent.detail).where(AuditEvent.action == AuditAction.GROUP.value)
         ).scalars()
         assert len(list(events)) == version  # one audited change per version, no more
+
+
+# -- two files into a fresh warehouse at once ------------------------------------------------
+
+
+def _orders(path: Path, first: int, rows: int, *, bad_every: int = 0) -> Path:
+    """A JSONL batch of ``rows`` orders with ids from ``first``; every ``bad_every``-th
+    lacks its quantity (a dead letter)."""
+    with path.open("wb") as f:
+        for i in range(rows):
+            record = {
+                "pesanan_id": first + i,
+                "waktu": "2026-01-12T08:00:00",
+                "pelanggan": f"p{i}",
+                "produk": "kopi",
+                "qty": 1 + i % 3,
+                "harga": 1000 + i,
+                "diskon": 0,
+            }
+            if bad_every and i % bad_every == 0:
+                del record["qty"]
+            f.write(orjson.dumps(record) + b"\n")
+    return path
+
+
+def test_files_into_a_fresh_warehouse_at_once(store: Store, tmp_path: Path) -> None:
+    for round_ in range(ROUNDS):
+        if round_:  # a fresh warehouse again: the race is over its first table
+            with store.open() as ws, ws.warehouse.begin() as conn:
+                conn.exec_driver_sql("DROP TABLE pesanan")
+        files = [
+            _orders(tmp_path / f"r{round_}_{k}.jsonl", (round_ * 10 + k) * 1000, 200)
+            for k in range(3)
+        ]
+        ended = race(
+            tmp_path,
+            *([*store.args, "run", str(f), "--transform", "pesanan@1", "--json"] for f in files),
+        )
+        assert [e.code for e in ended] == [0, 0, 0], [e.err for e in ended]
+        assert [orjson.loads(e.out)["loaded"] for e in ended] == [200, 200, 200]
+        with store.open() as ws, ws.warehouse.connect() as conn:
+            n = conn.exec_driver_sql("SELECT count(*) FROM pesanan").scalar_one()
+            assert n == 600
