@@ -31,6 +31,7 @@ from tests.support import REPO, SEED_BATCH
 from triage_app.core import deadletters as dls
 from triage_app.core.batch import run_batch
 from triage_app.core.db import AuditEvent, Workspace, open_workspace
+from triage_app.core.verify import reconcile
 from triage_app.core.vocabulary import AuditAction
 
 QTY = "DataError: kolom wajib hilang: qty"
@@ -194,3 +195,69 @@ def test_files_into_a_fresh_warehouse_at_once(store: Store, tmp_path: Path) -> N
         with store.open() as ws, ws.warehouse.connect() as conn:
             n = conn.exec_driver_sql("SELECT count(*) FROM pesanan").scalar_one()
             assert n == 600
+
+
+# -- two runs of one file at once ------------------------------------------------------------
+
+BUSY = "this file is being loaded by another process"
+
+
+def _wait_for(path: Path, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()[1].decode()
+        assert time.monotonic() < deadline, "the run never reached its pause"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("lanes", ["1", "2"])
+def test_two_runs_of_one_file_at_once(store: Store, tmp_path: Path, lanes: str) -> None:
+    """A run held after its first chunk: a second run of the file is refused in one line
+    naming it; the first killed (with its lane), two more runs race to resume it: one does
+    and completes the batch as one clean run would, the other is refused or finds it
+    loaded. Never a raw database error."""
+    src = _orders(tmp_path / "same.jsonl", 0, 6000, bad_every=7)
+    env = {**os.environ, "TRIAGE_LANES": lanes}
+    run = [*store.args, "run", str(src), "--transform", "pesanan@1", "--chunk-size", "500"]
+    gate = tmp_path / "gate"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "triage_app", *run],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env={**env, "TRIAGE_PAUSE_AT": "after-chunk-commit", "TRIAGE_PAUSE_FILE": str(gate)},
+        start_new_session=True,  # its own group: killed below with its second lane
+    )
+    try:
+        _wait_for(Path(f"{gate}.reached"), first)
+        second = subprocess.run(
+            [sys.executable, "-m", "triage_app", *run],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=env,
+            timeout=120,
+        )
+        line = one_line(Ended(second.returncode, second.stdout, second.stderr))
+        assert line.startswith(f"triage-app: {BUSY} (pid {first.pid} on "), line
+        assert " since 20" in line and line.endswith("; run the same command again when it ends"), (
+            line
+        )
+    finally:
+        os.killpg(first.pid, 9)  # the holder dies: nothing of its lock may outlive it
+        first.communicate()
+    ended = race(tmp_path, [*run, "--json"], [*run, "--json"], env={"TRIAGE_LANES": lanes})
+    done = [orjson.loads(e.out) for e in ended if e.code == 0]
+    for e in ended:
+        if e.code:
+            assert one_line(e).startswith(f"triage-app: {BUSY} (pid "), e.err
+    assert [d["already_loaded"] for d in done] in ([False], [False, True], [True, False])
+    # Resumed after the chunk the killed run committed (from line 0 its ledger rows would
+    # have collided), and ended where one clean run ends.
+    resumed = next(d for d in done if not d["already_loaded"])
+    assert (resumed["rows"], resumed["quarantined"]) == (6000, 858)
+    assert resumed["loaded"] + resumed["superseded"] == 6000 - 858
+    with store.open() as ws:
+        assert reconcile(ws, resumed["batch_id"]).ok
+    if store.spec.count(",") == 0:  # SQLite: its lock file goes with the run that held it
+        assert not list(Path(store.spec).glob("*.lock"))

@@ -147,3 +147,17 @@ def user_message(exc: BaseException) -> str:
     return refusal_message(exc) or (
         f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
     )
+
+
+# What SQLite says when a write meets a file, or a folder, this user may only read.
+READ_ONLY_ERROR = "readonly database"
+
+
+def read_only_message(what: str, where: str) -> str:
+    """The one line for a command that would write where this user may only read (issue
+    21: it said "cannot reach the warehouse"). ``what`` names the kind of place ("the
+    workspace folder", "the dead-letter store"), ``where`` the place itself."""
+    return (
+        f"{what} {where} is read-only for this user, and this command writes there: ask for "
+        "write access, or use a command that only reads (list, show, stats, report, audit)"
+    )
