@@ -171,9 +171,10 @@ def set_group(
         row = _locked_row(conn, sig_id, now, actor)
         version = int(row.version)
         if if_version is not None and if_version != version:
-            who = f"by {row.changed_by} at {iso(row.changed_at)}" if version else ""
+            # Version 0 is the row this transaction made: nobody changed the group yet.
+            who = f" (by {row.changed_by} at {iso(row.changed_at)})" if version else ""
             raise TriageError(
-                f"the error group changed since version {if_version} ({who}); "
+                f"the error group changed since version {if_version}{who}; "
                 f"it is now version {version}"
             )
         before_owner = row.owner
