@@ -14,15 +14,13 @@ import hashlib
 import os
 import shutil
 import sqlite3
-import stat
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support import cli
+from tests.support.read_only import make_read_only, run_without_override
 from triage_app.core.db import HEAD_REVISION
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "stores"
@@ -34,8 +32,6 @@ READ_ONLY_COMMANDS = [
     ["reconcile", "bd137b91"],
     ["audit"],
 ]
-# What lets root write anything: without them, root is held to the file modes.
-NO_OVERRIDE = "--bounding-set=-dac_override,-dac_read_search,-fowner"
 
 
 @pytest.mark.parametrize("command", READ_ONLY_COMMANDS, ids=lambda c: c[0])
@@ -67,23 +63,6 @@ def test_a_writing_command_still_makes_a_new_workspace(tmp_path: Path) -> None:
     assert (tmp_path / "new" / "dead_letter.db").is_file()
 
 
-def run_without_override(*args: str) -> subprocess.CompletedProcess[str]:
-    """The CLI as a user the file modes stop."""
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        setpriv = shutil.which("setpriv")
-        if setpriv is None:
-            pytest.skip("running as root and setpriv (util-linux) is not installed")
-        prefix = [setpriv, NO_OVERRIDE, "--"]
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "triage_app", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
-
-
 def snapshot(folder: Path) -> dict[str, str]:
     return {
         p.name: hashlib.sha256(p.read_bytes()).hexdigest()
@@ -110,13 +89,6 @@ def demo(tmp_path: Path) -> Iterator[Path]:
     folder.chmod(0o755)
     for p in folder.iterdir():
         p.chmod(0o644)
-
-
-def make_read_only(folder: Path, *, folder_too: bool) -> None:
-    for p in folder.iterdir():
-        p.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-    if folder_too:
-        folder.chmod(0o555)
 
 
 def test_the_test_user_really_cannot_write(demo: Path) -> None:

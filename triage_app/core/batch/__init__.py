@@ -4,6 +4,7 @@ by chunk (in one or two lanes) so that a killed run resumes where it stopped, an
 only for the bytes its source's hash was taken of."""
 
 from triage_app.core.batch.incoming import batch_files, next_batch_file
+from triage_app.core.batch.loading_lock import BatchBeingLoaded
 from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
 from triage_app.core.batch.readers import (
     csv_header_names,
@@ -22,6 +23,7 @@ from triage_app.core.batch.source import SourceChanged, check_source
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "BatchBeingLoaded",
     "BatchInfo",
     "BatchSummary",
     "Failure",

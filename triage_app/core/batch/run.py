@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Row, Select, func, insert, select, update
 
 from triage_app.core.batch.lanes import LaneTask, Partner, lanes_for, run_lanes
+from triage_app.core.batch.loading_lock import hold_batch
 from triage_app.core.batch.source import Source, check_input_format, source_format
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.db import Batch, Workspace, actor_for
@@ -127,32 +128,38 @@ def run_batch(
             opened.close()
         raise
     with Source.open(path, fmt, opened=opened, spool_dir=ws.config.folder) as source:
-        custom = registry not in (None, default_registry())
-        n_lanes = lanes or lanes_for(source.size, custom)
-        if source.path is None and os.name != "posix":
-            n_lanes = 1  # spooled standard input, and no way to hand its descriptor on
-        partner = Partner(ws, source.fd) if n_lanes == 2 else None
-        try:
-            batch_id = batch_identity(source.sha256, transform, source.format)
-            header = source.csv_header() if source.format == "csv" else None
-            stored = _open_batch(ws, source, batch_id, transform, header, retry, sleep)
-            if stored is not None and stored.state == BatchState.COMPLETE:
-                return _summary(
-                    stored,
-                    already=True,
-                    resumed=False,
-                    cancelled=False,
-                    seconds=time.perf_counter() - started,
-                )
-            resumed = stored is not None
-            resume_after = stored.lines_done if stored is not None else 0
-            task = _task(source, transform, batch_id, resume_after, chunk_size, actor, retry)
-            cancelled = run_lanes(ws, task, transform, source, partner, progress, retry, sleep)
-        finally:
-            if partner is not None:
-                partner.close()  # closing twice is harmless; never leave it running
-    elapsed = time.perf_counter() - started
-    final = _finish(ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep)
+        batch_id = batch_identity(source.sha256, transform, source.format)
+        # One loader at a time, from reading the stored batch to marking it complete: a
+        # second run of the file is refused in one line naming the first (loading_lock.py).
+        # Taken before the second lane is forked, which then holds it too while it lives.
+        with hold_batch(ws.store, batch_id):
+            custom = registry not in (None, default_registry())
+            n_lanes = lanes or lanes_for(source.size, custom)
+            if source.path is None and os.name != "posix":
+                n_lanes = 1  # spooled standard input, and no way to hand its descriptor on
+            partner = Partner(ws, source.fd) if n_lanes == 2 else None
+            try:
+                header = source.csv_header() if source.format == "csv" else None
+                stored = _open_batch(ws, source, batch_id, transform, header, retry, sleep)
+                if stored is not None and stored.state == BatchState.COMPLETE:
+                    return _summary(
+                        stored,
+                        already=True,
+                        resumed=False,
+                        cancelled=False,
+                        seconds=time.perf_counter() - started,
+                    )
+                resumed = stored is not None
+                resume_after = stored.lines_done if stored is not None else 0
+                task = _task(source, transform, batch_id, resume_after, chunk_size, actor, retry)
+                cancelled = run_lanes(ws, task, transform, source, partner, progress, retry, sleep)
+            finally:
+                if partner is not None:
+                    partner.close()  # closing twice is harmless; never leave it running
+            elapsed = time.perf_counter() - started
+            final = _finish(
+                ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep
+            )
     return _summary(final, already=False, resumed=resumed, cancelled=cancelled, seconds=elapsed)
 
 

@@ -6,7 +6,12 @@ from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait
 from triage_app.core.db.lock_waits import explain as explain_lock_wait
 from triage_app.core.db.lock_waits import holding as holding_lock
-from triage_app.core.db.messages import redact_url, refusal_message, user_message
+from triage_app.core.db.messages import (
+    read_only_message,
+    redact_url,
+    refusal_message,
+    user_message,
+)
 from triage_app.core.db.models import (
     AuditEvent,
     Batch,
@@ -111,6 +116,7 @@ __all__ = [
     "notify_change",
     "open_config",
     "open_workspace",
+    "read_only_message",
     "recall_password",
     "record_event",
     "redact_url",

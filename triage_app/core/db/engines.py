@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -15,8 +16,16 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from triage_app.core.db.lock_waits import on_connect_postgres
-from triage_app.core.db.messages import as_url, redact_text, redact_url
+from triage_app.core.db.messages import (
+    READ_ONLY_ERROR,
+    ReadOnlyWorkspace,
+    as_url,
+    read_only_message,
+    redact_text,
+    redact_url,
+)
 from triage_app.core.errors import TriageError
+from triage_app.core.places import printable
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
 # How long SQLite itself waits on a lock before our retries take over; tests shorten it.
@@ -77,6 +86,7 @@ def make_engine(url: str, role: str, *, read_only: bool = False) -> Engine:
         if parsed.get_backend_name() == "sqlite" and read_only and parsed.database:
             path = Path(parsed.database)
             engine = create_engine(parsed, creator=lambda: _connect_read_only(path))
+            event.listen(engine, "handle_error", _refuse_writes(path, role))
         elif parsed.get_backend_name() == "sqlite":
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
@@ -114,6 +124,28 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _refuse_writes(path: Path, role: str) -> Callable[[Any], None]:
+    """A read-only engine's error hook: a write (any command that changes the workspace)
+    fails as "attempt to write a readonly database", which said nothing of why. Replaced
+    by one line naming the folder, when it is the folder this user cannot write, or the
+    file."""
+
+    def _hook(context: Any) -> None:
+        failed = context.sqlalchemy_exception
+        if READ_ONLY_ERROR in str(context.original_exception) and failed is not None:
+            raise ReadOnlyWorkspace(_read_only(path, role), failed)
+
+    return _hook
+
+
+def _read_only(path: Path, role: str) -> str:
+    """The refusal for a write to ``path``: its folder named when that is what this user
+    cannot write (SQLite's journal goes beside the file), else the file."""
+    if not os.access(path.parent, os.W_OK):
+        return read_only_message("the workspace folder", printable(path.parent))
+    return read_only_message(f"the {role}", printable(path))
+
+
 def write_locked_engine(engine: Engine, *, foreign_keys: bool = True) -> Engine:
     """An engine on the same SQLite file whose every transaction begins with the write lock
     (``BEGIN IMMEDIATE``) and holds DDL too: pysqlite on its own begins late and lets DDL
@@ -148,6 +180,8 @@ def check_reachable(engine: Engine, role: str) -> None:
             conn.execute(text("SELECT 1"))
     except DBAPIError as exc:
         reason = " ".join(str(exc.orig).split()) if exc.orig is not None else str(exc)
+        if READ_ONLY_ERROR in reason and engine.dialect.name == "sqlite" and engine.url.database:
+            raise TriageError(_read_only(Path(engine.url.database), role)) from None
         raise TriageError(
             f"cannot reach the {role} at {redact_url(str(engine.url))}: {redact_text(reason)}"
         ) from None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 
 from triage_app.core.db.lock_waits import is_lock_wait
 from triage_app.core.errors import TriageError
@@ -126,7 +126,7 @@ def redact_text(text: str) -> str:
 def refusal_message(exc: BaseException) -> str | None:
     """The one line a user sees for a failure they can act on (bad input, a database that
     is unreachable or refuses), with any password hidden; None for anything else, a bug."""
-    if isinstance(exc, TriageError):
+    if isinstance(exc, TriageError | ReadOnlyWorkspace):
         return redact_text(str(exc))
     if isinstance(exc, SQLAlchemyError) and is_lock_wait(exc):
         return (
@@ -147,3 +147,30 @@ def user_message(exc: BaseException) -> str:
     return refusal_message(exc) or (
         f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
     )
+
+
+# What SQLite says when a write meets a file, or a folder, this user may only read.
+READ_ONLY_ERROR = "readonly database"
+
+
+def read_only_message(what: str, where: str) -> str:
+    """The one line for a command that would write where this user may only read (issue
+    21: it said "cannot reach the warehouse"). ``what`` names the kind of place ("the
+    workspace folder", "the dead-letter store"), ``where`` the place itself."""
+    return (
+        f"{what} {where} is read-only for this user, and this command writes there: ask for "
+        "write access, or use a command that only reads (list, show, stats, report, audit)"
+    )
+
+
+class ReadOnlyWorkspace(OperationalError):
+    """A write refused because this user may only read the file or its folder. Still a
+    database error, so that code which carries on without a write (the stats cache) still
+    catches it; its text is the one line for the user (``read_only_message``)."""
+
+    def __init__(self, message: str, failed: DBAPIError) -> None:
+        super().__init__(failed.statement, failed.params, failed.orig or failed)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message

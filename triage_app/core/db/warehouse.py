@@ -19,10 +19,22 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Engine, Float, Integer, MetaData, Table, Text, inspect
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    inspect,
+    text,
+)
 from sqlalchemy import select as sa_select
 
 from triage_app.core.crashpoints import crash_point
+from triage_app.core.db.engines import write_locked_engine
 from triage_app.core.errors import TriageError, error_message
 from triage_app.core.retry import is_transient
 from triage_app.core.transforms import Transform
@@ -231,8 +243,8 @@ class WarehouseWriter:
         insp = inspect(self.engine)
         name = self.transform.table
         if not insp.has_table(name):
-            self.table.metadata.create_all(self.engine)
-            return
+            create_table_locked(self.engine, self.table)
+            insp = inspect(self.engine)
         have = [c["name"] for c in insp.get_columns(name)]
         want = [c.name for c in self.table.columns]
         if sorted(have) != sorted(want):
@@ -317,6 +329,37 @@ class WarehouseWriter:
 
 
 _BATCH_ID = re.compile(r"[0-9a-f]{16}")
+
+
+def create_table_locked(engine: Engine, table: Table) -> None:
+    """Create ``table`` unless it exists, under a lock that every process creating a
+    warehouse table takes: two files run into a fresh warehouse at once both found no table
+    and both created it, and one failed with a raw duplicate key (PostgreSQL's
+    ``pg_type_typname_nsp_index``) or "table already exists" (SQLite; issue 21). The check
+    is made again under the lock, so the second creator finds the first one's table.
+    PostgreSQL: a transaction-scoped advisory lock per schema and table (DDL is
+    transactional there); SQLite: a transaction that holds the write lock from its start,
+    with the DDL inside it."""
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "SELECT pg_advisory_xact_lock(hashtext('triage-desk warehouse table '"
+                    " || coalesce(current_schema(), '') || '.' || :name))"
+                ),
+                {"name": table.name},
+            )
+            table.create(conn, checkfirst=True)
+        return
+    if engine.url.database in (None, "", ":memory:"):  # no other process can see it
+        table.create(engine, checkfirst=True)
+        return
+    locked = write_locked_engine(engine)
+    try:
+        with locked.begin() as conn:  # BEGIN IMMEDIATE: the write lock, taken now
+            table.create(conn, checkfirst=True)
+    finally:
+        locked.dispose()
 
 
 def upsert_sql(

@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from triage_app.core.db.engines import check_reachable, make_engine
-from triage_app.core.db.messages import as_url, redact_url
+from triage_app.core.db.messages import as_url, read_only_message, redact_url
 from triage_app.core.db.schema import SchemaChange, ensure_schema, migrate_store, store_name
 from triage_app.core.errors import TriageError
 from triage_app.core.places import (
@@ -132,6 +132,19 @@ def _cannot_write(path: Path | None) -> bool:
     return path is not None and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
+def _exists(path: Path | None) -> bool:
+    return path is not None and path.exists()
+
+
+def _can_create(path: Path | None) -> None:
+    """A SQLite file that is not there yet, in a folder this user cannot write: refused in
+    one line naming the folder (SQLite would say "unable to open database file")."""
+    if path is None or path.exists() or not path.parent.is_dir():
+        return
+    if not os.access(path.parent, os.W_OK):
+        raise TriageError(read_only_message("the workspace folder", printable(path.parent)))
+
+
 class Workspace:
     """Two engines, opened and checked; close it when done.
 
@@ -142,9 +155,17 @@ class Workspace:
     def __init__(self, config: WorkspaceConfig, *, create: bool = True) -> None:
         self.config = config
         # Without create, a file that is missing or not writable gets a read-only engine:
-        # it makes no folder and no file, ever.
-        wh_ro = not create and _cannot_write(_sqlite_file(config.warehouse_url))
-        store_ro = not create and _cannot_write(_sqlite_file(config.dead_letter_url))
+        # it makes no folder and no file, ever. With create, so does a file that is there
+        # and that this user cannot write: the workspace is read, and a write is refused in
+        # one line naming the read-only folder or file (engines._refuse_writes), where it
+        # used to fail opening with "cannot reach the warehouse" (issue 21).
+        wh_file = _sqlite_file(config.warehouse_url)
+        store_file = _sqlite_file(config.dead_letter_url)
+        if create:
+            _can_create(wh_file)
+            _can_create(store_file)
+        wh_ro = _cannot_write(wh_file) and (not create or _exists(wh_file))
+        store_ro = _cannot_write(store_file) and (not create or _exists(store_file))
         self.warehouse: Engine = make_engine(config.warehouse_url, "warehouse", read_only=wh_ro)
         try:
             self.store: Engine = make_engine(

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import Connection, Row, case, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from triage_app.core import text_input
 from triage_app.core.clock import iso, utcnow
@@ -166,20 +168,18 @@ def set_group(
         ).scalar_one_or_none()
         if sig_id is None:
             raise TriageError(f"no error group with the signature {signature!r}")
-        lock = select(ErrorGroupNotes).where(ErrorGroupNotes.signature_id == sig_id)
-        if conn.dialect.name == "postgresql":
-            lock = lock.with_for_update()
-        row = conn.execute(lock).first()
-        version = int(row.version) if row is not None else 0
+        row = _locked_row(conn, sig_id, now, actor)
+        version = int(row.version)
         if if_version is not None and if_version != version:
-            who = f"by {row.changed_by} at {iso(row.changed_at)}" if row is not None else ""
+            # Version 0 is the row this transaction made: nobody changed the group yet.
+            who = f" (by {row.changed_by} at {iso(row.changed_at)})" if version else ""
             raise TriageError(
-                f"the error group changed since version {if_version} ({who}); "
+                f"the error group changed since version {if_version}{who}; "
                 f"it is now version {version}"
             )
-        before_owner = row.owner if row is not None else None
-        before_tags = set(orjson.loads(row.tags)) if row is not None else set()
-        before_note = row.note if row is not None else ""
+        before_owner = row.owner
+        before_tags = set(orjson.loads(row.tags))
+        before_note = row.note
         new_owner = before_owner if owner is UNCHANGED else (owner.strip() if owner else None)
         new_tags = (before_tags | set(add)) - {t.strip() for t in remove_tags}
         new_note = before_note if note is None else note.strip()
@@ -194,16 +194,13 @@ def set_group(
             "changed_at": now,
             "changed_by": actor,
         }
-        if row is None:
-            conn.execute(insert(ErrorGroupNotes).values(signature_id=sig_id, **values))
-        else:
-            done = conn.execute(
-                update(ErrorGroupNotes)
-                .where(ErrorGroupNotes.signature_id == sig_id, ErrorGroupNotes.version == version)
-                .values(**values)
-            )
-            if done.rowcount != 1:  # cannot happen under the lock; never write blind
-                raise TriageError("the error group changed while it was being changed")
+        done = conn.execute(
+            update(ErrorGroupNotes)
+            .where(ErrorGroupNotes.signature_id == sig_id, ErrorGroupNotes.version == version)
+            .values(**values)
+        )
+        if done.rowcount != 1:  # cannot happen under the lock; never write blind
+            raise TriageError("the error group changed while it was being changed")
         conn.execute(
             event_insert(),
             {
@@ -221,6 +218,36 @@ def set_group(
     if found is None:  # the group emptied (purged) meanwhile: say what was written
         raise TriageError(f"the error group {signature!r} has no dead letters now")
     return found
+
+
+def _locked_row(conn: Connection, sig_id: int, now: dt.datetime, actor: str) -> Row[Any]:
+    """The group's row, locked until the transaction ends; a group nobody touched yet gets
+    one at version 0, in this transaction only: a refusal rolls it back, so an untouched
+    group still has no row. Inserting first, with ON CONFLICT DO NOTHING, is what makes
+    the first change race-free on PostgreSQL: a SELECT ... FOR UPDATE that finds no row
+    locks nothing, and eight processes setting a new group's owner at once each inserted
+    it, all but one failing on the primary key (issue 21). The insert waits for another
+    transaction's uncommitted row and then finds it; the row lock serialises the rest, so
+    ``if_version`` is checked against the version each change really replaces. SQLite's
+    BEGIN IMMEDIATE already serialises the whole transaction; the same statements serve."""
+    placeholder = {
+        "signature_id": sig_id,
+        "owner": None,
+        "tags": "[]",
+        "note": "",
+        "version": 0,
+        "changed_at": now,
+        "changed_by": actor,
+    }
+    if conn.dialect.name == "postgresql":
+        add: Any = pg_insert(ErrorGroupNotes).values(placeholder).on_conflict_do_nothing()
+    else:
+        add = sqlite_insert(ErrorGroupNotes).values(placeholder).on_conflict_do_nothing()
+    conn.execute(add)
+    lock = select(ErrorGroupNotes).where(ErrorGroupNotes.signature_id == sig_id)
+    if conn.dialect.name == "postgresql":
+        lock = lock.with_for_update()
+    return conn.execute(lock).one()
 
 
 def _changes(
