@@ -145,12 +145,13 @@ def test_an_existing_settings_file_is_made_private(
     folder.mkdir(mode=0o755)
     folder.chmod(0o755)
     path = folder / "triage-desk.ini"
-    path.write_text("[recent]\nworkspaces=/tmp/x\n")
+    first, second = str(tmp_path / "x"), str(tmp_path / "y")
+    path.write_text(f"[recent]\nworkspaces={first}\n")
     path.chmod(0o644)  # as an older version left it
     monkeypatch.setenv(SETTINGS_DIR_ENV, str(folder))
     settings = Settings()
-    assert settings.recent_workspaces() == ["/tmp/x"]
-    settings.add_recent_workspace("/tmp/y")
+    assert settings.recent_workspaces() == [first]
+    settings.add_recent_workspace(second)
     settings.sync()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(folder.stat().st_mode) == 0o755
