@@ -43,8 +43,8 @@ from triage_app.core.db import (
     StoreSetting,
     Workspace,
     actor_for,
-    notify_change,
 )
+from triage_app.core.deadletters import transitions
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, with_retry
@@ -330,8 +330,9 @@ def purge(
             def run(
                 chunk: list[int] = chunk, status: str = status, pid: int | None = purge_id
             ) -> tuple[int | None, _Tally]:
-                with ws.store.begin() as conn:
-                    notify_change(conn)  # PostgreSQL: windows watching the store read it again
+                # The write lock from the start (and windows told, on PostgreSQL); a wait
+                # for rows a stopped re-drive holds is bounded and names it (lock_waits).
+                with transitions.write_transaction(ws.store) as conn:
                     out = _delete_chunk(conn, chunk, status, pid, run_info)
                     crash_point("purge-mid-chunk")  # deleted and recorded, not committed
                     return out
