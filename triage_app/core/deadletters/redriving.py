@@ -715,7 +715,8 @@ class _Run:
             retry,
             sleep=sleep,
         )
-        loads = {item.id: row for row, item in kept if item.id in set(resolved)}
+        done = set(resolved)
+        loads = {item.id: row for row, item in kept if item.id in done}
         back = {
             i
             for i, s in settled.items()
