@@ -73,3 +73,13 @@ def test_waited_says_the_unit_that_matters() -> None:
     assert clock.waited(dt.timedelta(days=2)) == "2 d"
     assert clock.waited(dt.timedelta(days=1200)) == "1,200 d"
     assert clock.waited(dt.timedelta(seconds=-5)) == "0 min"  # a clock a little behind
+
+
+def test_iso_says_a_zoned_time_in_utc() -> None:
+    import datetime as dt
+
+    from triage_app.core.clock import iso
+
+    jakarta = dt.timezone(dt.timedelta(hours=7))
+    assert iso(dt.datetime(2026, 12, 1, 19, 3, 48, 5, tzinfo=jakarta)) == "2026-12-01T12:03:48Z"
+    assert iso(dt.datetime(2026, 12, 1, 12, 3, 48)) == "2026-12-01T12:03:48Z"

@@ -25,8 +25,13 @@ def day_start(d: dt.date) -> dt.datetime:
 
 
 def iso(t: dt.datetime | None) -> str:
-    """``2026-03-01T10:00:00Z`` (whole seconds); "" for no time."""
-    return "" if t is None else t.replace(microsecond=0).isoformat() + "Z"
+    """``2026-03-01T10:00:00Z`` (whole seconds); "" for no time. A time that carries its
+    zone (PostgreSQL's own clock, ``pg_stat_activity``) is said in UTC like the rest."""
+    if t is None:
+        return ""
+    if t.tzinfo is not None:
+        t = t.astimezone(dt.UTC).replace(tzinfo=None)
+    return t.replace(microsecond=0).isoformat() + "Z"
 
 
 def seconds(t: dt.datetime) -> str:
