@@ -118,6 +118,17 @@ def _redrive(store: Store, batch_id: str, transform: str) -> subprocess.Popen[by
     return _cli(store, "redrive", "--batch", batch_id, "--transform", transform, "--json")
 
 
+def _warehouse(ws: Workspace) -> dict[int, tuple]:  # type: ignore[type-arg]
+    """The warehouse's pesanan rows by key, as the transforms make them."""
+    with ws.warehouse.connect() as conn:
+        return {
+            r[0]: tuple(r)
+            for r in conn.execute(
+                text("SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total FROM pesanan")
+            )
+        }
+
+
 def _check(store: Store, batch_id: str, summaries: list[dict]) -> dict[str, int]:  # type: ignore[type-arg]
     """The invariants every race must keep; the count of rows by status."""
     registry = default_registry()
@@ -139,16 +150,7 @@ def _check(store: Store, batch_id: str, summaries: list[dict]) -> dict[str, int]
                 .where(AuditEvent.dead_letter_id.in_([d.id for d in dls]))
                 .order_by(AuditEvent.id)
             ).all()
-        with ws.warehouse.connect() as conn:
-            warehouse = {
-                r[0]: tuple(r)
-                for r in conn.execute(
-                    text(
-                        "SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total"
-                        " FROM pesanan"
-                    )
-                )
-            }
+        warehouse = _warehouse(ws)
         by_row: dict[int, list] = {}  # type: ignore[type-arg]
         for e in events:
             by_row.setdefault(e.dead_letter_id, []).append(e)
@@ -450,16 +452,7 @@ def _open_rows_explain_the_warehouse(store: Store, batch_id: str) -> None:
                     DeadLetter.batch_id == batch_id, DeadLetter.status.in_(["open", "parked"])
                 )
             ).all()
-        with ws.warehouse.connect() as conn:
-            warehouse = {
-                r[0]: tuple(r)
-                for r in conn.execute(
-                    text(
-                        "SELECT pesanan_id, waktu, pelanggan, produk, qty, harga, total"
-                        " FROM pesanan"
-                    )
-                )
-            }
+        warehouse = _warehouse(ws)
     fn = registry.get("pesanan@2").fn
     for d in waiting:
         record = orjson.loads(d.payload)
