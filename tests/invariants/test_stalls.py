@@ -26,20 +26,14 @@ import pytest
 from sqlalchemy import select
 
 from tests.support import REPO
+from tests.support.stewards import open_store
 from triage_app.core.batch import run_batch
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace, open_workspace, target_table
+from triage_app.core.db import AuditEvent, DeadLetter, target_table
 from triage_app.core.deadletters import get_dead_letter
 from triage_app.core.transforms import default_registry
 
 LEASE = "2"  # seconds: the stall below outlasts it
 PESANAN = default_registry().get("pesanan@2")
-
-
-def _open(spec: str) -> Workspace:
-    if "," in spec:
-        wh, dl = spec.split(",", 1)
-        return open_workspace(warehouse_url=wh, dead_letter_url=dl)
-    return open_workspace(spec)
 
 
 def _store_args(spec: str) -> list[str]:
@@ -73,7 +67,7 @@ def _quarantine(spec: str, tmp_path: Path, rows: int = 3) -> list[int]:
                 "diskon": None,
             }
             f.write(orjson.dumps(record) + b"\n")
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         s = run_batch(ws, path, "pesanan@1")
         assert s.quarantined == rows
         with ws.store.connect() as conn:
@@ -132,13 +126,13 @@ def _finish(proc: subprocess.Popen[str], pause: Path) -> dict:  # type: ignore[t
 
 def _warehouse_row(spec: str, key: int) -> tuple | None:  # type: ignore[type-arg]
     table = target_table(PESANAN)
-    with _open(spec) as ws, ws.warehouse.connect() as conn:
+    with open_store(spec) as ws, ws.warehouse.connect() as conn:
         row = conn.execute(select(table).where(table.c.pesanan_id == key)).first()
     return None if row is None else tuple(row)
 
 
 def _actions(spec: str, dl_id: int) -> list[str]:
-    with _open(spec) as ws, ws.store.connect() as conn:
+    with open_store(spec) as ws, ws.store.connect() as conn:
         return list(
             conn.execute(
                 select(AuditEvent.action)
@@ -163,7 +157,7 @@ def test_a_redrive_stalled_past_its_lease_leaves_the_row_and_takes_its_load_back
     if meanwhile == "discard":
         done = _cli(spec, "discard", str(target), "--reason", "junk, says the vendor")
     else:
-        with _open(spec) as ws:
+        with open_store(spec) as ws:
             d = get_dead_letter(ws, target)
         fixed = orjson.loads(d.payload_bytes)
         fixed.update(diskon=7, harga=4321)
@@ -178,7 +172,7 @@ def test_a_redrive_stalled_past_its_lease_leaves_the_row_and_takes_its_load_back
     assert f"({what} by " in result["error"]
     assert "taken back from the warehouse" in result["error"]
     assert "another re-drive" not in result["error"]
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         d = get_dead_letter(ws, target)
     assert d.status == ("discarded" if meanwhile == "discard" else "open")
     assert "resolved" not in _actions(spec, target)
@@ -215,7 +209,7 @@ def test_a_load_that_replaced_a_row_is_taken_back_to_that_row(spec: str, tmp_pat
         )
         + b"\n"
     )
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         assert run_batch(ws, healthy, "pesanan@2").loaded == 1
     before = _warehouse_row(spec, 700)
     pause = tmp_path / "go"
@@ -291,5 +285,5 @@ def test_a_redrive_stopped_in_its_settle_makes_others_wait_a_bounded_time(
     assert took < 30, took  # bounded: two seconds of waiting plus a process's start
     summary = _finish(proc, pause)
     assert summary["succeeded"] == len(ids)  # resumed, the re-drive finishes
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         assert get_dead_letter(ws, ids[0]).status == "resolved"

@@ -24,19 +24,13 @@ import pytest
 from sqlalchemy import select, text
 
 from tests.support import REPO
+from tests.support.stewards import open_store
 from triage_app.core.batch import run_batch
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import AuditEvent, DeadLetter
 from triage_app.core.deadletters import DeadLetterFilter, redrive
 from triage_app.core.vocabulary import RedriveOutcome
 
 ROWS = 1500  # three claim chunks (500, then 1,000)
-
-
-def _open(spec: str) -> Workspace:
-    if "," in spec:
-        wh, dl = spec.split(",", 1)
-        return open_workspace(warehouse_url=wh, dead_letter_url=dl)
-    return open_workspace(spec)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -62,7 +56,7 @@ def _batch(spec: str, path: Path, first_id: int, rows: int) -> str:
                 "diskon": None,
             }
             f.write(orjson.dumps(record) + b"\n")
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         s = run_batch(ws, path, "pesanan@1")
     assert s.quarantined == rows
     return s.batch_id
@@ -73,7 +67,7 @@ def test_a_confirmed_redrive_acts_only_on_the_rows_and_versions_previewed(
 ) -> None:
     batch = _batch(spec, tmp_path / "first.jsonl", 0, ROWS)
     where = DeadLetterFilter(batch_id=batch)
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         preview = redrive(ws, "pesanan@2", where=where, dry_run=True)
     assert preview.succeeded == ROWS and len(preview.seen) == ROWS
     seen = preview.seen
@@ -92,7 +86,7 @@ def test_a_confirmed_redrive_acts_only_on_the_rows_and_versions_previewed(
         stderr=subprocess.PIPE,
         cwd=REPO,
     )
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         # The race starts once the steward's first edit has landed (its process takes a
         # moment to start); it then edits on while the re-drive runs.
         deadline = time.monotonic() + 60
@@ -118,7 +112,7 @@ def test_a_confirmed_redrive_acts_only_on_the_rows_and_versions_previewed(
     )
     assert changed | resolved == set(seen) and not changed & resolved
 
-    with _open(spec) as ws, ws.store.connect() as conn:
+    with open_store(spec) as ws, ws.store.connect() as conn:
         rows = {
             r.id: r
             for r in conn.execute(
@@ -147,7 +141,7 @@ def test_a_confirmed_redrive_acts_only_on_the_rows_and_versions_previewed(
     # The edits that landed are exactly the rows left out, plus edits refused (resolved).
     assert set(steward_did["done"]) == changed
     pesanan_id = {dl_id: None for dl_id in seen}
-    with _open(spec) as ws, ws.store.connect() as conn:
+    with open_store(spec) as ws, ws.store.connect() as conn:
         for dl_id, payload in conn.execute(
             select(DeadLetter.id, DeadLetter.original_payload).where(DeadLetter.batch_id == batch)
         ):
@@ -165,7 +159,7 @@ def test_a_confirmed_redrive_acts_only_on_the_rows_and_versions_previewed(
 def test_a_row_purged_after_the_preview_is_named_not_an_error(tmp_path: Path) -> None:
     spec = str(tmp_path / "ws")
     batch = _batch(spec, tmp_path / "b.jsonl", 0, 5)
-    with _open(spec) as ws:
+    with open_store(spec) as ws:
         preview = redrive(ws, "pesanan@2", where=DeadLetterFilter(batch_id=batch), dry_run=True)
         gone = preview.seen.first(1)[0]
         with ws.store.begin() as conn:
