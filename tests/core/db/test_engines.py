@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tests.support import REPO
 from triage_app.core.db import check_reachable, make_engine
-from triage_app.core.db.engines import BUSY_TIMEOUT_MS
+from triage_app.core.db.lock_waits import BUSY_TIMEOUT_MS
 from triage_app.core.errors import TriageError
 
 SECRET = "s3cr3t-pw"

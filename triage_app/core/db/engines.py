@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine, NullPool, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-from triage_app.core.db.lock_waits import on_connect_postgres
+from triage_app.core.db.lock_waits import BUSY_TIMEOUT_MS, on_connect_postgres
 from triage_app.core.db.messages import (
     READ_ONLY_ERROR,
     ReadOnlyWorkspace,
@@ -28,8 +28,6 @@ from triage_app.core.errors import TriageError
 from triage_app.core.places import printable
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
-# How long SQLite itself waits on a lock before our retries take over; tests shorten it.
-BUSY_TIMEOUT_MS = int(os.environ.get("TRIAGE_BUSY_TIMEOUT_MS", "15000"))
 
 
 def apply_pragmas(dbapi_conn: Any) -> None:
