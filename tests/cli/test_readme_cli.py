@@ -15,6 +15,7 @@ import pytest
 from tests.support import REPO
 
 README = REPO / "README.md"
+GUIDE = REPO / "docs" / "guide.md"  # the user guide (Help > User guide) repeats them
 BIN = Path(sys.executable).parent  # the environment the tests run in: make setup's .venv
 FIXED = (
     '{"pesanan_id": 4, "waktu": "2026-01-11T08:05:00", "pelanggan": "Rina", '
@@ -26,9 +27,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def blocks() -> list[list[str]]:
-    """The ``sh`` blocks of the README's command-line section, as lines."""
-    text = README.read_text(encoding="utf-8")
+def blocks(page: Path = README) -> list[list[str]]:
+    """The ``sh`` blocks of a page's command-line section, as lines."""
+    text = page.read_text(encoding="utf-8")
     section = text.split("## Using it from the command line", 1)[1].split("\n## ", 1)[0]
     return [b.splitlines() for b in re.findall(r"```sh\n(.*?)```", section, re.S)]
 
@@ -96,3 +97,7 @@ def test_the_readme_examples_run_in_order_on_the_demo(tmp_path: Path) -> None:
     assert "1 dead letter reopened" in said
     assert "failures per day" in said
     assert (tmp_path / "data" / "triage-desk" / "workspace" / "dead_letter.db").is_file()
+
+
+def test_the_user_guide_shows_the_same_examples() -> None:
+    assert blocks(GUIDE)[0] == blocks()[0]

@@ -63,7 +63,7 @@ def test_getting_started_and_the_user_guide_open_offline(window) -> None:  # typ
     window.menu.guide_action.trigger()
     guide = window.findChild(QDialog, "userGuide")
     text = guide.text.toPlainText()
-    assert "Triage Desk" in text and "triage-app" in text and len(text) > 5_000  # the README
+    assert "Triage Desk" in text and "triage-app" in text and len(text) > 5_000  # the user guide
     start.close()
     guide.close()
 

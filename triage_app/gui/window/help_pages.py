@@ -2,8 +2,8 @@
 from the window's own actions and buttons, so the list cannot go stale), and a problem
 report (the versions a bug report needs, copied to the clipboard).
 
-The user guide is the README, which every installed or frozen app carries as its package
-metadata's description: it opens offline, at the version installed.
+The user guide is docs/guide.md, which every installed or frozen app carries as its package
+metadata's description (pyproject's ``readme``): it opens offline, at the version installed.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ class GuideDialog(QDialog):
 
 
 def user_guide() -> str:
-    """The README of the version installed, from the package's metadata."""
+    """The user guide of the version installed, from the package's metadata."""
     from importlib.metadata import PackageNotFoundError, metadata
 
     try:
@@ -162,7 +162,7 @@ def user_guide() -> str:
         return (
             "# User guide\n\nThis installation carries no copy of the guide (its package "
             "metadata is missing: run `triage-app --self-test`). It is the project's "
-            "README.md."
+            "docs/guide.md."
         )
     return str(text)
 
