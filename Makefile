@@ -5,7 +5,7 @@ PYTHON := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 DEMO ?= .demo
 
-.PHONY: setup run demo test test-under-load lint bench clean package package-test
+.PHONY: setup run demo test test-fast test-under-load lint bench clean package package-test
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ demo: $(STAMP)
 # The whole suite, GUI tests offscreen; PostgreSQL tests use 127.0.0.1:5432 (database test).
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest
+
+# The inner loop: the suite without the tests marked slow (over 5 s each: real processes
+# racing, kill points, packaging) or postgres. `make test` stays the whole suite.
+test-fast: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest -m "not slow and not postgres"
 
 # The GUI suite RUNS times in a row with both cores kept busy by two spinning processes, each
 # ended by timeout after LOAD_SECONDS at most (and killed here when the runs are done): the

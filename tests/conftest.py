@@ -8,6 +8,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,3 +116,29 @@ def pg_urls(pg_available: None) -> Iterator[tuple[str, str]]:
     with psycopg.connect(**conninfo) as conn:
         for s in schemas:
             conn.execute(f"DROP SCHEMA {s} CASCADE")
+
+
+# What a test marked slow costs: more than this, in its setup, call and teardown together.
+SLOW_SECONDS = 5.0
+_unmarked_slow: list[tuple[float, str]] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Times each test whole, so that the run can say which unmarked ones cost too much."""
+    import time
+
+    start = time.perf_counter()
+    yield
+    took = time.perf_counter() - start
+    if took > SLOW_SECONDS and item.get_closest_marker("slow") is None:
+        _unmarked_slow.append((took, item.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Not a failure (the machine's speed varies), a list to act on: `make test-fast`
+    relies on the marks being true."""
+    if _unmarked_slow:
+        terminalreporter.section(f"over {SLOW_SECONDS:g} s but not marked slow")
+        for took, nodeid in sorted(_unmarked_slow, reverse=True):
+            terminalreporter.write_line(f"{took:6.1f} s  {nodeid}")
