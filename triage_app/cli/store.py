@@ -325,7 +325,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from triage_app.core.db import migrate_workspace
 
     store, change = migrate_workspace(args.workspace, dead_letter_url=args.dead_letter)
-    data = change.to_json() if change else {"store": store, "from": None, "to": None}
+    data: dict[str, Any] = (
+        change.to_json() if change else {"store": store, "from": None, "to": None}
+    )
     data["current"] = change is None
     emit(data, args.json, lambda: change.message if change else f"{store} is current")
     return 0

@@ -18,8 +18,6 @@ import orjson
 
 JsonValue = Any
 Handler = Callable[[argparse.Namespace], int]
-# What ``add_subparsers`` returns: each family of commands adds its own to it.
-Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 class UsageError(Exception):
@@ -31,6 +29,10 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
+
+
+# What ``add_subparsers`` returns: each family of commands adds its own to it.
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def command(
