@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from triage_app.cli_support import for_terminal
+from triage_app.cli.support import for_terminal
 
 # What a terminal acts on or cannot take: C0 controls but the newline, DEL, C1 controls, the
 # bidi overrides and isolates, lone surrogates (never in valid UTF-8 anyway).

@@ -1,4 +1,5 @@
-"""What every command of the CLI shares: the argparse types of its arguments, how output is
+"""What every command of the CLI shares: the parser that reports usage errors in one line,
+how a command is added (``command``), the argparse types of its arguments, how output is
 written (a line for people or JSON for scripts), opening the workspace the arguments name,
 and the garbage collector paused while the engine is imported. Only the standard library
 and orjson at import: the fast paths (``--version``, ``--help``) import this module too.
@@ -11,11 +12,41 @@ import gc
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
 
 JsonValue = Any
+Handler = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors as one line (exit 2), the way every other refusal is reported."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+# What ``add_subparsers`` returns: each family of commands adds its own to it.
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+
+def command(
+    subparsers: Subparsers, name: str, fn: Handler, help_: str, *, opens_workspace: bool = True
+) -> argparse.ArgumentParser:
+    """Add the command ``name``, run by ``fn``; its ``--help`` and the list of commands say
+    ``help_``. ``opens_workspace``: ``fn`` opens its workspace through ``open_workspace_of``
+    before any long work, which ends the collector's pause (main ends it at once for the
+    others: the window, a proof in scratch databases)."""
+    sp: argparse.ArgumentParser = subparsers.add_parser(name, help=help_, description=help_)
+    # SUPPRESS: not given after the command, it keeps what was given before it.
+    sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+    sp.set_defaults(func=fn, opens_workspace=opens_workspace)
+    return sp
 
 
 def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:

@@ -1,24 +1,22 @@
 """The command line's team backlog (issue 13): ``groups`` lists the error groups with their
 counts, the age of their oldest open row, owner, tags and note; ``group`` assigns, tags or
-notes one. A thin layer over ``core.deadletters`` (groups.py), registered by cli.py."""
+notes one. A thin layer over ``core.deadletters`` (groups.py)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import Any
 
-from triage_app.cli_support import emit, for_terminal, open_workspace_of, whole
+from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of, whole
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import NOBODY
 
-Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
 SORTS = ("open", "oldest", "count", "owner")
 
 
-def add_commands(add: Add) -> None:
-
-    sp = add(
+def add_commands(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
         "groups",
         cmd_groups,
         "list the error groups: counts, the oldest open row's age, owner, tags and note",
@@ -36,7 +34,7 @@ def add_commands(add: Add) -> None:
         help="most open first (default), oldest open row first, largest, or by owner",
     )
 
-    sp = add("group", cmd_group, "assign, tag or note an error group (audited)")
+    sp = command(subparsers, "group", cmd_group, "assign, tag or note an error group (audited)")
     sp.add_argument(
         "signature", metavar="SIGNATURE", help="the group's signature, as groups lists it"
     )

@@ -1,14 +1,14 @@
 """The command line's fixes for many rows at once (issue 13): ``fix``, ``changesets`` and
-``revert``. A thin layer over ``core.deadletters`` (fixes.py, change_sets.py), kept out of
-cli.py, which registers them."""
+``revert``. A thin layer over ``core.deadletters`` (fixes.py, change_sets.py)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import Any
 
-from triage_app.cli_support import (
+from triage_app.cli.support import (
+    Subparsers,
+    command,
     dead_letter_id,
     emit,
     for_terminal,
@@ -18,8 +18,8 @@ from triage_app.cli_support import (
     whole,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.vocabulary import CLASSES, STATUS_FILTERS
 
-Add = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
 # How each form option reads its argument: FIELD=JSON, OLD=NEW, or FIELD.
 _FORM = {
     "set": ("FIELD=JSON", "set FIELD to the JSON value (added where missing)"),
@@ -40,9 +40,9 @@ class _StepAction(argparse.Action):
         namespace.steps = steps
 
 
-def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) -> None:
-
-    sp = add(
+def add_commands(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
         "fix",
         cmd_fix,
         "apply one fix to many dead letters as a change-set, after a preview; a JSON Patch "
@@ -72,8 +72,8 @@ def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) 
         "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
     )
     r.add_argument("--signature", metavar="TEXT", help="the rows of this error group")
-    r.add_argument("--class", dest="error_class", choices=classes, help="only this class")
-    r.add_argument("--status", choices=statuses, help="only this status (default open)")
+    r.add_argument("--class", dest="error_class", choices=CLASSES, help="only this class")
+    r.add_argument("--status", choices=STATUS_FILTERS, help="only this status (default open)")
     r.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
     r.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
     sp.add_argument(
@@ -85,12 +85,17 @@ def add_commands(add: Add, classes: tuple[str, ...], statuses: tuple[str, ...]) 
     sp.add_argument("--dry-run", action="store_true", help="preview only; nothing is written")
     sp.add_argument("--verbose", action="store_true", help="a line for each row")
 
-    sp = add("changesets", cmd_changesets, "list the change-sets, newest first")
+    sp = command(subparsers, "changesets", cmd_changesets, "list the change-sets, newest first")
     sp.add_argument(
         "--limit", type=whole(1), default=100, metavar="N", help="at most N (default 100)"
     )
 
-    sp = add("revert", cmd_revert, "undo a change-set: each row back to its payload from before")
+    sp = command(
+        subparsers,
+        "revert",
+        cmd_revert,
+        "undo a change-set: each row back to its payload from before",
+    )
     sp.add_argument("change_set", type=whole(1), metavar="CHANGESET", help="the change-set's id")
 
 

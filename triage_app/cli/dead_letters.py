@@ -1,0 +1,478 @@
+"""The dead letters one by one or by a filter: ``list``, ``show`` and ``edit`` them; ``park``,
+``discard``, ``reopen``, ``reclassify`` or ``note`` them (by ids, all or none, or by a
+filter); ``redrive`` them through a transform version."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from triage_app.cli.support import (
+    Subparsers,
+    chosen_ids,
+    command,
+    dead_letter_id,
+    emit,
+    for_terminal,
+    full_ref,
+    more_note,
+    open_workspace_of,
+    rate,
+    share,
+    text_argument,
+    whole,
+)
+from triage_app.core.vocabulary import (
+    CLASSES,
+    NOBODY,
+    STATUS_FILTERS,
+    WAITING,
+    named_ids,
+    plural,
+)
+
+
+def add_commands(subparsers: Subparsers) -> None:
+    _add_list(subparsers)
+    _add_show(subparsers)
+    _add_edit(subparsers)
+    _add_row_actions(subparsers)
+    _add_redrive(subparsers)
+
+
+def _add_list(subparsers: Subparsers) -> None:
+    sp = command(subparsers, "list", cmd_list, "list dead letters")
+    sp.add_argument(
+        "--class",
+        dest="error_class",
+        choices=CLASSES,
+        help="only this error class",
+    )
+    sp.add_argument(
+        "--status",
+        default="open",
+        choices=STATUS_FILTERS,
+        help="only this status (default open)",
+    )
+    sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
+    sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    who = sp.add_mutually_exclusive_group()
+    who.add_argument("--owner", metavar="NAME", help="the rows of the error groups NAME owns")
+    who.add_argument(
+        "--unowned",
+        dest="owner",
+        action="store_const",
+        const=NOBODY,
+        help="the rows of the error groups nobody owns",
+    )
+    sp.add_argument("--tag", metavar="TAG", help="the rows of the error groups tagged TAG")
+    sp.add_argument(
+        "--limit", type=whole(1), default=100, metavar="N", help="at most N rows (default 100)"
+    )
+    sp.add_argument(
+        "--offset",
+        type=whole(0),
+        default=0,
+        metavar="N",
+        help="skip the first N matching rows (by id): the next page",
+    )
+
+
+def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from triage_app.core.deadletters import DeadLetterFilter
+
+    return DeadLetterFilter(
+        error_class=args.error_class,
+        status=args.status,
+        batch_id=args.batch,
+        search=args.search,
+        owner=getattr(args, "owner", None),
+        tag=getattr(args, "tag", None),
+    )
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import page_of_dead_letters
+
+    with open_workspace_of(args, create=False) as ws:
+        page = page_of_dead_letters(ws, _filter(args), limit=args.limit, offset=args.offset)
+    views = page.views
+    more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
+
+    def text() -> str:
+        if not views:
+            return "no dead letters match" + (
+                f" after the first {args.offset:,}" if args.offset else ""
+            )
+        lines = [
+            f"{'id':>6}  {'batch':16}  {'line':>6}  {'class':9}  {'att':>3}  {'status':9}  error"
+        ]
+        for v in views:
+            lines.append(
+                f"{v.id:>6}  {for_terminal(v.batch_id):16}  {v.line:>6}  {v.error_class:9}  "
+                f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
+            )
+        if more:
+            lines.append(more)
+        return "\n".join(lines)
+
+    # --json stays an array, as scripts read it; what is left over is said on stderr.
+    emit([v.to_json() for v in views], args.json, text)
+    if more and args.json:
+        print(more, file=sys.stderr)
+    return 0
+
+
+def _add_show(subparsers: Subparsers) -> None:
+    sp = command(subparsers, "show", cmd_show, "show one dead letter with its original and history")
+    sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import get_dead_letter
+
+    with open_workspace_of(args, create=False) as ws:
+        d = get_dead_letter(ws, args.id)
+
+    def text() -> str:
+        t = for_terminal  # every text from the store: a partner's bytes, a steward's note
+        out = [
+            f"dead letter {d.id} (version {d.version}): batch {t(d.batch_id)} line {d.line}, "
+            f"{d.status}, "
+            f"{plural(d.attempts, 'attempt')}, transform {t(d.transform)}",
+            f"error [{d.error_class}]: {t(d.error)}",
+            f"signature: {t(d.signature)}",
+            f"payload:  {t(d.payload)}",
+        ]
+        if d.payload != d.original_payload:
+            out.append(f"original: {t(d.original_payload)}")
+        out.append("history:")
+        out += [f"  {e.at}  {t(e.actor):12} {e.action:15} {t(e.detail)}" for e in d.events]
+        return "\n".join(out)
+
+    emit(d.to_json(), args.json, text)
+    return 0
+
+
+def _add_edit(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers, "edit", cmd_edit, "replace a dead letter's payload (the original is kept)"
+    )
+    sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
+    g = sp.add_mutually_exclusive_group(required=True)
+    g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
+    g.add_argument(
+        "--payload-file", metavar="FILE", help="read the new payload from FILE; - reads stdin"
+    )
+    sp.add_argument(
+        "--if-version",
+        type=whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere
+        metavar="N",
+        help="only if the dead letter is still at version N (show --json gives it); "
+        "refused, naming who changed it, otherwise",
+    )
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import edit_payload
+
+    if args.payload_file is not None:  # - reads standard input, as run - does
+        payload = text_argument(args.payload_file, "the payload")
+    else:
+        payload = args.payload
+    with open_workspace_of(args) as ws:
+        d = edit_payload(ws, args.id, payload, if_version=args.if_version)
+    emit(
+        d.to_json(),
+        args.json,
+        lambda: f"dead letter {d.id} edited (now version {d.version}); the original is kept",
+    )
+    return 0
+
+
+def _add_row_actions(subparsers: Subparsers) -> None:
+    def row_action(name: str, help_: str) -> argparse.ArgumentParser:
+        sp = command(
+            subparsers, name, cmd_row_action, help_ + "; by ids (all or none) or by a filter"
+        )
+        sp.add_argument(
+            "ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters"
+        )
+        class_flag = "--where-class" if name == "reclassify" else "--class"
+        sp.add_argument(class_flag, dest="error_class", choices=CLASSES, help="only this class")
+        sp.add_argument(
+            "--status",
+            choices=STATUS_FILTERS,
+            help=f"only this status (default {_ROW_ACTION_STATUS[name]})",
+        )
+        sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
+        sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+        sp.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="say how many rows it would change, show some, and which it would not "
+            "change and why; write nothing",
+        )
+        return sp
+
+    row_action("park", "set dead letters aside for a person").add_argument(
+        "--reason", metavar="TEXT", help="why (kept in the history)"
+    )
+    row_action("discard", "discard dead letters as junk (kept for the audit)").add_argument(
+        "--reason", metavar="TEXT", required=True, help="why they are junk"
+    )
+    row_action("reopen", "reopen parked or discarded dead letters").add_argument(
+        "--reason", metavar="TEXT", help="why (kept in the history)"
+    )
+    row_action("reclassify", "change dead letters' error class").add_argument(
+        "--class", dest="new_class", choices=CLASSES, required=True, help="the new class"
+    )
+    row_action("note", "add a note to dead letters' history").add_argument(
+        "--text", required=True, metavar="TEXT", help="the note"
+    )
+
+
+# The rows a filter means by default for each action: those the action can change.
+_ROW_ACTION_STATUS = {
+    "park": "open",
+    "discard": "open",
+    "reopen": "parked",
+    "reclassify": "open",
+    "note": "open",
+}
+
+
+def cmd_row_action(args: argparse.Namespace) -> int:
+    """park, discard, reopen, reclassify, note: on the ids named (all or none), or on
+    every row a filter matches (each row guarded on its own; refusals listed, exit 1).
+    ``--dry-run`` says what would change and writes nothing."""
+    from triage_app.core import deadletters as dls
+    from triage_app.core.errors import TriageError
+
+    action = args.command
+    if action == "discard":
+        change = dls.discard(args.reason or "")
+    elif action == "park":
+        change = dls.park(args.reason or "parked by hand")
+    elif action == "reopen":
+        change = dls.reopen(args.reason or "reopened")
+    elif action == "reclassify":
+        change = dls.reclassify_as(args.new_class)
+    else:
+        change = dls.note(args.text)
+    where = None
+    if not args.ids:
+        narrowed = (args.status, args.error_class, args.batch, args.search)
+        if all(v is None for v in narrowed):
+            raise TriageError(
+                f"{action}: name dead letters by id, or by a filter "
+                "(--status, --class, --batch, --search)"
+            )
+        where = dls.DeadLetterFilter(
+            status=args.status or _ROW_ACTION_STATUS[action],
+            error_class=args.error_class,
+            batch_id=args.batch,
+            search=args.search,
+        )
+    if args.dry_run:
+        with open_workspace_of(args, create=False) as ws:
+            preview = dls.preview_change(ws, change, ids=args.ids, where=where)
+        emit(preview.to_json(), args.json, lambda: _would(preview, action, by_ids=bool(args.ids)))
+        return 0
+    with open_workspace_of(args) as ws:
+        report = dls.apply_change(ws, args.ids, change, where=where)
+    verb = change.verb
+
+    def text() -> str:
+        lines = [for_terminal(report.summary(verb))]  # it quotes a refusal: who holds a row
+        if report.unchanged:
+            lines.append(f"  already {verb}: {named_ids(report.unchanged)}")
+        lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
+        if len(report.refused) > 20:
+            lines.append(f"  … and {len(report.refused) - 20:,} more refused")
+        return "\n".join(lines)
+
+    emit(report.to_json(), args.json, text)
+    return 1 if report.refused else 0
+
+
+def _would(preview: Any, action: str, *, by_ids: bool) -> str:
+    """A change by hand's dry run for people: how many rows it would change, a sample, and
+    the rows it would not change, with why."""
+    n, verb = preview.count, preview.verb
+    k = len(preview.refused)
+    if by_ids and k:  # by ids, a change is all or none
+        lines = [f"would {action} none: by ids it is all or none, and {k:,} would be refused:"]
+    else:
+        lines = [f"would {action} {plural(n, 'dead letter')}"]
+        if preview.sample:
+            lines.append(f"  {'id':>7}  {'batch':16}  {'line':>7}  {'class':9}  error")
+            lines += [
+                f"  {r.id:>7}  {for_terminal(r.batch_id):16}  {r.line:>7}  "
+                f"{r.error_class:9}  {for_terminal(r.error[:80])}"
+                for r in preview.sample
+            ]
+            if n > len(preview.sample):
+                lines.append(f"  … and {n - len(preview.sample):,} more")
+    if preview.unchanged:
+        lines.append(f"already {verb} ({len(preview.unchanged):,}): {named_ids(preview.unchanged)}")
+    if k:
+        if not by_ids:
+            lines.append(f"would not {action} {k:,}:")
+        lines += [f"  {for_terminal(why)}" for _, why in preview.refused[:20]]
+        if k > 20:
+            lines.append(f"  … and {k - 20:,} more")
+    lines.append("dry run: nothing was written")
+    return "\n".join(lines)
+
+
+def _add_redrive(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers, "redrive", cmd_redrive, "re-drive dead letters through a transform version"
+    )
+    # Not in the group below: argparse counts an absent nargs="*" positional as given.
+    sp.add_argument("ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters")
+    g = sp.add_mutually_exclusive_group()
+    g.add_argument(
+        "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
+    )
+    g.add_argument("--all-open", action="store_true", help="every open dead letter")
+    g.add_argument(
+        "--class",
+        dest="error_class",
+        choices=CLASSES,
+        help="open dead letters of this class",
+    )
+    g.add_argument("--batch", metavar="ID", help="open dead letters of this batch")
+    sp.add_argument(
+        "--status",
+        default="open",
+        choices=[s.value for s in WAITING],
+        help="with --class or --batch: which status (default open)",
+    )
+    sp.add_argument(
+        "--transform",
+        required=True,
+        metavar="NAME@VERSION",
+        help="transform version to re-drive through, e.g. pesanan@2",
+    )
+    sp.add_argument(
+        "--dry-run", action="store_true", help="report each row's outcome and write nothing"
+    )
+    sp.add_argument(
+        "--verbose", action="store_true", help="list each row's outcome, not only the counts"
+    )
+    sp.add_argument(
+        "--max-attempts",
+        type=whole(1, 1_000_000),
+        default=3,
+        help="park a row once it has failed this often (default 3)",
+    )
+    sp.add_argument(
+        "--canary",
+        type=whole(0, 1_000_000),
+        nargs="?",
+        const=0,
+        metavar="N",
+        help="re-drive N rows first (default 10 or 1%%) and go on only if few enough failed",
+    )
+    sp.add_argument(
+        "--max-failure-rate",
+        type=share,
+        metavar="SHARE",
+        help="stop (after the canary, or any later 200 rows) when more than this share "
+        "failed (default 0.2); exit 1",
+    )
+    sp.add_argument(
+        "--pace", type=rate, metavar="ROWS", help="at most ROWS rows a second (a busy warehouse)"
+    )
+
+
+def cmd_redrive(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import DeadLetterFilter
+    from triage_app.core.jobs import RedriveJob
+    from triage_app.core.vocabulary import Status
+
+    ids = chosen_ids(
+        args, "redrive", {"--all-open": "all_open", "--class": "error_class", "--batch": "batch"}
+    )
+    args.transform = full_ref(args.transform, writes=not args.dry_run)
+    where = None
+    if args.all_open:
+        where = DeadLetterFilter(status=Status.OPEN)
+    elif args.error_class or args.batch:
+        where = DeadLetterFilter(
+            status=args.status, error_class=args.error_class, batch_id=args.batch
+        )
+    verbose = args.verbose and not args.json
+    job = RedriveJob(
+        args.transform,
+        ids=tuple(ids) if ids else None,
+        where=where,
+        dry_run=args.dry_run,
+        max_attempts=args.max_attempts,
+        guard=_guard(args),
+        # JSON lists every row's outcome; the text is a summary, and with --verbose each
+        # row's line is printed as its chunk settles, so memory stays flat either way.
+        # The text keeps a few rows that did not succeed, to say what became of a lapsed one.
+        keep=None if args.json else 10,
+        on_results=_print_outcomes if verbose else None,
+    )
+    with open_workspace_of(args) as ws:
+        s = job.run(ws)
+    data: dict[str, Any] = {}
+    if args.json:  # a whole batch's rows: built only when asked for
+        data = s.to_json()  # "transform": the version it went (or would go) through
+        for k in ("dry_run", "cancelled", "more_results"):
+            data.pop(k)
+        if job.guard is None:
+            data.pop("stopped")
+
+    def text() -> str:
+        if s.dry_run:  # nothing was written: every outcome is a "would"
+            lines = [
+                f"would re-drive {s.attempted:,} with {s.transform}: {s.succeeded:,} would "
+                f"succeed, {s.failed:,} would fail (dry run: nothing was written)"
+            ]
+        else:
+            lines = [
+                f"re-drove {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
+                f"{s.failed:,} failed, {s.parked:,} parked"
+            ]
+        skip = "would skip" if s.dry_run else "skipped"
+        for why, (n, ids) in s.not_attempted.items():
+            lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids, total=n)}")
+        # A row whose lease ran out: what happened to it meanwhile, and to what it loaded.
+        lapsed = [r for r in s.results if r.outcome == "lapsed"]
+        for r in lapsed:
+            lines.append(f"  #{r.id}: {for_terminal(r.error or '')}")
+        if s.lapsed > len(lapsed):
+            lines.append(f"  and {s.lapsed - len(lapsed):,} more (--verbose or --json names each)")
+        if s.stopped:
+            lines.append(f"stopped by itself: {s.stopped}")
+        return "\n".join(lines)
+
+    emit(data, args.json, text)
+    return 1 if s.stopped else 0
+
+
+def _guard(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """``--canary``, ``--max-failure-rate``, ``--pace``: a re-drive that guards itself."""
+    if args.canary is None and args.pace is None and args.max_failure_rate is None:
+        return None
+    from triage_app.core.deadletters import RedriveGuard
+
+    rate = 0.2 if args.max_failure_rate is None else args.max_failure_rate
+    return RedriveGuard(canary=args.canary, max_failure_rate=rate, pace=args.pace)
+
+
+def _print_outcomes(results: Sequence[Any]) -> None:
+    """``redrive --verbose``: each row's outcome, a chunk at a time; the summary follows."""
+    sys.stdout.write(
+        "".join(
+            f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {for_terminal(r.error or '')}\n"
+            for r in results
+        )
+    )

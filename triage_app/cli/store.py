@@ -1,0 +1,333 @@
+"""The store as a whole: its ``stats``, the Trends ``report``, the retention ``purge``, the
+``audit`` trail, and ``migrate`` to this version's schema."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from triage_app.cli.support import (
+    Subparsers,
+    command,
+    dead_letter_id,
+    emit,
+    for_terminal,
+    more_note,
+    open_workspace_of,
+    whole,
+)
+from triage_app.core.vocabulary import AuditAction, plural
+
+
+def add_commands(subparsers: Subparsers) -> None:
+    _add_stats(subparsers)
+    _add_report(subparsers)
+    _add_purge(subparsers)
+    _add_audit(subparsers)
+    _add_migrate(subparsers)
+
+
+def _add_stats(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "stats",
+        cmd_stats,
+        "counts by class and status, attempts, failures per day, top errors",
+    )
+    sp.add_argument(
+        "--days",
+        type=whole(1, 3660),
+        default=14,
+        metavar="N",
+        help="failures per day for the last N days (default 14; --json has every day)",
+    )
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from triage_app.core import quick_stats
+
+    db = quick_stats.store_path(args.workspace, args.dead_letter)
+    payload = quick_stats.cached_answer(db) if db is not None else None
+    if payload is not None:
+        st = orjson.loads(payload)  # unchanged since last asked: no engine needed
+    else:
+        from triage_app.core.trends import stats_json
+
+        with open_workspace_of(args, create=False) as ws:
+            st = stats_json(ws)
+
+    def text() -> str:
+        out = [plural(st["total"], "dead letter")]
+        out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
+        out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
+        out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
+        out += _per_day(st["failures_per_day"], args.days)
+        out.append("top signatures:")
+        out += [
+            f"  {s['count']:>6}  {s['class']:9} {for_terminal(s['signature'])}"
+            for s in st["top_signatures"]
+        ]
+        return "\n".join(out)
+
+    emit(st, args.json, text)
+    return 0
+
+
+def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
+    """``stats``' failures per day: each of the last ``days`` UTC days (from the first with a
+    failure), by the day of each dead letter's first failure, with its classes. The head
+    names the days: a UTC day is not the reader's own, and the window ends at today's."""
+    import datetime as dt
+
+    from triage_app.core.clock import today
+
+    last = today()
+    first = last - dt.timedelta(days=days - 1)
+    by_day: dict[str, dict[str, int]] = {}
+    for c in counts:  # {"day", "class", "count"}, zero counts left out
+        if first.isoformat() <= c["day"] <= last.isoformat():
+            by_day.setdefault(c["day"], {})[c["class"]] = c["count"]
+    span = f"{first.isoformat()} to {last.isoformat()}" if days != 1 else last.isoformat()
+    head = (
+        f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''} "
+        f"({span}):"
+    )
+    if not by_day:
+        newest = max((c["day"] for c in counts), default=None)
+        return [head, "  none" + (f" (the newest: {newest})" if newest else "")]
+    lines = [head]
+    day = dt.date.fromisoformat(min(by_day))
+    while day <= last:
+        classes = by_day.get(day.isoformat(), {})
+        said = ", ".join(f"{c} {n:,}" for c, n in classes.items())
+        lines.append(f"  {day.isoformat()}  {sum(classes.values()):>6,}  {said}".rstrip())
+        day += dt.timedelta(days=1)
+    return lines
+
+
+def _add_report(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "report",
+        cmd_report,
+        "write the Trends charts (PNG, with their numbers as CSV) and a Markdown and "
+        "HTML summary into a folder; needs no display",
+    )
+    sp.add_argument("--out", required=True, metavar="DIR", help="folder to write (created)")
+    sp.add_argument("--since", metavar="DATE", help="first day to cover, YYYY-MM-DD")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from triage_app.core.errors import TriageError
+
+    since = None
+    if args.since:
+        try:
+            since = dt.date.fromisoformat(args.since)
+        except ValueError:
+            raise TriageError(f"--since {args.since!r} is not a date (YYYY-MM-DD)") from None
+    if not args.out.strip():
+        raise TriageError("--out names no folder: give the folder to write the report in")
+    from triage_app.core.places import printable
+    from triage_app.gui.trends.report import write_report
+
+    out = Path(args.out)
+    with open_workspace_of(args, create=False) as ws:
+        try:
+            r = write_report(ws, out, since)
+        except OSError as exc:
+            # The folder named, and the file inside it where that is what failed.
+            where = printable(out)
+            if isinstance(exc.filename, str) and Path(exc.filename) != out:
+                where += f" ({printable(Path(exc.filename).name)})"
+            raise TriageError(
+                f"cannot write the report to {where}: {exc.strerror or exc}"
+            ) from None
+    emit(
+        r.to_json(),
+        args.json,
+        lambda: (
+            f"report in {r.out_dir}: {plural(len(r.images), 'chart')}, "
+            f"{plural(r.dead_letters, 'dead letter')}"
+            + (f", {plural(r.spikes, 'spike')}" if r.spikes else "")
+            + f"; open {r.html.name} or {r.markdown.name}"
+        ),
+    )
+    return 0
+
+
+def _add_purge(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "purge",
+        cmd_purge,
+        "delete resolved or discarded dead letters closed more than DAYS ago, with their "
+        "history (open and parked ones never); without --older-than, the store's policy",
+    )
+    sp.add_argument(
+        "--older-than",
+        type=int,
+        metavar="DAYS",
+        help="closed more than DAYS days ago (default: the store's retention policy)",
+    )
+    sp.add_argument(
+        "--status",
+        action="append",
+        metavar="STATUS",
+        help="resolved or discarded; repeat for both (default: both, or the policy's)",
+    )
+    sp.add_argument("--batch", metavar="ID", help="only this batch's rows (id or prefix)")
+    sp.add_argument("--dry-run", action="store_true", help="count what would go; delete nothing")
+    sp.add_argument(
+        "--save-policy",
+        action="store_true",
+        help="keep --older-than and --status as the store's retention policy, for the team",
+    )
+
+
+def cmd_purge(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import RetentionPolicy, retention_policy, set_retention_policy
+    from triage_app.core.errors import TriageError
+    from triage_app.core.jobs import PurgeJob
+
+    with open_workspace_of(args) as ws:
+        if args.older_than is None:
+            policy = retention_policy(ws)
+            if policy is None:
+                raise TriageError(
+                    "no retention policy is set for this store: give --older-than DAYS "
+                    "(and --save-policy to keep it for the team)"
+                )
+            if args.status:
+                policy = RetentionPolicy.of(policy.days, args.status)
+        else:
+            policy = RetentionPolicy.of(args.older_than, args.status or ["resolved", "discarded"])
+        if args.save_policy:
+            set_retention_policy(ws, policy)
+        s = PurgeJob(policy.days, policy.statuses, args.dry_run, args.batch).run(ws)
+
+    def text() -> str:
+        verb = "would purge" if s.dry_run else "purged"
+        parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items()) or "nothing"
+        lines = [
+            f"{verb} {plural(s.rows, 'dead letter')} ({parts}) closed before "
+            f"{s.cutoff:%Y-%m-%d %H:%M} UTC ({' and '.join(s.statuses)}, "
+            f"older than {plural(policy.days, 'day')})"
+        ]
+        for day, classes in s.by_day.items():
+            counts = ", ".join(f"{n:,} {c}" for c, n in classes.items())
+            lines.append(f"  quarantined {day}: {counts}")
+        if s.cancelled:
+            lines.append("cancelled: the rest was kept")
+        if args.save_policy:
+            lines.append(f"retention policy saved for the store: {policy.describe()}")
+        return "\n".join(lines)
+
+    emit(s.to_json(), args.json, text)
+    return 0
+
+
+def _add_audit(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "audit",
+        cmd_audit,
+        "the audit trail: who did what to which dead letter, and when; newest first",
+    )
+    sp.add_argument(
+        "--since",
+        metavar="DATE",
+        help="from this UTC day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM[:SS], UTC unless "
+        "it gives an offset) on",
+    )
+    sp.add_argument("--actor", metavar="TEXT", help="actors containing TEXT (any case)")
+    sp.add_argument(
+        "--action",
+        metavar="ACTION",
+        help="only this action: " + ", ".join(a.value for a in AuditAction),
+    )
+    sp.add_argument(
+        "one_id", type=dead_letter_id, nargs="?", metavar="ID", help="only this dead letter's"
+    )
+    sp.add_argument("--id", type=whole(1), metavar="N", help="only the events of dead letter N")
+    sp.add_argument(
+        "--limit", type=whole(1), default=100, metavar="N", help="at most N events (default 100)"
+    )
+    sp.add_argument(
+        "--offset",
+        type=whole(0),
+        default=0,
+        metavar="N",
+        help="skip the N newest matching events: the next page",
+    )
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from triage_app.core.clock import readable
+    from triage_app.core.deadletters import AuditFilter, audit_page, parse_action, parse_since
+    from triage_app.core.errors import TriageError
+
+    if args.one_id is not None and args.id not in (None, args.one_id):
+        raise TriageError(f"audit: dead letter {args.one_id} or {args.id}? give one id")
+    f = AuditFilter(
+        since=parse_since(args.since) if args.since else None,
+        actor=args.actor or None,
+        action=parse_action(args.action) if args.action else None,
+        dead_letter_id=args.id if args.one_id is None else args.one_id,
+    )
+    with open_workspace_of(args, create=False) as ws:
+        page = audit_page(ws, f, limit=args.limit, offset=args.offset)
+    events = page.records
+    more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
+
+    def text() -> str:
+        if not events:
+            return "no audit events match" + (
+                f" after the first {args.offset:,}" if args.offset else ""
+            )
+        actors = [for_terminal(e.actor) for e in events]
+        who = min(max(len("actor"), *map(len, actors)), 40)
+        lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
+        for e, actor in zip(events, actors, strict=True):
+            dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
+            detail = for_terminal(e.detail if len(e.detail) <= 100 else e.detail[:99] + "…")
+            lines.append(
+                f"{readable(e.at):19}  {actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
+            )
+        if more:
+            lines.append(more)
+        return "\n".join(lines)
+
+    emit([e.to_json() for e in events], args.json, text)
+    if more and args.json:
+        print(more, file=sys.stderr)
+    return 0
+
+
+def _add_migrate(subparsers: Subparsers) -> None:
+    command(
+        subparsers,
+        "migrate",
+        cmd_migrate,
+        "bring the dead-letter store to this version's schema (a SQLite store is copied "
+        "first; back up a PostgreSQL one yourself)",
+        opens_workspace=False,
+    )
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from triage_app.core.db import migrate_workspace
+
+    store, change = migrate_workspace(args.workspace, dead_letter_url=args.dead_letter)
+    data: dict[str, Any] = (
+        change.to_json() if change else {"store": store, "from": None, "to": None}
+    )
+    data["current"] = change is None
+    emit(data, args.json, lambda: change.message if change else f"{store} is current")
+    return 0
