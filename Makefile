@@ -5,7 +5,7 @@ PYTHON := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 DEMO ?= .demo
 
-.PHONY: setup run demo test test-fast test-under-load lint bench clean package package-test
+.PHONY: setup run demo test test-fast test-under-load lint cli-reference bench clean package package-test
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -55,6 +55,10 @@ test-under-load: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check triage_app tests benchmarks scripts
 	$(VENV)/bin/ruff format --check triage_app tests benchmarks scripts
+
+# docs/cli.md from the parser (tests/cli/test_cli_reference.py fails when it is stale).
+cli-reference: $(STAMP)
+	$(PYTHON) scripts/cli_reference.py
 
 bench: $(STAMP)
 	$(PYTHON) benchmarks/bench_run.py

@@ -9,7 +9,7 @@ newlines and tabs, the rest is one line. The limits are set once, in ``LIMITS``.
 is one line naming the field and the character (``the owner holds \\x1b (ESC) at 3``).
 
 What is already in a store from before these checks is not trusted either: the command
-line escapes every text from the store (``cli_support.for_terminal``), CSV cells go through
+line escapes every text from the store (``cli.support.for_terminal``), CSV cells go through
 ``csv_cells.safe_cell``, and the report's HTML through ``html.escape``.
 """
 
@@ -24,7 +24,7 @@ from triage_app.core.errors import TriageError
 # of the groups table; a note or a reason is a few sentences, not a document.
 LIMITS: dict[str, int] = {"owner": 80, "tag": 80, "note": 2000, "reason": 2000}
 
-# What a terminal acts on instead of showing (the same set as cli_support.for_terminal):
+# What a terminal acts on instead of showing (the same set as cli.support.for_terminal):
 # C0 and C1 controls, DEL, bidi overrides and isolates, zero-width and line-separator
 # marks, the byte order mark, and lone surrogates (bytes that were not UTF-8).
 _UNSHOWN = re.compile(
@@ -100,7 +100,7 @@ def shown(text: str) -> str:
     refuse as ``\\xNN``/``\\uNNNN`` (a byte kept as a lone surrogate as that byte). For text
     already in a store, from before these checks or from a partner's file, that goes where
     a terminal may show it (the report's Markdown, read with ``cat`` as often as rendered).
-    The command line's own is ``cli_support.for_terminal``, the same rule."""
+    The command line's own is ``cli.support.for_terminal``, the same rule."""
 
     def escaped(m: re.Match[str]) -> str:
         n = ord(m.group())
