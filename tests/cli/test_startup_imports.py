@@ -3,11 +3,11 @@
 Checked, not timed (the timing is benchmarks/bench_startup.py): after ``main([... run
 ...])`` in a child process, ``sys.modules`` holds no Alembic, keyring, Qt or psycopg on a
 SQLite workspace, no SQLAlchemy ORM at all (the store's tables are Core tables), and none
-of the engine's parts that a run does not use: of the dead letters, only the filters the
-stats cache's warming counts with, and after a batch that quarantined nothing not even
-those. The dead letters' package loads its parts on demand and still answers every name of
-its interface as the eager one did. The registry looks for plugins only when a
-question needs them."""
+of the engine's parts that a run does not use: of the dead letters, only the filters and
+the error groups' query the stats cache's warming counts with, and after a batch that
+quarantined nothing not even those. The dead letters' package loads its parts on demand and
+still answers every name of its interface as the eager one did. The registry looks for
+plugins only when a question needs them."""
 
 from __future__ import annotations
 
@@ -41,8 +41,13 @@ NEVER = (
 # (trends, and the dead letters' filters), a rerun ("already loaded") does neither.
 NOT_FOR_A_RUN = ("triage_app.core.verify", "triage_app.core.demo", "triage_app.gui")
 NOT_FOR_A_RERUN = (*NOT_FOR_A_RUN, "triage_app.core.trends", "triage_app.core.deadletters")
-# All a new batch loads of the dead letters' package: the filters, for the stats cache.
-DEAD_LETTERS_FOR_A_RUN = ["triage_app.core.deadletters", "triage_app.core.deadletters.filters"]
+# All a new batch loads of the dead letters' package, for the stats cache: the filters, and
+# the error groups' query (not their write path, which would load transitions).
+DEAD_LETTERS_FOR_A_RUN = [
+    "triage_app.core.deadletters",
+    "triage_app.core.deadletters.filters",
+    "triage_app.core.deadletters.groups",
+]
 
 _CHILD = """
 import json, sys

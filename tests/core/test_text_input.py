@@ -75,7 +75,7 @@ def test_core_refuses_before_writing_on_both_stores(demo: Workspace) -> None:
     for refuse in refusals:
         with pytest.raises(TriageError, match=r"^the (owner|tag|note|reason) "):
             refuse()
-    assert all(g.version == 0 for g in dls.list_groups(demo))  # no group was written
+    assert all(g.version == 0 for g in dls.error_groups(demo))  # no group was written
     events = dls.audit_trail(demo)
     assert {e.action for e in events} == {"quarantined"}
     # What is fine still goes through.

@@ -128,7 +128,7 @@ def test_many_stewards_set_a_new_groups_owner_at_once(store: Store, tmp_path: Pa
         assert [e.code for e in ended] == [0] * 8, [e.err for e in ended if e.code]
         version += 8
         with store.open() as ws:
-            (g,) = dls.list_groups(ws, signature=QTY)
+            (g,) = dls.error_groups(ws, signature=QTY)
             assert g.version == version
             assert g.owner in {f"s{round_}_{i}" for i in range(8)}
         # Guarded by the version each saw: one wins, the rest are told who and when.

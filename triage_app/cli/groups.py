@@ -9,9 +9,7 @@ from typing import Any
 
 from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of, whole
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import NOBODY
-
-SORTS = ("open", "oldest", "count", "owner")
+from triage_app.core.vocabulary import GROUP_SORTS, NOBODY
 
 
 def add_commands(subparsers: Subparsers) -> None:
@@ -29,7 +27,7 @@ def add_commands(subparsers: Subparsers) -> None:
     sp.add_argument("--tag", metavar="TAG", help="only the groups tagged TAG")
     sp.add_argument(
         "--sort",
-        choices=SORTS,
+        choices=GROUP_SORTS,
         default="open",
         help="most open first (default), oldest open row first, largest, or by owner",
     )
@@ -65,7 +63,7 @@ def cmd_groups(args: argparse.Namespace) -> int:
     from triage_app.core.clock import utcnow
 
     with open_workspace_of(args, create=False) as ws:
-        groups = dls.list_groups(ws, owner=args.owner, tag=args.tag, sort=args.sort)
+        groups = dls.error_groups(ws, owner=args.owner, tag=args.tag, sort=args.sort)
     now = utcnow()
 
     def text() -> str:

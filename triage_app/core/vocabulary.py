@@ -1,5 +1,5 @@
-"""The words the store, the CLI and the window share: statuses, error classes, batch states,
-audit actions, re-drive outcomes and payload kinds.
+"""The words the store, the CLI and the window share: statuses, error classes, the orders of
+error groups, batch states, audit actions, re-drive outcomes and payload kinds.
 
 Each is a ``StrEnum``, so a value compares equal to the text stored in the database and
 printed by ``--json``; nothing else in the code spells these words out.
@@ -41,6 +41,29 @@ class ErrorClass(enum.StrEnum):
 
 
 CLASSES: tuple[str, ...] = tuple(c.value for c in ErrorClass)
+
+
+class GroupSort(enum.StrEnum):
+    """What error groups are sorted by: ``groups --sort`` offers ``GROUP_SORTS``, the
+    window's groups table one per column (``deadletters.sort_groups`` orders by each)."""
+
+    OPEN = "open"  # most open rows first
+    OLDEST = "oldest"  # the oldest open row first: the longest wait
+    COUNT = "count"  # largest first: the order the groups are counted in
+    OWNER = "owner"  # by owner, the unowned last
+    SIGNATURE = "signature"
+    CLASS = "class"
+    RESOLVED = "resolved"
+    FIRST_SEEN = "first_seen"
+    LAST_SEEN = "last_seen"
+    TAGS = "tags"
+    NOTE = "note"
+
+
+# The orders of ``groups --sort`` (and ``deadletters.error_groups``): a team's backlog.
+GROUP_SORTS: tuple[str, ...] = tuple(
+    s.value for s in (GroupSort.OPEN, GroupSort.OLDEST, GroupSort.COUNT, GroupSort.OWNER)
+)
 
 
 class BatchState(enum.StrEnum):

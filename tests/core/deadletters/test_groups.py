@@ -36,7 +36,7 @@ def demo(workspace: Workspace) -> Workspace:
 
 
 def test_every_group_with_its_counts_and_oldest_open_row(demo: Workspace) -> None:
-    groups = {g.signature: g for g in dls.list_groups(demo)}
+    groups = {g.signature: g for g in dls.error_groups(demo)}
     assert len(groups) == 4
     code = groups[CODE]
     assert (code.error_class, code.count, code.open, code.owner, code.tags, code.version) == (
@@ -51,7 +51,7 @@ def test_every_group_with_its_counts_and_oldest_open_row(demo: Workspace) -> Non
     later = code.oldest_open + dt.timedelta(days=3, hours=12)
     assert code.to_json(later)["oldest_open_days"] == 3.5
     dls.redrive(demo, "pesanan@2", where=DeadLetterFilter(signature=CODE))
-    code = next(g for g in dls.list_groups(demo) if g.signature == CODE)
+    code = next(g for g in dls.error_groups(demo) if g.signature == CODE)
     assert (code.count, code.open, code.oldest_open) == (1, 0, None)  # resolved: none open
 
 
@@ -84,9 +84,9 @@ def test_owner_tags_and_note_are_audited_and_guarded(demo: Workspace) -> None:
 def test_groups_filter_and_sort_and_the_table_filters_by_owner_or_tag(demo: Workspace) -> None:
     dls.set_group(demo, QTY, owner="ani", add_tags=["needs source fix"])
     dls.set_group(demo, CODE, owner="budi", add_tags=['waiting "on" 100%_vendor'])
-    assert [g.signature for g in dls.list_groups(demo, owner="ani")] == [QTY]
-    assert [g.signature for g in dls.list_groups(demo, tag='waiting "on" 100%_vendor')] == [CODE]
-    by_owner = [g.owner for g in dls.list_groups(demo, sort="owner")]
+    assert [g.signature for g in dls.error_groups(demo, owner="ani")] == [QTY]
+    assert [g.signature for g in dls.error_groups(demo, tag='waiting "on" 100%_vendor')] == [CODE]
+    by_owner = [g.owner for g in dls.error_groups(demo, sort="owner")]
     assert by_owner == ["ani", "budi", None, None]
     rows = dls.list_dead_letters(demo, DeadLetterFilter(owner="budi"))
     assert [r.error for r in rows] and all(r.error_class == "code" for r in rows)
@@ -95,14 +95,14 @@ def test_groups_filter_and_sort_and_the_table_filters_by_owner_or_tag(demo: Work
     # The LIKE's own characters in a tag are plain text: "100%" matches nothing else.
     assert dls.list_dead_letters(demo, DeadLetterFilter(tag="%")) == []
     with pytest.raises(TriageError, match="unknown sort"):
-        dls.list_groups(demo, sort="size")
+        dls.error_groups(demo, sort="size")
 
 
 def test_unowned_groups_and_their_rows(demo: Workspace) -> None:
     """NOBODY (the owner picker's "nobody"): the groups no steward has taken on yet."""
     dls.set_group(demo, QTY, owner="ani")
     dls.set_group(demo, CODE, add_tags=["waiting on vendor"])  # tagged, still nobody's
-    unowned = {g.signature for g in dls.list_groups(demo, owner=NOBODY)}
+    unowned = {g.signature for g in dls.error_groups(demo, owner=NOBODY)}
     assert QTY not in unowned and CODE in unowned and len(unowned) == 3
     rows = dls.list_dead_letters(demo, DeadLetterFilter(owner=NOBODY, status="all"))
     every = dls.list_dead_letters(demo, DeadLetterFilter(status="all"))
@@ -195,7 +195,7 @@ def test_two_stewards_assigning_one_group_at_once(
             make_demo(ws)
     for round_ in range(3):
         with open_workspace(**opened) as ws:
-            version = next(g for g in dls.list_groups(ws) if g.signature == QTY).version
+            version = next(g for g in dls.error_groups(ws) if g.signature == QTY).version
         procs = [
             subprocess.Popen(
                 [
@@ -211,7 +211,7 @@ def test_two_stewards_assigning_one_group_at_once(
         codes = sorted(p.wait(timeout=60) for p in procs)
         assert codes == [0, 2]
         with open_workspace(**opened) as ws:
-            g = next(g for g in dls.list_groups(ws) if g.signature == QTY)
+            g = next(g for g in dls.error_groups(ws) if g.signature == QTY)
             events = dls.audit_trail(ws, AuditFilter(action="group"))
         assert g.version == version + 1 and g.owner in (f"ani{round_}", f"budi{round_}")
         assert len(events) == round_ + 1

@@ -9,7 +9,8 @@ import pytest
 
 from tests.support.crafted_trends import MAR, MISSING, QTY, TYPE_ERROR, build_crafted
 from triage_app.core.db import open_workspace
-from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters
+from triage_app.core.deadletters import DeadLetterFilter, count_dead_letters, error_groups
+from triage_app.core.deadletters import groups as group_query
 from triage_app.core.trends import AttemptsBucket, compute_stats, compute_trends, counting
 
 MAR_4_10 = dt.datetime(2026, 3, 4, 10)  # batch B3: g
@@ -136,8 +137,8 @@ def test_group_times_the_same_whichever_way_they_are_counted(ws, monkeypatch) ->
     each instead of a VALUES list. Every way gives the same first, last and oldest open."""
     by_seeks = compute_trends(ws).groups
     with ws.store.connect() as conn:
-        alone = counting.error_groups(conn)  # counting its own cube
-    monkeypatch.setattr(counting, "_SEEKS_ABOVE", 0)
+        alone = error_groups(conn)  # counting its own cube
+    monkeypatch.setattr(group_query, "_SEEKS_ABOVE", 0)
     by_distinct = compute_trends(ws).groups
     monkeypatch.setattr(counting, "_GROUP_BY_ABOVE", 0)
     in_one_pass = compute_trends(ws).groups
@@ -201,11 +202,11 @@ def test_the_same_counts_on_postgresql(
         assert t.groups[0].last_seen == dt.datetime(2026, 3, 3, 15)
         assert t.groups[0].oldest_open == dt.datetime(2026, 3, 2, 10)
         # The ways taken for thousands of groups give the same groups here too.
-        monkeypatch.setattr(counting, "_SEEKS_ABOVE", 0)
+        monkeypatch.setattr(group_query, "_SEEKS_ABOVE", 0)
         monkeypatch.setattr(counting, "_GROUP_BY_ABOVE", 0)
         assert compute_trends(ws).groups == t.groups
         with ws.store.connect() as conn:
-            assert counting.error_groups(conn) == t.groups
+            assert error_groups(conn) == t.groups
         assert [p.rate for p in t.per_batch] == [0.4, 0.4, 0.25]
         assert compute_trends(ws, DeadLetterFilter(error_class="code")).attempts == (
             AttemptsBucket(1, 2, 0),

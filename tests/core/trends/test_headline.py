@@ -7,10 +7,10 @@ import datetime as dt
 
 from tests.support.crafted_trends import MAR, MISSING, QTY
 from triage_app.core.db import Workspace
+from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.trends import (
     BacklogPoint,
     DayCount,
-    ErrorGroup,
     Headline,
     Trends,
     compute_trends,

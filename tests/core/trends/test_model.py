@@ -13,11 +13,11 @@ import pytest
 
 from tests.support.crafted_trends import Crafted
 from triage_app.core.db import Workspace
+from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.trends import (
     AttemptsBucket,
     BatchPoint,
     DayCount,
-    ErrorGroup,
     Spike,
     SpikeCheck,
     SpikeRule,

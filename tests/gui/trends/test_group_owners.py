@@ -59,7 +59,7 @@ def test_assigning_and_tagging_a_group_from_trends(qtbot, window, demo_workspace
     assert groups.owner_combo.findData("ani") > 0
 
     with open_workspace(demo_workspace) as ws:
-        (g,) = [g for g in dls.list_groups(ws) if g.signature == group.signature]
+        (g,) = [g for g in dls.error_groups(ws) if g.signature == group.signature]
         events = dls.audit_trail(ws, AuditFilter(action="group"))
     assert (g.owner, g.tags, g.version) == ("ani", ("needs source fix", "waiting on vendor"), 2)
     assert len(events) == 2
@@ -137,7 +137,7 @@ def test_a_group_changed_meanwhile_is_refused_not_overwritten(
     qtbot.waitUntil(lambda: any("changed since version 0" in m for m in said), timeout=10_000)
     qtbot.waitUntil(lambda: _row_of(model, group.signature)[0] == "budi", timeout=10_000)
     with open_workspace(demo_workspace) as ws:
-        (g,) = [g for g in dls.list_groups(ws) if g.signature == group.signature]
+        (g,) = [g for g in dls.error_groups(ws) if g.signature == group.signature]
     assert (g.owner, g.note, g.version) == ("budi", "", 1)
 
 

@@ -31,8 +31,7 @@ from PySide6.QtWidgets import (
 
 from tests.support import history_actions
 from triage_app.core.db import open_workspace
-from triage_app.core.deadletters import editable_payload, get_dead_letter
-from triage_app.core.trends import ErrorGroup
+from triage_app.core.deadletters import ErrorGroup, editable_payload, get_dead_letter
 from triage_app.gui import style
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog

@@ -23,7 +23,6 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
         BacklogPoint,
         BatchPoint,
         DayCount,
-        ErrorGroup,
         Spike,
         Trends,
     )
@@ -45,7 +44,6 @@ __all__ = [
     "BacklogPoint",
     "BatchPoint",
     "DayCount",
-    "ErrorGroup",
     "Headline",
     "Spike",
     "SpikeCheck",
@@ -72,7 +70,6 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "BacklogPoint",
         "BatchPoint",
         "DayCount",
-        "ErrorGroup",
         "Spike",
         "Trends",
     ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from triage_app.core.db import Workspace
-from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.deadletters import DeadLetterFilter, error_groups
 from triage_app.core.trends.batches import per_batch, spike_checks
 from triage_app.core.trends.counting import (
     STATUSES,
@@ -14,7 +14,6 @@ from triage_app.core.trends.counting import (
     backlog,
     cube,
     cube_totals,
-    error_groups,
     failures_per_day,
     scope,
     status_totals,

@@ -15,7 +15,6 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import orjson
 from sqlalchemy import (
     Column,
     Connection,
@@ -35,18 +34,10 @@ from triage_app.core.clock import day_start
 from triage_app.core.db import (
     AuditEvent,
     DeadLetter,
-    ErrorGroupNotes,
-    Signature,
-    signature_ids,
     signature_texts,
 )
 from triage_app.core.deadletters import DeadLetterFilter, filter_clauses
-from triage_app.core.trends.model import (
-    AttemptsBucket,
-    BacklogPoint,
-    DayCount,
-    ErrorGroup,
-)
+from triage_app.core.trends.model import AttemptsBucket, BacklogPoint, DayCount
 from triage_app.core.trends.purged import PurgedBack
 from triage_app.core.vocabulary import ALL, CLASSES, WAITING, AuditAction, Status
 
@@ -54,9 +45,6 @@ STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
 # Cells per statement: below SQLite's 2,000 result columns and 32,766 bound parameters.
 _CELLS_PER_STATEMENT = 500
 _GROUP_BY_ABOVE = 20_000  # more cube cells than this: one GROUP BY pass is cheaper
-# More groups than this to seek: building a VALUES statement (about 0.1 ms a row in
-# SQLAlchemy) costs more than listing the groups with a DISTINCT on the index.
-_SEEKS_ABOVE = 4_000
 
 
 def statuses_of(f: DeadLetterFilter | None) -> tuple[str, ...]:
@@ -264,126 +252,6 @@ def backlog(
         open_ += -arrived[i] + resolved[i] + discarded[i] - reopened[i]
         res -= resolved[i]
     return tuple(reversed(points))
-
-
-def error_groups(
-    conn: Connection,
-    f: DeadLetterFilter | None = None,
-    since: dt.date | None = None,
-    top: int | None = None,
-    cells: dict[tuple[str, str, str, int], int] | None = None,
-    earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
-) -> tuple[ErrorGroup, ...]:
-    """Dead letters grouped by (signature, class): count by status, first and last seen,
-    the oldest open row. Largest first; ``top`` keeps the largest few. ``cells`` and
-    ``earliest``: the cube and its cells' first failures, if counted already."""
-    if cells is None or earliest is None:
-        earliest = {}
-        cells = cube(conn, scope(f, since), statuses_of(f), earliest)
-    groups: dict[tuple[str, str], dict[str, int]] = {}
-    for (cls, sig, status, _attempts), n in cells.items():
-        by_status = groups.setdefault((cls, sig), {})
-        by_status[status] = by_status.get(status, 0) + n
-    ranked = sorted(groups.items(), key=lambda kv: (-sum(kv[1].values()), kv[0][1], kv[0][0]))
-    if top is not None:
-        ranked = ranked[:top]
-    times = _group_times(conn, [k for k, _ in ranked], scope(f, since), earliest)
-    notes = _group_notes(conn)
-    return tuple(
-        ErrorGroup(
-            sig,
-            cls,
-            sum(by_status.values()),
-            by_status,
-            first_seen,
-            last_seen,
-            *notes.get(sig, (None, (), "", 0)),
-            oldest_open=oldest_open,
-        )
-        for (cls, sig), by_status in ranked
-        for first_seen, last_seen, oldest_open in [times[(cls, sig)]]
-    )
-
-
-def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...], str, int]]:
-    """Each owned, tagged or noted group's owner, tags, note and version, by signature
-    (few: read whole)."""
-    notes = ErrorGroupNotes
-    stmt = select(Signature.text, notes.owner, notes.tags, notes.note, notes.version).join(
-        Signature, Signature.id == notes.signature_id
-    )
-    return {
-        text: (owner, tuple(orjson.loads(tags)), note or "", int(version))
-        for text, owner, tags, note, version in conn.execute(stmt)
-    }
-
-
-def _group_times(
-    conn: Connection,
-    groups: Sequence[tuple[str, str]],
-    where: Sequence[ColumnElement[bool]],
-    earliest: dict[tuple[str, str, str, int], dt.datetime | None],
-) -> dict[tuple[str, str], tuple[dt.datetime | None, dt.datetime | None, dt.datetime | None]]:
-    """Each group's first and last failure, and the first failure of its oldest open row.
-
-    The first failures come from ``earliest``, each cube cell's, counted on the cube's walk:
-    the least of a group's cells, or of its open ones. The last failure is one seek of
-    ``ix_dl_class_sig_last`` per group, a few hundred groups to a statement of correlated
-    subqueries so that PostgreSQL's round trips stay few."""
-    chosen = set(groups)
-    first: dict[tuple[str, str], dt.datetime] = {}
-    oldest_open: dict[tuple[str, str], dt.datetime] = {}
-    for (c, sig, st, _a), when in earliest.items():
-        key = (c, sig)
-        if when is None or key not in chosen:
-            continue
-        _keep_least(first, key, when)
-        if st == Status.OPEN:
-            _keep_least(oldest_open, key, when)
-    ids = signature_ids(conn, {s for _c, s in chosen})
-    text = {i: s for s, i in ids.items()}
-    pairs = [(c, ids[s]) for c, s in groups if s in ids]
-    last = {(c, text.get(s, "")): when for c, s, when in _latest_per_group(conn, pairs, where)}
-    return {k: (first.get(k), last.get(k), oldest_open.get(k)) for k in groups}
-
-
-def _latest_per_group(
-    conn: Connection, pairs: Sequence[tuple[str, int]], where: Sequence[Any]
-) -> Iterable[tuple[str, int, dt.datetime | None]]:
-    """The last failure of each (class, signature id)."""
-    dl = DeadLetter
-    if len(pairs) > _SEEKS_ABOVE:
-        # Every group, listed by a DISTINCT on the index's prefix (which SQLite answers by
-        # skipping through it), then one seek each: 6,000 groups of a million rows in
-        # 0.05 s, where a GROUP BY walks the whole index (0.37 s).
-        every = select(dl.error_class, dl.signature_id).where(*where).distinct().subquery()
-        latest = (
-            select(func.max(dl.last_failed_at))
-            .where(dl.error_class == every.c.error_class)
-            .where(dl.signature_id == every.c.signature_id, *where)
-            .scalar_subquery()
-        )
-        for c, s, when in conn.execute(select(every.c.error_class, every.c.signature_id, latest)):
-            yield c, s, _as_datetime(when)
-        return
-    for start in range(0, len(pairs), _CELLS_PER_STATEMENT):
-        group = (
-            values(column("c", String()), column("s", Integer()), name="groups")
-            .data(list(pairs[start : start + _CELLS_PER_STATEMENT]))
-            .cte("groups")
-        )
-        latest = (
-            select(func.max(dl.last_failed_at))
-            .where(dl.error_class == group.c.c, dl.signature_id == group.c.s, *where)
-            .scalar_subquery()
-        )
-        for c, s, when in conn.execute(select(group.c.c, group.c.s, latest)):
-            yield c, s, _as_datetime(when)
-
-
-def _keep_least(seen: dict[Any, dt.datetime], key: Any, when: dt.datetime) -> None:
-    if key not in seen or when < seen[key]:
-        seen[key] = when
 
 
 def _in_cell(cell: Any) -> list[ColumnElement[bool]]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.trends.counting import status_totals
-from triage_app.core.trends.model import ErrorGroup, Spike, Trends
+from triage_app.core.trends.model import Spike, Trends
 from triage_app.core.vocabulary import plural
 
 

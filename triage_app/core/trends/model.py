@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from triage_app.core.clock import iso
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
-from triage_app.core.vocabulary import NOBODY, Status, plural
+from triage_app.core.vocabulary import plural
+
+if TYPE_CHECKING:  # only named here: a clean batch re-stamps the stats cache with this
+    # module (batches.py) and must not load the dead letters' code that counts them
+    from triage_app.core.deadletters import ErrorGroup
 
 # A spike among this many newest batches raises the banner; older ones stay in the chart.
 RECENT_BATCHES = 3
@@ -84,48 +88,6 @@ class BacklogPoint:
     arrived: int
     resolved_on_day: int
     discarded_on_day: int
-
-
-@dataclass(frozen=True)
-class ErrorGroup:
-    """Dead letters sharing one signature: one cause, fixed once."""
-
-    signature: str
-    error_class: str
-    count: int
-    by_status: dict[str, int]
-    first_seen: dt.datetime | None
-    last_seen: dt.datetime | None
-    owner: str | None = None  # who works on it (the team backlog: deadletters/groups.py)
-    tags: tuple[str, ...] = ()
-    note: str = ""
-    version: int = 0  # of its owner, tags and note: a change names the one it saw
-    oldest_open: dt.datetime | None = None  # the first failure of its oldest open row
-
-    def age(self, now: dt.datetime) -> dt.timedelta | None:
-        """How long its oldest open row has waited; None when none is open."""
-        return None if self.oldest_open is None else now - self.oldest_open
-
-    def matches(self, owner: str | None = None, tag: str | None = None, text: str = "") -> bool:
-        """Whether the group is ``owner``'s (``NOBODY``: nobody's), tagged ``tag``, and
-        has ``text`` (any case) in its signature, class, owner, tags or note."""
-        if owner is not None and self.owner != (None if owner == NOBODY else owner):
-            return False
-        if tag is not None and tag not in self.tags:
-            return False
-        needle = text.strip().casefold()
-        if not needle:
-            return True
-        said = (self.signature, self.error_class, self.owner or "", *self.tags, self.note)
-        return any(needle in s.casefold() for s in said)
-
-    @property
-    def open(self) -> int:
-        return self.by_status.get(Status.OPEN, 0)
-
-    @property
-    def resolved(self) -> int:
-        return self.by_status.get(Status.RESOLVED, 0)
 
 
 @dataclass(frozen=True)
@@ -211,23 +173,7 @@ class Trends:
                 for b, c in zip(self.per_batch, self.checks, strict=True)
             ],
             "backlog": [{**asdict(p), "day": p.day.isoformat()} for p in self.backlog],
-            "error_groups": [
-                {
-                    "signature": g.signature,
-                    "class": g.error_class,
-                    "count": g.count,
-                    "open": g.open,
-                    "resolved": g.resolved,
-                    "by_status": g.by_status,
-                    "first_seen": _iso_or_none(g.first_seen),
-                    "last_seen": _iso_or_none(g.last_seen),
-                    "oldest_open": _iso_or_none(g.oldest_open),
-                    "owner": g.owner,
-                    "tags": list(g.tags),
-                    "note": g.note,
-                }
-                for g in self.groups
-            ],
+            "error_groups": [g.to_trends_json() for g in self.groups],
             "attempts_by_status": {str(a): st for a, st in self.by_attempts_status.items()},
             "spike_rule": asdict(self.rule),
             "purges": [

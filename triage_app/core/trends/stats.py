@@ -12,17 +12,16 @@ from typing import Any
 
 from triage_app.core.clock import seconds
 from triage_app.core.db import Workspace
-from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.deadletters import DeadLetterFilter, ErrorGroup, error_groups
 from triage_app.core.trends.compute import compute_trends
 from triage_app.core.trends.counting import (
     cube,
     cube_totals,
-    error_groups,
     failures_per_day,
     scope,
     statuses_of,
 )
-from triage_app.core.trends.model import DayCount, ErrorGroup, Trends
+from triage_app.core.trends.model import DayCount, Trends
 from triage_app.core.trends.spikes import SpikeRule
 from triage_app.core.vocabulary import ALL
 
@@ -101,7 +100,7 @@ def compute_stats(
             cells = cube(conn, scope(f, since), statuses_of(f), earliest)
             by_cs, by_as = cube_totals(cells)
             days = failures_per_day(conn, f, since)
-            groups = error_groups(conn, f, since, top, cells, earliest)
+            groups = error_groups(conn, f, since, top=top, cells=cells, earliest=earliest)
     by_class: dict[str, int] = {}
     by_status: dict[str, int] = {}
     for cls, statuses_n in by_cs.items():

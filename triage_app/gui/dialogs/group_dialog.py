@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.clock import minute
+from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.jobs import GroupJob
-from triage_app.core.trends import ErrorGroup
 from triage_app.core.vocabulary import plural
 
 NOTE_CHARS = 2_000

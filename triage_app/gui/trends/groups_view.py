@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.clock import minute, utcnow, waited
-from triage_app.core.trends import ErrorGroup, Trends
-from triage_app.core.vocabulary import plural
+from triage_app.core.deadletters import ErrorGroup, sort_groups
+from triage_app.core.trends import Trends
+from triage_app.core.vocabulary import GroupSort, plural
 from triage_app.gui import pickers
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
@@ -93,20 +94,20 @@ def tag_link(tag: str) -> Link:
     return Link(f"tag {tag}", (("tag", tag),))
 
 
-# How each column sorts: the group's value for it (None last).
-_SORT_KEYS: dict[int, Any] = {
-    COL_SIGNATURE: lambda g: g.signature,
-    COL_CLASS: lambda g: g.error_class,
-    COL_COUNT: lambda g: g.count,
-    COL_OPEN: lambda g: g.open,
-    COL_RESOLVED: lambda g: g.resolved,
-    COL_FIRST: lambda g: g.first_seen,
-    COL_LAST: lambda g: g.last_seen,
-    # Ascending is the longest wait first: the oldest open row's first failure.
-    COL_WAITED: lambda g: g.oldest_open,
-    COL_OWNER: lambda g: g.owner.casefold() if g.owner else None,
-    COL_TAGS: lambda g: ", ".join(g.tags).casefold() or None,
-    COL_NOTE: lambda g: g.note.casefold() or None,
+# What each column sorts by (deadletters.sort_groups: groups without a value last).
+# Ascending by the oldest open row is the longest wait first.
+_SORTS: dict[int, GroupSort] = {
+    COL_SIGNATURE: GroupSort.SIGNATURE,
+    COL_CLASS: GroupSort.CLASS,
+    COL_COUNT: GroupSort.COUNT,
+    COL_OPEN: GroupSort.OPEN,
+    COL_RESOLVED: GroupSort.RESOLVED,
+    COL_FIRST: GroupSort.FIRST_SEEN,
+    COL_LAST: GroupSort.LAST_SEEN,
+    COL_WAITED: GroupSort.OLDEST,
+    COL_OWNER: GroupSort.OWNER,
+    COL_TAGS: GroupSort.TAGS,
+    COL_NOTE: GroupSort.NOTE,
 }
 
 
@@ -145,7 +146,7 @@ class GroupsModel(QAbstractTableModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort by a column (a header click); kept across refreshes. Empty values last."""
-        if column not in _SORT_KEYS:
+        if column not in _SORTS:
             return
         self._order = (column, order)
         self.layoutAboutToBeChanged.emit()
@@ -156,11 +157,7 @@ class GroupsModel(QAbstractTableModel):
         if self._order is None:
             return groups  # as counted: largest first
         column, order = self._order
-        key = _SORT_KEYS[column]
-        present = [g for g in groups if key(g) is not None]
-        empty = [g for g in groups if key(g) is None]
-        descending = order == Qt.SortOrder.DescendingOrder
-        return (*sorted(present, key=key, reverse=descending), *empty)
+        return sort_groups(groups, _SORTS[column], order == Qt.SortOrder.DescendingOrder)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.groups)

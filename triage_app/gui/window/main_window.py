@@ -38,6 +38,7 @@ from triage_app.core.deadletters import (
     ChangeReport,
     ChangeSetReport,
     DeadLetterFilter,
+    ErrorGroup,
     ExportSummary,
     RedriveSummary,
     count_dead_letters,
@@ -48,7 +49,6 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import DemoJob, ExportJob, Job
 from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
 from triage_app.core.transforms import default_registry
-from triage_app.core.trends import ErrorGroup
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
