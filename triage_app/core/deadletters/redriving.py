@@ -51,7 +51,7 @@ from triage_app.core.db import (
 )
 from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
-from triage_app.core.deadletters.queries import count_dead_letters, matching_ids, not_found
+from triage_app.core.deadletters.queries import count_dead_letters, not_found
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
@@ -159,14 +159,6 @@ def try_payload(
     except Exception as exc:
         return None, failure_from(0, payload, exc)
     return row_dict, None
-
-
-def select_ids(ws: Workspace, ids: Sequence[int] | None, f: DeadLetterFilter | None) -> list[int]:
-    if ids:
-        return sorted(set(ids))
-    if f is None:
-        raise TriageError("choose dead letters to re-drive: ids, a filter, or all open")
-    return matching_ids(ws, f)
 
 
 def _chunks(
