@@ -17,14 +17,16 @@ from triage_app.core.db import DeadLetter, Workspace
 from triage_app.core.deadletters import (
     ChangedMeanwhile,
     Refused,
-    add_note,
+    apply_change,
+    discard,
     edit_payload,
     get_dead_letter,
+    note,
+    park,
     redrive,
-    set_status,
     transitions,
 )
-from triage_app.core.vocabulary import RedriveOutcome, Status
+from triage_app.core.vocabulary import RedriveOutcome
 
 ROWS = 6
 
@@ -70,15 +72,15 @@ def test_every_change_bumps_the_version(ws: Workspace) -> None:
     assert version(ws, 1) == 1
     edit_payload(ws, 1, '{"pesanan_id": 1}')
     assert version(ws, 1) == 2
-    add_note(ws, [1], "asked")
-    set_status(ws, [1], Status.PARKED, reason="later")
+    apply_change(ws, [1], note("asked"))
+    apply_change(ws, [1], park("later"))
     assert version(ws, 1) == 4
     assert redrive(ws, "pesanan@2", ids=[2]).succeeded == 1
     assert version(ws, 2) == 2
 
 
 def test_an_edit_at_an_old_version_is_refused_with_who_and_when(ws: Workspace) -> None:
-    add_note(ws, [1], "looking", actor="ana@desk")
+    apply_change(ws, [1], note("looking"), actor="ana@desk")
     with pytest.raises(ChangedMeanwhile) as caught:
         edit_payload(ws, 1, '{"pesanan_id": 1}', if_version=1)
     message = str(caught.value)
@@ -95,15 +97,15 @@ def test_a_held_row_refuses_edits_and_status_changes_but_takes_a_note(ws: Worksp
     assert [r.id for r in got.rows] == [1, 2]
     for change in (
         lambda: edit_payload(ws, 1, '{"pesanan_id": 1}'),
-        lambda: set_status(ws, [1], Status.PARKED),
-        lambda: set_status(ws, [2, 3], Status.DISCARDED, reason="junk"),
+        lambda: apply_change(ws, [1], park()),
+        lambda: apply_change(ws, [2, 3], discard("junk")),
     ):
         with pytest.raises(Refused, match=r"is held by a re-drive \(bob@laptop\) until 20"):
             change()
     assert get_dead_letter(ws, 3).status == "open"  # all or none
-    assert add_note(ws, [1], "seen it") == 1
+    assert len(apply_change(ws, [1], note("seen it")).changed) == 1
     transitions.release(ws.store, [1, 2], token)
-    assert set_status(ws, [1], Status.PARKED) == 1
+    assert len(apply_change(ws, [1], park()).changed) == 1
 
 
 def test_a_redrive_leaves_rows_another_holds_as_taken(ws: Workspace) -> None:

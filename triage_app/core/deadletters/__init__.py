@@ -32,12 +32,9 @@ _PARTS: dict[str, tuple[str, ...]] = {
     ),
     "changes": (
         "ChangePreview",
-        "add_note",
         "apply_change",
         "edit_payload",
         "preview_change",
-        "reclassify",
-        "set_status",
     ),
     "export": ("ExportSummary", "export_dead_letters"),
     "filters": ("DeadLetterFilter", "filter_clauses"),
@@ -146,12 +143,9 @@ if TYPE_CHECKING:
     )
     from triage_app.core.deadletters.changes import (
         ChangePreview,
-        add_note,
         apply_change,
         edit_payload,
         preview_change,
-        reclassify,
-        set_status,
     )
     from triage_app.core.deadletters.export import ExportSummary, export_dead_letters
     from triage_app.core.deadletters.filters import (

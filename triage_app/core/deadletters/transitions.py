@@ -494,17 +494,6 @@ def note(text: str) -> RowChange:
     return RowChange(AuditAction.NOTE, "noted", every, detail=text, check_claim=False)
 
 
-def status_change(status: Status, reason: str = "") -> RowChange:
-    """The change that sets ``status`` by hand."""
-    if status is Status.PARKED:
-        return park(reason)
-    if status is Status.DISCARDED:
-        return discard(reason)
-    if status is Status.OPEN:
-        return reopen(reason)
-    raise TriageError(f"cannot set status {status} by hand")
-
-
 @dataclass(frozen=True)
 class ChangeReport:
     """What a change by hand did to each row it named."""
