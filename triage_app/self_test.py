@@ -225,7 +225,7 @@ class _Checks:
 
 
 def _application() -> Any:
-    from triage_app.gui.app import _application as application
+    from triage_app.gui.app import application
 
     return application()
 

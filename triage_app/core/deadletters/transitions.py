@@ -146,7 +146,7 @@ def _is_pg(conn: Connection) -> bool:
     return conn.dialect.name == "postgresql"
 
 
-def _id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
+def id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
     """``id IN ids`` as one bound value, however many ids: a JSON array that SQLite reads
     with ``json_each``, an array on PostgreSQL. Thousands of ids as separate parameters
     cost more to render and bind than the statement costs to run."""
@@ -157,12 +157,12 @@ def _id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
     return DL.id.in_(select(each.table_valued("value").c.value))
 
 
-def _lock(
-    conn: Connection, ids: Sequence[int], *, skip_locked: bool = False
-) -> dict[int, Row[Any]]:
-    stmt = select(*_STATE).where(_id_in(conn, ids)).order_by(DL.id)
+def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
+    """The rows' state (``_STATE``: the working payload as ``payload``), locked on
+    PostgreSQL; SQLite's write transaction already excludes every other writer."""
+    stmt = select(*_STATE).where(id_in(conn, ids)).order_by(DL.id)
     if _is_pg(conn):
-        stmt = stmt.with_for_update(skip_locked=skip_locked)
+        stmt = stmt.with_for_update()
     rows: list[Row[Any]] = list(conn.execute(stmt))
     return {r.id: r for r in rows}
 
@@ -229,7 +229,7 @@ def _last_change(conn: Connection, dl_id: int) -> str:
     return "changed" if e is None else f"{e.action} by {e.actor} at {iso(e.at)}"
 
 
-def _refusal(
+def refusal(
     conn: Connection,
     dl_id: int,
     row: Row[Any] | None,
@@ -239,7 +239,9 @@ def _refusal(
     allowed: Sequence[Status] = WAITING,
     check_claim: bool = True,
 ) -> Refused | None:
-    """Why the change cannot apply to ``row``, or None when it can."""
+    """Why a change (``verb``: "parked", ...) cannot apply to ``row``, seen at version
+    ``seen`` (None: any), or None when it can: missing, held by a re-drive, changed since,
+    or in a status other than ``allowed``."""
     if row is None:
         return Refused(dl_id, f"no dead letter with id {dl_id}")
     if check_claim and _held(row, now):
@@ -308,8 +310,8 @@ def edit(
     actor = actor or actor_for(engine)
     with write_transaction(engine) as conn:
         now = utcnow()
-        row = _lock(conn, [dl_id]).get(dl_id)
-        refused = _refusal(conn, dl_id, row, if_version, "edited", now)
+        row = lock_rows(conn, [dl_id]).get(dl_id)
+        refused = refusal(conn, dl_id, row, if_version, "edited", now)
         if refused is not None:
             raise refused
         assert row is not None
@@ -344,30 +346,6 @@ def edit(
         )
         crash_point("mid-edit")
     return int(row.version) + 1
-
-
-# -- the guard, for the other modules that change rows by hand (change_sets.py) -----------
-def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
-    """The rows' state (``_STATE``: the working payload as ``payload``), locked on
-    PostgreSQL; SQLite's write transaction already excludes every other writer."""
-    return _lock(conn, ids)
-
-
-def id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
-    """``dead_letters.id`` in ``ids``, as one parameter whatever their number."""
-    return _id_in(conn, ids)
-
-
-def refusal(
-    conn: Connection,
-    dl_id: int,
-    row: Row[Any] | None,
-    seen: int | None,
-    verb: str,
-    now: dt.datetime,
-) -> Refused | None:
-    """Why an edit of ``row`` (seen at version ``seen``) is refused, or None."""
-    return _refusal(conn, dl_id, row, seen, verb, now)
 
 
 def edit_many(
@@ -543,13 +521,13 @@ def change_rows(
         now = utcnow()
         for start in range(0, len(wanted), CHUNK):
             part = wanted[start : start + CHUNK]
-            rows = _lock(conn, part)
+            rows = lock_rows(conn, part)
             updates: list[dict[str, Any]] = []
             events: list[dict[str, Any]] = []
             for dl_id in part:
                 row = rows.get(dl_id)
                 seen = expected.get(dl_id) if expected else None
-                why = _refusal(
+                why = refusal(
                     conn, dl_id, row, seen, change.verb, now, change.judged_in, change.check_claim
                 )
                 if why is not None:
@@ -585,7 +563,7 @@ class RowsVerdict:
 
 def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVerdict:
     """``change`` on each of ``ids`` as ``change_rows`` would decide it (one rule for both:
-    ``_refusal``, then ``RowChange.values``), read in one transaction; a preview. Nothing
+    ``refusal``, then ``RowChange.values``), read in one transaction; a preview. Nothing
     is locked: applying it names these versions (``expected``), so that a row changed
     since is refused rather than changed blind."""
     versions: dict[int, int] = {}
@@ -596,12 +574,12 @@ def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVer
         now = utcnow()
         for start in range(0, len(wanted), IN_LIMIT):
             part = wanted[start : start + IN_LIMIT]
-            stmt = select(*_STATE).where(_id_in(conn, part)).order_by(DL.id)
+            stmt = select(*_STATE).where(id_in(conn, part)).order_by(DL.id)
             found: list[Row[Any]] = list(conn.execute(stmt))
             rows = {r.id: r for r in found}
             for dl_id in part:
                 row = rows.get(dl_id)
-                why = _refusal(
+                why = refusal(
                     conn, dl_id, row, None, change.verb, now, change.judged_in, change.check_claim
                 )
                 if why is not None:
@@ -706,7 +684,7 @@ def claim(
         for ids_slice in _slices(part):
             # Rows another transaction is locking right now are skipped, not waited for:
             # they are busy. Rows that do not exist are missing.
-            stmt = select(*_CLAIM_STATE).where(_id_in(conn, ids_slice)).order_by(DL.id)
+            stmt = select(*_CLAIM_STATE).where(id_in(conn, ids_slice)).order_by(DL.id)
             if _is_pg(conn):
                 stmt = stmt.with_for_update(skip_locked=True)
             seen: set[int] = set()
@@ -735,7 +713,7 @@ def claim(
                     got.append(dl_id)
             if got:
                 conn.execute(
-                    update(DL).where(_id_in(conn, got)).values(claimed_by=token, claim_until=until)
+                    update(DL).where(id_in(conn, got)).values(claimed_by=token, claim_until=until)
                 )
             unseen = [i for i in ids_slice if i not in seen]
             if unseen:
@@ -776,7 +754,7 @@ def renew(engine: Engine, ids: Sequence[int], token: str) -> set[int]:
     with write_transaction(engine) as conn:
         now = utcnow()
         for part in _slices(sorted(set(ids))):
-            held = (_id_in(conn, part), DL.claimed_by == token)
+            held = (id_in(conn, part), DL.claimed_by == token)
             done = conn.execute(update(DL).where(*held).values(claim_until=now + lease()))
             if done.rowcount == len(part):  # the usual case: every one still ours
                 mine.update(part)
@@ -794,7 +772,7 @@ def release(engine: Engine, ids: Sequence[int], token: str) -> None:
         for part in _slices(sorted(set(ids))):
             conn.execute(
                 update(DL)
-                .where(_id_in(conn, part), DL.claimed_by == token)
+                .where(id_in(conn, part), DL.claimed_by == token)
                 .values(claimed_by=None, claim_until=None)
             )
 
@@ -841,7 +819,7 @@ def settle(
         now = utcnow()
         for i in _resolve(conn, token, resolved, transform_ref, actor, now):
             out[i] = Settled(RedriveOutcome.RESOLVED)
-        locked = _lock(conn, list(failed)) if failed else {}
+        locked = lock_rows(conn, list(failed)) if failed else {}
         rows = {i: r for i, r in locked.items() if _still_held(r, token, now)}
         lapsed = [i for i in ids if i not in out and i not in rows]
         out.update(_lapsed(conn, lapsed, token, now))
@@ -936,7 +914,7 @@ def _lapsed(
     given back."""
     if not ids:
         return {}
-    rows = _lock(conn, ids)
+    rows = lock_rows(conn, ids)
     out: dict[int, Settled] = {}
     for i in ids:
         row = rows.get(i)
@@ -955,7 +933,7 @@ def _lapsed(
     if mine:
         conn.execute(
             update(DL)
-            .where(_id_in(conn, mine), DL.claimed_by == token)
+            .where(id_in(conn, mine), DL.claimed_by == token)
             .values(claimed_by=None, claim_until=None)
         )
     return out
@@ -1008,7 +986,7 @@ def _resolve(
     detail = f"re-driven with {transform_ref}"
     for part in _slices(sorted(set(ids))):
         # Only rows still held: a lease that ran out is not ours any more (``_lapsed``).
-        held = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+        held = (id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
         stmt = select(DL.id).where(*held).order_by(DL.id)
         if _is_pg(conn):
             stmt = stmt.with_for_update()
@@ -1017,7 +995,7 @@ def _resolve(
             continue
         conn.execute(
             update(DL)
-            .where(_id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
+            .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
             .values(
                 status=Status.RESOLVED.value,
                 resolved_at=now,
@@ -1034,7 +1012,7 @@ def _resolve(
             literal(AuditAction.RESOLVED.value, String()),
             literal(detail, Text()),
             DL.version,
-        ).where(_id_in(conn, mine))
+        ).where(id_in(conn, mine))
         conn.execute(insert(AuditEvent).from_select(_EVENT_COLUMNS, events.order_by(DL.id)))
         done += mine
     return done
