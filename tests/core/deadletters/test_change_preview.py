@@ -15,15 +15,16 @@ from triage_app.core.deadletters import (
     ChangePreview,
     DeadLetterFilter,
     apply_change,
+    claims,
     discard,
     get_dead_letter,
+    leases,
     note,
     park,
     preview_change,
     reclassify_as,
     redrive,
     reopen,
-    transitions,
 )
 from triage_app.core.errors import TriageError
 
@@ -95,8 +96,8 @@ def test_the_json_form(ws: Workspace) -> None:
 
 
 def test_a_row_held_by_a_redrive_is_refused_in_the_preview(ws: Workspace) -> None:
-    token = transitions.new_token("bob@laptop")  # this process: alive, so it holds
-    assert [r.id for r in transitions.claim(ws.store, [3], token).rows] == [3]
+    token = leases.new_token("bob@laptop")  # this process: alive, so it holds
+    assert [r.id for r in claims.claim(ws.store, [3], token).rows] == [3]
     p = preview_change(ws, discard("junk"), ids=[1, 3])
     assert list(p.versions) == [1]
     assert p.refused[0][0] == 3 and "held by a re-drive (bob@laptop)" in p.refused[0][1]

@@ -177,7 +177,7 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
 
     from triage_app.core.clock import utcnow
     from triage_app.core.db import DeadLetter
-    from triage_app.core.deadletters import ChangedMeanwhile, apply_change, reopen, transitions
+    from triage_app.core.deadletters import ChangedMeanwhile, apply_change, leases, reopen
 
     assert len(apply_change(ws, [NULL_DISKON], discard("junk"), actor="ani").changed) == 1
     seen = get_dead_letter(ws, NULL_DISKON).version
@@ -187,8 +187,8 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
     assert get_dead_letter(ws, NULL_DISKON).status == "discarded"
     # Held by a re-drive (no re-drive claims a discarded row, but the guard is the same one
     # for every transition): refused as any status change is.
-    held = {"claimed_by": transitions.new_token("bob@laptop"), "claim_until": utcnow()}
-    held["claim_until"] += transitions.lease()
+    held = {"claimed_by": leases.new_token("bob@laptop"), "claim_until": utcnow()}
+    held["claim_until"] += leases.lease()
     with ws.store.begin() as conn:
         conn.execute(update(DeadLetter).where(DeadLetter.id == NULL_DISKON).values(**held))
     assert "is held by a re-drive (bob@laptop)" in refusal(
