@@ -149,8 +149,7 @@ def main(out: Path) -> None:
 
         # 4. The audit trail: a steward's fix and re-drive, a lead's note and park on a
         # team store, after the batch's own quarantine events.
-        from triage_app.core.deadletters import add_note, edit_payload, redrive, set_status
-        from triage_app.core.vocabulary import Status
+        from triage_app.core.deadletters import apply_change, edit_payload, note, park, redrive
 
         steward, lead = "ani@steward-laptop", "budi@lead-desk (db: lead1)"
         with open_workspace(folder) as ws:
@@ -160,8 +159,9 @@ def main(out: Path) -> None:
             )
             edit_payload(ws, 2, fixed, actor=steward)
             redrive(ws, "pesanan@1", ids=[2], actor=steward)
-            add_note(ws, [1], "line cut off at the source; asked Toko Kita to resend", actor=lead)
-            set_status(ws, [4], Status.PARKED, reason="transform bug: diskon null", actor=lead)
+            cut_off = note("line cut off at the source; asked Toko Kita to resend")
+            apply_change(ws, [1], cut_off, actor=lead)
+            apply_change(ws, [4], park("transform bug: diskon null"), actor=lead)
         window.reload()
         window.tabs.setCurrentWidget(window.audit)
         wait_until(app, lambda: window.audit.model.rowCount() == 8 and not window.audit.busy())

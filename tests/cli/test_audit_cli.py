@@ -29,7 +29,7 @@ def env(tmp_path: Path) -> dict[str, str]:
     ani = f"steward-ani@{socket.gethostname()}"
     with open_workspace(tmp_path / "ws") as ws:
         dls.edit_payload(ws, 1, '{"pesanan_id": 3}', actor=ani)
-        dls.add_note(ws, [2], "asked the shop", actor=ani)
+        dls.apply_change(ws, [2], dls.note("asked the shop"), actor=ani)
     return env
 
 

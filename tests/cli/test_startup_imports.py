@@ -155,10 +155,10 @@ def test_the_lazy_dead_letters_package_answers_what_it_imported() -> None:
     assert len(imports) > 50
     assert sorted(imports) == sorted(deadletters.__all__)
     assert imports == deadletters._SOURCE
+    assert not set(deadletters._PARTS) & set(imports)  # no part is named like a name of it
     for name, (part, there) in imports.items():
         module = importlib.import_module(f"triage_app.core.deadletters.{part}")
         assert getattr(deadletters, name) is getattr(module, there), name
-    assert deadletters.purge_dead_letters is deadletters.purge
     assert callable(deadletters.purge) and callable(deadletters.audit_trail)
     assert set(dir(deadletters)) >= set(deadletters.__all__)
     with pytest.raises(AttributeError, match="no_such_name"):
@@ -193,11 +193,11 @@ def test_the_lazy_trends_package_answers_what_it_imported() -> None:
 _SHADOWS = """
 import importlib, sys, types
 {first}
-from triage_app.core.deadletters import audit_trail, purge, purge_dead_letters
+from triage_app.core.deadletters import audit_trail, purge
 import triage_app.core.deadletters as dls
 print(all(
     isinstance(f, types.FunctionType)
-    for f in (audit_trail, purge, purge_dead_letters, dls.purge, dls.audit_trail)
+    for f in (audit_trail, purge, dls.purge, dls.audit_trail)
 ))
 print(sorted(m for m in sys.modules if m.startswith("triage_app.core.deadletters.")))
 """
@@ -207,15 +207,15 @@ print(sorted(m for m in sys.modules if m.startswith("triage_app.core.deadletters
     "first",
     [
         "",
-        "import triage_app.core.deadletters.purge, triage_app.core.deadletters.audit_trail",
-        "from triage_app.core.deadletters.audit_trail import _where",
+        "import triage_app.core.deadletters.retention, triage_app.core.deadletters.trail",
+        "from triage_app.core.deadletters.trail import _where",
         "from triage_app.core.deadletters import redrive",  # loads parts that load others
     ],
 )
 def test_purge_and_audit_trail_are_the_functions_however_their_parts_loaded(first: str) -> None:
-    """``purge`` and ``audit_trail`` name both a part and the function in it: the package's
-    attribute is the function, as the eager imports left it, even where the part was loaded
-    first (the import system then binds the part to the package's attribute)."""
+    """The package's ``purge`` and ``audit_trail`` are the functions, even where their parts
+    were loaded first: the import system binds a part to the package's attribute of the
+    part's name, so no part is named like a function it exports (``retention``, ``trail``)."""
     out = subprocess.run(
         [sys.executable, "-c", _SHADOWS.format(first=first)],
         capture_output=True,
@@ -225,7 +225,7 @@ def test_purge_and_audit_trail_are_the_functions_however_their_parts_loaded(firs
     assert out.returncode == 0, out.stderr[-2000:]
     functions, parts = out.stdout.splitlines()
     assert functions == "True"
-    assert "triage_app.core.deadletters.purge" in parts
+    assert "triage_app.core.deadletters.retention" in parts
 
 
 def test_a_part_loads_only_when_one_of_its_names_is_asked_for() -> None:

@@ -19,7 +19,6 @@ from triage_app.core import text_input
 from triage_app.core.db import Workspace, open_workspace
 from triage_app.core.demo import make_demo
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import Status
 
 QTY = "DataError: kolom wajib hilang: qty"
 TITLE = "\x1b]0;PWNED\x07"  # a terminal's title set, then BEL
@@ -68,9 +67,9 @@ def test_core_refuses_before_writing_on_both_stores(demo: Workspace) -> None:
         lambda: dls.set_group(demo, QTY, owner="y" * 120_000),
         lambda: dls.set_group(demo, QTY, add_tags=["t\rx"]),
         lambda: dls.set_group(demo, QTY, note="n\x1b[2J"),
-        lambda: dls.add_note(demo, [1], "n\x07"),
-        lambda: dls.set_status(demo, [1], Status.DISCARDED, reason="r\x1b[31m"),
-        lambda: dls.set_status(demo, [1], Status.PARKED, reason="r\rx"),
+        lambda: dls.apply_change(demo, [1], dls.note("n\x07")),
+        lambda: dls.apply_change(demo, [1], dls.discard("r\x1b[31m")),
+        lambda: dls.apply_change(demo, [1], dls.park("r\rx")),
     ]
     for refuse in refusals:
         with pytest.raises(TriageError, match=r"^the (owner|tag|note|reason) "):

@@ -18,15 +18,17 @@ from triage_app.core.batch import run_batch
 from triage_app.core.db import Workspace, open_workspace, table_sha256
 from triage_app.core.deadletters import (
     DeadLetterFilter,
+    apply_change,
+    discard,
     edit_payload,
     get_dead_letter,
     list_dead_letters,
-    reclassify,
+    park,
+    reclassify_as,
     redrive,
-    set_status,
 )
 from triage_app.core.transforms.pesanan import TRANSFORMS
-from triage_app.core.vocabulary import ErrorClass, Status
+from triage_app.core.vocabulary import ErrorClass
 
 PESANAN = TRANSFORMS[1]
 
@@ -199,9 +201,9 @@ def test_evidence_kept_byte_exact(workspace: Workspace, tmp_path: Path) -> None:
 
     dl_id = by_line[4].id
     edit_payload(workspace, dl_id, '{"pesanan_id": 3, "qty": 2}')
-    reclassify(workspace, [dl_id], ErrorClass.CODE)
-    set_status(workspace, [dl_id], Status.PARKED)
-    set_status(workspace, [by_line[2].id], Status.DISCARDED, reason="junk from a test feed")
+    apply_change(workspace, [dl_id], reclassify_as(ErrorClass.CODE))
+    apply_change(workspace, [dl_id], park())
+    apply_change(workspace, [by_line[2].id], discard("junk from a test feed"))
     d = get_dead_letter(workspace, dl_id)
     assert d.original_bytes == crlf and d.payload == '{"pesanan_id": 3, "qty": 2}'
     assert [e.action for e in d.events] == ["quarantined", "edited", "reclassified", "parked"]

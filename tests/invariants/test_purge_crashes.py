@@ -28,7 +28,7 @@ from triage_app.core.db import (
     open_config,
     resolve_config,
 )
-from triage_app.core.deadletters.purge import PURGE_CHUNK
+from triage_app.core.deadletters.retention import PURGE_CHUNK
 
 RESOLVED, DISCARDED = PURGE_CHUNK + 1_000, 4_000  # chunks: 5,000 + 1,000 resolved, 4,000
 

@@ -32,10 +32,10 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication, QFileDialog
 
     from triage_app.cli import main as triage_app
-    from triage_app.gui.app import _application
+    from triage_app.gui.app import application
     from triage_app.gui.window.main_window import MainWindow
 
-    app = _application()
+    app = application()
     to_open = list(args.folders[1:])
     # The platform's folder dialog, answered with the next workspace.
     QFileDialog.getExistingDirectory = staticmethod(lambda *a, **k: to_open.pop(0))  # type: ignore[method-assign]

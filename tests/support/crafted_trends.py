@@ -28,13 +28,13 @@ from triage_app.core.batch import run_batch
 from triage_app.core.db import AuditEvent, Batch, DeadLetter, open_workspace
 from triage_app.core.deadletters import (
     DeadLetterFilter,
+    apply_change,
+    discard,
     edit_payload,
     list_dead_letters,
     redrive,
-    set_status,
 )
 from triage_app.core.demo import StoreFiller
-from triage_app.core.vocabulary import Status
 
 MAR = [dt.date(2026, 3, d) for d in range(1, 6)]  # MAR[0] is March 1
 QTY = "DataError: qty tidak valid: <n>"
@@ -100,7 +100,7 @@ def build_crafted(
         assert redrive(ws, "pesanan@1", ids=[ids["a"]]).succeeded == 1
         for _ in range(2):
             redrive(ws, "pesanan@1", ids=[ids["d"]])
-        set_status(ws, [ids["c"]], Status.DISCARDED, reason="cut off: junk")
+        apply_change(ws, [ids["c"]], discard("cut off: junk"))
         days = {"b1": MAR[0], "b2": MAR[1], "b3": MAR[3]}
         with ws.store.begin() as conn:
             for name, day in days.items():

@@ -146,7 +146,7 @@ ALLOWED_FULL_SCANS: tuple[AllowedFullScan, ...] = (
     ),
     # The same for the audit trail's ``--actor`` (actors containing the text, any case).
     AllowedFullScan(
-        "core/deadletters/audit_trail.py:count_audit_events",
+        "core/deadletters/trail.py:count_audit_events",
         "audit_events",
         frozenset({"actor"}),
         "substring search of actors over every event",

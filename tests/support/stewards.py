@@ -13,9 +13,8 @@ import sys
 import orjson
 
 from triage_app.core.db import Workspace, open_workspace
-from triage_app.core.deadletters import edit_payload, get_dead_letter, set_status
+from triage_app.core.deadletters import apply_change, discard, edit_payload, get_dead_letter
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import Status
 
 
 def open_store(spec: str) -> Workspace:
@@ -44,7 +43,7 @@ def main(action: str, spec: str, ids: list[int], bump: int = 1) -> dict[str, lis
                     text = fixed(d.payload_bytes, bump)
                     edit_payload(ws, dl_id, text, if_version=d.version, actor=f"editor{bump}")
                 elif action == "discard":
-                    set_status(ws, [dl_id], Status.DISCARDED, reason="junk", actor="discarder")
+                    apply_change(ws, [dl_id], discard("junk"), actor="discarder")
                 else:
                     raise SystemExit(f"unknown action {action}")
             except TriageError:

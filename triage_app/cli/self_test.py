@@ -150,7 +150,9 @@ class _Checks:
     def qt_platform(self) -> str:
         from PySide6.QtCore import QLibraryInfo
 
-        app = _application()
+        from triage_app.gui.app import application
+
+        app = application()
         plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)) / "platforms"
         names = sorted(p.name for p in plugins.iterdir()) if plugins.is_dir() else []
         native = _NATIVE_PLATFORM.get(sys.platform)
@@ -222,12 +224,6 @@ class _Checks:
     def close(self) -> None:
         if self.ws is not None:
             self.ws.close()
-
-
-def _application() -> Any:
-    from triage_app.gui.app import _application as application
-
-    return application()
 
 
 def run_self_test(out: TextIO = sys.stdout) -> int:

@@ -321,11 +321,11 @@ class PurgeJob:
         return f"{head} of {what} dead letters{of} closed over {plural(self.days, 'day')} ago"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> PurgeSummary:
-        from triage_app.core.deadletters import purge_dead_letters
+        from triage_app.core.deadletters import purge
         from triage_app.core.trends import warm_stats_cache
 
         ws = _needs(ws)
-        summary = purge_dead_letters(
+        summary = purge(
             ws, self.days, self.statuses, self.dry_run, batch=self.batch, progress=progress
         )
         if summary.rows and not summary.dry_run:

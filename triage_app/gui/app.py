@@ -10,6 +10,10 @@ import ctypes.util
 import os
 import sys
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Qt loads only once a window is wanted (the display is checked first)
+    from PySide6.QtWidgets import QApplication
 
 XCB_PACKAGES = (
     "xvfb libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 "
@@ -59,7 +63,9 @@ def display_problem(
     return None
 
 
-def _application():  # type: ignore[no-untyped-def]
+def application() -> QApplication:
+    """The process's QApplication, made on first use with the app's name and icon; the
+    window, the self-test and the tests share it."""
     from PySide6.QtWidgets import QApplication
 
     from triage_app.gui.lifetime import collect_in_gui_thread
@@ -92,7 +98,7 @@ def open_window(
     from triage_app.core.db import resolve_config
     from triage_app.gui.window.main_window import MainWindow
 
-    _application()
+    application()
     config = resolve_config(workspace, warehouse_url, dead_letter_url)
     window = MainWindow(config)
     window.show()
@@ -122,7 +128,7 @@ def run_gui(
     if problem is not None:
         print(f"triage-app: {problem}", file=sys.stderr)
         return 2
-    app = _application()
+    app = application()
     window = first_window(workspace, warehouse_url=warehouse_url, dead_letter_url=dead_letter_url)
     from triage_app.gui.first_paint import report_first_paint
 
@@ -151,7 +157,7 @@ def first_window(
     from triage_app.gui.window.main_window import MainWindow
     from triage_app.gui.window.opening import ask_create
 
-    _application()
+    application()
     if is_first_run(workspace, (warehouse_url, dead_letter_url)):
         config, missing = None, None
     else:

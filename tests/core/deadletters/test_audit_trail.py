@@ -22,7 +22,7 @@ from triage_app.core.deadletters import (
     parse_action,
     parse_since,
 )
-from triage_app.core.deadletters.audit_trail import _where
+from triage_app.core.deadletters.trail import _where
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import AuditAction

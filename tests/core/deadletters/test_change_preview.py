@@ -14,20 +14,19 @@ from triage_app.core.db import Workspace
 from triage_app.core.deadletters import (
     ChangePreview,
     DeadLetterFilter,
-    add_note,
     apply_change,
+    claims,
     discard,
     get_dead_letter,
+    leases,
+    note,
     park,
     preview_change,
     reclassify_as,
     redrive,
     reopen,
-    set_status,
-    transitions,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import Status
 
 # The seed batch through pesanan@1 quarantines lines 3, 4, 6 and 8, as ids 1 to 4; 1-3 are
 # data, 4 is code (and resolves with pesanan@2).
@@ -52,7 +51,7 @@ def store_state(ws: Workspace) -> list[tuple[int, str, str, int, int]]:
 def test_a_preview_says_what_would_change_and_why_not_and_writes_nothing(
     ws: Workspace,
 ) -> None:
-    assert set_status(ws, [2], Status.PARKED, reason="later") == 1
+    assert len(apply_change(ws, [2], park("later")).changed) == 1
     assert redrive(ws, "pesanan@2", ids=[4]).succeeded == 1  # resolved: final
     before = store_state(ws)
     p = preview_change(ws, discard("test feed"), where=EVERY, sample=2)
@@ -97,8 +96,8 @@ def test_the_json_form(ws: Workspace) -> None:
 
 
 def test_a_row_held_by_a_redrive_is_refused_in_the_preview(ws: Workspace) -> None:
-    token = transitions.new_token("bob@laptop")  # this process: alive, so it holds
-    assert [r.id for r in transitions.claim(ws.store, [3], token).rows] == [3]
+    token = leases.new_token("bob@laptop")  # this process: alive, so it holds
+    assert [r.id for r in claims.claim(ws.store, [3], token).rows] == [3]
     p = preview_change(ws, discard("junk"), ids=[1, 3])
     assert list(p.versions) == [1]
     assert p.refused[0][0] == 3 and "held by a re-drive (bob@laptop)" in p.refused[0][1]
@@ -107,7 +106,7 @@ def test_a_row_held_by_a_redrive_is_refused_in_the_preview(ws: Workspace) -> Non
 def test_applying_the_preview_leaves_out_rows_changed_since(ws: Workspace) -> None:
     p = preview_change(ws, discard("test feed"), where=DeadLetterFilter(error_class="data"))
     assert p.versions == {1: 1, 2: 1, 3: 1}
-    add_note(ws, [2], "someone looks at it")  # 2 moved on since the preview
+    apply_change(ws, [2], note("someone looks at it"))  # 2 moved on since the preview
     report = apply_change(
         ws, list(p.versions), discard("test feed"), expected=p.versions, all_or_nothing=False
     )
@@ -123,7 +122,7 @@ def test_applying_the_preview_leaves_out_rows_changed_since(ws: Workspace) -> No
 
 
 def test_a_reopen_of_discarded_rows_previews_too(ws: Workspace) -> None:
-    assert set_status(ws, [1, 2], Status.DISCARDED, reason="junk") == 2
+    assert len(apply_change(ws, [1, 2], discard("junk")).changed) == 2
     p = preview_change(ws, reopen(), where=DeadLetterFilter(status="discarded"))
     assert p.versions == {1: 2, 2: 2}
 
@@ -136,7 +135,7 @@ def test_a_preview_needs_ids_or_a_filter(ws: Workspace) -> None:
 def test_a_discard_of_a_discarded_row_is_already_discarded_not_refused(ws: Workspace) -> None:
     """Issue 20: as a park of a parked row, in the preview and in the change alike; a
     resolved row is still refused."""
-    assert set_status(ws, [2], Status.DISCARDED, reason="junk") == 1
+    assert len(apply_change(ws, [2], discard("junk")).changed) == 1
     assert redrive(ws, "pesanan@2", ids=[4]).succeeded == 1
     p = preview_change(ws, discard("again"), ids=[1, 2, 4])
     assert (p.versions, p.unchanged) == ({1: 1}, (2,))

@@ -205,7 +205,7 @@ def test_revert_judges_every_row_and_finishes_once_none_waits(
     from before by hand: already restored. Once the edited row is discarded and the lease
     is gone, the revert runs again: the rows it restored are already restored (its own
     edits, not someone else's), and the change-set is reverted."""
-    from triage_app.core.deadletters import transitions
+    from triage_app.core.deadletters import claims, leases, transitions
 
     ids = _batch(workspace, tmp_path, n=10)
     p = dls.preview_fix(workspace, DEFAULT_DISKON, ids)
@@ -216,8 +216,8 @@ def test_revert_judges_every_row_and_finishes_once_none_waits(
     original = dls.get_dead_letter(workspace, by_hand).original_bytes
     dls.edit_payload(workspace, by_hand, '{"x": 1}')
     dls.edit_payload(workspace, by_hand, original.decode())  # back, by hand
-    token = transitions.new_token("other")
-    transitions.claim(workspace.store, [held], token)
+    token = leases.new_token("other")
+    claims.claim(workspace.store, [held], token)
 
     first = dls.revert_change_set(workspace, cs)
     assert [i for i, _ in first.refused] == [held] and "held by a re-drive" in first.refused[0][1]
@@ -227,7 +227,7 @@ def test_revert_judges_every_row_and_finishes_once_none_waits(
     assert len(first.changed) == len(p.versions) - 4
     assert first.reverted_at is None and dls.change_set(workspace, cs).reverted_at is None
 
-    transitions.release(workspace.store, [held], token)
+    claims.release(workspace.store, [held], token)
     dls.apply_change(workspace, [edited], transitions.discard("junk"))
     second = dls.revert_change_set(workspace, cs)
     assert second.changed == (held,) and second.refused == ()
@@ -241,12 +241,12 @@ def test_revert_judges_every_row_and_finishes_once_none_waits(
 
 
 def test_a_row_a_redrive_holds_is_not_fixed(workspace: Workspace, tmp_path: Path) -> None:
-    from triage_app.core.deadletters import transitions
+    from triage_app.core.deadletters import claims, leases
 
     ids = _batch(workspace, tmp_path, n=10)
     p = dls.preview_fix(workspace, DEFAULT_DISKON, ids)
     held = next(iter(p.versions))
-    transitions.claim(workspace.store, [held], transitions.new_token("other"))
+    claims.claim(workspace.store, [held], leases.new_token("other"))
     report = dls.apply_fix(workspace, DEFAULT_DISKON, p.versions)
     assert [i for i, _ in report.refused] == [held]
     assert "held by a re-drive" in report.refused[0][1]

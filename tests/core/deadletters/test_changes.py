@@ -14,12 +14,15 @@ from tests.support import SEED_ORDERS
 from triage_app.core.batch import run_batch
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import (
-    add_note,
+    apply_change,
+    discard,
     edit_payload,
     get_dead_letter,
-    reclassify,
+    note,
+    park,
+    reclassify_as,
     redrive,
-    set_status,
+    reopen,
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ErrorClass, Status
@@ -122,9 +125,9 @@ def test_invalid_json_is_refused_in_one_line(ws: Workspace) -> None:
 def test_a_missing_dead_letter_refuses_every_change(ws: Workspace) -> None:
     for change in (
         lambda: edit_payload(ws, 99, "{}"),
-        lambda: set_status(ws, [99], Status.PARKED),
-        lambda: reclassify(ws, [99], ErrorClass.CODE),
-        lambda: add_note(ws, [99], "hello"),
+        lambda: apply_change(ws, [99], park()),
+        lambda: apply_change(ws, [99], reclassify_as(ErrorClass.CODE)),
+        lambda: apply_change(ws, [99], note("hello")),
     ):
         assert refusal(change) == "no dead letter with id 99"
 
@@ -138,24 +141,24 @@ def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
     if final is Status.RESOLVED:
         assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
     else:
-        assert set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk") == 1
+        assert len(apply_change(ws, [NULL_DISKON], discard("junk")).changed) == 1
     before = get_dead_letter(ws, NULL_DISKON)
     assert before.status == final
-    reopen = (lambda: set_status(ws, [NULL_DISKON], Status.OPEN), "reopened")
-    discard = (
-        lambda: set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="x"),
+    reopening = (lambda: apply_change(ws, [NULL_DISKON], reopen()), "reopened")
+    discarding = (
+        lambda: len(apply_change(ws, [NULL_DISKON], discard("x")).changed),
         "discarded",
     )
     for change, verb in (
         (lambda: edit_payload(ws, NULL_DISKON, '{"pesanan_id": 8}'), "edited"),
-        *([reopen] if final is Status.RESOLVED else []),
-        (lambda: set_status(ws, [NULL_DISKON], Status.PARKED), "parked"),
-        *([discard] if final is Status.RESOLVED else []),
-        (lambda: reclassify(ws, [NULL_DISKON], ErrorClass.DATA), "reclassified"),
+        *([reopening] if final is Status.RESOLVED else []),
+        (lambda: apply_change(ws, [NULL_DISKON], park()), "parked"),
+        *([discarding] if final is Status.RESOLVED else []),
+        (lambda: apply_change(ws, [NULL_DISKON], reclassify_as(ErrorClass.DATA)), "reclassified"),
     ):
         assert refusal(change) == f"dead letter {NULL_DISKON} is {final}; it cannot be {verb}"
     if final is Status.DISCARDED:  # already there: nothing changes, nothing is refused
-        assert discard[0]() == 0
+        assert discarding[0]() == 0
     after = get_dead_letter(ws, NULL_DISKON)
     assert (after.status, after.error_class, after.payload_bytes, after.events) == (
         before.status,
@@ -163,7 +166,7 @@ def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
         before.payload_bytes,
         before.events,
     )
-    assert add_note(ws, [NULL_DISKON], "kept for the audit") == 1
+    assert len(apply_change(ws, [NULL_DISKON], note("kept for the audit")).changed) == 1
     assert actions(ws, NULL_DISKON)[-1] == "note"
 
 
@@ -174,27 +177,27 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
 
     from triage_app.core.clock import utcnow
     from triage_app.core.db import DeadLetter
-    from triage_app.core.deadletters import ChangedMeanwhile, apply_change, reopen, transitions
+    from triage_app.core.deadletters import ChangedMeanwhile, apply_change, leases, reopen
 
-    assert set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk", actor="ani") == 1
+    assert len(apply_change(ws, [NULL_DISKON], discard("junk"), actor="ani").changed) == 1
     seen = get_dead_letter(ws, NULL_DISKON).version
-    assert add_note(ws, [NULL_DISKON], "wait: that is a real order") == 1
+    assert len(apply_change(ws, [NULL_DISKON], note("wait: that is a real order")).changed) == 1
     with pytest.raises(ChangedMeanwhile, match=f"changed since version {seen}"):
         apply_change(ws, [NULL_DISKON], reopen(), expected={NULL_DISKON: seen})
     assert get_dead_letter(ws, NULL_DISKON).status == "discarded"
     # Held by a re-drive (no re-drive claims a discarded row, but the guard is the same one
     # for every transition): refused as any status change is.
-    held = {"claimed_by": transitions.new_token("bob@laptop"), "claim_until": utcnow()}
-    held["claim_until"] += transitions.lease()
+    held = {"claimed_by": leases.new_token("bob@laptop"), "claim_until": utcnow()}
+    held["claim_until"] += leases.lease()
     with ws.store.begin() as conn:
         conn.execute(update(DeadLetter).where(DeadLetter.id == NULL_DISKON).values(**held))
     assert "is held by a re-drive (bob@laptop)" in refusal(
-        lambda: set_status(ws, [NULL_DISKON], Status.OPEN)
+        lambda: apply_change(ws, [NULL_DISKON], reopen())
     )
     with ws.store.begin() as conn:
         free = {"claimed_by": None, "claim_until": None}
         conn.execute(update(DeadLetter).where(DeadLetter.id == NULL_DISKON).values(**free))
-    assert set_status(ws, [NULL_DISKON], Status.OPEN, reason="a real order", actor="ani") == 1
+    assert len(apply_change(ws, [NULL_DISKON], reopen("a real order"), actor="ani").changed) == 1
     d = get_dead_letter(ws, NULL_DISKON)
     assert d.status == "open"
     assert [(e.action, e.detail) for e in d.events][-3:] == [
@@ -203,77 +206,78 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
         ("reopened", "a real order"),
     ]
     assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
-    assert refusal(lambda: set_status(ws, [NULL_DISKON], Status.OPEN)) == (
+    assert refusal(lambda: apply_change(ws, [NULL_DISKON], reopen())) == (
         f"dead letter {NULL_DISKON} is resolved; it cannot be reopened"
     )
 
 
 def test_discard_needs_a_reason(ws: Workspace) -> None:
     for reason in ("", "   \t"):
-        assert refusal(set_status, ws, [TRUNCATED], Status.DISCARDED, reason=reason) == (
-            "discarding needs a reason"
-        )
+        assert refusal(discard, reason) == "discarding needs a reason"
     assert get_dead_letter(ws, TRUNCATED).status == "open"
-    assert set_status(ws, [TRUNCATED], Status.DISCARDED, reason="cut off: junk") == 1
+    assert len(apply_change(ws, [TRUNCATED], discard("cut off: junk")).changed) == 1
     d = get_dead_letter(ws, TRUNCATED)
     assert d.status == "discarded"
     assert (d.events[-1].action, d.events[-1].detail) == ("discarded", "cut off: junk")
 
 
 def test_resolved_cannot_be_set_by_hand(ws: Workspace) -> None:
-    assert refusal(lambda: set_status(ws, [TRUNCATED], Status.RESOLVED)) == (
-        "cannot set status resolved by hand"
-    )
-    assert get_dead_letter(ws, TRUNCATED).status == "open"
+    """Only a re-drive resolves a row: no change by hand sets that status."""
+    for change in (park(), discard("junk"), reopen(), reclassify_as(ErrorClass.CODE), note("n")):
+        assert change.status is not Status.RESOLVED
+        apply_change(ws, [TRUNCATED], change)
+        assert get_dead_letter(ws, TRUNCATED).status != "resolved"
 
 
 def test_each_status_change_is_one_event_and_no_change_is_none(ws: Workspace) -> None:
-    assert set_status(ws, [TRUNCATED, NO_QTY], Status.OPEN) == 0  # open already
+    assert len(apply_change(ws, [TRUNCATED, NO_QTY], reopen()).changed) == 0  # open already
     assert actions(ws, TRUNCATED) == ["quarantined"] == actions(ws, NO_QTY)
-    assert set_status(ws, [TRUNCATED, NO_QTY], Status.PARKED, reason="later", actor="ana") == 2
+    assert len(apply_change(ws, [TRUNCATED, NO_QTY], park("later"), actor="ana").changed) == 2
     for dl_id in (TRUNCATED, NO_QTY):
         d = get_dead_letter(ws, dl_id)
         assert d.status == "parked"
         assert [(e.action, e.actor, e.detail) for e in d.events[1:]] == [("parked", "ana", "later")]
     # Parked again changes nothing; a parked row can be reopened (and is then open).
-    assert set_status(ws, [TRUNCATED, NO_QTY, NEGATIVE], Status.PARKED) == 1
-    assert set_status(ws, [TRUNCATED], Status.OPEN, reason="fixed upstream") == 1
+    assert len(apply_change(ws, [TRUNCATED, NO_QTY, NEGATIVE], park()).changed) == 1
+    assert len(apply_change(ws, [TRUNCATED], reopen("fixed upstream")).changed) == 1
     assert get_dead_letter(ws, TRUNCATED).status == "open"
     assert actions(ws, TRUNCATED) == ["quarantined", "parked", "reopened"]
     assert actions(ws, NO_QTY) == ["quarantined", "parked"]
 
 
 def test_a_refused_status_change_changes_no_row(ws: Workspace) -> None:
-    set_status(ws, [NULL_DISKON], Status.DISCARDED, reason="junk")
+    apply_change(ws, [NULL_DISKON], discard("junk"))
     with pytest.raises(TriageError, match="is discarded"):
-        set_status(ws, [TRUNCATED, NULL_DISKON], Status.PARKED)
+        apply_change(ws, [TRUNCATED, NULL_DISKON], park())
     assert get_dead_letter(ws, TRUNCATED).status == "open"  # all or nothing
     assert actions(ws, TRUNCATED) == ["quarantined"]
 
 
 def test_reclassify_skips_rows_already_of_that_class(ws: Workspace) -> None:
     assert get_dead_letter(ws, NULL_DISKON).error_class == "code"
-    assert reclassify(ws, [NEGATIVE, NULL_DISKON], ErrorClass.CODE, actor="lead") == 1
+    to_code = reclassify_as(ErrorClass.CODE)
+    assert len(apply_change(ws, [NEGATIVE, NULL_DISKON], to_code, actor="lead").changed) == 1
     d = get_dead_letter(ws, NEGATIVE)
     assert d.error_class == "code"
     assert [(e.action, e.actor, e.detail) for e in d.events[1:]] == [
         ("reclassified", "lead", "data -> code")
     ]
     assert actions(ws, NULL_DISKON) == ["quarantined"]
-    assert reclassify(ws, [NEGATIVE, NULL_DISKON], ErrorClass.CODE) == 0
-    assert reclassify(ws, [NULL_DISKON], ErrorClass.TRANSIENT) == 1
+    assert len(apply_change(ws, [NEGATIVE, NULL_DISKON], to_code).changed) == 0
+    assert len(apply_change(ws, [NULL_DISKON], reclassify_as(ErrorClass.TRANSIENT)).changed) == 1
     assert get_dead_letter(ws, NULL_DISKON).error_class == "transient"
     assert get_dead_letter(ws, NULL_DISKON).events[-1].detail == "code -> transient"
 
 
 def test_a_note_needs_text_and_existing_ids(ws: Workspace) -> None:
     for empty in ("", "  \n "):
-        assert refusal(add_note, ws, [TRUNCATED], empty) == "a note cannot be empty"
-    assert refusal(lambda: add_note(ws, [TRUNCATED, 99], "checked")) == (
+        assert refusal(note, empty) == "a note cannot be empty"
+    assert refusal(lambda: apply_change(ws, [TRUNCATED, 99], note("checked"))) == (
         "no dead letter with id 99"
     )
     assert actions(ws, TRUNCATED) == ["quarantined"]  # nothing written for the good id
-    assert add_note(ws, [TRUNCATED, NO_QTY], "  asked the shop  ", actor="ana") == 2
+    asked = note("  asked the shop  ")
+    assert len(apply_change(ws, [TRUNCATED, NO_QTY], asked, actor="ana").changed) == 2
     for dl_id in (TRUNCATED, NO_QTY):
         d = get_dead_letter(ws, dl_id)
         assert (d.events[-1].action, d.events[-1].actor, d.events[-1].detail) == (

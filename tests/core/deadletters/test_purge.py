@@ -107,12 +107,12 @@ def test_a_discarded_row_reopened_is_no_longer_purged_and_a_new_discard_restarts
     """A discarded row can be reopened (issue 20): open again, a purge leaves it and its
     history; discarded again, it closed at that newest discard, not the first one."""
     from triage_app.core.clock import utcnow
-    from triage_app.core.deadletters import set_status
+    from triage_app.core.deadletters import apply_change, discard, reopen
 
     store = fill_purge_store(ws)
     back, again = store.ids["discarded"][:2]
-    assert set_status(ws, [back, again], Status.OPEN, reason="not junk", actor="ani") == 2
-    assert set_status(ws, [again], Status.DISCARDED, reason="junk after all") == 1
+    assert len(apply_change(ws, [back, again], reopen("not junk"), actor="ani").changed) == 2
+    assert len(apply_change(ws, [again], discard("junk after all")).changed) == 1
     s = purge(ws, 30, ["discarded"], now=NOW)
     # The two others discarded 40 days before NOW went; ``again`` was discarded just now.
     assert (s.rows, s.by_status) == (2, {"discarded": 2})

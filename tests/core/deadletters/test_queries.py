@@ -15,11 +15,12 @@ from triage_app.core.db import Workspace
 from triage_app.core.deadletters import (
     DeadLetterDetail,
     DeadLetterFilter,
-    add_note,
+    apply_change,
     count_dead_letters,
     edit_payload,
     get_dead_letter,
     list_dead_letters,
+    note,
 )
 from triage_app.core.deadletters.queries import payload_text
 from triage_app.core.demo import StoreFiller
@@ -96,7 +97,7 @@ def test_detail_holds_the_original_bytes_and_the_events_in_order(
     assert [e.action for e in d.events] == ["quarantined"]
 
     edit_payload(workspace, 1, '{"pesanan_id": 3}', actor="steward")
-    add_note(workspace, [1], "asked the shop", actor="lead")
+    apply_change(workspace, [1], note("asked the shop"), actor="lead")
     d = get_dead_letter(workspace, 1)
     assert d.original_bytes == line3  # kept
     assert d.payload_bytes == b'{"pesanan_id": 3}' and d.payload_kind == "json"

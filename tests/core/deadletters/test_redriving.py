@@ -18,7 +18,6 @@ from triage_app.core.deadletters import (
     redrive,
 )
 from triage_app.core.transforms.pesanan import TRANSFORMS
-from triage_app.core.vocabulary import Status
 
 PESANAN = TRANSFORMS[1]
 
@@ -58,7 +57,7 @@ def test_a_higher_limit_holds_for_a_row_a_lower_one_parked(
     """Issue 20: ``--max-attempts 5`` on a row the default limit parked at 3 kept it parked
     at 4, silently. The limit of the re-drive holds: below it the row waits as open again
     (audited), at it the row is parked; a row a person parked stays parked."""
-    from triage_app.core.deadletters import set_status
+    from triage_app.core.deadletters import apply_change, park
 
     run_batch(workspace, seed_batch, "pesanan@1")
     by_line = {d.line: d.id for d in list_dead_letters(workspace)}
@@ -66,7 +65,7 @@ def test_a_higher_limit_holds_for_a_row_a_lower_one_parked(
     for _ in range(2):
         redrive(workspace, "pesanan@2", ids=[no_qty])
     assert get_dead_letter(workspace, no_qty).status == "parked"  # 3 attempts, limit 3
-    assert set_status(workspace, [negative], Status.PARKED, reason="ask the shop") == 1
+    assert len(apply_change(workspace, [negative], park("ask the shop")).changed) == 1
 
     def outcomes() -> list[str]:
         s = redrive(workspace, "pesanan@2", ids=[no_qty, negative], max_attempts=5)

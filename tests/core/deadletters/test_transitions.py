@@ -17,14 +17,18 @@ from triage_app.core.db import DeadLetter, Workspace
 from triage_app.core.deadletters import (
     ChangedMeanwhile,
     Refused,
-    add_note,
+    apply_change,
+    claims,
+    discard,
     edit_payload,
     get_dead_letter,
+    leases,
+    note,
+    park,
     redrive,
-    set_status,
     transitions,
 )
-from triage_app.core.vocabulary import RedriveOutcome, Status
+from triage_app.core.vocabulary import RedriveOutcome
 
 ROWS = 6
 
@@ -70,15 +74,15 @@ def test_every_change_bumps_the_version(ws: Workspace) -> None:
     assert version(ws, 1) == 1
     edit_payload(ws, 1, '{"pesanan_id": 1}')
     assert version(ws, 1) == 2
-    add_note(ws, [1], "asked")
-    set_status(ws, [1], Status.PARKED, reason="later")
+    apply_change(ws, [1], note("asked"))
+    apply_change(ws, [1], park("later"))
     assert version(ws, 1) == 4
     assert redrive(ws, "pesanan@2", ids=[2]).succeeded == 1
     assert version(ws, 2) == 2
 
 
 def test_an_edit_at_an_old_version_is_refused_with_who_and_when(ws: Workspace) -> None:
-    add_note(ws, [1], "looking", actor="ana@desk")
+    apply_change(ws, [1], note("looking"), actor="ana@desk")
     with pytest.raises(ChangedMeanwhile) as caught:
         edit_payload(ws, 1, '{"pesanan_id": 1}', if_version=1)
     message = str(caught.value)
@@ -90,25 +94,25 @@ def test_an_edit_at_an_old_version_is_refused_with_who_and_when(ws: Workspace) -
 
 
 def test_a_held_row_refuses_edits_and_status_changes_but_takes_a_note(ws: Workspace) -> None:
-    token = transitions.new_token("bob@laptop")  # this very process: alive, so it holds
-    got = transitions.claim(ws.store, [1, 2], token)
+    token = leases.new_token("bob@laptop")  # this very process: alive, so it holds
+    got = claims.claim(ws.store, [1, 2], token)
     assert [r.id for r in got.rows] == [1, 2]
     for change in (
         lambda: edit_payload(ws, 1, '{"pesanan_id": 1}'),
-        lambda: set_status(ws, [1], Status.PARKED),
-        lambda: set_status(ws, [2, 3], Status.DISCARDED, reason="junk"),
+        lambda: apply_change(ws, [1], park()),
+        lambda: apply_change(ws, [2, 3], discard("junk")),
     ):
         with pytest.raises(Refused, match=r"is held by a re-drive \(bob@laptop\) until 20"):
             change()
     assert get_dead_letter(ws, 3).status == "open"  # all or none
-    assert add_note(ws, [1], "seen it") == 1
-    transitions.release(ws.store, [1, 2], token)
-    assert set_status(ws, [1], Status.PARKED) == 1
+    assert len(apply_change(ws, [1], note("seen it")).changed) == 1
+    claims.release(ws.store, [1, 2], token)
+    assert len(apply_change(ws, [1], park()).changed) == 1
 
 
 def test_a_redrive_leaves_rows_another_holds_as_taken(ws: Workspace) -> None:
-    other = transitions.new_token("bob@laptop")
-    transitions.claim(ws.store, [2, 5], other)
+    other = leases.new_token("bob@laptop")
+    claims.claim(ws.store, [2, 5], other)
     s = redrive(ws, "pesanan@2", ids=list(range(1, ROWS + 1)))
     outcomes = {r.id: r.outcome for r in s.results}
     assert outcomes == {
@@ -125,34 +129,34 @@ def test_a_redrive_leaves_rows_another_holds_as_taken(ws: Workspace) -> None:
 
 
 def test_an_expired_lease_is_free(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(transitions.LEASE_ENV, "0")
-    transitions.claim(ws.store, [1], transitions.new_token("bob@laptop"))
-    monkeypatch.delenv(transitions.LEASE_ENV)  # our own re-drive takes the usual lease
+    monkeypatch.setenv(leases.LEASE_ENV, "0")
+    claims.claim(ws.store, [1], leases.new_token("bob@laptop"))
+    monkeypatch.delenv(leases.LEASE_ENV)  # our own re-drive takes the usual lease
     assert redrive(ws, "pesanan@2", ids=[1]).succeeded == 1
 
 
 def test_the_lease_of_a_process_that_is_gone_is_void(ws: Workspace) -> None:
     dead = subprocess.Popen(["true"])
     dead.wait()
-    token = transitions.new_token("bob@laptop").split(" ", 2)
+    token = leases.new_token("bob@laptop").split(" ", 2)
     host = token[1].rpartition(":")[0]
     stale = f"{token[0]} {host}:{dead.pid} bob@laptop"
-    transitions.claim(ws.store, [1], stale)
+    claims.claim(ws.store, [1], stale)
     assert redrive(ws, "pesanan@2", ids=[1]).succeeded == 1
     # Another host's lease is only ended by its expiry.
     elsewhere = f"{token[0]} some-other-host:{dead.pid} bob@laptop"
-    transitions.claim(ws.store, [2], elsewhere)
+    claims.claim(ws.store, [2], elsewhere)
     assert redrive(ws, "pesanan@2", ids=[2]).taken == 1
 
 
 def test_an_outcome_after_a_lost_lease_is_lapsed_and_writes_nothing(ws: Workspace) -> None:
-    mine, theirs = (transitions.new_token(a) for a in ("ana", "bob"))
-    transitions.claim(ws.store, [1, 2], mine)
+    mine, theirs = (leases.new_token(a) for a in ("ana", "bob"))
+    claims.claim(ws.store, [1, 2], mine)
     with ws.store.begin() as conn:  # row 1's lease runs out...
         past = dt.datetime(2000, 1, 1)
         conn.execute(update(DeadLetter).where(DeadLetter.id == 1).values(claim_until=past))
-    transitions.claim(ws.store, [1], theirs)  # ...and another re-drive takes row 1
-    assert transitions.renew(ws.store, [1, 2], mine) == {2}
+    claims.claim(ws.store, [1], theirs)  # ...and another re-drive takes row 1
+    assert claims.renew(ws.store, [1, 2], mine) == {2}
     settled = transitions.settle(ws.store, mine, [1, 2], {}, "pesanan@2", 3, "ana")
     # Not "taken": the lease ran out first; the outcome says what happened since.
     assert settled[1].outcome == RedriveOutcome.LAPSED
@@ -180,13 +184,23 @@ def test_failed_attempts_are_counted_from_the_row_as_it_is(ws: Workspace) -> Non
 
 def test_nothing_else_updates_a_dead_letter() -> None:
     """One module owns the transitions: any other UPDATE of the table would bypass the
-    version and the lease."""
+    version and the lease. The claims write a lease's own columns and nothing else."""
     import re
 
     from tests.support import REPO
 
     writes = re.compile(r"update\(\s*(DeadLetter|DL)\b|UPDATE\s+dead_letters", re.IGNORECASE)
-    owners = {REPO / "triage_app/core/deadletters/transitions.py"}
+    claims_py = REPO / "triage_app/core/deadletters/claims.py"
+    owners = {REPO / "triage_app/core/deadletters/transitions.py", claims_py}
+    # Each UPDATE of the claims (claim, renew, release) sets claimed_by and claim_until only.
+    code = claims_py.read_text(encoding="utf-8")
+    claim_writes = re.findall(r"\.values\(([^)]*)\)", code)
+    assert len(writes.findall(code)) == len(claim_writes) == 3
+    for values in claim_writes:
+        assert {v.split("=")[0].strip() for v in values.split(",") if v.strip()} <= {
+            "claimed_by",
+            "claim_until",
+        }, values
     # Migrations change how rows are stored, under the upgrade's lock, never what they say.
     migrations = REPO / "triage_app/core/db/migrations/versions"
     offenders = [
@@ -205,9 +219,9 @@ def test_a_killed_redrives_lease_stops_no_edit_or_discard(ws: Workspace) -> None
     a discard cross it, rather than failing as "changed while being changed"."""
     dead = subprocess.Popen(["true"])
     dead.wait()
-    token = transitions.new_token("bob@laptop").split(" ", 2)
+    token = leases.new_token("bob@laptop").split(" ", 2)
     stale = f"{token[0]} {token[1].rpartition(':')[0]}:{dead.pid} bob@laptop"
-    transitions.claim(ws.store, [1, 2], stale)
+    claims.claim(ws.store, [1, 2], stale)
     report = transitions.change_rows(ws.store, [1], transitions.discard("junk"), actor="ana")
     assert report.changed == (1,)
     assert transitions.edit(ws.store, 2, '{"pesanan_id": 2}', if_version=1, actor="ana") == 2

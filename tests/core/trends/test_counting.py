@@ -90,13 +90,12 @@ def test_backlog_counts_a_discarded_row_reopened_back_in(tmp_path: Path) -> None
 
     from tests.support.crafted_trends import _at
     from triage_app.core.db import AuditEvent
-    from triage_app.core.deadletters import set_status
-    from triage_app.core.vocabulary import Status
+    from triage_app.core.deadletters import apply_change, reopen
 
     crafted = build_crafted(tmp_path / "ws")
     with open_workspace(tmp_path / "ws") as ws:
         c, d = crafted.ids["c"], crafted.ids["d"]
-        assert set_status(ws, [c, d], Status.OPEN, reason="not junk after all") == 2
+        assert len(apply_change(ws, [c, d], reopen("not junk after all")).changed) == 2
         with ws.store.begin() as conn:
             conn.execute(
                 update(AuditEvent).where(AuditEvent.action == "reopened").values(at=_at(MAR[4], 9))

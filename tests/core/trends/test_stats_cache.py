@@ -22,7 +22,14 @@ from triage_app.core import quick_stats
 from triage_app.core.batch import run_batch
 from triage_app.core.clock import today, utcnow
 from triage_app.core.db import StatsCache, Workspace
-from triage_app.core.deadletters import edit_payload, list_dead_letters, purge, set_status
+from triage_app.core.deadletters import (
+    apply_change,
+    discard,
+    edit_payload,
+    list_dead_letters,
+    park,
+    purge,
+)
 from triage_app.core.jobs import BatchJob
 from triage_app.core.trends import compute_stats, warm_stats_cache
 from triage_app.core.trends import stats_json as cached_stats
@@ -50,7 +57,7 @@ def test_cache_follows_every_change(workspace: Workspace, seed_batch: Path, monk
     assert cached_stats(workspace) == first and len(calls) == 2  # unchanged: the cache
     assert computed(workspace) == 1
 
-    set_status(workspace, [list_dead_letters(workspace)[0].id], Status.PARKED)
+    apply_change(workspace, [list_dead_letters(workspace)[0].id], park())
     after = cached_stats(workspace)
     assert len(calls) == 3 and after["by_status"] == {"open": 3, "parked": 1}
     # What the cache gives is what a fresh computation gives.
@@ -73,7 +80,7 @@ def test_the_engine_free_path_agrees_and_misses_after_a_change(
     fast = quick_stats.cached_answer(db)
     slow = cached_stats(workspace)
     assert fast is not None and orjson.loads(fast) == slow
-    set_status(workspace, [list_dead_letters(workspace)[0].id], Status.PARKED)
+    apply_change(workspace, [list_dead_letters(workspace)[0].id], park())
     assert quick_stats.cached_answer(db) is None  # the store changed: the engine recomputes
     assert quick_stats.store_path(str(db.parent), None) == db
     assert quick_stats.store_path(None, "postgresql://h/db") is None
@@ -174,7 +181,7 @@ def _edit(ws: Workspace, tmp: Path, _mp: pytest.MonkeyPatch) -> None:
 
 
 def _purge(ws: Workspace, tmp: Path, _mp: pytest.MonkeyPatch) -> None:
-    set_status(ws, [list_dead_letters(ws)[0].id], Status.DISCARDED, reason="junk")
+    apply_change(ws, [list_dead_letters(ws)[0].id], discard("junk"))
     warm_stats_cache(ws)  # the discard is counted here
     later = utcnow() + dt.timedelta(days=10)
     assert purge(ws, 1, [Status.DISCARDED], now=later).rows == 1

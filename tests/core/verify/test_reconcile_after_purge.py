@@ -18,7 +18,13 @@ from tests.support import gen_batch
 from triage_app.core.batch import run_batch
 from triage_app.core.clock import utcnow
 from triage_app.core.db import AuditEvent, DeadLetter, Purge, Workspace, open_config, resolve_config
-from triage_app.core.deadletters import DeadLetterFilter, list_dead_letters, redrive, set_status
+from triage_app.core.deadletters import (
+    DeadLetterFilter,
+    apply_change,
+    discard,
+    list_dead_letters,
+    redrive,
+)
 from triage_app.core.deadletters import purge as purge_rows
 from triage_app.core.verify import reconcile
 from triage_app.core.vocabulary import AuditAction, Status
@@ -46,7 +52,7 @@ def _batch(ws: Workspace, src: Path) -> str:
     redrive(ws, "pesanan@2", where=of, actor="steward")
     data = [d.id for d in list_dead_letters(ws, DeadLetterFilter(batch_id=batch_id), limit=None)]
     # Data rows other than the last few: those stay open, a purge never takes them.
-    set_status(ws, data[:-3], Status.DISCARDED, reason="junk", actor="steward")
+    apply_change(ws, data[:-3], discard("junk"), actor="steward")
     assert reconcile(ws, batch_id).ok
     return batch_id
 

@@ -15,7 +15,7 @@ from sqlalchemy import delete, insert
 
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.db import AuditEvent, DeadLetter, open_workspace
-from triage_app.core.deadletters import AuditFilter, add_note
+from triage_app.core.deadletters import AuditFilter, apply_change, note
 from triage_app.core.demo import StoreFiller, make_demo
 from triage_app.core.vocabulary import AuditAction
 from triage_app.gui.audit import tab as audit_tab
@@ -139,11 +139,11 @@ def test_pages_load_as_the_view_scrolls(open_main_window, tmp_path, qtbot) -> No
 
 def test_a_change_elsewhere_shows_after_a_refresh(w, audited, qtbot) -> None:  # type: ignore[no-untyped-def]
     with open_workspace(audited) as ws:
-        add_note(ws, [3], "called the shop", actor="cici@tablet")
+        apply_change(ws, [3], note("called the shop"), actor="cici@tablet")
     w.reload()  # what the window does after every change it makes
     qtbot.waitUntil(lambda: w.audit.model.rowCount() == 11)
-    [note] = [r for r in w.audit.model.records if r.actor == "cici@tablet"]
-    assert (note.action, note.dead_letter_id, note.detail) == ("note", 3, "called the shop")
+    [noted] = [r for r in w.audit.model.records if r.actor == "cici@tablet"]
+    assert (noted.action, noted.dead_letter_id, noted.detail) == ("note", 3, "called the shop")
 
 
 def test_a_double_click_shows_the_dead_letter(w, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -17,8 +17,8 @@ from sqlalchemy import select
 from tests.support import SEED_BATCH
 from triage_app.core.batch import run_batch
 from triage_app.core.db import DeadLetter, open_workspace
-from triage_app.core.deadletters import edit_payload, set_status
-from triage_app.core.vocabulary import ALL, Status
+from triage_app.core.deadletters import apply_change, discard, edit_payload
+from triage_app.core.vocabulary import ALL
 
 DATA_ROWS = (1, 2, 3)  # the demo's data-class dead letters; 4 is code
 QTY_ROWS = (2, 3)  # those whose error says "qty"
@@ -369,7 +369,7 @@ def test_discard_names_a_row_already_discarded_and_discards_the_others(
     """Issue 20: a discarded row in the scope is "already discarded", not refused; Discard
     names and discards the others."""
     with open_workspace(demo_workspace) as ws:
-        assert set_status(ws, [3], Status.DISCARDED, reason="junk") == 1
+        assert len(apply_change(ws, [3], discard("junk")).changed) == 1
     window = open_main_window(demo_workspace)
     combo = window.filter_bar.status_combo
     combo.setCurrentIndex(combo.findData(ALL))

@@ -161,7 +161,8 @@ def test_reload_drops_the_edit_only_when_confirmed(qtbot, window, demo_workspace
 def test_a_save_a_redrive_holds_is_refused_in_one_line_and_kept(
     qtbot, window, demo_workspace, dialogs
 ):
-    from triage_app.core.deadletters.transitions import claim, new_token
+    from triage_app.core.deadletters.claims import claim
+    from triage_app.core.deadletters.leases import new_token
 
     detail = window.detail
     window.table.selectRow(0)

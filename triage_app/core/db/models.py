@@ -206,8 +206,8 @@ class DeadLetterTable(Base):
     # Bumped by every change; a change applies only to the version its actor saw
     # (deadletters/transitions.py).
     version = Column(Integer, nullable=False, default=1, server_default="1")
-    # A re-drive's lease on the row: who holds it and until when. An expired lease is free,
-    # so a killed re-drive never strands its rows.
+    # A re-drive's lease on the row: who holds it and until when (deadletters/leases.py). An
+    # expired lease is free, so a killed re-drive never strands its rows.
     claimed_by: Column[str | None] = Column(String(100), nullable=True)
     claim_until: Column[dt.datetime | None] = Column(DateTime, nullable=True)
 

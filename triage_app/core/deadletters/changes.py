@@ -14,20 +14,8 @@ from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter
 from triage_app.core.deadletters.paging import DeadLetterRow, rows_by_id
 from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter, matching_ids
-from triage_app.core.deadletters.transitions import ChangeReport, RowChange, validate_payload
+from triage_app.core.deadletters.transitions import ChangeReport, RowChange
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import ErrorClass, Status
-
-__all__ = [
-    "ChangePreview",
-    "add_note",
-    "apply_change",
-    "edit_payload",
-    "preview_change",
-    "reclassify",
-    "set_status",
-    "validate_payload",
-]
 
 
 def edit_payload(
@@ -140,23 +128,3 @@ def preview_change(
         verdict.refused,
         tuple(shown),
     )
-
-
-def set_status(
-    ws: Workspace, ids: Sequence[int], status: Status, *, reason: str = "", actor: str | None = None
-) -> int:
-    """Park, discard or reopen dead letters by hand, all or none; how many changed."""
-    change = transitions.status_change(status, reason)
-    return len(apply_change(ws, ids, change, actor=actor, all_or_nothing=True).changed)
-
-
-def reclassify(
-    ws: Workspace, ids: Sequence[int], error_class: ErrorClass, *, actor: str | None = None
-) -> int:
-    change = transitions.reclassify_as(error_class)
-    return len(apply_change(ws, ids, change, actor=actor, all_or_nothing=True).changed)
-
-
-def add_note(ws: Workspace, ids: Sequence[int], note: str, *, actor: str | None = None) -> int:
-    change = transitions.note(note)
-    return len(apply_change(ws, ids, change, actor=actor, all_or_nothing=True).changed)

@@ -18,8 +18,8 @@ from typing import Any
 import orjson
 
 from triage_app.core.batch import csv_header_names, decode_csv
-from triage_app.core.deadletters.changes import validate_payload
 from triage_app.core.deadletters.queries import payload_text
+from triage_app.core.deadletters.transitions import validate_payload
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import PayloadKind, edited_kind
 

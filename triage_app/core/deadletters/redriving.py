@@ -1,6 +1,6 @@
 """Re-drive: run chosen dead letters through a chosen transform version.
 
-Each chunk of rows is first claimed (``transitions.claim``): a lease no other re-drive,
+Each chunk of rows is first claimed (``claims.claim``): a lease no other re-drive,
 edit or status change can cross, so two stewards re-driving the same rows never resolve
 one twice, and the warehouse gets exactly the payload that resolves the row. A row another
 re-drive holds is reported ``taken`` and left to it.
@@ -49,9 +49,9 @@ from triage_app.core.db import (
     take_back,
     working_payload,
 )
-from triage_app.core.deadletters import transitions
+from triage_app.core.deadletters import claims, leases, transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
-from triage_app.core.deadletters.queries import count_dead_letters, matching_ids, not_found
+from triage_app.core.deadletters.queries import count_dead_letters, not_found
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
@@ -142,7 +142,7 @@ class RedriveSummary:
 
 # A dead letter as a re-drive works on it: the same fields whether claimed or, in a dry
 # run, only read.
-_Item = transitions.ClaimedRow
+_Item = claims.ClaimedRow
 
 
 def try_payload(
@@ -159,14 +159,6 @@ def try_payload(
     except Exception as exc:
         return None, failure_from(0, payload, exc)
     return row_dict, None
-
-
-def select_ids(ws: Workspace, ids: Sequence[int] | None, f: DeadLetterFilter | None) -> list[int]:
-    if ids:
-        return sorted(set(ids))
-    if f is None:
-        raise TriageError("choose dead letters to re-drive: ids, a filter, or all open")
-    return matching_ids(ws, f)
 
 
 def _chunks(
@@ -348,7 +340,7 @@ def redrive(
         retry,
         actor,
         sleep,
-        transitions.new_token(actor),
+        leases.new_token(actor),
         registry or default_registry(),
     )
     tally = _Tally(keep)
@@ -519,7 +511,7 @@ class _Run:
         # Read before the claim: the lease runs at least from here.
         claimed_at = time.monotonic()
         got = with_retry(
-            lambda: transitions.claim(ws.store, part, self.token, expected),
+            lambda: claims.claim(ws.store, part, self.token, expected),
             self.retry,
             sleep=self.sleep,
         )
@@ -527,7 +519,7 @@ class _Run:
         try:
             done = self._redrive(list(got.rows), claimed_at)
         except BaseException:
-            transitions.release(ws.store, [r.id for r in got.rows], self.token)
+            claims.release(ws.store, [r.id for r in got.rows], self.token)
             raise
         lines = _lines(ws, [*got.taken, *got.closed, *got.changed])
         others = (
@@ -671,10 +663,10 @@ class _Run:
         # process is alive) frees a held row, so it is renewed only when it is older: most
         # chunks take well under a second, and renewing rewrites every row of the chunk.
         ids = [*(i.id for i in row_owner), *failures]
-        if time.monotonic() - claimed_at < transitions.lease().total_seconds() / 2:
+        if time.monotonic() - claimed_at < leases.lease().total_seconds() / 2:
             held = set(ids)
         else:
-            held = transitions.renew(ws.store, ids, self.token)
+            held = claims.renew(ws.store, ids, self.token)
         for item in items:
             if item.id not in held and item.status not in CLOSED:
                 results[item.id] = RedriveResult(

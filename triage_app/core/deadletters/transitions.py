@@ -1,24 +1,18 @@
-"""Every change of a dead letter is a guarded transition, and this module owns them all.
+"""Every change of what a dead letter says is a guarded transition, and this module owns
+them all: an edit, a change by hand (park, discard, reopen, reclassify, a note), many edits
+at once (a change-set), and a re-drive's outcome (``settle``).
 
-Two stewards at once is the normal case. So a change (an edit, a re-drive's outcome, park,
-discard, reopen, reclassify, a note) is one statement that applies only while the row is
-still in the state and at the version its actor saw; every change bumps the version. A
-change that finds the row moved on is refused with who changed it and when.
-
-A re-drive first *claims* its rows: a lease (``claimed_by``, ``claim_until``) taken in one
-write transaction (PostgreSQL ``FOR UPDATE SKIP LOCKED``; SQLite an immediate transaction).
-While a lease holds, no edit or status change applies to the row, so the payload a re-drive
-transforms is the payload that resolves the row. A lease expires, so a killed re-drive never
-strands its rows. Nothing outside this module writes a dead letter's status, payload or
+Two stewards at once is the normal case. So a change is one statement that applies only
+while the row is still in the state and at the version its actor saw, and while no live
+lease of a re-drive holds it (``leases.py``; a re-drive takes them in ``claims.py``); every
+change bumps the version. A change that finds the row moved on is refused with who changed
+it and when. Nothing outside this module writes a dead letter's status, payload or
 attempts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
-import socket
-import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -64,6 +58,7 @@ from triage_app.core.db import (
     stored_error,
     working_payload,
 )
+from triage_app.core.deadletters import leases
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import (
     CLOSED,
@@ -77,15 +72,9 @@ from triage_app.core.vocabulary import (
     plural,
 )
 
-LEASE_ENV = "TRIAGE_LEASE_SECONDS"
-DEFAULT_LEASE_SECONDS = 300  # far longer than one claim chunk takes; short enough to recover
 CHUNK = 500  # rows per transaction: SQLite refuses more than 32,766 parameters a statement
 
 DL = DeadLetter
-
-
-def lease() -> dt.timedelta:
-    return dt.timedelta(seconds=float(os.environ.get(LEASE_ENV, DEFAULT_LEASE_SECONDS)))
 
 
 class Refused(TriageError):
@@ -142,84 +131,44 @@ _STATE = (
 )
 
 
-def _is_pg(conn: Connection) -> bool:
+def is_postgresql(conn: Connection) -> bool:
+    """Rows are locked with FOR UPDATE there; SQLite's write transaction locks everything."""
     return conn.dialect.name == "postgresql"
 
 
-def _id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
+def id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
     """``id IN ids`` as one bound value, however many ids: a JSON array that SQLite reads
     with ``json_each``, an array on PostgreSQL. Thousands of ids as separate parameters
     cost more to render and bind than the statement costs to run."""
     values = [int(i) for i in ids]
-    if _is_pg(conn):
+    if is_postgresql(conn):
         return DL.id == any_(bindparam(None, values, type_=ARRAY(BigInteger())))
     each = func.json_each(bindparam(None, orjson.dumps(values).decode(), type_=String()))
     return DL.id.in_(select(each.table_valued("value").c.value))
 
 
-def _lock(
-    conn: Connection, ids: Sequence[int], *, skip_locked: bool = False
-) -> dict[int, Row[Any]]:
-    stmt = select(*_STATE).where(_id_in(conn, ids)).order_by(DL.id)
-    if _is_pg(conn):
-        stmt = stmt.with_for_update(skip_locked=skip_locked)
+def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
+    """The rows' state (``_STATE``: the working payload as ``payload``), locked on
+    PostgreSQL; SQLite's write transaction already excludes every other writer."""
+    stmt = select(*_STATE).where(id_in(conn, ids)).order_by(DL.id)
+    if is_postgresql(conn):
+        stmt = stmt.with_for_update()
     rows: list[Row[Any]] = list(conn.execute(stmt))
     return {r.id: r for r in rows}
 
 
-def _held(row: Row[Any], now: dt.datetime, by_other_than: str | None = None) -> bool:
-    return (
-        row.claimed_by is not None
-        and row.claim_until is not None
-        and row.claim_until > now
-        and row.claimed_by != by_other_than
-        and not _holder_is_dead(row.claimed_by)
-    )
+# Ids per statement: SQLite takes at most 32,766 parameters in one.
+IN_LIMIT = 10_000
 
 
-def new_token(actor: str) -> str:
-    """Who holds a claim: unique per re-drive, with the process that holds it (so that a
-    killed re-drive's rows are free at once on its own machine), readable in refusals."""
-    return f"{uuid.uuid4().hex[:12]} {socket.gethostname()}:{os.getpid()} {actor}"[:100]
+def slices(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    """``ids`` in slices of ``IN_LIMIT``."""
+    for start in range(0, len(ids), IN_LIMIT):
+        yield ids[start : start + IN_LIMIT]
 
 
-def _holder(claimed_by: str) -> str:
-    """People only need the actor of a claim token."""
-    parts = claimed_by.split(" ", 2)
-    return parts[2] if len(parts) == 3 else claimed_by
-
-
-def _holder_is_dead(claimed_by: str) -> bool:
-    """The claim's process ran on this machine and is gone: its lease is void. (Elsewhere
-    only the lease's expiry can tell.)"""
-    parts = claimed_by.split(" ", 2)
-    host, _, pid = parts[1].rpartition(":") if len(parts) >= 2 else ("", "", "")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # alive, owned by someone else
-        return False
-    return False
-
-
-def _free(now: dt.datetime, void: str | None = None) -> ColumnElement[bool]:
-    """No lease runs on the row, or only ``void``: one whose process is gone (``_held``)."""
-    free = or_(DL.claim_until.is_(None), DL.claim_until <= now)
-    return free if void is None else or_(free, DL.claimed_by == void)
-
-
-def _void_holder(row: Row[Any], now: dt.datetime) -> str | None:
-    """The token of a lease still running on ``row`` whose process is gone (a re-drive
-    killed on this machine): void, so a change may cross it. None otherwise."""
-    if row.claimed_by is None or row.claim_until is None or row.claim_until <= now:
-        return None
-    return row.claimed_by if _holder_is_dead(row.claimed_by) else None
-
-
-def _last_change(conn: Connection, dl_id: int) -> str:
+def last_change(conn: Connection, dl_id: int) -> str:
+    """The newest event of the row, said for a refusal: "discarded by ani at …"."""
     e = conn.execute(
         select(AuditEvent.action, AuditEvent.actor, AuditEvent.at)
         .where(AuditEvent.dead_letter_id == dl_id)
@@ -229,7 +178,7 @@ def _last_change(conn: Connection, dl_id: int) -> str:
     return "changed" if e is None else f"{e.action} by {e.actor} at {iso(e.at)}"
 
 
-def _refusal(
+def refusal(
     conn: Connection,
     dl_id: int,
     row: Row[Any] | None,
@@ -239,27 +188,29 @@ def _refusal(
     allowed: Sequence[Status] = WAITING,
     check_claim: bool = True,
 ) -> Refused | None:
-    """Why the change cannot apply to ``row``, or None when it can."""
+    """Why a change (``verb``: "parked", ...) cannot apply to ``row``, seen at version
+    ``seen`` (None: any), or None when it can: missing, held by a re-drive, changed since,
+    or in a status other than ``allowed``."""
     if row is None:
         return Refused(dl_id, f"no dead letter with id {dl_id}")
-    if check_claim and _held(row, now):
+    if check_claim and leases.held(row, now):
         return Refused(
             dl_id,
-            f"dead letter {dl_id} is held by a re-drive ({_holder(row.claimed_by)}) until "
+            f"dead letter {dl_id} is held by a re-drive ({leases.holder(row.claimed_by)}) until "
             f"{iso(row.claim_until)}: it cannot be {verb} now",
         )
     if seen is not None and row.version > seen:
         return ChangedMeanwhile(
             dl_id,
             f"dead letter {dl_id} changed since version {seen} "
-            f"({_last_change(conn, dl_id)}); it is now version {row.version}",
+            f"({last_change(conn, dl_id)}); it is now version {row.version}",
             row.version,
         )
     if seen is not None and row.version != seen:  # versions only grow: never at ``seen``
         return ChangedMeanwhile(
             dl_id,
             f"dead letter {dl_id} is at version {row.version}, not {seen}: it has never been "
-            f"at version {seen} (last change: {_last_change(conn, dl_id)})",
+            f"at version {seen} (last change: {last_change(conn, dl_id)})",
             row.version,
         )
     if row.status not in allowed:
@@ -308,8 +259,8 @@ def edit(
     actor = actor or actor_for(engine)
     with write_transaction(engine) as conn:
         now = utcnow()
-        row = _lock(conn, [dl_id]).get(dl_id)
-        refused = _refusal(conn, dl_id, row, if_version, "edited", now)
+        row = lock_rows(conn, [dl_id]).get(dl_id)
+        refused = refusal(conn, dl_id, row, if_version, "edited", now)
         if refused is not None:
             raise refused
         assert row is not None
@@ -323,7 +274,7 @@ def edit(
                 DL.id == dl_id,
                 DL.version == row.version,
                 DL.status.in_(WAITING),
-                _free(now, _void_holder(row, now)),
+                leases.free(now, leases.void_holder(row, now)),
             )
             .values(
                 payload=new,
@@ -344,30 +295,6 @@ def edit(
         )
         crash_point("mid-edit")
     return int(row.version) + 1
-
-
-# -- the guard, for the other modules that change rows by hand (change_sets.py) -----------
-def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
-    """The rows' state (``_STATE``: the working payload as ``payload``), locked on
-    PostgreSQL; SQLite's write transaction already excludes every other writer."""
-    return _lock(conn, ids)
-
-
-def id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
-    """``dead_letters.id`` in ``ids``, as one parameter whatever their number."""
-    return _id_in(conn, ids)
-
-
-def refusal(
-    conn: Connection,
-    dl_id: int,
-    row: Row[Any] | None,
-    seen: int | None,
-    verb: str,
-    now: dt.datetime,
-) -> Refused | None:
-    """Why an edit of ``row`` (seen at version ``seen``) is refused, or None."""
-    return _refusal(conn, dl_id, row, seen, verb, now)
 
 
 def edit_many(
@@ -494,17 +421,6 @@ def note(text: str) -> RowChange:
     return RowChange(AuditAction.NOTE, "noted", every, detail=text, check_claim=False)
 
 
-def status_change(status: Status, reason: str = "") -> RowChange:
-    """The change that sets ``status`` by hand."""
-    if status is Status.PARKED:
-        return park(reason)
-    if status is Status.DISCARDED:
-        return discard(reason)
-    if status is Status.OPEN:
-        return reopen(reason)
-    raise TriageError(f"cannot set status {status} by hand")
-
-
 @dataclass(frozen=True)
 class ChangeReport:
     """What a change by hand did to each row it named."""
@@ -554,13 +470,13 @@ def change_rows(
         now = utcnow()
         for start in range(0, len(wanted), CHUNK):
             part = wanted[start : start + CHUNK]
-            rows = _lock(conn, part)
+            rows = lock_rows(conn, part)
             updates: list[dict[str, Any]] = []
             events: list[dict[str, Any]] = []
             for dl_id in part:
                 row = rows.get(dl_id)
                 seen = expected.get(dl_id) if expected else None
-                why = _refusal(
+                why = refusal(
                     conn, dl_id, row, seen, change.verb, now, change.judged_in, change.check_claim
                 )
                 if why is not None:
@@ -574,7 +490,7 @@ def change_rows(
                     unchanged.append(dl_id)
                     continue
                 values, detail = plan
-                void = _void_holder(row, now)
+                void = leases.void_holder(row, now)
                 updates.append({"b_id": dl_id, "b_version": row.version, "b_void": void, **values})
                 events.append(_event(dl_id, change.action, detail, actor, now, row.version + 1))
             _apply(conn, updates, now, change.check_claim)
@@ -596,7 +512,7 @@ class RowsVerdict:
 
 def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVerdict:
     """``change`` on each of ``ids`` as ``change_rows`` would decide it (one rule for both:
-    ``_refusal``, then ``RowChange.values``), read in one transaction; a preview. Nothing
+    ``refusal``, then ``RowChange.values``), read in one transaction; a preview. Nothing
     is locked: applying it names these versions (``expected``), so that a row changed
     since is refused rather than changed blind."""
     versions: dict[int, int] = {}
@@ -607,12 +523,12 @@ def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVer
         now = utcnow()
         for start in range(0, len(wanted), IN_LIMIT):
             part = wanted[start : start + IN_LIMIT]
-            stmt = select(*_STATE).where(_id_in(conn, part)).order_by(DL.id)
+            stmt = select(*_STATE).where(id_in(conn, part)).order_by(DL.id)
             found: list[Row[Any]] = list(conn.execute(stmt))
             rows = {r.id: r for r in found}
             for dl_id in part:
                 row = rows.get(dl_id)
-                why = _refusal(
+                why = refusal(
                     conn, dl_id, row, None, change.verb, now, change.judged_in, change.check_claim
                 )
                 if why is not None:
@@ -637,7 +553,7 @@ def _apply(
         guard = [DL.id == bindparam("b_id"), DL.version == bindparam("b_version")]
         over: dict[str, Any] = {}
         if check_claim:
-            guard.append(or_(_free(now), DL.claimed_by == bindparam("b_void")))
+            guard.append(or_(leases.free(now), DL.claimed_by == bindparam("b_void")))
             # A lease that ran out is over once someone else changed the row: its re-drive,
             # if it comes back, finds the row no longer its own (settle).
             over = {"claimed_by": None, "claim_until": None}
@@ -652,164 +568,7 @@ def _apply(
             raise TriageError("dead letters changed while they were being changed; try again")
 
 
-# -- re-drive: claims, and the outcome of each claimed row ----------------------------------
-class ClaimedRow(NamedTuple):
-    """A row a re-drive holds, as it was claimed. A tuple: a whole batch's worth are made."""
-
-    id: int
-    line: int
-    batch_id: str
-    payload: bytes
-    kind: str
-    attempts: int
-    status: str
-    version: int
-
-
-@dataclass(frozen=True)
-class Claim:
-    """What one claim chunk got: the rows now held, and why the others were not."""
-
-    rows: tuple[ClaimedRow, ...]
-    taken: dict[int, str]  # id -> who holds it
-    closed: dict[int, str]  # id -> its status (resolved or discarded)
-    missing: tuple[int, ...]
-    # id -> who changed it, for rows no longer at the version the caller saw (not claimed)
-    changed: dict[int, str] = field(default_factory=dict)
-    # Rows another transaction held locked at that instant (PostgreSQL's SKIP LOCKED passed
-    # them by): an edit or another claim in flight. Not taken: worth asking again.
-    busy: tuple[int, ...] = ()
-
-
-# What a claim reads: the guard's columns and what the re-drive transforms.
-_CLAIM_STATE = (
-    DL.id,
-    DL.line,
-    DL.batch_id,
-    working_payload().label("payload"),
-    DL.payload_kind,
-    DL.attempts,
-    DL.status,
-    DL.version,
-    DL.claimed_by,
-    DL.claim_until,
-)
-
-
-def claim(
-    engine: Engine, ids: Sequence[int], token: str, expected: Mapping[int, int] | None = None
-) -> Claim:
-    """Take a lease on each waiting row of ``ids`` that no other re-drive holds. Any number
-    of ids: they are read and leased in slices, all in one transaction. With ``expected``
-    (id -> the version a steward was shown), a row no longer at that version is not claimed
-    but reported ``changed``: what was confirmed is not what is there now."""
-    part = sorted(set(ids))
-    taken: dict[int, str] = {}
-    closed: dict[int, str] = {}
-    changed: dict[int, str] = {}
-    mine: list[ClaimedRow] = []
-    missing: list[int] = []
-    busy: list[int] = []
-    with write_transaction(engine) as conn:
-        now = utcnow()
-        until = now + lease()
-        dead: dict[str, bool] = {}  # a holder's liveness, asked once per claim
-        for ids_slice in _slices(part):
-            # Rows another transaction is locking right now are skipped, not waited for:
-            # they are busy. Rows that do not exist are missing.
-            stmt = select(*_CLAIM_STATE).where(_id_in(conn, ids_slice)).order_by(DL.id)
-            if _is_pg(conn):
-                stmt = stmt.with_for_update(skip_locked=True)
-            seen: set[int] = set()
-            got: list[int] = []
-            for row in conn.execute(stmt).all():  # one fetch, not one per row
-                dl_id = row[0]
-                seen.add(dl_id)
-                holder = row.claimed_by
-                seen_version = expected.get(dl_id) if expected is not None else None
-                if row.status in CLOSED:
-                    closed[dl_id] = row.status
-                elif seen_version is not None and row.version != seen_version:
-                    changed[dl_id] = (
-                        f"changed since version {seen_version} ({_last_change(conn, dl_id)})"
-                    )
-                elif (
-                    holder is not None
-                    and holder != token
-                    and row.claim_until is not None
-                    and row.claim_until > now
-                    and not _dead(holder, dead)
-                ):
-                    taken[dl_id] = _holder(holder)
-                else:
-                    mine.append(ClaimedRow._make(row[:8]))
-                    got.append(dl_id)
-            if got:
-                conn.execute(
-                    update(DL).where(_id_in(conn, got)).values(claimed_by=token, claim_until=until)
-                )
-            unseen = [i for i in ids_slice if i not in seen]
-            if unseen:
-                # Skipped by SKIP LOCKED (another claim in flight) or not there at all.
-                present = set(conn.execute(select(DL.id).where(DL.id.in_(unseen))).scalars())
-                for i in unseen:
-                    if i in present:
-                        busy.append(i)
-                    else:
-                        missing.append(i)
-    return Claim(tuple(mine), taken, closed, tuple(missing), changed, tuple(busy))
-
-
-# Ids per statement: SQLite takes at most 32,766 parameters in one.
-IN_LIMIT = 10_000
-
-
-def _slices(ids: Sequence[int]) -> Iterator[Sequence[int]]:
-    for start in range(0, len(ids), IN_LIMIT):
-        yield ids[start : start + IN_LIMIT]
-
-
-def _dead(holder: str, cache: dict[str, bool]) -> bool:
-    if holder not in cache:
-        cache[holder] = _holder_is_dead(holder)
-    return cache[holder]
-
-
-def renew(engine: Engine, ids: Sequence[int], token: str) -> set[int]:
-    """Extend the lease on the rows still ours; which those are. Called just before the
-    warehouse is written, so that a lease never runs out between the two databases. A
-    lease of ours that ran out is taken again if nobody changed the row meanwhile: every
-    change that crosses a lease that ran out ends it (``claimed_by`` cleared or replaced),
-    so a row still marked ours is as we claimed it. Nothing was loaded yet: no risk."""
-    if not ids:
-        return set()
-    mine: set[int] = set()
-    with write_transaction(engine) as conn:
-        now = utcnow()
-        for part in _slices(sorted(set(ids))):
-            held = (_id_in(conn, part), DL.claimed_by == token)
-            done = conn.execute(update(DL).where(*held).values(claim_until=now + lease()))
-            if done.rowcount == len(part):  # the usual case: every one still ours
-                mine.update(part)
-                continue
-            # Some were lost: which ones still are ours (just renewed).
-            mine.update(conn.execute(select(DL.id).where(*held)).scalars())
-    return mine
-
-
-def release(engine: Engine, ids: Sequence[int], token: str) -> None:
-    """Give back the leases still held on ``ids`` (a cancelled or failed chunk)."""
-    if not ids:
-        return
-    with write_transaction(engine) as conn:
-        for part in _slices(sorted(set(ids))):
-            conn.execute(
-                update(DL)
-                .where(_id_in(conn, part), DL.claimed_by == token)
-                .values(claimed_by=None, claim_until=None)
-            )
-
-
+# -- a re-drive's outcome for each row it claimed (claims.py) ---------------------------
 class RowNow(NamedTuple):
     """A lapsed row as it is now: what the re-drive needs to judge whether the row still
     explains what was loaded for it."""
@@ -852,8 +611,8 @@ def settle(
         now = utcnow()
         for i in _resolve(conn, token, resolved, transform_ref, actor, now):
             out[i] = Settled(RedriveOutcome.RESOLVED)
-        locked = _lock(conn, list(failed)) if failed else {}
-        rows = {i: r for i, r in locked.items() if _still_held(r, token, now)}
+        locked = lock_rows(conn, list(failed)) if failed else {}
+        rows = {i: r for i, r in locked.items() if leases.still_held(r, token, now)}
         lapsed = [i for i in ids if i not in out and i not in rows]
         out.update(_lapsed(conn, lapsed, token, now))
         events: list[dict[str, Any]] = []
@@ -932,10 +691,6 @@ def settle(
     return out
 
 
-def _still_held(row: Row[Any], token: str, now: dt.datetime) -> bool:
-    return row.claimed_by == token and row.claim_until is not None and row.claim_until > now
-
-
 LAPSED_WHY = "its lease ran out before the outcome was written"
 
 
@@ -947,26 +702,26 @@ def _lapsed(
     given back."""
     if not ids:
         return {}
-    rows = _lock(conn, ids)
+    rows = lock_rows(conn, ids)
     out: dict[int, Settled] = {}
     for i in ids:
         row = rows.get(i)
         if row is None:
             out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)")
             continue
-        if row.claimed_by is not None and row.claimed_by != token and _held(row, now):
-            since = f"another re-drive holds it now ({_holder(row.claimed_by)})"
+        if row.claimed_by is not None and row.claimed_by != token and leases.held(row, now):
+            since = f"another re-drive holds it now ({leases.holder(row.claimed_by)})"
         elif row.claimed_by == token:
             since = "nothing changed since: re-drive it again"
         else:
-            since = _last_change(conn, i)
+            since = last_change(conn, i)
         state = RowNow(row.status, bytes(row.payload), row.payload_kind, row.transform)
         out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", state)
     mine = [i for i, r in rows.items() if r.claimed_by == token]
     if mine:
         conn.execute(
             update(DL)
-            .where(_id_in(conn, mine), DL.claimed_by == token)
+            .where(id_in(conn, mine), DL.claimed_by == token)
             .values(claimed_by=None, claim_until=None)
         )
     return out
@@ -1017,18 +772,18 @@ def _resolve(
     row has after the change); which were resolved."""
     done: list[int] = []
     detail = f"re-driven with {transform_ref}"
-    for part in _slices(sorted(set(ids))):
+    for part in slices(sorted(set(ids))):
         # Only rows still held: a lease that ran out is not ours any more (``_lapsed``).
-        held = (_id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+        held = (id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
         stmt = select(DL.id).where(*held).order_by(DL.id)
-        if _is_pg(conn):
+        if is_postgresql(conn):
             stmt = stmt.with_for_update()
         mine = list(conn.execute(stmt).scalars().all())
         if not mine:
             continue
         conn.execute(
             update(DL)
-            .where(_id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
+            .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
             .values(
                 status=Status.RESOLVED.value,
                 resolved_at=now,
@@ -1045,7 +800,7 @@ def _resolve(
             literal(AuditAction.RESOLVED.value, String()),
             literal(detail, Text()),
             DL.version,
-        ).where(_id_in(conn, mine))
+        ).where(id_in(conn, mine))
         conn.execute(insert(AuditEvent).from_select(_EVENT_COLUMNS, events.order_by(DL.id)))
         done += mine
     return done

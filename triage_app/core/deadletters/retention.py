@@ -54,7 +54,6 @@ from triage_app.core.vocabulary import CLOSED, AuditAction, Status, plural
 # long enough that a million rows take a few hundred commits.
 PURGE_CHUNK = 5_000
 RETENTION_KEY = "retention"  # the StoreSetting that holds the policy
-PURGEABLE: tuple[str, ...] = tuple(s.value for s in CLOSED)
 # Counts per day of first quarantine, then class: {"2026-03-01": {"data": 3}}.
 ByDay = dict[str, dict[str, int]]
 # Counts per batch, then the first line of its ledger chunk ("0": outside every chunk), then
@@ -67,13 +66,13 @@ def check_statuses(statuses: Iterable[str]) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(str(s).strip().lower() for s in statuses))
     if not chosen:
         raise TriageError("purge which dead letters? give --status resolved and/or discarded")
-    refused = [s for s in chosen if s not in PURGEABLE]
+    refused = [s for s in chosen if s not in CLOSED]
     if refused:
         raise TriageError(
             f"cannot purge {', '.join(refused)} dead letters: only resolved and discarded "
             "ones are ever purged (open and parked rows wait for a person)"
         )
-    return tuple(s for s in PURGEABLE if s in chosen)
+    return tuple(s.value for s in CLOSED if s in chosen)
 
 
 def check_days(days: Any) -> int:
