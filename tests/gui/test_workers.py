@@ -140,7 +140,7 @@ def test_batch_dialog_runs_csv_and_shows_its_dead_letters(qtbot, window, tmp_pat
     dialog.set_path(source)
     assert dialog.transform_combo.currentData() == "orders@1"  # suggested for CSV
     assert "read as csv" in dialog.detected.text()
-    with qtbot.waitSignal(dialog.batchFinished, timeout=20_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=20_000):
         qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.is_running())
     assert "quarantined" in dialog.summary.text()

@@ -393,7 +393,7 @@ def test_the_stewards_loop_by_keyboard_alone(qtbot, window, demo_workspace):
     assert "1 would succeed" in dialog.summary.text()
     with open_workspace(demo_workspace) as ws:
         assert get_dead_letter(ws, SITI).status == "open"  # the preview wrote nothing
-    with qtbot.waitSignal(dialog.redriven, timeout=10_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=10_000):
         press(Key.Key_Return)
     qtbot.waitUntil(lambda: not dialog.is_running())
     assert "1 resolved" in dialog.summary.text()

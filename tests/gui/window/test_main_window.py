@@ -78,7 +78,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     assert "1 would succeed" in dialog.summary.text()
     assert dialog.results.model().index(0, 2).data() == "would succeed"
     assert get_dead_letter(_ws(demo_workspace), dl_id).status == "open"  # nothing written
-    with qtbot.waitSignal(dialog.redriven, timeout=10_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=10_000):
         qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.is_running())
     assert "1 resolved" in dialog.summary.text()

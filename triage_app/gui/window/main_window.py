@@ -32,15 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.batch import BatchInfo, BatchSummary, list_batches
+from triage_app.core.batch import BatchInfo, list_batches
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, resolve_config
 from triage_app.core.deadletters import (
-    ChangeReport,
-    ChangeSetReport,
     DeadLetterFilter,
     ErrorGroup,
     ExportSummary,
-    RedriveSummary,
     count_dead_letters,
     list_change_sets,
     team_labels,
@@ -52,18 +49,15 @@ from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
-from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
-from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog, describe_revert
+from triage_app.gui.dialogs.batch_dialog import BatchDialog
+from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
-from triage_app.gui.dialogs.discard_dialog import DiscardDialog, describe_discarded
-from triage_app.gui.dialogs.fix_dialog import FixDialog, describe_report
+from triage_app.gui.dialogs.discard_dialog import DiscardDialog
+from triage_app.gui.dialogs.fix_dialog import FixDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog
-from triage_app.gui.dialogs.redrive_dialog import (
-    RedriveDialog,
-    default_transform,
-    describe_redrive,
-)
-from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
+from triage_app.gui.dialogs.job_dialog import Described
+from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, default_transform
+from triage_app.gui.dialogs.retention_dialog import RetentionDialog
 from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
@@ -673,13 +667,15 @@ class MainWindow(QMainWindow):
         )
         dialog.setObjectName("batchDialog")
         dialog.showBatch.connect(self.show_batch)
-        dialog.batchFinished.connect(self._on_batch_finished)
+        dialog.jobFinished.connect(self._on_job_finished)
         self._keep(dialog)
         dialog.show()
 
     @Slot(object)
-    def _on_batch_finished(self, summary: BatchSummary) -> None:
-        self.show_message(describe_batch(summary))
+    def _on_job_finished(self, result: Described) -> None:
+        """Every job dialog's result that changed the store: core's sentence for it in the
+        status bar, and the table, batches, charts and trail read again in place."""
+        self.show_message(result.describe())
         self.reload(in_place=True)
 
     @Slot(str)
@@ -702,14 +698,9 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         dialog.setObjectName("redriveDialog")
-        dialog.redriven.connect(self._on_redriven)
+        dialog.jobFinished.connect(self._on_job_finished)
         self._keep(dialog)
         dialog.show()
-
-    @Slot(object)
-    def _on_redriven(self, summary: RedriveSummary) -> None:
-        self.show_message(describe_redrive(summary))
-        self.reload(in_place=True)
 
     @Slot()
     def fix_rows(self) -> None:
@@ -729,14 +720,9 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         dialog.setObjectName("fixDialog")
-        dialog.applied.connect(self._on_fixed)
+        dialog.jobFinished.connect(self._on_job_finished)
         self._keep(dialog)
         dialog.show()
-
-    @Slot(object)
-    def _on_fixed(self, report: ChangeSetReport) -> None:
-        self.show_message(describe_report(report))
-        self.reload(in_place=True)
 
     @Slot()
     def discard_rows(self) -> None:
@@ -746,14 +732,9 @@ class MainWindow(QMainWindow):
             return
         dialog = DiscardDialog(self.start_job, self.scope, self)
         dialog.setObjectName("discardDialog")
-        dialog.discarded.connect(self._on_discarded)
+        dialog.jobFinished.connect(self._on_job_finished)
         self._keep(dialog)
         dialog.show()
-
-    @Slot(object)
-    def _on_discarded(self, report: ChangeReport) -> None:
-        self.show_message(describe_discarded(report))
-        self.reload(in_place=True)
 
     @Slot()
     def show_change_sets(self) -> None:
@@ -763,14 +744,9 @@ class MainWindow(QMainWindow):
         ws = self.ws
         dialog = ChangeSetsDialog(self.start_job, lambda: list_change_sets(ws), self)
         dialog.setObjectName("changeSetsDialog")
-        dialog.reverted.connect(self._on_reverted)
+        dialog.jobFinished.connect(self._on_job_finished)
         self._keep(dialog)
         dialog.show()
-
-    @Slot(object)
-    def _on_reverted(self, report: ChangeSetReport) -> None:
-        self.show_message(describe_revert(report))
-        self.reload(in_place=True)
 
     @Slot(object, str)
     def edit_group(self, group: ErrorGroup, what: str) -> None:
@@ -814,14 +790,9 @@ class MainWindow(QMainWindow):
         if self.config is None or self.queries is None:
             return
         dialog = RetentionDialog(self.config, self.queries, self.start_job, self)
-        dialog.purged.connect(self._on_purged)
+        dialog.jobFinished.connect(self._on_job_finished)
         self._keep(dialog)
         dialog.show()
-
-    @Slot(object)
-    def _on_purged(self, summary: Any) -> None:
-        self.show_message(describe_purge(summary))
-        self.reload(in_place=True)
 
     def _keep(self, dialog: QWidget) -> None:
         """A modeless dialog, kept while it is shown or its job runs (a hidden re-drive
