@@ -133,12 +133,12 @@ def test_opening_another_workspace_asks_first(qtbot, window, demo_workspace, tmp
 
     dl_id, edited = _edit_first_row(qtbot, window)
     dialogs.answer(B.Cancel)
-    window._try_open(resolve_config(tmp_path / "other", env={}))
+    window.workspaces.try_open(resolve_config(tmp_path / "other", env={}))
     assert "opening another workspace" in dialogs.seen[0]["text"]
     assert window.config.folder == demo_workspace
     assert window.detail.editor.toPlainText() == edited
     dialogs.answer(B.Save)
-    window._try_open(resolve_config(tmp_path / "other", env={}))
+    window.workspaces.try_open(resolve_config(tmp_path / "other", env={}))
     qtbot.waitUntil(lambda: window.config.folder == tmp_path / "other")
     assert _stored(demo_workspace, dl_id) == edited
 

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.batch import BatchInfo, list_batches
-from triage_app.core.db import Workspace, WorkspaceConfig, open_config, resolve_config
+from triage_app.core.db import Workspace, WorkspaceConfig, open_config
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     ErrorGroup,
@@ -42,16 +42,14 @@ from triage_app.core.deadletters import (
     list_change_sets,
     team_labels,
 )
-from triage_app.core.errors import TriageError
-from triage_app.core.jobs import DemoJob, ExportJob, Job
-from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
+from triage_app.core.jobs import ExportJob, Job
+from triage_app.core.places import default_workspace_dir, printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.batch_dialog import BatchDialog
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
-from triage_app.gui.dialogs.connect_dialog import ConnectDialog
 from triage_app.gui.dialogs.discard_dialog import DiscardDialog
 from triage_app.gui.dialogs.fix_dialog import FixDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog
@@ -70,13 +68,14 @@ from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
-from triage_app.gui.window import help_pages, opening
+from triage_app.gui.window import help_pages
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import fitted, place_first
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
 from triage_app.gui.window.status_bar import MessageBar
-from triage_app.gui.window.welcome import MAX_RECENT_SHOWN, WelcomePage
+from triage_app.gui.window.welcome import WelcomePage
+from triage_app.gui.window.workspace_menu import WorkspaceMenu
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
@@ -131,6 +130,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._set_tab_order()
         self._connect()
+        self.workspaces = WorkspaceMenu(self)  # the ways in: File menu and welcome page
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
         self._restore_state()
         self._update_title()
@@ -181,7 +181,6 @@ class MainWindow(QMainWindow):
         v.addWidget(self.tabs, 1)
         # Before any workspace is open the window shows the ways in instead.
         self.welcome = WelcomePage(printable(default_workspace_dir()))
-        self._show_recent()
         self.pages = QStackedWidget(objectName="pages")
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(main)
@@ -217,8 +216,6 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         m = self.menu
         for action, slot in (
-            (m.open_action, self.choose_workspace),
-            (m.connect_action, self.choose_connection),
             (m.export_selection_action, self.export_selection),
             (m.export_filter_action, self.export_filter),
             (m.quit_action, self.close),
@@ -240,8 +237,6 @@ class MainWindow(QMainWindow):
             (m.retention_action, self.retention),
         ):
             action.triggered.connect(slot)
-        m.recentFolderChosen.connect(self._open_recent)
-        m.recentConnectionChosen.connect(self._open_recent_connection)
         self.run_batch_button.clicked.connect(self.run_batch)
         self.redrive_button.clicked.connect(self.redrive)
         self.refresh_button.clicked.connect(self.refresh)
@@ -254,11 +249,6 @@ class MainWindow(QMainWindow):
         self.table.selectionModel().selectionChanged.connect(self.scope.table_changed)
         self.model.totalChanged.connect(self.scope.table_changed)
         self.model.modelReset.connect(self.scope.table_changed)
-        self.welcome.demoChosen.connect(self.open_demo)
-        self.welcome.openChosen.connect(self.choose_workspace)
-        self.welcome.connectChosen.connect(self.choose_connection)
-        self.welcome.newChosen.connect(self.open_default_workspace)
-        self.welcome.recentChosen.connect(self._open_recent)
         self.trends.linked.connect(self.apply_link)
         self.trends.groupEditRequested.connect(self.edit_group)
         self.trends.spikeChanged.connect(self.spike_banner.show_spike)
@@ -305,25 +295,6 @@ class MainWindow(QMainWindow):
     def showing_welcome(self) -> bool:
         return self.pages.currentWidget() is self.welcome
 
-    @Slot()
-    def open_demo(self) -> None:
-        """The demo workspace in the data folder, made on first use, then opened."""
-        config = resolve_config(demo_workspace_dir(), env={})
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            with open_config(config) as ws:
-                DemoJob().run(ws)  # the seed's ten rows: a no-op once they are in
-        except TriageError as exc:
-            QMessageBox.warning(self, "Cannot make the demo", str(exc))
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
-        self._try_open(config)
-
-    @Slot()
-    def open_default_workspace(self) -> None:
-        self._try_open(resolve_config(default_workspace_dir(), env={}))
-
     def close_workspace(self) -> None:
         """Let go of the workspace: its dialogs closed and deleted, its query threads joined
         and deleted, now; nothing of it is left for a later event loop. A dialog acts on the
@@ -344,66 +315,6 @@ class MainWindow(QMainWindow):
             self.ws.close()
             self.ws = None
         self.config = None
-
-    def _try_open(self, config: WorkspaceConfig) -> None:
-        if self.jobs.running():
-            self.show_message("wait for the running job to finish first")
-            return
-        self.unsaved_edit.then("opening another workspace", partial(self._open_now, config))
-
-    def _open_now(self, config: WorkspaceConfig) -> None:
-        try:
-            self.open_config(config)
-        except TriageError as exc:
-            QMessageBox.warning(self, "Cannot open", str(exc))
-
-    @Slot()
-    def choose_workspace(self) -> None:
-        start = str(self.config.folder) if self.config and self.config.folder else ""
-        folder = QFileDialog.getExistingDirectory(self, "Open a workspace folder", start)
-        if folder:
-            self.open_folder(folder)
-
-    def open_folder(self, folder: str) -> None:
-        """A folder the steward chose: its workspace, or a new one once they say so."""
-        problem = opening.folder_problem(folder)
-        if problem is None or opening.ask_create(self, folder, problem):
-            self._try_open(resolve_config(folder, env={}))
-
-    @Slot()
-    def choose_connection(self) -> None:
-        wh = dl = ""
-        if self.config is not None and self.config.folder is None:
-            recent = self.settings.recent_connections()
-            wh, dl = recent[0] if recent else ("", "")
-        self._ask_connection(wh, dl)
-
-    @Slot(str)
-    def _open_recent(self, folder: str) -> None:
-        """A recent workspace: opened when it is there, never made anew when it is not."""
-        problem = opening.folder_problem(folder)
-        if problem is None:
-            self._try_open(resolve_config(folder, env={}))
-        elif opening.ask_remove_recent(self, folder, problem):
-            self.settings.remove_recent_workspace(folder)
-            self._show_recent()
-            self.show_message(f"removed {folder} from the recent workspaces")
-
-    def _show_recent(self) -> None:
-        folders = self.settings.recent_workspaces()
-        self.welcome.set_recent(folders, opening.gone_recent(folders[:MAX_RECENT_SHOWN]))
-
-    @Slot(str, str)
-    def _open_recent_connection(self, wh: str, dl: str) -> None:
-        self._ask_connection(wh, dl)  # passwords from the keyring, or typed again
-
-    def _ask_connection(self, wh: str, dl: str) -> None:
-        dialog = ConnectDialog(wh, dl, self)
-        accepted = dialog.exec() == ConnectDialog.DialogCode.Accepted
-        urls = dialog.urls()
-        dispose(dialog)  # one per connection: not kept as the window's child
-        if accepted:
-            self._try_open(resolve_config(None, *urls, env={}))
 
     # -- reading ----------------------------------------------------------------------------
     def _count_async(self, f: DeadLetterFilter, generation: int) -> None:
