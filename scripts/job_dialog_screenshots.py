@@ -1,12 +1,13 @@
-"""Each job dialog rendered offscreen, once opened and once after its job ran (issue 22: the
-one ``JobDialog`` base must not change how any of them looks). A demo workspace in a
-temporary folder; each dialog saved with ``QWidget.grab()``. Compare the folder of a run
-before a change with one after (the temporary folder's name and the times differ by run).
+"""Each job dialog rendered offscreen, once opened and once after its job ran, and the
+window with a row in its detail pane (issue 22: the one ``JobDialog`` base and the pane's
+split must not change how any of them looks). A demo workspace in a temporary folder; each
+saved with ``QWidget.grab()``. Compare the folder of a run before a change with one after
+(the temporary folder's name and the times differ by run).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/job_dialog_screenshots.py OUT_DIR
 
-Before a change: ``git archive main triage_app | tar -x -C /tmp/before`` and run it with
-``PYTHONPATH=/tmp/before``.
+Before a change: ``git archive main triage_app resources | tar -x -C /tmp/before`` and run
+it with ``PYTHONPATH=/tmp/before``.
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ def main(out: Path) -> None:
         settle(0.3)
         dialog.grab().save(str(out / f"{name}.png"))
 
+    # The window with a row's payload in the detail pane (its editor and conflict banner are
+    # their own modules since issue 22).
+    w.table.selectRow(1)
+    settle(1.0)
+    w.grab().save(str(out / "window-detail.png"))
     w.table.selectAll()
     settle(0.5)
     w.run_batch()
