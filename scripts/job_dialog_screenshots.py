@@ -67,7 +67,7 @@ def main(out: Path) -> None:
     w.grab().save(str(out / "window-detail.png"))
     w.table.selectAll()
     settle(0.5)
-    w.run_batch()
+    w.work.run_batch()
     shoot("batch-open")
     d = w.dialogs()[-1]
     d.run()
@@ -75,7 +75,7 @@ def main(out: Path) -> None:
     shoot("batch-done")
     d.close()
 
-    w.redrive()
+    w.work.redrive()
     shoot("redrive-open")
     d = w.dialogs()[-1]
     d.preview()
@@ -86,7 +86,7 @@ def main(out: Path) -> None:
     shoot("redrive-done")
     d.close()
 
-    w.fix_rows()
+    w.work.fix_rows()
     settle(0.3)
     d = w.dialogs()[-1]
     d.step_kind.setCurrentIndex(d.step_kind.findData("set"))
@@ -102,7 +102,7 @@ def main(out: Path) -> None:
     shoot("fix-done")
     d.close()
 
-    w.show_change_sets()
+    w.work.show_change_sets()
     settle(0.5)
     shoot("change-sets-open")
     d = w.dialogs()[-1]
@@ -113,12 +113,12 @@ def main(out: Path) -> None:
     shoot("change-sets-done")
     d.close()
 
-    w.discard_rows()
+    w.work.discard_rows()
     settle(2.0)
     shoot("discard-open")
     w.dialogs()[-1].close()
 
-    w.retention()
+    w.work.retention()
     settle(2.0)
     shoot("retention-open")
     d = w.dialogs()[-1]

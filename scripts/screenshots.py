@@ -124,7 +124,7 @@ def main(out: Path) -> None:
         # 3. The re-drive preview: every open row through pesanan@2, nothing written yet.
         window.detail.discard_edit()
         window.table.selectAll()
-        window.redrive()
+        window.work.redrive()
         dialog = window.dialogs()[-1]
         dialog.resize(1200, 640)
         dialog.preview()
@@ -134,7 +134,7 @@ def main(out: Path) -> None:
 
         # 3b. One fix for many rows: a null diskon defaulted to 0, tried with pesanan@1,
         # previewed row by row (those it does not apply to say why), nothing written yet.
-        window.fix_rows()
+        window.work.fix_rows()
         fix = window.dialogs()[-1]
         fix.resize(1200, 640)
         fix.step_kind.setCurrentIndex(fix.step_kind.findData("default"))

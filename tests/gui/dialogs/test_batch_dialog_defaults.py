@@ -22,7 +22,7 @@ def plain(html: str) -> str:
 
 
 def open_dialog(window) -> BatchDialog:  # type: ignore[no-untyped-def]
-    window.run_batch()
+    window.work.run_batch()
     dialog = window.dialogs()[-1]
     assert isinstance(dialog, BatchDialog)
     return dialog

@@ -169,13 +169,13 @@ def test_every_control_in_the_window_and_its_dialogs_has_a_name(
 ):
     offenders = unnamed(window)
 
-    window.run_batch()
+    window.work.run_batch()
     window.table.selectRow(0)
     qtbot.waitUntil(lambda: window.selected_count() == 1)
-    window.redrive()
-    window.fix_rows()
-    window.show_change_sets()
-    window.retention()
+    window.work.redrive()
+    window.work.fix_rows()
+    window.work.show_change_sets()
+    window.work.retention()
     opened = window.dialogs()
     assert [d.objectName() for d in opened] == [
         "batchDialog",

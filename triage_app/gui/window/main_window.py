@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import shiboken6
@@ -19,7 +18,6 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -36,27 +34,16 @@ from triage_app.core.batch import BatchInfo, list_batches
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config
 from triage_app.core.deadletters import (
     DeadLetterFilter,
-    ErrorGroup,
-    ExportSummary,
     count_dead_letters,
-    list_change_sets,
     team_labels,
 )
-from triage_app.core.jobs import ExportJob, Job
+from triage_app.core.jobs import Job
 from triage_app.core.places import default_workspace_dir, printable
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import ALL, plural
+from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
-from triage_app.gui.dialogs.batch_dialog import BatchDialog
-from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
-from triage_app.gui.dialogs.discard_dialog import DiscardDialog
-from triage_app.gui.dialogs.fix_dialog import FixDialog
-from triage_app.gui.dialogs.group_dialog import GroupDialog
-from triage_app.gui.dialogs.job_dialog import Described
-from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, default_transform
-from triage_app.gui.dialogs.retention_dialog import RetentionDialog
-from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope
+from triage_app.gui.dialogs.scope import ScopeSource, TableScope
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
@@ -69,6 +56,7 @@ from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
 from triage_app.gui.window import help_pages
+from triage_app.gui.window.job_menu import JobMenu
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import fitted, place_first
@@ -79,8 +67,6 @@ from triage_app.gui.window.workspace_menu import WorkspaceMenu
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
-# The selected rows by id, whatever their status (the table may show several statuses).
-ALL_STATUSES = DeadLetterFilter(status=ALL)
 
 
 def _count(f: DeadLetterFilter) -> Callable[[Workspace], int]:
@@ -131,6 +117,7 @@ class MainWindow(QMainWindow):
         self._set_tab_order()
         self._connect()
         self.workspaces = WorkspaceMenu(self)  # the ways in: File menu and welcome page
+        self.work = JobMenu(self)  # the long work: job dialogs, group edits, exports
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
         self._restore_state()
         self._update_title()
@@ -216,13 +203,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         m = self.menu
         for action, slot in (
-            (m.export_selection_action, self.export_selection),
-            (m.export_filter_action, self.export_filter),
             (m.quit_action, self.close),
-            (m.batch_action, self.run_batch),
-            (m.redrive_action, self.redrive),
-            (m.fix_action, self.fix_rows),
-            (m.change_sets_action, self.show_change_sets),
             (m.refresh_action, self.refresh),
             (m.find_action, self.focus_search),
             (m.table_action, self.focus_table),
@@ -230,15 +211,12 @@ class MainWindow(QMainWindow):
             (m.editor_action, self.focus_editor),
             (m.about_action, self.about),
             (m.about_qt_action, lambda: QApplication.aboutQt()),
-            (m.getting_started_action, lambda: self._keep(help_pages.show_getting_started(self))),
-            (m.guide_action, lambda: self._keep(help_pages.show_user_guide(self))),
-            (m.shortcuts_action, lambda: self._keep(help_pages.show_shortcuts(self))),
+            (m.getting_started_action, lambda: self.keep(help_pages.show_getting_started(self))),
+            (m.guide_action, lambda: self.keep(help_pages.show_user_guide(self))),
+            (m.shortcuts_action, lambda: self.keep(help_pages.show_shortcuts(self))),
             (m.report_action, lambda: help_pages.report_problem(self)),
-            (m.retention_action, self.retention),
         ):
             action.triggered.connect(slot)
-        self.run_batch_button.clicked.connect(self.run_batch)
-        self.redrive_button.clicked.connect(self.redrive)
         self.refresh_button.clicked.connect(self.refresh)
         self.model.totalChanged.connect(self._on_total_changed)
         self.model.loadFailed.connect(self.show_message)
@@ -250,7 +228,6 @@ class MainWindow(QMainWindow):
         self.model.totalChanged.connect(self.scope.table_changed)
         self.model.modelReset.connect(self.scope.table_changed)
         self.trends.linked.connect(self.apply_link)
-        self.trends.groupEditRequested.connect(self.edit_group)
         self.trends.spikeChanged.connect(self.spike_banner.show_spike)
         self.trends.message.connect(self.show_message)
         self.spike_banner.showBatch.connect(self.show_spike_batch)
@@ -261,7 +238,6 @@ class MainWindow(QMainWindow):
         self.detail.saveFailed.connect(self._on_save_failed)
         self.row_actions.message.connect(self.show_message)
         self.row_actions.changed.connect(self.reload)
-        self.row_actions.discardRequested.connect(self.discard_rows)
         self.jobs.message.connect(self.show_message)
         self.live.refreshed.connect(self._on_live_refresh)
         self.live.message.connect(self.show_message)
@@ -283,7 +259,7 @@ class MainWindow(QMainWindow):
         self.model.set_workspace(ws, self._count_async, self._read_async)
         self.trends.open_workspace(config)
         self.audit.open_workspace(config)
-        self._load_batches()
+        self.load_batches()
         if config.folder is not None:
             self.settings.add_recent_workspace(str(config.folder))
         else:
@@ -327,7 +303,7 @@ class MainWindow(QMainWindow):
         if self.queries is not None:
             self.queries.submit(fn, on_done, self.show_message, key="pages")
 
-    def _load_batches(self) -> None:
+    def load_batches(self) -> None:
         """The batch and transform pickers' choices, and the owners and tags in use."""
         if self.queries is not None:
             self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
@@ -361,7 +337,7 @@ class MainWindow(QMainWindow):
             self.quarantine.refresh_live()
         else:
             self.model.refresh()
-        self._load_batches()
+        self.load_batches()
         self.trends.refresh()  # after every batch, re-drive and status change
         self.audit.refresh()  # each of which is audited
         if current is not None and not in_place:  # in place, the pane read it already
@@ -372,7 +348,7 @@ class MainWindow(QMainWindow):
         """Another steward changed the store: the table and pane have read it again in
         place; the batches, charts and audit trail follow."""
         self.scope.store_changed()
-        self._load_batches()
+        self.load_batches()
         self.trends.refresh()
         self.audit.refresh()
 
@@ -461,7 +437,7 @@ class MainWindow(QMainWindow):
             self.selected_count(),
         )
 
-    def _transforms_in_use(self) -> list[str]:
+    def transforms_in_use(self) -> list[str]:
         """The current row's transform, then the last batch's: the re-drive's default."""
         row = self.table.current_row()
         out = [row.transform] if row is not None else []
@@ -564,148 +540,11 @@ class MainWindow(QMainWindow):
         assert self.config is not None
         return self.jobs.start(self.config, job)
 
-    @Slot()
-    def run_batch(self) -> None:
-        if self.config is None:
-            return
-        start_dir = str(self.config.folder / "incoming") if self.config.folder else ""
-        dialog = BatchDialog(
-            self.start_job,
-            start_dir,
-            self,
-            batches=self.batches,  # it opens on the last one's transform
-            remember=self.config.description,  # and on the folder of the last file run
-        )
-        dialog.setObjectName("batchDialog")
-        dialog.showBatch.connect(self.show_batch)
-        dialog.jobFinished.connect(self._on_job_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_job_finished(self, result: Described) -> None:
-        """Every job dialog's result that changed the store: core's sentence for it in the
-        status bar, and the table, batches, charts and trail read again in place."""
-        self.show_message(result.describe())
-        self.reload(in_place=True)
-
     @Slot(str)
     def show_batch(self, batch_id: str) -> None:
         self.filter_bar.show_batch(batch_id)
 
-    @Slot()
-    def redrive(self) -> None:
-        if self.config is not None:
-            # A re-drive runs the stored payloads, not what the editor holds.
-            self.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
-
-    def _redrive(self) -> None:
-        if self.config is None:
-            return
-        dialog = RedriveDialog(
-            self.start_job,
-            self.scope,
-            transforms_in_use=self._transforms_in_use(),
-            parent=self,
-        )
-        dialog.setObjectName("redriveDialog")
-        dialog.jobFinished.connect(self._on_job_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot()
-    def fix_rows(self) -> None:
-        """Re-drive > Fix rows…: one fix for the selected rows or the filter's, previewed,
-        then applied as a change-set."""
-        if self.config is not None:
-            # A fix patches the stored payloads, not what the editor holds.
-            self.unsaved_edit.then("fixing rows (a fix patches stored payloads)", self._fix_rows)
-
-    def _fix_rows(self) -> None:
-        if self.config is None:
-            return
-        dialog = FixDialog(
-            self.start_job,
-            self.scope,
-            transform=default_transform(self._transforms_in_use()),
-            parent=self,
-        )
-        dialog.setObjectName("fixDialog")
-        dialog.jobFinished.connect(self._on_job_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot()
-    def discard_rows(self) -> None:
-        """Re-drive > Discard…: the selected rows or the filter's, previewed and named,
-        discarded with a reason (Reopen brings them back until retention purges them)."""
-        if self.config is None:
-            return
-        dialog = DiscardDialog(self.start_job, self.scope, self)
-        dialog.setObjectName("discardDialog")
-        dialog.jobFinished.connect(self._on_job_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot()
-    def show_change_sets(self) -> None:
-        """Store > Change-sets…: who fixed what, when; revert one."""
-        if self.ws is None:
-            return
-        ws = self.ws
-        dialog = ChangeSetsDialog(self.start_job, lambda: list_change_sets(ws), self)
-        dialog.setObjectName("changeSetsDialog")
-        dialog.jobFinished.connect(self._on_job_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object, str)
-    def edit_group(self, group: ErrorGroup, what: str) -> None:
-        """Trends > a group's menu: its owner, tags and note (the team backlog), ``what``
-        of them focused."""
-        if self.ws is None:
-            return
-        owners, tags = self.team
-        dialog = GroupDialog(group, owners, tags, focus=what, parent=self)
-        accepted = dialog.exec() == GroupDialog.DialogCode.Accepted
-        job = dialog.job() if accepted else None
-        dispose(dialog)  # one per change, gone now: not kept as the window's child
-        if not accepted:
-            return
-        if job is None:
-            self.show_message("Error group: nothing changed")
-            return
-        runner = self.start_job(job)
-        runner.finished.connect(self._on_group_changed)
-        runner.failed.connect(self._on_group_refused)
-
-    @Slot(object)
-    def _on_group_changed(self, group: Any) -> None:
-        owner = group.owner or "nobody"
-        self.show_message(
-            f"Error group {group.signature[:60]}: owner {owner}, "
-            f"tags {', '.join(group.tags) or 'none'}"
-        )
-        self._load_batches()  # and the owners and tags the pickers offer
-        self.trends.refresh()
-
-    @Slot(str)
-    def _on_group_refused(self, message: str) -> None:
-        """Another steward changed the group first: say so and show it as it is now."""
-        self.show_message(message)
-        self.trends.refresh()
-
-    @Slot()
-    def retention(self) -> None:
-        """Store > Retention…: the store's policy, what it would purge now, Purge now."""
-        if self.config is None or self.queries is None:
-            return
-        dialog = RetentionDialog(self.config, self.queries, self.start_job, self)
-        dialog.jobFinished.connect(self._on_job_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    def _keep(self, dialog: QWidget) -> None:
+    def keep(self, dialog: QWidget) -> None:
         """A modeless dialog, kept while it is shown or its job runs (a hidden re-drive
         dialog still relays its result); the closed ones are deleted now."""
         if not self.jobs.running():
@@ -725,55 +564,6 @@ class MainWindow(QMainWindow):
 
     def dialogs(self) -> list[QWidget]:
         return list(self._dialogs)
-
-    @Slot()
-    def export_selection(self) -> None:
-        ids = self.row_actions.ids_or_complain()
-        if ids:
-            # The ids themselves: the file holds exactly the rows named, whatever the
-            # filter does next.
-            chosen = ChosenRows("", tuple(ids), None, len(ids))
-            self._export(ALL_STATUSES.with_(ids=tuple(ids)), chosen)
-
-    @Slot()
-    def export_filter(self) -> None:
-        f = self.model.filter
-        self._export(f, ChosenRows("", None, f, self.model.total()))
-
-    def _export(self, where: DeadLetterFilter, chosen: ChosenRows) -> None:
-        what = chosen.describe()
-        path, picked = QFileDialog.getSaveFileName(
-            self,
-            f"Export {what[:1].lower()}{what[1:]}",
-            "dead_letters.csv",
-            "CSV (*.csv);;JSON Lines (*.jsonl)",
-        )
-        if path:
-            fmt = "jsonl" if "jsonl" in picked or path.endswith(".jsonl") else "csv"
-            self.export_to(where, Path(path), fmt, expected=chosen.count)
-
-    def export_to(
-        self, where: DeadLetterFilter, path: Path, fmt: str, expected: int | None = None
-    ) -> JobRunner:
-        """Export the rows ``where`` names; ``expected``: how many the steward was told, so
-        that a store that changed meanwhile is said, not hidden."""
-        runner = self.start_job(ExportJob(where, path, fmt))
-        runner.finished.connect(partial(self._on_exported, expected))
-        runner.failed.connect(self._export_failed)
-        return runner
-
-    def _on_exported(self, expected: int | None, s: ExportSummary) -> None:
-        if s.cancelled:
-            self.show_message("export cancelled; no file written")
-            return
-        text = f"exported {plural(s.rows, 'dead letter')} to {s.path}"
-        if expected is not None and expected != s.rows:
-            text += f" ({expected:,} matched when you chose: the store changed meanwhile)"
-        self.show_message(text)
-
-    @Slot(str)
-    def _export_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Not done", message)
 
     @Slot()
     def about(self) -> None:
