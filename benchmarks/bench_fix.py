@@ -52,7 +52,7 @@ def window(rows: int) -> int:
         folder = work / "ws"
         measure(cli("--workspace", str(folder), "run", str(src), "--transform", "pesanan@1"))
         app, win = open_measured(folder, work)
-        win.fix_rows()
+        win.work.fix_rows()
         dialog = win.dialogs()[-1]
         dialog.step_kind.setCurrentIndex(dialog.step_kind.findData("default"))
         dialog.step_field.setText("diskon")
@@ -76,7 +76,7 @@ def window(rows: int) -> int:
             beat.report(f"fix {what}", took)
         print(dialog.summary.text())
         dialog.close()
-        win.show_change_sets()
+        win.work.show_change_sets()
         sets = win.dialogs()[-1]
         beat = Heartbeat()
         beat.start()

@@ -376,7 +376,7 @@ def measure_batch(app, window, batch_rows: int, tmp: Path) -> None:  # type: ign
     )
     lane_starts = _record_lane_starts()
     heartbeat = Heartbeat()
-    window.run_batch()
+    window.work.run_batch()
     dialog = window.dialogs()[-1]
     dialog.set_path(source)
     dialog.set_transform("pesanan@1")
@@ -507,7 +507,7 @@ def measure_redrive(app, window, rows: int, screenshot: Path | None) -> None:  #
     )
     matching = window.model.total()
     print(f"re-drive scope: batch {target[:8]}, class code, open: {matching:,} rows")
-    window.redrive()
+    window.work.redrive()
     dialog = window.dialogs()[-1]
     assert dialog.scope_filter.isChecked()
     dialog.transform_combo.setCurrentIndex(dialog.transform_combo.findData("pesanan@2"))

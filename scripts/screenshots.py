@@ -81,16 +81,16 @@ def main(out: Path) -> None:
         # 1. The main window: the code-class row selected, its payload in the editor.
         window.table.selectRow(3)
         wait_until(app, lambda: window.detail.current_id() == 4)
-        window.detail.try_combo.setCurrentText("pesanan@2")
-        window.detail.try_button.click()
-        wait_until(app, lambda: "would load" in window.detail.try_result.toPlainText())
+        window.detail.payload.try_combo.setCurrentText("pesanan@2")
+        window.detail.payload.try_button.click()
+        wait_until(app, lambda: "would load" in window.detail.payload.try_result.toPlainText())
         save(window, out / "main-window.png")
 
         # 2. The editor with a diff: a fixed quantity, formatted, against the original.
         window.table.selectRow(2)
         wait_until(app, lambda: window.detail.current_id() == 3)
-        window.detail.format_button.click()
-        editor = window.detail.editor
+        window.detail.payload.format_button.click()
+        editor = window.detail.payload.editor
         editor.replace_all(editor.toPlainText().replace('"qty": -1', '"qty": 1'))
         window.detail.tabs.setCurrentIndex(2)
         wait_until(app, lambda: "qty" in window.detail.diff.toPlainText())
@@ -98,7 +98,7 @@ def main(out: Path) -> None:
         # 2b. Live validation: a missing comma, marked where the parser stopped.
         window.detail.tabs.setCurrentIndex(0)
         editor.replace_all(editor.toPlainText().replace('"qty": 1,', '"qty": 1'))
-        wait_until(app, lambda: "✗" in window.detail.validation.text())
+        wait_until(app, lambda: "✗" in window.detail.payload.validation.text())
         save(window, out / "editor-validation.png")
         editor.undo()
 
@@ -124,7 +124,7 @@ def main(out: Path) -> None:
         # 3. The re-drive preview: every open row through pesanan@2, nothing written yet.
         window.detail.discard_edit()
         window.table.selectAll()
-        window.redrive()
+        window.work.redrive()
         dialog = window.dialogs()[-1]
         dialog.resize(1200, 640)
         dialog.preview()
@@ -134,7 +134,7 @@ def main(out: Path) -> None:
 
         # 3b. One fix for many rows: a null diskon defaulted to 0, tried with pesanan@1,
         # previewed row by row (those it does not apply to say why), nothing written yet.
-        window.fix_rows()
+        window.work.fix_rows()
         fix = window.dialogs()[-1]
         fix.resize(1200, 640)
         fix.step_kind.setCurrentIndex(fix.step_kind.findData("default"))
@@ -173,7 +173,7 @@ def main(out: Path) -> None:
         row = next(r for r in range(window.model.rowCount()) if window.model.row(r).id == 3)
         window.table.selectRow(row)
         wait_until(app, lambda: window.detail.current_id() == 3)
-        window.detail.format_button.click()
+        window.detail.payload.format_button.click()
         editor.replace_all(editor.toPlainText().replace('"qty": -1', '"qty": 1'))
         with open_workspace(folder) as other:
             theirs = deadletters.get_dead_letter(other, 3).payload.replace('"qty": -1', '"qty": 3')
@@ -183,7 +183,7 @@ def main(out: Path) -> None:
         shot = out / "conflict-dialog.png"
 
         def compare(tries: int = 0) -> None:
-            dialog = window.detail.conflict_dialog
+            dialog = window.detail.conflicts.dialog
             if dialog is None or not dialog.isVisible():
                 if tries < 500:
                     QTimer.singleShot(10, lambda: compare(tries + 1))
@@ -194,7 +194,7 @@ def main(out: Path) -> None:
             dialog.reject()
 
         QTimer.singleShot(0, compare)
-        window.detail.compare()
+        window.detail.conflicts.compare()
         window.detail.discard_edit()
         window.close()
 

@@ -84,7 +84,7 @@ def test_shortcuts(window):
     assert shortcuts["Find"] == "Ctrl+F"
     assert shortcuts["Re-drive…"] == "Ctrl+R"
     assert shortcuts["Refresh"] == "F5"
-    assert window.detail.save_button.shortcut().toString() == "Ctrl+S"
+    assert window.detail.payload.save_button.shortcut().toString() == "Ctrl+S"
 
 
 def test_settings_go_where_triage_settings_dir_says(tmp_path, demo_workspace):

@@ -140,7 +140,7 @@ def test_batch_dialog_runs_csv_and_shows_its_dead_letters(qtbot, window, tmp_pat
     dialog.set_path(source)
     assert dialog.transform_combo.currentData() == "orders@1"  # suggested for CSV
     assert "read as csv" in dialog.detected.text()
-    with qtbot.waitSignal(dialog.batchFinished, timeout=20_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=20_000):
         qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.is_running())
     assert "quarantined" in dialog.summary.text()
@@ -152,7 +152,7 @@ def test_batch_dialog_runs_csv_and_shows_its_dead_letters(qtbot, window, tmp_pat
     # A CSV dead letter is edited as a JSON object of header -> value.
     window.table.selectRow(0)
     qtbot.waitUntil(lambda: window.detail.current_id() is not None)
-    assert json.loads(window.detail.editor.toPlainText()) == {
+    assert json.loads(window.detail.payload.editor.toPlainText()) == {
         "order_id": "3002",
         "pelanggan": "Siti",
         "status": "Dibayar",
@@ -162,19 +162,19 @@ def test_batch_dialog_runs_csv_and_shows_its_dead_letters(qtbot, window, tmp_pat
     assert window.detail.original.toPlainText().startswith("# CSV header: order_id,")
     # A row that does not split into the header's columns: best effort, and a note.
     window.table.selectRow(1)
-    qtbot.waitUntil(lambda: window.detail.note.isVisibleTo(window.detail))
-    assert json.loads(window.detail.editor.toPlainText())["updated_at"] is None
+    qtbot.waitUntil(lambda: window.detail.payload.note.isVisibleTo(window.detail))
+    assert json.loads(window.detail.payload.editor.toPlainText())["updated_at"] is None
     # Fix the total, save: the row is stored as a JSON object and re-drives cleanly.
     window.table.selectRow(0)
-    qtbot.waitUntil(lambda: '"total": "-5"' in window.detail.editor.toPlainText())
-    window.detail.editor.setPlainText(
-        window.detail.editor.toPlainText().replace('"total": "-5"', '"total": "5"')
+    qtbot.waitUntil(lambda: '"total": "-5"' in window.detail.payload.editor.toPlainText())
+    window.detail.payload.editor.setPlainText(
+        window.detail.payload.editor.toPlainText().replace('"total": "-5"', '"total": "5"')
     )
-    assert window.detail.save_button.isEnabled()
+    assert window.detail.payload.save_button.isEnabled()
     window.detail.save()
     qtbot.waitUntil(lambda: window.detail._detail.payload_kind == "json-csv")
-    qtbot.mouseClick(window.detail.try_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "would load" in window.detail.try_result.toPlainText())
+    qtbot.mouseClick(window.detail.payload.try_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "would load" in window.detail.payload.try_result.toPlainText())
 
 
 @pytest.mark.parametrize("lanes", ["1", "2"])

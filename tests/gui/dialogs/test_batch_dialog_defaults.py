@@ -22,7 +22,7 @@ def plain(html: str) -> str:
 
 
 def open_dialog(window) -> BatchDialog:  # type: ignore[no-untyped-def]
-    window.run_batch()
+    window.work.run_batch()
     dialog = window.dialogs()[-1]
     assert isinstance(dialog, BatchDialog)
     return dialog
@@ -66,7 +66,7 @@ def test_it_opens_on_the_folder_of_the_last_file_run(window, tmp_path: Path, qtb
     first.write_bytes(SEED_BATCH.read_bytes().replace(b'"Rina"', b'"Rani"'))  # a new batch
     dialog = open_dialog(window)
     dialog.set_path(first)
-    with qtbot.waitSignal(dialog.batchFinished, timeout=20_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=20_000):
         dialog.run()
     qtbot.waitUntil(lambda: not dialog.is_running())
     dialog.close()

@@ -52,4 +52,4 @@ def test_a_revert_from_the_window_shows_store_text_as_typed(
     shown = dialog.summary.text()
     assert dialog.summary.textFormat() == Qt.TextFormat.RichText
     assert "&lt;b&gt;eve&lt;/b&gt;" in shown and "<b>eve</b>" not in shown
-    assert "back" in shown
+    assert "restored" in shown

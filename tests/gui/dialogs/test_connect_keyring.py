@@ -91,7 +91,7 @@ def test_reconnecting_from_recent_uses_the_keyring(
         )
         dialog = ConnectDialog(wh, dl)
         qtbot.addWidget(dialog)
-        window._open_now(resolve_config(None, *dialog.urls(), env={}))
+        window.workspaces.open_now(resolve_config(None, *dialog.urls(), env={}))
         qtbot.waitUntil(
             lambda: window.ws is not None and window.ws.store.dialect.name == "postgresql"
         )

@@ -53,7 +53,7 @@ def test_a_fix_from_the_form_is_previewed_applied_and_reverted(qtbot, window, de
     assert dialog.apply_button.text() == "Apply to 1 as a change-set"
 
     applied = []
-    dialog.applied.connect(applied.append)
+    dialog.jobFinished.connect(applied.append)
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(applied) and not dialog.is_running(), timeout=30_000)
     (report,) = applied
@@ -74,7 +74,7 @@ def test_a_fix_from_the_form_is_previewed_applied_and_reverted(qtbot, window, de
     assert sets.revert_button.isEnabled()
     sets.revert(1)  # Revert… asks first; the answer is the user's
     qtbot.waitUntil(lambda: not sets.is_running(), timeout=30_000)
-    assert sets.summary.text() == "Change-set 1 reverted: 1 dead letter back."
+    assert sets.summary.text() == "Change-set 1 reverted: 1 dead letter restored."
     assert sets.table.item(0, 5).text().endswith(f"by {fixed.events[-1].actor}")
     sets.table.selectRow(0)
     assert not sets.revert_button.isEnabled()  # reverted: nothing more to undo

@@ -12,7 +12,6 @@ from sqlalchemy import func, select
 from triage_app.core.db import DeadLetter, open_workspace
 from triage_app.core.deadletters import RedriveResult, RedriveSummary
 from triage_app.core.vocabulary import RedriveOutcome
-from triage_app.gui.dialogs.redrive_dialog import describe_redrive
 
 ROWS = 6_000  # twelve of core's 500-row re-drive chunks
 
@@ -45,7 +44,7 @@ def test_redrive_cancel_stops_at_a_chunk_and_the_table_follows(
 
     # Run, and press Cancel as soon as the first chunk reports.
     summaries = []
-    dialog.redriven.connect(summaries.append)
+    dialog.jobFinished.connect(summaries.append)
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     assert dialog.cancel_button.isVisible() and dialog.cancel_button.isEnabled()
     dialog._runner.progress.connect(
@@ -88,7 +87,7 @@ def test_the_summary_names_rows_another_redrive_holds_are_named() -> None:
         not_attempted={"already resolved": (1, (3,)), "taken by another re-drive": (1, (2,))},
     )
     # Each is named, with why: which rows the steward's confirmed set did not reach.
-    assert describe_redrive(s) == (
+    assert s.describe() == (
         "Re-drove 1 dead letter with pesanan@2: 1 resolved, 0 failed (0 parked). "
         "Skipped 1 (already resolved): #3. "
         "Skipped 1 (taken by another re-drive): #2."

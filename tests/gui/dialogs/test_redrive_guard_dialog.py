@@ -41,7 +41,7 @@ def test_a_failing_canary_stops_the_redrive_from_the_window(qtbot, open_main_win
     dialog.preview()
     qtbot.waitUntil(lambda: dialog.run_button.isEnabled(), timeout=30_000)
     done = []
-    dialog.redriven.connect(done.append)
+    dialog.jobFinished.connect(done.append)
     dialog.run()
     qtbot.waitUntil(lambda: bool(done) and not dialog.is_running(), timeout=30_000)
     (s,) = done

@@ -75,13 +75,13 @@ def test_the_dialog_counts_saves_and_purges(qtbot, open_main_window, tmp_path, d
     with open_workspace(folder) as ws:
         assert counts(ws)["discarded"] == 4
     purged = []
-    dialog.purged.connect(purged.append)
+    dialog.jobFinished.connect(purged.append)
     dialogs.answer(QMessageBox.StandardButton.Yes)
     qtbot.mouseClick(dialog.purge_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(purged) and not dialog.is_busy(), timeout=30_000)
     (s,) = purged
     assert (s.rows, s.dry_run) == (4, False)
-    assert dialog.result.text().startswith("Purged 4 dead letters (4 discarded)")
+    assert dialog.summary.text().startswith("Purged 4 dead letters (4 discarded)")
     qtbot.waitUntil(lambda: dialog.preview is not None, timeout=20_000)
     assert dialog.preview.rows == 0 and not dialog.purge_button.isEnabled()
     assert "Nothing to purge now" in dialog.count_label.text()
@@ -120,7 +120,7 @@ def test_trends_name_the_purge_and_keep_counting_its_rows(
     dialog = _open_dialog(qtbot, window)
     dialogs.answer(QMessageBox.StandardButton.Yes)
     done = []
-    dialog.purged.connect(done.append)
+    dialog.jobFinished.connect(done.append)
     qtbot.mouseClick(dialog.purge_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(done) and not dialog.is_busy(), timeout=30_000)
     dialog.close()

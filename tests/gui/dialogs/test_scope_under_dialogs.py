@@ -69,7 +69,7 @@ def _preview(dialog: Any, qtbot: Any) -> None:
 
 def _run(dialog: Any, qtbot: Any) -> Any:
     done: list[Any] = []
-    dialog.redriven.connect(done.append)
+    dialog.jobFinished.connect(done.append)
     assert dialog.run_button.isEnabled()
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(done) and not dialog.is_running(), timeout=10_000)
@@ -231,7 +231,7 @@ def _fix_preview(dialog: Any, qtbot: Any) -> None:
 
 def _fix_apply(dialog: Any, qtbot: Any) -> Any:
     done: list[Any] = []
-    dialog.applied.connect(done.append)
+    dialog.jobFinished.connect(done.append)
     qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(done) and not dialog.is_running(), timeout=10_000)
     return done[0]
@@ -321,7 +321,7 @@ def test_discard_previews_follows_the_search_and_discards_what_it_names(
     dialog.reason.setText("test feed")
     assert dialog.discard_button.isEnabled()
     reports: list[Any] = []
-    dialog.discarded.connect(reports.append)
+    dialog.jobFinished.connect(reports.append)
     qtbot.mouseClick(dialog.discard_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(reports) and not dialog.isVisible())
     assert sorted(reports[0].changed) == list(QTY_ROWS)
@@ -345,7 +345,7 @@ def test_discard_of_the_selection_leaves_out_a_row_changed_meanwhile_and_reopens
         edit_payload(ws, 4, '{"pesanan_id": 8}', actor="bob@other")
     dialog.reason.setText("junk")
     reports: list[Any] = []
-    dialog.discarded.connect(reports.append)
+    dialog.jobFinished.connect(reports.append)
     dialog.apply()
     qtbot.waitUntil(lambda: bool(reports) and not dialog.is_running())
     assert reports[0].changed == (3,)
@@ -383,7 +383,7 @@ def test_discard_names_a_row_already_discarded_and_discards_the_others(
     assert "Not discarded" not in said
     dialog.reason.setText("junk too")
     reports: list[Any] = []
-    dialog.discarded.connect(reports.append)
+    dialog.jobFinished.connect(reports.append)
     qtbot.mouseClick(dialog.discard_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(reports) and not dialog.isVisible())
     assert (reports[0].changed, reports[0].refused) == ((1,), ())

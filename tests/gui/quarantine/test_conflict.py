@@ -35,7 +35,7 @@ def _edit_then_theirs(qtbot, window, folder: Path) -> int:  # type: ignore[no-un
     dl_id = window.model.row(0).id
     qtbot.waitUntil(lambda: window.detail.current_id() == dl_id)
     qtbot.waitUntil(lambda: not window.queries.busy())
-    window.detail.editor.setPlainText(MINE)
+    window.detail.payload.editor.setPlainText(MINE)
     assert window.detail.can_save()
     done = cli("--workspace", str(folder), "edit", str(dl_id), "--payload", THEIRS)
     assert done.returncode == 0, done.stderr
@@ -64,17 +64,20 @@ def test_a_conflicting_save_offers_compare_and_keep_mine_keeps_theirs_in_history
     dl_id = _edit_then_theirs(qtbot, window, demo_workspace)
     detail.save()
     qtbot.waitUntil(
-        lambda: "Not saved" in detail.banner.text() or "Changed by" in detail.banner.text()
+        lambda: (
+            "Not saved" in detail.payload.banner.text()
+            or "Changed by" in detail.payload.banner.text()
+        )
     )
     qtbot.waitUntil(lambda: not window.queries.busy())
     # Whether the watch or the save saw it first, the save did not go through.
-    if "Not saved" not in detail.banner.text():
+    if "Not saved" not in detail.payload.banner.text():
         detail.save()
-        qtbot.waitUntil(lambda: "Not saved" in detail.banner.text())
-    assert "changed after you opened it" in detail.banner.text()
-    assert detail.banner.reload_button.isVisibleTo(detail)
-    assert detail.banner.compare_button.isVisibleTo(detail)
-    assert detail.editor.toPlainText() == MINE and detail.is_dirty()
+        qtbot.waitUntil(lambda: "Not saved" in detail.payload.banner.text())
+    assert "changed after you opened it" in detail.payload.banner.text()
+    assert detail.payload.banner.reload_button.isVisibleTo(detail)
+    assert detail.payload.banner.compare_button.isVisibleTo(detail)
+    assert detail.payload.editor.toPlainText() == MINE and detail.is_dirty()
     assert _stored(demo_workspace, dl_id).payload == THEIRS
 
     seen: list[Any] = []
@@ -89,7 +92,7 @@ def test_a_conflicting_save_offers_compare_and_keep_mine_keeps_theirs_in_history
         d.findChild(QPushButton, "keepMineButton").click()
 
     _when_modal(ConflictDialog, keep_mine, seen)
-    detail.banner.compare_button.click()
+    detail.payload.banner.compare_button.click()
     assert seen
     # Side by side, both indented for reading; only the differing lines are marked.
     assert '"fixed by them"' in probe["theirs"] and '"fixed by me"' in probe["mine"]
@@ -98,7 +101,7 @@ def test_a_conflicting_save_offers_compare_and_keep_mine_keeps_theirs_in_history
     assert probe["keep_enabled"]
 
     qtbot.waitUntil(lambda: not detail.is_dirty() and not window.queries.busy())
-    assert not detail.banner.isVisibleTo(detail)
+    assert not detail.payload.banner.isVisibleTo(detail)
     stored = _stored(demo_workspace, dl_id)
     assert stored.payload == MINE and stored.version == 3  # quarantined, theirs, mine
     with open_workspace(demo_workspace) as ws, ws.store.connect() as conn:
@@ -123,9 +126,9 @@ def test_take_theirs_drops_mine(qtbot, window, demo_workspace):
     qtbot.waitUntil(lambda: detail.theirs() is not None, timeout=2_000)  # the watch saw it
     seen: list[Any] = []
     _when_modal(ConflictDialog, lambda d: d.take_theirs.click(), seen)
-    detail.compare()
+    detail.conflicts.compare()
     assert seen
-    assert detail.editor.toPlainText() == THEIRS and not detail.is_dirty()
+    assert detail.payload.editor.toPlainText() == THEIRS and not detail.is_dirty()
     assert detail.version() == 2 and detail.theirs() is None
     assert _stored(demo_workspace, dl_id).payload == THEIRS
 
@@ -133,7 +136,7 @@ def test_take_theirs_drops_mine(qtbot, window, demo_workspace):
 def test_reload_drops_the_edit_only_when_confirmed(qtbot, window, demo_workspace):
     detail = window.detail
     _edit_then_theirs(qtbot, window, demo_workspace)
-    qtbot.waitUntil(lambda: detail.banner.reload_button.isVisibleTo(detail), timeout=2_000)
+    qtbot.waitUntil(lambda: detail.payload.banner.reload_button.isVisibleTo(detail), timeout=2_000)
     seen: list[Any] = []
     shown: list[tuple[str, str]] = []  # read while it is up: once answered it is deleted
 
@@ -142,20 +145,20 @@ def test_reload_drops_the_edit_only_when_confirmed(qtbot, window, demo_workspace
         box.button(QMessageBox.StandardButton.Cancel).click()
 
     _when_modal(QMessageBox, cancel, seen)
-    detail.banner.reload_button.click()
+    detail.payload.banner.reload_button.click()
     assert shown and shown[0][0] == "reloadTheirsDialog"
     assert "Drop your edit" in shown[0][1] and "edited by" in shown[0][1]
-    assert detail.editor.toPlainText() == MINE and detail.banner.isVisibleTo(detail)
+    assert detail.payload.editor.toPlainText() == MINE and detail.payload.banner.isVisibleTo(detail)
 
     def drop(box: QMessageBox) -> None:
         (button,) = [b for b in box.buttons() if b.text() == "Drop my edit and reload"]
         button.click()
 
     _when_modal(QMessageBox, drop, seen)
-    detail.banner.reload_button.click()
+    detail.payload.banner.reload_button.click()
     assert len(seen) == 2
-    assert detail.editor.toPlainText() == THEIRS and not detail.is_dirty()
-    assert not detail.banner.isVisibleTo(detail)
+    assert detail.payload.editor.toPlainText() == THEIRS and not detail.is_dirty()
+    assert not detail.payload.banner.isVisibleTo(detail)
 
 
 def test_a_save_a_redrive_holds_is_refused_in_one_line_and_kept(
@@ -169,17 +172,17 @@ def test_a_save_a_redrive_holds_is_refused_in_one_line_and_kept(
     dl_id = window.model.row(0).id
     qtbot.waitUntil(lambda: detail.current_id() == dl_id)
     qtbot.waitUntil(lambda: not window.queries.busy())
-    detail.editor.setPlainText(MINE)
+    detail.payload.editor.setPlainText(MINE)
     with open_workspace(demo_workspace) as ws:  # a re-drive (this live process) holds it
         assert [r.id for r in claim(ws.store, [dl_id], new_token("redriver")).rows] == [dl_id]
     detail.save()
-    qtbot.waitUntil(lambda: "held by a re-drive" in detail.banner.text())
-    text = detail.banner.text()
+    qtbot.waitUntil(lambda: "held by a re-drive" in detail.payload.banner.text())
+    text = detail.payload.banner.text()
     assert "Not saved" in text and "redriver" in text and "Your edit is kept" in text
     assert "\n" not in text
-    assert not detail.banner.reload_button.isVisibleTo(detail)
-    assert detail.editor.toPlainText() == MINE and detail.is_dirty()
-    assert not detail.editor.isReadOnly()
+    assert not detail.payload.banner.reload_button.isVisibleTo(detail)
+    assert detail.payload.editor.toPlainText() == MINE and detail.is_dirty()
+    assert not detail.payload.editor.isReadOnly()
     assert not dialogs.seen  # a line, not a dialog
 
 

@@ -61,7 +61,7 @@ def test_the_pane_follows_the_selection_not_a_deselected_current_row(qtbot, wind
 def test_an_unsaved_edit_keeps_its_row_and_the_title_says_it_is_not_chosen(qtbot, window):
     window.table.selectRow(_row_of(window, 2))
     qtbot.waitUntil(lambda: window.detail.current_id() == 2)
-    window.detail.editor.setPlainText('{"pesanan_id": 2, "qty": 1}')
+    window.detail.payload.editor.setPlainText('{"pesanan_id": 2, "qty": 1}')
     assert window.detail.is_dirty()
 
     _search(window, qtbot, "JSONDecode", 1)
@@ -93,7 +93,7 @@ def test_with_an_unsaved_edit_the_title_says_the_row_as_stored_now(qtbot, live_w
     dl_id = 4
     w.table.selectRow(_row_of(w, dl_id))
     qtbot.waitUntil(lambda: w.detail.current_id() == dl_id)
-    w.detail.editor.setPlainText('{"pesanan_id": 8, "mine": true}')
+    w.detail.payload.editor.setPlainText('{"pesanan_id": 8, "mine": true}')
     other_steward(qtbot, store, "redrive", "--id", str(dl_id), "--transform", "pesanan@2")
     qtbot.waitUntil(lambda: " · resolved · " in w.detail.title.text(), timeout=3_000)
     assert "changed by another steward: resolved by" in w.detail.title.text()

@@ -15,11 +15,11 @@ def test_editor_validation_follows_json_test_suite(qtbot, window, json_test_suit
     wrong = []
     for case in json_test_suite.cases:
         text = editable_payload(case.read_bytes(), "jsonl", None).text
-        pane.editor.setPlainText(text)
+        pane.payload.editor.setPlainText(text)
         pane._validate()
-        if case.name.startswith("y_") and not pane.save_button.isEnabled():
+        if case.name.startswith("y_") and not pane.payload.save_button.isEnabled():
             wrong.append(f"refused {case.name}")
-        if case.name.startswith("n_") and pane.save_button.isEnabled():
+        if case.name.startswith("n_") and pane.payload.save_button.isEnabled():
             wrong.append(f"accepted {case.name}")
     assert not wrong, wrong
 

@@ -34,9 +34,9 @@ def test_an_edit_elsewhere_reloads_a_clean_editor_quietly(qtbot, live_window, st
     qtbot.waitUntil(lambda: w.detail.current_id() == dl_id)
     theirs = '{"pesanan_id": 1, "from": "the other steward"}'
     done = other_steward(qtbot, store, "edit", str(dl_id), "--payload", theirs)
-    shown_within(qtbot, done, lambda: w.detail.editor.toPlainText() == theirs)
+    shown_within(qtbot, done, lambda: w.detail.payload.editor.toPlainText() == theirs)
     assert not w.detail.is_dirty()
-    assert not w.detail.banner.isVisibleTo(w.detail)
+    assert not w.detail.payload.banner.isVisibleTo(w.detail)
     assert w.detail.history.topLevelItem(w.detail.history.topLevelItemCount() - 1).text(2) == (
         "edited"
     )
@@ -48,17 +48,17 @@ def test_an_unsaved_edit_stays_and_the_banner_says_who(qtbot, live_window, store
     dl_id = w.model.row(1).id
     qtbot.waitUntil(lambda: w.detail.current_id() == dl_id)
     mine = '{"pesanan_id": 2, "from": "me"}'
-    w.detail.editor.setPlainText(mine)
+    w.detail.payload.editor.setPlainText(mine)
     assert w.detail.is_dirty()
     theirs = '{"pesanan_id": 2, "from": "them"}'
     done = other_steward(qtbot, store, "edit", str(dl_id), "--payload", theirs)
-    shown_within(qtbot, done, lambda: w.detail.banner.isVisibleTo(w.detail))
-    text = w.detail.banner.text()
+    shown_within(qtbot, done, lambda: w.detail.payload.banner.isVisibleTo(w.detail))
+    text = w.detail.payload.banner.text()
     assert "Changed by" in text and "edited" in text
-    assert w.detail.banner.reload_button.isVisibleTo(w.detail)
-    assert w.detail.banner.compare_button.isVisibleTo(w.detail)
+    assert w.detail.payload.banner.reload_button.isVisibleTo(w.detail)
+    assert w.detail.payload.banner.compare_button.isVisibleTo(w.detail)
     # The edit is untouched, and still based on the version it was loaded from.
-    assert w.detail.editor.toPlainText() == mine
+    assert w.detail.payload.editor.toPlainText() == mine
     assert w.detail.is_dirty()
     assert w.detail.version() == 1 and w.detail.theirs().version == 2
     assert w.selected_ids() == [dl_id]
@@ -111,7 +111,7 @@ def test_own_changes_refresh_once(qtbot, live_window, store, monkeypatch):
     w.table.selectRow(0)
     dl_id = w.model.row(0).id
     qtbot.waitUntil(lambda: w.detail.current_id() == dl_id)
-    w.detail.editor.setPlainText('{"pesanan_id": 5, "saved": "here"}')
+    w.detail.payload.editor.setPlainText('{"pesanan_id": 5, "saved": "here"}')
     w.detail.save()
     qtbot.waitUntil(lambda: not w.detail.is_dirty() and w.detail.version() == 2)
     qtbot.wait(1_000)

@@ -26,7 +26,7 @@ def _edit_first_row(qtbot, window):  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: not window.queries.busy())
     dl_id = window.detail.current_id()
     edited = '{"pesanan_id": 1, "edited": "by a test"}'
-    window.detail.editor.setPlainText(edited)
+    window.detail.payload.editor.setPlainText(edited)
     assert window.detail.is_dirty() and window.detail.can_save()
     return dl_id, edited
 
@@ -50,7 +50,7 @@ def test_cancel_keeps_the_edit_and_the_selection(qtbot, window, demo_workspace, 
     qtbot.waitUntil(lambda: window.table.currentIndex().row() == 0)
     assert window.selected_ids() == [dl_id]
     assert window.detail.current_id() == dl_id
-    assert window.detail.editor.toPlainText() == edited
+    assert window.detail.payload.editor.toPlainText() == edited
     assert _stored(demo_workspace, dl_id) != edited
 
 
@@ -79,7 +79,7 @@ def test_save_stores_the_edit_then_shows_the_other_row(qtbot, window, demo_works
 
 def test_an_invalid_edit_can_only_be_discarded_or_kept(qtbot, window, dialogs):
     dl_id, _ = _edit_first_row(qtbot, window)
-    window.detail.editor.setPlainText('{"pesanan_id": 1,')
+    window.detail.payload.editor.setPlainText('{"pesanan_id": 1,')
     dialogs.answer(B.Save)  # not offered: the box is closed with Escape, i.e. Cancel
     _click_row(qtbot, window, 2)
     qtbot.waitUntil(lambda: dialogs.pending == 0)
@@ -88,7 +88,7 @@ def test_an_invalid_edit_can_only_be_discarded_or_kept(qtbot, window, dialogs):
     assert "cannot be saved" in asked["text"] and "line 1" in asked["text"]
     qtbot.waitUntil(lambda: window.table.currentIndex().row() == 0)
     assert window.detail.current_id() == dl_id
-    assert window.detail.editor.toPlainText() == '{"pesanan_id": 1,'
+    assert window.detail.payload.editor.toPlainText() == '{"pesanan_id": 1,'
 
 
 def test_a_filter_change_keeps_the_edit_without_asking(qtbot, window, dialogs):
@@ -98,7 +98,7 @@ def test_a_filter_change_keeps_the_edit_without_asking(qtbot, window, dialogs):
     qtbot.waitUntil(lambda: not window.queries.busy())
     assert not dialogs.seen
     assert window.detail.current_id() == dl_id
-    assert window.detail.editor.toPlainText() == edited
+    assert window.detail.payload.editor.toPlainText() == edited
 
 
 def test_refresh_asks_and_cancel_keeps_the_edit(qtbot, window, demo_workspace, dialogs):
@@ -106,14 +106,14 @@ def test_refresh_asks_and_cancel_keeps_the_edit(qtbot, window, demo_workspace, d
     dialogs.answer(B.Cancel)
     qtbot.mouseClick(window.refresh_button, Qt.MouseButton.LeftButton)
     assert dialogs.seen and "refreshing" in dialogs.seen[0]["text"]
-    assert window.detail.editor.toPlainText() == edited
+    assert window.detail.payload.editor.toPlainText() == edited
     # F5 again, and Save: stored first, then the store is read again.
     dialogs.answer(B.Save)
     window.menu.refresh_action.trigger()
     qtbot.waitUntil(lambda: not window.detail.is_dirty())
     qtbot.waitUntil(lambda: not window.queries.busy())
     assert _stored(demo_workspace, dl_id) == edited
-    assert window.detail.editor.toPlainText() == edited
+    assert window.detail.payload.editor.toPlainText() == edited
 
 
 def test_redrive_asks_first_because_it_uses_the_stored_payload(qtbot, window, dialogs):
@@ -133,12 +133,12 @@ def test_opening_another_workspace_asks_first(qtbot, window, demo_workspace, tmp
 
     dl_id, edited = _edit_first_row(qtbot, window)
     dialogs.answer(B.Cancel)
-    window._try_open(resolve_config(tmp_path / "other", env={}))
+    window.workspaces.try_open(resolve_config(tmp_path / "other", env={}))
     assert "opening another workspace" in dialogs.seen[0]["text"]
     assert window.config.folder == demo_workspace
-    assert window.detail.editor.toPlainText() == edited
+    assert window.detail.payload.editor.toPlainText() == edited
     dialogs.answer(B.Save)
-    window._try_open(resolve_config(tmp_path / "other", env={}))
+    window.workspaces.try_open(resolve_config(tmp_path / "other", env={}))
     qtbot.waitUntil(lambda: window.config.folder == tmp_path / "other")
     assert _stored(demo_workspace, dl_id) == edited
 
@@ -148,7 +148,7 @@ def test_closing_asks_cancel_keeps_the_window_open(qtbot, window, demo_workspace
     dialogs.answer(B.Cancel)
     assert not window.close()
     assert "closing" in dialogs.seen[0]["text"]
-    assert window.isVisible() and window.detail.editor.toPlainText() == edited
+    assert window.isVisible() and window.detail.payload.editor.toPlainText() == edited
     # Save: the window closes once the edit is stored.
     dialogs.answer(B.Save)
     window.close()

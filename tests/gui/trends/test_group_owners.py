@@ -46,10 +46,10 @@ def test_assigning_and_tagging_a_group_from_trends(qtbot, window, demo_workspace
         monkeypatch.setattr(GroupDialog, "exec", exec_)
 
     answer(owner="ani")
-    window.edit_group(group, "owner")
+    window.work.edit_group(group, "owner")
     qtbot.waitUntil(lambda: model.rowCount() and _row_of(model, group.signature)[0] == "ani")
     answer(tags=("needs source fix", "waiting on vendor"))
-    window.edit_group(next(g for g in model.groups if g.signature == group.signature), "tags")
+    window.work.edit_group(next(g for g in model.groups if g.signature == group.signature), "tags")
     qtbot.waitUntil(
         lambda: _row_of(model, group.signature)[1] == "needs source fix, waiting on vendor"
     )
@@ -133,7 +133,7 @@ def test_a_group_changed_meanwhile_is_refused_not_overwritten(
     monkeypatch.setattr(GroupDialog, "exec", exec_)
     said: list[str] = []
     window.statusBar().messageChanged.connect(said.append)
-    window.edit_group(group, "owner")
+    window.work.edit_group(group, "owner")
     qtbot.waitUntil(lambda: any("changed since version 0" in m for m in said), timeout=10_000)
     qtbot.waitUntil(lambda: _row_of(model, group.signature)[0] == "budi", timeout=10_000)
     with open_workspace(demo_workspace) as ws:

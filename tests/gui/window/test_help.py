@@ -49,7 +49,7 @@ def test_the_shortcuts_listed_are_every_key_of_the_window(window, qtbot) -> None
     # And the detail pane's own buttons, where they are.
     rows = {(s.where, s.keys) for s in shortcuts(window)}
     assert ("Dead letter details", "Ctrl+S") in rows
-    assert ("Dead letter details", keys_text(window.detail.try_button.shortcut())) in rows
+    assert ("Dead letter details", keys_text(window.detail.payload.try_button.shortcut())) in rows
     # Asked again: the same dialog, raised, not a second one.
     window.menu.shortcuts_action.trigger()
     assert len(window.findChildren(QDialog, "shortcutsDialog")) == 1

@@ -83,7 +83,7 @@ def test_a_redrive_from_the_window_says_its_pace_and_the_status_bar_cancels_it(
 
     lines: list[str] = []
     summaries = []
-    dialog.redriven.connect(summaries.append)
+    dialog.jobFinished.connect(summaries.append)
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     runner = dialog._runner
     assert runner is not None

@@ -169,13 +169,13 @@ def test_every_control_in_the_window_and_its_dialogs_has_a_name(
 ):
     offenders = unnamed(window)
 
-    window.run_batch()
+    window.work.run_batch()
     window.table.selectRow(0)
     qtbot.waitUntil(lambda: window.selected_count() == 1)
-    window.redrive()
-    window.fix_rows()
-    window.show_change_sets()
-    window.retention()
+    window.work.redrive()
+    window.work.fix_rows()
+    window.work.show_change_sets()
+    window.work.retention()
     opened = window.dialogs()
     assert [d.objectName() for d in opened] == [
         "batchDialog",
@@ -236,8 +236,8 @@ def test_the_loops_actions_have_shortcuts_and_tooltips_show_them(window):
         m.batch_action,
     ):
         assert not action.shortcut().isEmpty(), f"{action.text()!r} has no shortcut"
-    assert window.detail.try_button.shortcut().toString() == "Ctrl+Return"
-    assert window.detail.save_button.shortcut().toString() == "Ctrl+S"
+    assert window.detail.payload.try_button.shortcut().toString() == "Ctrl+Return"
+    assert window.detail.payload.save_button.shortcut().toString() == "Ctrl+S"
     assert m.redrive_action.toolTip() == "Re-drive dead letters (Ctrl+R)"
 
     # Whatever has a shortcut says it in its tooltip.
@@ -291,12 +291,12 @@ def test_tab_goes_from_the_filters_to_the_table_to_the_detail_pane(qtbot, window
         f.search,
         window.table,
         d.tabs.tabBar(),
-        d.editor,  # Tab indents here; Ctrl+Tab moves on
-        d.format_button,
-        d.compact_button,  # Revert and Save are disabled: nothing is edited
-        d.try_combo,
-        d.try_button,
-        d.try_result,
+        d.payload.editor,  # Tab indents here; Ctrl+Tab moves on
+        d.payload.format_button,
+        d.payload.compact_button,  # Revert and Save are disabled: nothing is edited
+        d.payload.try_combo,
+        d.payload.try_button,
+        d.payload.try_result,
         window.tabs.tabBar(),
         window.run_batch_button,
         window.redrive_button,
@@ -306,7 +306,8 @@ def test_tab_goes_from_the_filters_to_the_table_to_the_detail_pane(qtbot, window
     f.class_combo.setFocus(Qt.FocusReason.TabFocusReason)
     walked = [focused()]
     for _ in expected[1:]:
-        press(Key.Key_Tab, CTRL if focused() is d.editor else Qt.KeyboardModifier.NoModifier)
+        in_editor = focused() is d.payload.editor
+        press(Key.Key_Tab, CTRL if in_editor else Qt.KeyboardModifier.NoModifier)
         walked.append(focused())
     assert [describe(w) for w in walked] == [describe(w) for w in expected]
 
@@ -318,9 +319,9 @@ def test_tab_goes_from_the_filters_to_the_table_to_the_detail_pane(qtbot, window
     assert [describe(w) for w in back] == [describe(w) for w in reversed(expected)]
 
     # In the editor Tab is typed: it indents.
-    d.editor.setFocus(Qt.FocusReason.TabFocusReason)
+    d.payload.editor.setFocus(Qt.FocusReason.TabFocusReason)
     press(Key.Key_Tab)
-    assert focused() is d.editor and "\t" in d.editor.toPlainText()
+    assert focused() is d.payload.editor and "\t" in d.payload.editor.toPlainText()
 
 
 # -- the loop -----------------------------------------------------------------------------
@@ -358,24 +359,25 @@ def test_the_stewards_loop_by_keyboard_alone(qtbot, window, demo_workspace):
 
     # Fix the payload: Ctrl+3 goes to the editor; select all and type the fix.
     press(Key.Key_3, CTRL)
-    assert d.tabs.currentIndex() == TAB_PAYLOAD and focused() is d.editor
+    assert d.tabs.currentIndex() == TAB_PAYLOAD and focused() is d.payload.editor
     press(Key.Key_A, CTRL)
-    QTest.keyClicks(d.editor, FIXED)
-    assert d.editor.toPlainText() == FIXED and d.is_dirty() and d.can_save()
+    QTest.keyClicks(d.payload.editor, FIXED)
+    assert d.payload.editor.toPlainText() == FIXED and d.is_dirty() and d.can_save()
 
     # Try it with a transform version: Ctrl+Tab out of the editor, Tab to the version,
     # choose pesanan@1 with the arrows, Ctrl+Return tries it (nothing is written).
     press(Key.Key_Tab, CTRL)
-    while focused() is not d.try_combo:
-        assert focused() in (d.format_button, d.compact_button, d.revert_button)
+    while focused() is not d.payload.try_combo:
+        p = d.payload
+        assert focused() in (p.format_button, p.compact_button, p.revert_button)
         press(Key.Key_Tab)
-    while d.try_combo.currentText() != "pesanan@1":
-        before = d.try_combo.currentIndex()
+    while d.payload.try_combo.currentText() != "pesanan@1":
+        before = d.payload.try_combo.currentIndex()
         press(Key.Key_Up)
-        assert d.try_combo.currentIndex() != before, "pesanan@1 is not in the list"
+        assert d.payload.try_combo.currentIndex() != before, "pesanan@1 is not in the list"
     press(Key.Key_Return, CTRL)
-    qtbot.waitUntil(lambda: "would load" in d.try_result.toPlainText())
-    assert d.try_result.toPlainText().startswith("✓ pesanan@1 would load")
+    qtbot.waitUntil(lambda: "would load" in d.payload.try_result.toPlainText())
+    assert d.payload.try_result.toPlainText().startswith("✓ pesanan@1 would load")
 
     # Save: Ctrl+S, wherever the focus is in the window.
     press(Key.Key_S, CTRL)
@@ -393,7 +395,7 @@ def test_the_stewards_loop_by_keyboard_alone(qtbot, window, demo_workspace):
     assert "1 would succeed" in dialog.summary.text()
     with open_workspace(demo_workspace) as ws:
         assert get_dead_letter(ws, SITI).status == "open"  # the preview wrote nothing
-    with qtbot.waitSignal(dialog.redriven, timeout=10_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=10_000):
         press(Key.Key_Return)
     qtbot.waitUntil(lambda: not dialog.is_running())
     assert "1 resolved" in dialog.summary.text()
@@ -413,7 +415,7 @@ def test_the_focus_can_be_seen(qtbot, window):
     focus colour there."""
     activate(qtbot, window)
     open_valid_row(qtbot, window)
-    for widget in (window.table, window.filter_bar.search, window.detail.editor):
+    for widget in (window.table, window.filter_bar.search, window.detail.payload.editor):
         window.refresh_button.setFocus(Qt.FocusReason.TabFocusReason)
         plain = ring(widget.grab().toImage())
         widget.setFocus(Qt.FocusReason.TabFocusReason)

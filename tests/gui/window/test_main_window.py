@@ -44,8 +44,8 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     editor.setPlainText('{"pesanan_id": 8,\n  "qty": 2,\n}')
     assert not save.isEnabled()
     assert editor.error_position() == (2, 11)  # orjson blames the trailing comma
-    assert "line 2 col 11" in window.detail.validation.text()
-    assert window.detail.validation.text().count("line") == 1  # said once (issue 20)
+    assert "line 2 col 11" in window.detail.payload.validation.text()
+    assert window.detail.payload.validation.text().count("line") == 1  # said once (issue 20)
 
     # A valid edit enables Save; Ctrl+S saves it through core's audited edit.
     stored = get_dead_letter_text(demo_workspace, dl_id)
@@ -58,14 +58,14 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     assert get_dead_letter_text(demo_workspace, dl_id) == edited
 
     # Try with pesanan@1: the null discount still fails; nothing is written.
-    window.detail.try_combo.setCurrentText("pesanan@1")
-    qtbot.mouseClick(window.detail.try_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "still fails" in window.detail.try_result.toPlainText())
-    assert "TypeError" in window.detail.try_result.toPlainText()
-    window.detail.try_combo.setCurrentText("pesanan@2")
-    qtbot.mouseClick(window.detail.try_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "would load" in window.detail.try_result.toPlainText())
-    assert '"total": 240000' in window.detail.try_result.toPlainText()
+    window.detail.payload.try_combo.setCurrentText("pesanan@1")
+    qtbot.mouseClick(window.detail.payload.try_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "still fails" in window.detail.payload.try_result.toPlainText())
+    assert "TypeError" in window.detail.payload.try_result.toPlainText()
+    window.detail.payload.try_combo.setCurrentText("pesanan@2")
+    qtbot.mouseClick(window.detail.payload.try_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "would load" in window.detail.payload.try_result.toPlainText())
+    assert '"total": 240000' in window.detail.payload.try_result.toPlainText()
 
     # Re-drive: the dialog previews first (dry run), then runs with the default, v2.
     qtbot.mouseClick(window.findChild(QPushButton, "redriveButton"), Qt.MouseButton.LeftButton)
@@ -78,7 +78,7 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     assert "1 would succeed" in dialog.summary.text()
     assert dialog.results.model().index(0, 2).data() == "would succeed"
     assert get_dead_letter(_ws(demo_workspace), dl_id).status == "open"  # nothing written
-    with qtbot.waitSignal(dialog.redriven, timeout=10_000):
+    with qtbot.waitSignal(dialog.jobFinished, timeout=10_000):
         qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.is_running())
     assert "1 resolved" in dialog.summary.text()

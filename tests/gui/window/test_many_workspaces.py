@@ -56,7 +56,7 @@ def test_five_workspaces_one_after_another_in_one_window(
     for i, (folder, rows) in enumerate(spaces):
         if i > 0:
             before = [window.queries, window.trends.queries, window.audit.queries]
-            window.run_batch()  # a dialog of this workspace, left open
+            window.work.run_batch()  # a dialog of this workspace, left open
             dialog = window.dialogs()[-1]
             chosen.append(str(folder))
             window.menu.open_action.trigger()  # File > Open

@@ -127,14 +127,14 @@ def test_a_chosen_folder_without_a_workspace_becomes_one_only_if_confirmed(
     folder.mkdir()
     w = windows(MainWindow(None))
     dialogs.answer(Cancel)
-    w.open_folder(str(folder))  # what Open workspace folder… does with the chosen folder
+    w.workspaces.open_folder(str(folder))  # what Open workspace folder… does with the chosen folder
     (box,) = dialogs.seen
     assert box["name"] == "newWorkspaceBox"
     assert "Make a new, empty workspace" in box["text"] and STORE_FILE in box["text"]
     assert list(folder.iterdir()) == [] and w.showing_welcome()
 
     dialogs.answer(Yes)
-    w.open_folder(str(folder))
+    w.workspaces.open_folder(str(folder))
     qtbot.waitUntil(lambda: w.model.total() is not None)
     assert (folder / STORE_FILE).is_file() and not w.showing_welcome()
     assert w.model.total() == 0
@@ -144,7 +144,7 @@ def test_a_chosen_folder_with_a_workspace_opens_without_a_question(
     windows, demo_workspace: Path, dialogs, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
     w = windows(MainWindow(None))
-    w.open_folder(str(demo_workspace))
+    w.workspaces.open_folder(str(demo_workspace))
     qtbot.waitUntil(lambda: w.model.total() is not None)
     assert dialogs.seen == [] and w.model.total() == 4
 

@@ -66,7 +66,7 @@ def test_charts_refresh_after_a_batch_and_a_redrive(crafted_window, qtbot, tmp_p
     with open_workspace(w.config.folder) as ws:
         summary = run_batch(ws, src, "pesanan@1")
     with qtbot.waitSignal(w.trends.updated, timeout=10_000):
-        w._on_batch_finished(summary)  # what the batch dialog's finished signal calls
+        w.work.finished(summary)  # what every job dialog's jobFinished calls
     assert len(w.trends.trends.per_batch) == 4
     open_before = w.trends.trends.backlog[-1].open
     code_ids = [g for g in w.trends.trends.groups if g.signature == TYPE_ERROR]
@@ -75,7 +75,7 @@ def test_charts_refresh_after_a_batch_and_a_redrive(crafted_window, qtbot, tmp_p
         done = redrive(ws, "pesanan@2", where=w.model.filter.with_(signature=TYPE_ERROR))
     assert done.succeeded == 2
     with qtbot.waitSignal(w.trends.updated, timeout=10_000):
-        w._on_redriven(done)  # what the re-drive dialog's signal calls
+        w.work.finished(done)  # what every job dialog's jobFinished calls
     assert w.trends.trends.backlog[-1].open == open_before - 2
     group = next(g for g in w.trends.trends.groups if g.signature == TYPE_ERROR)
     assert (group.open, group.resolved) == (0, 2)
@@ -99,7 +99,7 @@ def test_a_hidden_tab_is_read_again_when_shown(crafted_window, qtbot, tmp_path) 
     src.write_text('{"pesanan_id": 950, "qty": 0}\n', encoding="utf-8")
     with open_workspace(w.config.folder) as ws:
         summary = run_batch(ws, src, "pesanan@1")
-    w._on_batch_finished(summary)
+    w.work.finished(summary)
     qtbot.waitUntil(lambda: not w.trends.busy(), timeout=10_000)
     assert len(w.trends.trends.per_batch) == 3  # not on screen: not redrawn yet
     with qtbot.waitSignal(w.trends.updated, timeout=10_000):

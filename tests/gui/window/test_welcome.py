@@ -74,7 +74,7 @@ def test_open_the_demo_makes_it_once_and_opens_it(data_home: Path, welcome, qtbo
     demo = data_home / "triage-desk" / "demo"
     assert w.config is not None and w.config.folder == demo.resolve()
     assert w.model.total() == 4  # the seed batch's four dead letters
-    w.open_demo()  # again: the batch is not run twice
+    w.workspaces.open_demo()  # again: the batch is not run twice
     qtbot.waitUntil(lambda: w.model.total() is not None and not w.queries.busy())
     assert w.model.total() == 4
 

@@ -30,7 +30,7 @@ from triage_app.core.places import printable
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
-from triage_app.core.vocabulary import BatchState, ErrorClass
+from triage_app.core.vocabulary import BatchState, ErrorClass, plural
 
 # The batches table (the store's tables are Core tables: db/models.py).
 _BATCHES = Batch.__table__
@@ -60,6 +60,25 @@ class BatchSummary:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    def describe(self) -> str:
+        """The run in one sentence a person reads: the window shows it, the CLI prints it."""
+        if self.already_loaded:
+            return (
+                f"Batch {self.batch_id} was already loaded: nothing to do "
+                f"({plural(self.rows, 'row')}: {self.loaded:,} loaded, "
+                f"{self.superseded:,} superseded, {self.quarantined:,} quarantined)."
+            )
+        classes = ", ".join(f"{n:,} {c}" for c, n in self.by_class.items()) or "none"
+        head = "Cancelled" if self.cancelled else ("Resumed batch" if self.resumed else "Batch")
+        text = (
+            f"{head} {self.batch_id}: {plural(self.rows, 'row')}, {self.loaded:,} loaded, "
+            f"{self.superseded:,} superseded, {self.quarantined:,} quarantined ({classes}) "
+            f"in {self.seconds:.2f} s."
+        )
+        if self.cancelled:
+            text += " Run the same file again to resume where it stopped."
+        return text
 
 
 def batch_identity(sha256: str, transform: Transform, fmt: str) -> str:

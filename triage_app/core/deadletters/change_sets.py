@@ -53,7 +53,7 @@ from triage_app.core.deadletters.queries import matching_ids, payload_text
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.transforms import Transform
-from triage_app.core.vocabulary import CLOSED, AuditAction, edited_kind
+from triage_app.core.vocabulary import CLOSED, AuditAction, edited_kind, named_ids, plural
 
 DL = DeadLetter
 CHUNK = 2_000
@@ -165,6 +165,47 @@ class ChangeSetReport:
     def waiting(self) -> tuple[MovedOn, ...]:
         """The rows that moved on and still wait for a person."""
         return tuple(m for m in self.moved_on if m.still_open)
+
+    def describe(self) -> str:
+        """One sentence a person reads (the window shows it, the CLI prints it). Applied:
+        how many rows changed, those left out named with why. Reverted: how many restored,
+        already restored and moved on since (the first named, who did what), and whether
+        the change-set is reverted now or what keeps it open."""
+        if self.action != "reverted":
+            return self._describe_applied()
+        cs = self.change_set_id
+        done = "reverted" if self.reverted_at is not None else "partly reverted"
+        text = f"Change-set {cs} {done}: {plural(len(self.changed), 'dead letter')} restored."
+        if self.already:
+            text += f" {len(self.already):,} already restored."
+        if self.moved_on:
+            first = (self.waiting or self.moved_on)[0]
+            text += f" {len(self.moved_on):,} moved on since (first: {first.why})."
+        if self.reverted_at is None:
+            waits = []
+            if self.waiting:
+                waits.append(
+                    f"{len(self.waiting):,} moved on and still open: edit back, re-drive or discard"
+                )
+            if self.refused:
+                waits.append(
+                    f"{len(self.refused):,} held by a re-drive (first: {self.refused[0][1]})"
+                )
+            text += f" It stays open ({'; '.join(waits)}); revert again then."
+        return text
+
+    def _describe_applied(self) -> str:
+        if self.change_set_id is None:
+            return "Nothing to change: no change-set was made."
+        cs = self.change_set_id
+        text = f"Change-set {cs}: {plural(len(self.changed), 'dead letter')} changed."
+        if self.refused:
+            left_out = named_ids([i for i, _ in self.refused])
+            text += (
+                f" {len(self.refused):,} left out, changed since the preview or held by a "
+                f"re-drive: {left_out} (first: {self.refused[0][1]})."
+            )
+        return text + f" Revert change-set {cs} to undo it."
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

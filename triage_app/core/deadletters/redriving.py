@@ -64,6 +64,7 @@ from triage_app.core.vocabulary import (
     PayloadKind,
     RedriveOutcome,
     Status,
+    named_ids,
     plural,
 )
 
@@ -138,6 +139,37 @@ class RedriveSummary:
             "more_results": self.more_results,
             "stopped": self.stopped,
         }
+
+    def describe(self) -> str:
+        """The re-drive in one sentence a person reads (the window shows it, the CLI prints
+        it): how many, through which version, each outcome in the vocabulary's word
+        (``resolved``, ``failed``, ``parked``; a dry run's ``would succeed``), the rows not
+        attempted named with why, a lapsed row's fate, and why it stopped."""
+        if self.dry_run:
+            text = (
+                f"Preview of {plural(self.attempted, 'dead letter')} with {self.transform}: "
+                f"{self.succeeded:,} would succeed, {self.failed:,} would still fail. "
+                "Nothing was written."
+            )
+        else:
+            text = (
+                f"Re-drove {plural(self.attempted, 'dead letter')} with {self.transform}: "
+                f"{self.succeeded:,} resolved, {self.failed:,} failed ({self.parked:,} parked)."
+            )
+        skip = "would skip" if self.dry_run else "Skipped"
+        for why, (n, ids) in self.not_attempted.items():
+            text += f" {skip} {n:,} ({why}): {named_ids(ids, total=n)}."
+        # A row whose lease ran out: what happened to it meanwhile, and to what it loaded.
+        lapsed = [r for r in self.results if r.outcome == RedriveOutcome.LAPSED]
+        for r in lapsed:
+            text += f" #{r.id} lapsed: {r.error or ''}."
+        if self.lapsed > len(lapsed):
+            text += f" {self.lapsed - len(lapsed):,} more lapsed."
+        if self.cancelled:
+            text += " Cancelled: the rest were not touched."
+        if self.stopped:
+            text += f" Stopped by itself: {self.stopped}."
+        return text
 
 
 # A dead letter as a re-drive works on it: the same fields whether claimed or, in a dry

@@ -127,6 +127,9 @@ def set_retention_policy(ws: Workspace, policy: RetentionPolicy | None) -> None:
             conn.execute(insert(StoreSetting).values(key=RETENTION_KEY, value=value))
 
 
+NAMED_DAYS = 5  # days a purge's sentence names before "and N more days"
+
+
 @dataclass(frozen=True)
 class PurgeSummary:
     """What a purge removed (or, in a dry run, would remove)."""
@@ -156,6 +159,31 @@ class PurgeSummary:
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
         }
+
+    def describe(self) -> str:
+        """One sentence: how many, of which status, closed before when, and the days their
+        rows were first quarantined (the window shows it, the CLI prints it)."""
+        parts = ", ".join(f"{n:,} {st}" for st, n in self.by_status.items())
+        before = f"closed before {self.cutoff:%Y-%m-%d %H:%M} UTC"
+        if self.dry_run and not self.rows:
+            return f"Nothing to purge now: no {' or '.join(self.statuses)} dead letter {before}."
+        if self.dry_run:
+            text = f"Would purge {plural(self.rows, 'dead letter')} now ({parts}), {before}."
+        else:
+            text = f"Purged {plural(self.rows, 'dead letter')} ({parts or 'none'}), {before}."
+        # The days the rows were first quarantined, the first few named: a year of them is
+        # no sentence (``by_day`` and ``--json`` have them all).
+        days = [
+            f"{day}: {', '.join(f'{n:,} {c}' for c, n in classes.items())}"
+            for day, classes in list(self.by_day.items())[:NAMED_DAYS]
+        ]
+        if days:
+            more = len(self.by_day) - len(days)
+            text += f" Quarantined on {'; '.join(days)}"
+            text += f" and {plural(more, 'more day')}." if more else "."
+        if self.cancelled:
+            text += " Cancelled: the rest were kept."
+        return text
 
 
 class _Tally:

@@ -69,6 +69,7 @@ from triage_app.core.vocabulary import (
     Status,
     edited_kind,
     is_csv_kind,
+    named_ids,
     plural,
 )
 
@@ -437,6 +438,24 @@ class ChangeReport:
             "unchanged": list(self.unchanged),
             "refused": [{"id": i, "reason": r} for i, r in self.refused],
         }
+
+    def describe(self) -> str:
+        """One sentence a person reads, of a change applied to the rows a preview showed
+        (the window's Discard): how many changed, named; those already so; those left out
+        (changed since the preview), with why; and, for a discard, the way back."""
+        verb = "noted" if self.action == AuditAction.NOTE else self.action
+        text = f"{verb.capitalize()} {plural(len(self.changed), 'dead letter')}"
+        text += f": {named_ids(list(self.changed))}." if self.changed else "."
+        if self.unchanged:
+            text += f" Already {verb}: {named_ids(list(self.unchanged))}."
+        if self.refused:
+            text += (
+                f" Left out {len(self.refused):,}, changed since the preview: "
+                f"{named_ids([i for i, _ in self.refused])} (first: {self.refused[0][1]})."
+            )
+        if self.changed and self.action == AuditAction.DISCARDED:
+            text += " Reopen brings them back until retention purges them."
+        return text
 
     def summary(self, verb: str) -> str:
         n = len(self.changed)

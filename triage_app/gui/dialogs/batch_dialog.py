@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -13,14 +13,12 @@ from PySide6.QtCore import QSignalBlocker, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -34,36 +32,17 @@ from triage_app.core.batch import (
     next_batch_file,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.jobs import BatchJob, Job, VerifyJob
+from triage_app.core.jobs import BatchJob, VerifyJob
 from triage_app.core.places import printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import IdempotenceProof
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.settings import Settings
-from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
-StartJob = Callable[[Job], JobRunner]
 J = TypeVar("J", BatchJob, VerifyJob)
 DEFAULT_TRANSFORM_NAME = "pesanan"
-
-
-def describe_batch(s: BatchSummary) -> str:
-    if s.already_loaded:
-        return (
-            f"Batch {s.batch_id[:8]} was already loaded: nothing to do "
-            f"({plural(s.rows, 'row')}: {s.loaded:,} loaded, {s.quarantined:,} quarantined)."
-        )
-    classes = ", ".join(f"{n:,} {c}" for c, n in s.by_class.items()) or "none"
-    head = "Cancelled" if s.cancelled else ("Resumed batch" if s.resumed else "Batch")
-    text = (
-        f"{head} {s.batch_id[:8]}: {plural(s.rows, 'row')}, {s.loaded:,} loaded, "
-        f"{s.superseded:,} superseded, {s.quarantined:,} quarantined ({classes}) "
-        f"in {s.seconds:.1f} s."
-    )
-    if s.cancelled:
-        text += " Run the same file again to resume where it stopped."
-    return text
 
 
 def describe_proof(p: IdempotenceProof) -> str:
@@ -96,13 +75,12 @@ def first_transform(batches: Sequence[BatchInfo]) -> str | None:
         return refs[0] if refs else None
 
 
-class BatchDialog(QDialog):
+class BatchDialog(JobDialog):
     """``start_dir``: where files arrive (the workspace's ``incoming``); ``batches``: those
     run so far, newest first; ``remember``: a key under which the folder of the last file
     run is kept for next time (the workspace's)."""
 
     showBatch = Signal(str)  # batch id: filter the table to it
-    batchFinished = Signal(object)  # BatchSummary
 
     def __init__(
         self,
@@ -113,11 +91,9 @@ class BatchDialog(QDialog):
         batches: Sequence[BatchInfo] = (),
         remember: str = "",
     ) -> None:
-        super().__init__(parent)
+        super().__init__(start_job, parent, name="batch", progress_always=True)
         self.setWindowTitle("Run batch")
         self.setMinimumWidth(560)
-        self._start_job = start_job
-        self._runner: JobRunner | None = None
         self._summary: BatchSummary | None = None
         self._folder_key = (
             f"batch/last_folder/{hashlib.sha256(remember.encode()).hexdigest()[:16]}"
@@ -156,19 +132,13 @@ class BatchDialog(QDialog):
         form.addRow("", self.detected)
         form.addRow("Transform", self.transform_combo)
 
-        self.progress = QProgressBar(objectName="batchProgress", maximum=1000)
-        self.progress.setFormat("%p%")
-        self.progress.setValue(0)
+        self.set_progress(0, "%p%")
         self.rate = QLabel(objectName="batchRate")
-        self.summary = QLabel(objectName="batchSummary", wordWrap=True)
 
         self.buttons = QDialogButtonBox()
         self.run_button = self.buttons.addButton("Run", QDialogButtonBox.ButtonRole.AcceptRole)
         self.run_button.setObjectName("batchRunButton")
-        self.cancel_button = self.buttons.addButton(
-            "Cancel batch", QDialogButtonBox.ButtonRole.ActionRole
-        )
-        self.cancel_button.setObjectName("batchCancelButton")
+        self.add_cancel_button(self.buttons, "Cancel batch").setObjectName("batchCancelButton")
         self.show_button = self.buttons.addButton(
             "Show its dead letters", QDialogButtonBox.ButtonRole.ActionRole
         )
@@ -184,10 +154,8 @@ class BatchDialog(QDialog):
         self.verify_button.clicked.connect(self.verify)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.run_button.clicked.connect(self.run)
-        self.cancel_button.clicked.connect(self.cancel)
         self.show_button.clicked.connect(self._show_batch)
         self.close_button.clicked.connect(self.reject)
-        self.cancel_button.hide()
         self.show_button.hide()
 
         v = QVBoxLayout(self)
@@ -242,9 +210,6 @@ class BatchDialog(QDialog):
         i = self.transform_combo.findData(ref)
         if i >= 0:
             self.transform_combo.setCurrentIndex(i)
-
-    def is_running(self) -> bool:
-        return self._runner is not None
 
     def _nothing_new(self) -> str:
         """What an empty field says: nothing new to offer, and how to choose a file."""
@@ -347,69 +312,39 @@ class BatchDialog(QDialog):
             Settings().set_value(self._folder_key, str(job.path.resolve().parent))
         self.summary.setText("")
         self.show_button.hide()
-        self.progress.setValue(0)
-        self._runner = self._start_job(job)
-        self._runner.progress.connect(self._on_progress)
-        self._runner.finished.connect(self._on_finished)
-        self._runner.failed.connect(self._on_failed)
-        self._runner.done.connect(self._on_done)
+        self.start(job)
         self.run_button.setEnabled(False)
-        self.cancel_button.show()
-        self.cancel_button.setEnabled(True)
         self.rate.setText("starting…")
 
     @Slot()
     def verify(self) -> None:
         if self._runner is not None:
             return
-        job = self._job(VerifyJob)
         self.summary.setText("running the file twice into scratch databases…")
-        self.progress.setValue(0)
-        self._runner = self._start_job(job)
-        self._runner.progress.connect(self._on_progress)
-        self._runner.finished.connect(self._on_verified)
-        self._runner.failed.connect(self._on_failed)
-        self._runner.done.connect(self._on_done)
+        self.start(self._job(VerifyJob))
+        if self.cancel_button is not None:
+            self.cancel_button.hide()  # the proof runs twice into scratch databases: no stop
         self.run_button.setEnabled(False)
         self.verify_button.setEnabled(False)
 
-    @Slot(object)
-    def _on_verified(self, proof: IdempotenceProof) -> None:
-        self.progress.setValue(1000)
-        self.rate.setText("")
-        self.summary.setText(describe_proof(proof))
+    def say_progress(self, text: str) -> None:
+        self.rate.setText(text)
 
-    @Slot()
-    def cancel(self) -> None:
-        if self._runner is not None:
-            self._runner.cancel()
-            self.cancel_button.setEnabled(False)
-            self.rate.setText("cancelling at the next chunk…")
+    def finished_job(self, result: BatchSummary | IdempotenceProof) -> None:
+        if isinstance(result, IdempotenceProof):
+            self.set_progress(1000)
+            self.rate.setText("")
+            self.summary.setText(describe_proof(result))
+            return
+        self._summary = result
+        if not result.cancelled:
+            self.set_progress(1000)
+        self.summary.setText(result.describe())
+        self.show_button.setVisible(result.quarantined > 0)
+        self.run_button.setText("Resume" if result.cancelled else "Run")
+        self.jobFinished.emit(result)
 
-    @Slot(object)
-    def _on_progress(self, report: ProgressReport) -> None:
-        self.progress.setValue(round(report.fraction * 1000))
-        if self._runner is not None and not self._runner.cancel_requested():
-            self.rate.setText(describe_progress(self._runner.job, report))
-
-    @Slot(object)
-    def _on_finished(self, summary: BatchSummary) -> None:
-        self._summary = summary
-        if not summary.cancelled:
-            self.progress.setValue(1000)
-        self.summary.setText(describe_batch(summary))
-        self.show_button.setVisible(summary.quarantined > 0)
-        self.run_button.setText("Resume" if summary.cancelled else "Run")
-        self.batchFinished.emit(summary)
-
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
-        self.summary.setText(style.coloured(message, style.ERROR))
-
-    @Slot()
-    def _on_done(self) -> None:
-        self._runner = None
-        self.cancel_button.hide()
+    def job_ended(self) -> None:
         self._check()
 
     @Slot()
@@ -417,10 +352,3 @@ class BatchDialog(QDialog):
         if self._summary is not None:
             self.showBatch.emit(self._summary.batch_id)
             self.accept()
-
-    def reject(self) -> None:
-        if self._runner is not None:
-            # Closing the dialog does not stop the batch; the status bar keeps showing it.
-            self.hide()
-            return
-        super().reject()

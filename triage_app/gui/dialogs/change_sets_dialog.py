@@ -7,12 +7,10 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
-    QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
@@ -22,42 +20,17 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.clock import iso
 from triage_app.core.deadletters import ChangeSetInfo, ChangeSetReport
-from triage_app.core.jobs import Job, RevertJob
+from triage_app.core.jobs import RevertJob
 from triage_app.core.vocabulary import plural
-from triage_app.gui import style
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.window.placement import dialog_size
-from triage_app.gui.workers import JobRunner
 
-StartJob = Callable[[Job], JobRunner]
 HEADERS = ("id", "when", "who", "rows", "fix", "reverted")
 
 
-def describe_revert(r: ChangeSetReport) -> str:
-    """N restored, M already restored, K moved on (the first named, who did what), and
-    whether the change-set is reverted now or what keeps it open."""
-    n = len(r.changed)
-    done = "reverted" if r.reverted_at is not None else "partly reverted"
-    text = f"Change-set {r.change_set_id} {done}: {plural(n, 'dead letter')} back."
-    if r.already:
-        text += f" {len(r.already):,} already back."
-    if r.moved_on:
-        first = (r.waiting or r.moved_on)[0]
-        text += f" {len(r.moved_on):,} moved on since (first: {first.why})."
-    if r.reverted_at is None:
-        waits = []
-        if r.waiting:
-            waits.append(
-                f"{len(r.waiting):,} moved on and still open: edit back, re-drive or discard"
-            )
-        if r.refused:
-            waits.append(f"{len(r.refused):,} held by a re-drive (first: {r.refused[0][1]})")
-        text += f" It stays open ({'; '.join(waits)}); revert again then."
-    return text
-
-
-class ChangeSetsDialog(QDialog):
-    reverted = Signal(object)  # ChangeSetReport
+class ChangeSetsDialog(JobDialog):
+    """Emits ``jobFinished`` with the ChangeSetReport of a revert."""
 
     def __init__(
         self,
@@ -65,12 +38,10 @@ class ChangeSetsDialog(QDialog):
         load: Callable[[], Sequence[ChangeSetInfo]],
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(start_job, parent, name="changeSets", progress=False)
         self.setWindowTitle("Change-sets")
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 420)))
-        self._start_job = start_job
         self._load = load
-        self._runner: JobRunner | None = None
         self._shown: list[ChangeSetInfo] = []
 
         self.table = QTableWidget(0, len(HEADERS), objectName="changeSets")
@@ -82,7 +53,6 @@ class ChangeSetsDialog(QDialog):
         self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        self.summary = QLabel(objectName="changeSetsSummary", wordWrap=True)
         # Rich text always (an error is coloured), every text escaped: names and details
         # come from the store, and "<b>" in an owner's name must show as typed.
         self.summary.setTextFormat(Qt.TextFormat.RichText)
@@ -158,28 +128,14 @@ class ChangeSetsDialog(QDialog):
             self.revert(c.id)
 
     def revert(self, change_set_id: int) -> None:
-        if self._runner is not None:
+        if self.start(RevertJob(change_set_id)) is None:
             return
-        self._runner = self._start_job(RevertJob(change_set_id))
-        self._runner.finished.connect(self._on_finished)
-        self._runner.failed.connect(self._on_failed)
-        self._runner.done.connect(self._on_done)
         self.revert_button.setEnabled(False)
         self.summary.setText(f"reverting change-set {change_set_id}…")
 
-    def is_running(self) -> bool:
-        return self._runner is not None
+    def finished_job(self, report: ChangeSetReport) -> None:
+        self.summary.setText(html.escape(report.describe()).replace("\n", "<br>"))
+        self.jobFinished.emit(report)
 
-    @Slot(object)
-    def _on_finished(self, report: ChangeSetReport) -> None:
-        self.summary.setText(html.escape(describe_revert(report)).replace("\n", "<br>"))
-        self.reverted.emit(report)
-
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
-        self.summary.setText(style.coloured(html.escape(message), style.ERROR))
-
-    @Slot()
-    def _on_done(self) -> None:
-        self._runner = None
+    def job_ended(self) -> None:
         self.reload()

@@ -10,13 +10,11 @@ it would discard are not the ones it named before."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Slot
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHeaderView,
@@ -31,12 +29,11 @@ from triage_app.core.deadletters import ChangePreview, ChangeReport, DeadLetterR
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import ChangeApplyJob, ChangePreviewJob, Job
 from triage_app.core.vocabulary import named_ids, plural
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
-from triage_app.gui.workers import JobRunner
 
-StartJob = Callable[[Job], JobRunner]
 WAY_BACK = "Reopen brings them back until retention purges them."
 
 
@@ -55,19 +52,6 @@ def describe_discard_preview(p: ChangePreview) -> str:
     return text + (f" {WAY_BACK}" if p.count else "")
 
 
-def describe_discarded(r: ChangeReport) -> str:
-    text = f"Discarded {plural(len(r.changed), 'dead letter')}"
-    if r.changed:
-        text += f": {named_ids(list(r.changed))}"
-    text += "."
-    if r.refused:
-        text += (
-            f" Left out {len(r.refused):,}, changed since the preview: "
-            f"{named_ids([i for i, _ in r.refused])} (first: {r.refused[0][1]})."
-        )
-    return text + (f" {WAY_BACK}" if r.changed else "")
-
-
 class _SampleModel(RowsModel[DeadLetterRow]):
     headers = ("id", "batch", "line", "class", "status", "error")
 
@@ -84,15 +68,13 @@ class _SampleModel(RowsModel[DeadLetterRow]):
         return cells[index.column()]
 
 
-class DiscardDialog(QDialog):
-    discarded = Signal(object)  # ChangeReport
+class DiscardDialog(JobDialog):
+    """Emits ``jobFinished`` with the ChangeReport of a discard."""
 
     def __init__(self, start_job: StartJob, scope: ScopeSource, parent: QWidget | None = None):
-        super().__init__(parent)
+        super().__init__(start_job, parent, name="discard", progress=False)
         self.setWindowTitle("Discard dead letters")
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(820, 440)))
-        self._start_job = start_job
-        self._runner: JobRunner | None = None
         self._preview: ChangePreview | None = None
         self._again = False  # the rows changed while a preview ran: preview once more
         self._named: list[int] | None = None  # the rows the last preview named
@@ -114,7 +96,6 @@ class DiscardDialog(QDialog):
         self.sample.verticalHeader().hide()
         self.sample.setWordWrap(False)
         self.sample.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        self.summary = QLabel(objectName="discardSummary", wordWrap=True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
 
         self.buttons = QDialogButtonBox()
@@ -145,9 +126,6 @@ class DiscardDialog(QDialog):
     def acts_on(self) -> list[int]:
         """The ids Discard would change now: the preview's (empty before one)."""
         return sorted(self._preview.versions) if self._preview is not None else []
-
-    def is_running(self) -> bool:
-        return self._runner is not None
 
     @Slot()
     def _preview_if_idle(self) -> None:
@@ -207,15 +185,14 @@ class DiscardDialog(QDialog):
 
     def _start(self, job: Job) -> None:
         self._again = False
-        self._runner = self._start_job(job)
-        self._runner.finished.connect(self._on_finished)
-        self._runner.failed.connect(self._on_failed)
-        self._runner.done.connect(self._on_done)
+        self.start(job)
         self._update_button()
         self.summary.setText("discarding…" if isinstance(job, ChangeApplyJob) else "looking…")
 
-    @Slot(object)
-    def _on_finished(self, result: object) -> None:
+    def say_progress(self, text: str) -> None:
+        pass  # a preview and a discard are quick: the summary keeps saying which runs
+
+    def finished_job(self, result: ChangePreview | ChangeReport) -> None:
         if isinstance(result, ChangePreview):
             if self.scope.frozen() is None:
                 return  # the rows changed while it looked: it looks again
@@ -230,22 +207,20 @@ class DiscardDialog(QDialog):
                     "named before. Discard acts on the rows named below."
                 )
             self._named = named
-        elif isinstance(result, ChangeReport):
+        else:
             self._preview = None
             self._finished = True
             self.scope.thaw()
-            self.discarded.emit(result)
-            self.summary.setText(describe_discarded(result))
+            self.jobFinished.emit(result)
+            self.summary.setText(result.describe())
             if not result.refused:
                 self.accept()  # done: the window's status bar says what was discarded
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
-        self.summary.setText(f"Not done: {message}")
+        self.summary.setText(f"Not done: {message}")  # plain text: shown as typed
 
-    @Slot()
-    def _on_done(self) -> None:
-        self._runner = None
+    def job_ended(self) -> None:
         self._update_button()
         if self._again and self.isVisible():
             self.preview()

@@ -10,7 +10,6 @@ the rows the preview showed, each only while it is at the version previewed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -19,13 +18,11 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSize,
     Qt,
-    Signal,
     Slot,
 )
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
@@ -34,7 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QTableView,
     QTabWidget,
@@ -54,14 +50,13 @@ from triage_app.core.deadletters import (
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import named_ids, plural
+from triage_app.core.vocabulary import named_ids
 from triage_app.gui import style
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
-from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
-StartJob = Callable[[Job], JobRunner]
 # The form's steps as the combo shows them, and what the value box asks for.
 STEP_CHOICES = (
     ("set", "Set", "value (JSON, or text)"),
@@ -93,17 +88,6 @@ def describe_preview(p: FixPreview) -> str:
     return text + ". Nothing was written."
 
 
-def describe_report(r: ChangeSetReport) -> str:
-    text = f"Change-set {r.change_set_id}: {plural(len(r.changed), 'dead letter')} changed."
-    if r.refused:
-        left_out = named_ids([i for i, _ in r.refused])
-        text += (
-            f" {len(r.refused):,} left out, changed since the preview or held by a re-drive: "
-            f"{left_out} (first: {r.refused[0][1]})."
-        )
-    return text + " Store > Change-sets… can revert it."
-
-
 class _PreviewModel(RowsModel[RowPreview]):
     headers = PREVIEW_HEADERS
 
@@ -126,8 +110,8 @@ class _PreviewModel(RowsModel[RowPreview]):
         return None
 
 
-class FixDialog(QDialog):
-    applied = Signal(object)  # ChangeSetReport
+class FixDialog(JobDialog):
+    """Emits ``jobFinished`` with the ChangeSetReport of a fix applied."""
 
     def __init__(
         self,
@@ -137,11 +121,9 @@ class FixDialog(QDialog):
         transform: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(start_job, parent, name="fix")
         self.setWindowTitle("Fix dead letters")
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(1000, 640)))
-        self._start_job = start_job
-        self._runner: JobRunner | None = None
         self._preview: FixPreview | None = None
         self._steps: list[Step] = []
 
@@ -206,12 +188,9 @@ class FixDialog(QDialog):
         self.results.verticalHeader().hide()
         self.results.setWordWrap(False)
         self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.summary = QLabel(objectName="fixSummary", wordWrap=True)
         self.summary.setText(
             "Preview first: it shows each row before and after, and writes nothing."
         )
-        self.progress = QProgressBar(objectName="fixProgress", maximum=1000)
-        self.progress.hide()
 
         self.buttons = QDialogButtonBox()
         self.preview_button = self.buttons.addButton(
@@ -330,30 +309,13 @@ class FixDialog(QDialog):
         self._start(FixApplyJob(self._preview.fix, dict(self._preview.versions)))
         self.scope.thaw()  # the previewed rows are the change-set's now
 
-    def is_running(self) -> bool:
-        return self._runner is not None
-
     def _start(self, job: Job) -> None:
-        if self._runner is not None:
+        if self.start(job) is None:
             return
-        self._runner = self._start_job(job)
-        self._runner.progress.connect(self._on_progress)
-        self._runner.finished.connect(self._on_finished)
-        self._runner.failed.connect(self._on_failed)
-        self._runner.done.connect(self._on_done)
         for w in (self.preview_button, self.apply_button, self.how):
             w.setEnabled(False)
-        self.progress.setValue(0)
-        self.progress.show()
 
-    @Slot(object)
-    def _on_progress(self, report: ProgressReport) -> None:
-        self.progress.setValue(round(report.fraction * 1000))
-        if self._runner is not None:
-            self.summary.setText(describe_progress(self._runner.job, report))
-
-    @Slot(object)
-    def _on_finished(self, result: object) -> None:
+    def finished_job(self, result: FixPreview | ChangeSetReport) -> None:
         if isinstance(result, FixPreview):
             if self.scope.frozen() is None:
                 return  # the rows changed while it ran: the scope's note says so
@@ -367,21 +329,14 @@ class FixDialog(QDialog):
                 text += f" Apply changes exactly these: {named_ids(self.acts_on())}."
             self.summary.setText(text)
             self.apply_button.setText(f"Apply to {result.applies:,} as a change-set")
-        elif isinstance(result, ChangeSetReport):
+        else:
             self._preview = None
             self.scope.thaw()
             self.apply_button.setText("Apply as a change-set")
-            self.summary.setText(describe_report(result))
-            self.applied.emit(result)
+            self.summary.setText(result.describe())
+            self.jobFinished.emit(result)
 
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
-        self.summary.setText(style.coloured(message, style.ERROR))
-
-    @Slot()
-    def _on_done(self) -> None:
-        self._runner = None
-        self.progress.hide()
+    def job_ended(self) -> None:
         self.preview_button.setEnabled(True)
         self.how.setEnabled(True)
         self.apply_button.setEnabled(self._preview is not None and self._preview.applies > 0)

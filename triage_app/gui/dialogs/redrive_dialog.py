@@ -7,7 +7,7 @@ exactly the rows the preview covered, each only while it is at the version previ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -17,20 +17,17 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSize,
     Qt,
-    Signal,
     Slot,
 )
 from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QSpinBox,
     QTableView,
     QVBoxLayout,
@@ -43,16 +40,15 @@ from triage_app.core.deadletters import (
     RedriveSummary,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.jobs import Job, RedriveJob
+from triage_app.core.jobs import RedriveJob
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import named_ids, plural
+from triage_app.core.vocabulary import named_ids
 from triage_app.gui import style
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
-from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
-StartJob = Callable[[Job], JobRunner]
 NAMED_IDS = 10  # ids a summary names before "and N more"
 SHOWN_RESULTS = 2_000  # the preview lists this many rows; the counts cover all of them
 SIZED_FROM_ROWS = 200  # the preview's columns fit the widest of this many rows
@@ -68,28 +64,6 @@ def default_transform(transforms_in_use: Sequence[str]) -> str | None:
             continue
     refs = [t.ref for t in reg.all()]
     return refs[-1] if refs else None
-
-
-def describe_redrive(s: RedriveSummary) -> str:
-    if s.dry_run:
-        text = (
-            f"Preview with {s.transform}: {s.succeeded:,} would succeed, "
-            f"{s.failed:,} would still fail. Nothing was written."
-        )
-    else:
-        text = (
-            f"Re-drove {plural(s.attempted, 'dead letter')} with {s.transform}: "
-            f"{s.succeeded:,} resolved, {s.failed:,} failed ({s.parked:,} parked)."
-        )
-    # Each row the re-drive did not reach, named, with why.
-    skip = "would skip" if s.dry_run else "Skipped"
-    for why, (n, ids) in s.not_attempted.items():
-        text += f" {skip} {n:,} ({why}): {named_ids(ids, total=n)}."
-    if s.cancelled:
-        text += " Cancelled: the rest were not touched."
-    if s.stopped:
-        text += f" Stopped by itself: {s.stopped}."
-    return text
 
 
 RESULT_HEADERS = ("id", "line", "outcome", "error, or the row it loads")
@@ -122,8 +96,8 @@ class _ResultsModel(RowsModel[RedriveResult]):
         return None
 
 
-class RedriveDialog(QDialog):
-    redriven = Signal(object)  # RedriveSummary of a real run
+class RedriveDialog(JobDialog):
+    """Emits ``jobFinished`` with the RedriveSummary of a real run (not of a preview)."""
 
     def __init__(
         self,
@@ -133,11 +107,9 @@ class RedriveDialog(QDialog):
         transforms_in_use: Sequence[str] = (),
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(start_job, parent, name="redrive")
         self.setWindowTitle("Re-drive dead letters")
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 560)))
-        self._start_job = start_job
-        self._runner: JobRunner | None = None
         self._preview: RedriveSummary | None = None
 
         self.scope = RowsScope(scope, "Re-drive")
@@ -195,10 +167,7 @@ class RedriveDialog(QDialog):
         self.results.setWordWrap(False)
         self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.results.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        self.summary = QLabel(objectName="redriveSummary", wordWrap=True)
         self.summary.setText("Preview first: a dry run shows what would happen and writes nothing.")
-        self.progress = QProgressBar(objectName="redriveProgress", maximum=1000)
-        self.progress.hide()
 
         self.buttons = QDialogButtonBox()
         self.preview_button = self.buttons.addButton(
@@ -207,14 +176,10 @@ class RedriveDialog(QDialog):
         self.preview_button.setObjectName("previewButton")
         self.run_button = self.buttons.addButton("Re-drive", QDialogButtonBox.ButtonRole.AcceptRole)
         self.run_button.setObjectName("redriveRunButton")
-        self.cancel_button = self.buttons.addButton(
-            "Cancel re-drive", QDialogButtonBox.ButtonRole.ActionRole
-        )
-        self.cancel_button.hide()
+        self.add_cancel_button(self.buttons, "Cancel re-drive")
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.preview_button.clicked.connect(self.preview)
         self.run_button.clicked.connect(self.run)
-        self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.reject)
         self.run_button.setEnabled(False)
 
@@ -244,9 +209,6 @@ class RedriveDialog(QDialog):
     def acts_on(self) -> list[int]:
         """The ids Re-drive would act on now: the preview's rows (empty before one)."""
         return list(self._preview.seen) if self._preview is not None else []
-
-    def is_running(self) -> bool:
-        return self._runner is not None
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -294,41 +256,18 @@ class RedriveDialog(QDialog):
         self._start(RedriveJob(ref, seen=self._preview.seen, guard=self.guard()))
         self.scope.thaw()  # the previewed rows are the run's now, whatever the table does
 
-    @Slot()
-    def cancel(self) -> None:
-        if self._runner is not None:
-            self._runner.cancel()
-            self.cancel_button.setEnabled(False)
-            self.summary.setText("cancelling at the next chunk…")
-
     def _start(self, job: RedriveJob) -> None:
-        if self._runner is not None:
+        if self.start(job) is None:
             return
-        self._runner = self._start_job(job)
-        self._runner.progress.connect(self._on_progress)
-        self._runner.finished.connect(self._on_finished)
-        self._runner.failed.connect(self._on_failed)
-        self._runner.done.connect(self._on_done)
         for w in (self.preview_button, self.run_button, self.transform_combo):
             w.setEnabled(False)
-        self.cancel_button.show()
-        self.cancel_button.setEnabled(True)
-        self.progress.setValue(0)
-        self.progress.show()
         self.summary.setText("previewing…" if job.dry_run else "re-driving…")
 
-    @Slot(object)
-    def _on_progress(self, report: ProgressReport) -> None:
-        self.progress.setValue(round(report.fraction * 1000))
-        if self._runner is not None and not self._runner.cancel_requested():
-            self.summary.setText(describe_progress(self._runner.job, report))
-
-    @Slot(object)
-    def _on_finished(self, s: RedriveSummary) -> None:
+    def finished_job(self, s: RedriveSummary) -> None:
         if s.dry_run and self.scope.frozen() is None:
             return  # the scope changed while it ran: the dialog has said so
         self._show_results(s)
-        text = describe_redrive(s)
+        text = s.describe()
         if s.dry_run:
             # Only its counts and rows are needed from here on; the rows shown are in the
             # table.
@@ -345,17 +284,9 @@ class RedriveDialog(QDialog):
             self._preview = None
             self.scope.thaw()
             self.run_button.setText("Re-drive")
-            self.redriven.emit(s)
+            self.jobFinished.emit(s)
 
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
-        self.summary.setText(style.coloured(message, style.ERROR))
-
-    @Slot()
-    def _on_done(self) -> None:
-        self._runner = None
-        self.cancel_button.hide()
-        self.progress.hide()
+    def job_ended(self) -> None:
         self.preview_button.setEnabled(True)
         self.transform_combo.setEnabled(True)
         self.run_button.setEnabled(self._preview is not None and len(self._preview.seen) > 0)
@@ -371,9 +302,3 @@ class RedriveDialog(QDialog):
         # running job to let go of the interpreter.
         for col in range(3):
             self.results.resizeColumnToContents(col)
-
-    def reject(self) -> None:
-        if self._runner is not None:
-            self.hide()  # the run goes on; the status bar shows it
-            return
-        super().reject()

@@ -9,18 +9,14 @@ purged: the dialog offers only resolved and discarded.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QProgressBar,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -33,37 +29,25 @@ from triage_app.core.deadletters import (
     retention_policy,
     set_retention_policy,
 )
-from triage_app.core.jobs import Job, PurgeJob
-from triage_app.core.vocabulary import Status, plural
+from triage_app.core.jobs import PurgeJob
+from triage_app.core.vocabulary import Status
 from triage_app.gui import style
-from triage_app.gui.workers import JobRunner, ProgressReport, QueryThread
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.workers import JobRunner, QueryThread
 
-StartJob = Callable[[Job], JobRunner]
 DEFAULT_DAYS = 90
 MAX_DAYS = 36_500
 PREVIEW_DELAY_MS = 300  # typing 180 in the spin box counts once, not three times
-
-
-def describe_purge(s: PurgeSummary) -> str:
-    """One sentence: how many, of which status, closed before when."""
-    parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items())
-    before = f"closed before {s.cutoff:%Y-%m-%d %H:%M} UTC"
-    if s.dry_run:
-        if not s.rows:
-            return f"Nothing to purge now: no {' or '.join(s.statuses)} dead letter {before}."
-        return f"Would purge {plural(s.rows, 'dead letter')} now ({parts}), {before}."
-    text = f"Purged {plural(s.rows, 'dead letter')} ({parts or 'none'}), {before}."
-    if s.cancelled:
-        text += " Cancelled: the rest were kept."
-    return text
 
 
 def _load(ws: Workspace) -> RetentionPolicy | None:
     return retention_policy(ws)
 
 
-class RetentionDialog(QDialog):
-    purged = Signal(object)  # PurgeSummary of a real purge
+class RetentionDialog(JobDialog):
+    """Emits ``jobFinished`` with the PurgeSummary of a real purge; the count of what it
+    would purge is a dry run of its own, on a runner the status bar does not show."""
+
     saved = Signal(object)  # the RetentionPolicy now kept in the store
 
     def __init__(
@@ -73,16 +57,14 @@ class RetentionDialog(QDialog):
         start_job: StartJob,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(start_job, parent, name="retention")
         self.setObjectName("retentionDialog")
         self.setWindowTitle("Retention")
         self.setMinimumWidth(560)
         self._config = config
         self._queries = queries
-        self._start_job = start_job
         self._preview_runner: JobRunner | None = None
         self._preview_again = False
-        self._purge_runner: JobRunner | None = None
         self.stored: RetentionPolicy | None = None
         self.preview: PurgeSummary | None = None
         self._counting: RetentionPolicy | None = None  # the policy the running count is of
@@ -113,9 +95,6 @@ class RetentionDialog(QDialog):
         form.addRow("closed more than", self.days)
         self.count_label = QLabel(objectName="retentionCount", wordWrap=True)
         self.count_label.setStyleSheet("font-weight: bold;")
-        self.result = QLabel(objectName="retentionResult", wordWrap=True)
-        self.progress = QProgressBar(objectName="retentionProgress", maximum=1000)
-        self.progress.hide()
 
         self.buttons = QDialogButtonBox()
         self.save_button = self.buttons.addButton(
@@ -139,7 +118,7 @@ class RetentionDialog(QDialog):
         v.addLayout(form)
         v.addWidget(self.count_label)
         v.addWidget(self.progress)
-        v.addWidget(self.result)
+        v.addWidget(self.summary)
         v.addStretch(1)
         v.addWidget(self.buttons)
 
@@ -212,8 +191,8 @@ class RetentionDialog(QDialog):
         if self.policy() != self._counting:
             return  # the policy changed while it counted; the next count says
         self.preview = s
-        self.count_label.setText(describe_purge(s))
-        self.purge_button.setEnabled(s.rows > 0 and self._purge_runner is None)
+        self.count_label.setText(s.describe())
+        self.purge_button.setEnabled(s.rows > 0 and self._runner is None)
         if s.rows:
             self.purge_button.setText(f"Purge {s.rows:,} now…")
         else:
@@ -245,7 +224,7 @@ class RetentionDialog(QDialog):
         self.stored = policy
         self._show_stored()
         self.save_button.setEnabled(True)
-        self.result.setText("Saved: the whole team's purges now follow this policy.")
+        self.summary.setText("Saved: the whole team's purges now follow this policy.")
         self.saved.emit(policy)
 
     @Slot()
@@ -255,7 +234,7 @@ class RetentionDialog(QDialog):
         answer = QMessageBox.question(
             self,
             "Purge dead letters",
-            f"{describe_purge(self.preview)}\n\nThey are deleted with their history; this "
+            f"{self.preview.describe()}\n\nThey are deleted with their history; this "
             "cannot be undone. Trends keep counting them.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
@@ -266,46 +245,35 @@ class RetentionDialog(QDialog):
     def purge_now(self) -> JobRunner | None:
         """Run the purge the dialog shows, as a job off the GUI thread."""
         policy = self.policy()
-        if policy is None or self._purge_runner is not None:
+        if policy is None:
             return None
-        runner = self._start_job(PurgeJob(policy.days, policy.statuses))
-        runner.progress.connect(self._on_progress)
-        runner.finished.connect(self._on_purged)
-        runner.failed.connect(self._on_error)
-        runner.done.connect(self._on_purge_done)
-        self._purge_runner = runner
-        self.purge_button.setEnabled(False)
-        self.progress.setValue(0)
-        self.progress.show()
-        self.result.setText("purging…")
+        runner = self.start(PurgeJob(policy.days, policy.statuses))
+        if runner is not None:
+            self.purge_button.setEnabled(False)
+            self.summary.setText("purging…")
         return runner
 
-    @Slot(object)
-    def _on_progress(self, report: ProgressReport) -> None:
-        self.progress.setValue(round(report.fraction * 1000))
+    def say_progress(self, text: str) -> None:
+        pass  # the bar follows the purge; its line is in the window's status bar
 
-    @Slot(object)
-    def _on_purged(self, s: PurgeSummary) -> None:
-        self.result.setText(describe_purge(s))
-        self.purged.emit(s)
+    def finished_job(self, s: PurgeSummary) -> None:
+        self.summary.setText(s.describe())
+        self.jobFinished.emit(s)
 
-    @Slot()
-    def _on_purge_done(self) -> None:
-        self._purge_runner = None
-        self.progress.hide()
+    def job_ended(self) -> None:
         self.count_now()
 
     @Slot(str)
     def _on_error(self, message: str) -> None:
-        self.result.setText(style.coloured(message, style.ERROR))
+        self._on_failed(message)
 
     def is_busy(self) -> bool:
-        return self._preview_runner is not None or self._purge_runner is not None
+        return self._preview_runner is not None or self._runner is not None
 
     def done(self, result: int) -> None:
         if self._preview_runner is not None:
             self._preview_runner.stop()
-        if self._purge_runner is not None:
+        if self._runner is not None:
             self.hide()  # the purge goes on; the status bar shows it
             return
         super().done(result)

@@ -184,7 +184,7 @@ def show_shortcuts(window: QMainWindow) -> QDialog:
 
 def getting_started(window: Any) -> str:
     """The page, with the keys the window's actions and buttons have."""
-    m, d = window.menu, window.detail
+    m, d = window.menu, window.detail.payload
     keys = {
         "find": m.find_action,
         "error": m.error_action,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import shiboken6
@@ -19,7 +18,6 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -32,39 +30,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.batch import BatchInfo, BatchSummary, list_batches
-from triage_app.core.db import Workspace, WorkspaceConfig, open_config, resolve_config
+from triage_app.core.batch import BatchInfo, list_batches
+from triage_app.core.db import Workspace, WorkspaceConfig, open_config
 from triage_app.core.deadletters import (
-    ChangeReport,
-    ChangeSetReport,
     DeadLetterFilter,
-    ErrorGroup,
-    ExportSummary,
-    RedriveSummary,
     count_dead_letters,
-    list_change_sets,
     team_labels,
 )
-from triage_app.core.errors import TriageError
-from triage_app.core.jobs import DemoJob, ExportJob, Job
-from triage_app.core.places import default_workspace_dir, demo_workspace_dir, printable
+from triage_app.core.jobs import Job
+from triage_app.core.places import default_workspace_dir, printable
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import ALL, plural
+from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
-from triage_app.gui.dialogs.batch_dialog import BatchDialog, describe_batch
-from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog, describe_revert
-from triage_app.gui.dialogs.connect_dialog import ConnectDialog
-from triage_app.gui.dialogs.discard_dialog import DiscardDialog, describe_discarded
-from triage_app.gui.dialogs.fix_dialog import FixDialog, describe_report
-from triage_app.gui.dialogs.group_dialog import GroupDialog
-from triage_app.gui.dialogs.redrive_dialog import (
-    RedriveDialog,
-    default_transform,
-    describe_redrive,
-)
-from triage_app.gui.dialogs.retention_dialog import RetentionDialog, describe_purge
-from triage_app.gui.dialogs.scope import ChosenRows, ScopeSource, TableScope
+from triage_app.gui.dialogs.scope import ScopeSource, TableScope
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
@@ -76,18 +55,18 @@ from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
-from triage_app.gui.window import help_pages, opening
+from triage_app.gui.window import help_pages
+from triage_app.gui.window.job_menu import JobMenu
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.placement import fitted, place_first
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
 from triage_app.gui.window.status_bar import MessageBar
-from triage_app.gui.window.welcome import MAX_RECENT_SHOWN, WelcomePage
+from triage_app.gui.window.welcome import WelcomePage
+from triage_app.gui.window.workspace_menu import WorkspaceMenu
 from triage_app.gui.workers import JobRunner, QueryThread
 
 GEOMETRY_KEY = "window/geometry"
-# The selected rows by id, whatever their status (the table may show several statuses).
-ALL_STATUSES = DeadLetterFilter(status=ALL)
 
 
 def _count(f: DeadLetterFilter) -> Callable[[Workspace], int]:
@@ -137,6 +116,8 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._set_tab_order()
         self._connect()
+        self.workspaces = WorkspaceMenu(self)  # the ways in: File menu and welcome page
+        self.work = JobMenu(self)  # the long work: job dialogs, group edits, exports
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
         self._restore_state()
         self._update_title()
@@ -187,7 +168,6 @@ class MainWindow(QMainWindow):
         v.addWidget(self.tabs, 1)
         # Before any workspace is open the window shows the ways in instead.
         self.welcome = WelcomePage(printable(default_workspace_dir()))
-        self._show_recent()
         self.pages = QStackedWidget(objectName="pages")
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(main)
@@ -223,15 +203,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         m = self.menu
         for action, slot in (
-            (m.open_action, self.choose_workspace),
-            (m.connect_action, self.choose_connection),
-            (m.export_selection_action, self.export_selection),
-            (m.export_filter_action, self.export_filter),
             (m.quit_action, self.close),
-            (m.batch_action, self.run_batch),
-            (m.redrive_action, self.redrive),
-            (m.fix_action, self.fix_rows),
-            (m.change_sets_action, self.show_change_sets),
             (m.refresh_action, self.refresh),
             (m.find_action, self.focus_search),
             (m.table_action, self.focus_table),
@@ -239,17 +211,12 @@ class MainWindow(QMainWindow):
             (m.editor_action, self.focus_editor),
             (m.about_action, self.about),
             (m.about_qt_action, lambda: QApplication.aboutQt()),
-            (m.getting_started_action, lambda: self._keep(help_pages.show_getting_started(self))),
-            (m.guide_action, lambda: self._keep(help_pages.show_user_guide(self))),
-            (m.shortcuts_action, lambda: self._keep(help_pages.show_shortcuts(self))),
+            (m.getting_started_action, lambda: self.keep(help_pages.show_getting_started(self))),
+            (m.guide_action, lambda: self.keep(help_pages.show_user_guide(self))),
+            (m.shortcuts_action, lambda: self.keep(help_pages.show_shortcuts(self))),
             (m.report_action, lambda: help_pages.report_problem(self)),
-            (m.retention_action, self.retention),
         ):
             action.triggered.connect(slot)
-        m.recentFolderChosen.connect(self._open_recent)
-        m.recentConnectionChosen.connect(self._open_recent_connection)
-        self.run_batch_button.clicked.connect(self.run_batch)
-        self.redrive_button.clicked.connect(self.redrive)
         self.refresh_button.clicked.connect(self.refresh)
         self.model.totalChanged.connect(self._on_total_changed)
         self.model.loadFailed.connect(self.show_message)
@@ -260,13 +227,7 @@ class MainWindow(QMainWindow):
         self.table.selectionModel().selectionChanged.connect(self.scope.table_changed)
         self.model.totalChanged.connect(self.scope.table_changed)
         self.model.modelReset.connect(self.scope.table_changed)
-        self.welcome.demoChosen.connect(self.open_demo)
-        self.welcome.openChosen.connect(self.choose_workspace)
-        self.welcome.connectChosen.connect(self.choose_connection)
-        self.welcome.newChosen.connect(self.open_default_workspace)
-        self.welcome.recentChosen.connect(self._open_recent)
         self.trends.linked.connect(self.apply_link)
-        self.trends.groupEditRequested.connect(self.edit_group)
         self.trends.spikeChanged.connect(self.spike_banner.show_spike)
         self.trends.message.connect(self.show_message)
         self.spike_banner.showBatch.connect(self.show_spike_batch)
@@ -277,7 +238,6 @@ class MainWindow(QMainWindow):
         self.detail.saveFailed.connect(self._on_save_failed)
         self.row_actions.message.connect(self.show_message)
         self.row_actions.changed.connect(self.reload)
-        self.row_actions.discardRequested.connect(self.discard_rows)
         self.jobs.message.connect(self.show_message)
         self.live.refreshed.connect(self._on_live_refresh)
         self.live.message.connect(self.show_message)
@@ -299,7 +259,7 @@ class MainWindow(QMainWindow):
         self.model.set_workspace(ws, self._count_async, self._read_async)
         self.trends.open_workspace(config)
         self.audit.open_workspace(config)
-        self._load_batches()
+        self.load_batches()
         if config.folder is not None:
             self.settings.add_recent_workspace(str(config.folder))
         else:
@@ -310,25 +270,6 @@ class MainWindow(QMainWindow):
 
     def showing_welcome(self) -> bool:
         return self.pages.currentWidget() is self.welcome
-
-    @Slot()
-    def open_demo(self) -> None:
-        """The demo workspace in the data folder, made on first use, then opened."""
-        config = resolve_config(demo_workspace_dir(), env={})
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            with open_config(config) as ws:
-                DemoJob().run(ws)  # the seed's ten rows: a no-op once they are in
-        except TriageError as exc:
-            QMessageBox.warning(self, "Cannot make the demo", str(exc))
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
-        self._try_open(config)
-
-    @Slot()
-    def open_default_workspace(self) -> None:
-        self._try_open(resolve_config(default_workspace_dir(), env={}))
 
     def close_workspace(self) -> None:
         """Let go of the workspace: its dialogs closed and deleted, its query threads joined
@@ -351,66 +292,6 @@ class MainWindow(QMainWindow):
             self.ws = None
         self.config = None
 
-    def _try_open(self, config: WorkspaceConfig) -> None:
-        if self.jobs.running():
-            self.show_message("wait for the running job to finish first")
-            return
-        self.unsaved_edit.then("opening another workspace", partial(self._open_now, config))
-
-    def _open_now(self, config: WorkspaceConfig) -> None:
-        try:
-            self.open_config(config)
-        except TriageError as exc:
-            QMessageBox.warning(self, "Cannot open", str(exc))
-
-    @Slot()
-    def choose_workspace(self) -> None:
-        start = str(self.config.folder) if self.config and self.config.folder else ""
-        folder = QFileDialog.getExistingDirectory(self, "Open a workspace folder", start)
-        if folder:
-            self.open_folder(folder)
-
-    def open_folder(self, folder: str) -> None:
-        """A folder the steward chose: its workspace, or a new one once they say so."""
-        problem = opening.folder_problem(folder)
-        if problem is None or opening.ask_create(self, folder, problem):
-            self._try_open(resolve_config(folder, env={}))
-
-    @Slot()
-    def choose_connection(self) -> None:
-        wh = dl = ""
-        if self.config is not None and self.config.folder is None:
-            recent = self.settings.recent_connections()
-            wh, dl = recent[0] if recent else ("", "")
-        self._ask_connection(wh, dl)
-
-    @Slot(str)
-    def _open_recent(self, folder: str) -> None:
-        """A recent workspace: opened when it is there, never made anew when it is not."""
-        problem = opening.folder_problem(folder)
-        if problem is None:
-            self._try_open(resolve_config(folder, env={}))
-        elif opening.ask_remove_recent(self, folder, problem):
-            self.settings.remove_recent_workspace(folder)
-            self._show_recent()
-            self.show_message(f"removed {folder} from the recent workspaces")
-
-    def _show_recent(self) -> None:
-        folders = self.settings.recent_workspaces()
-        self.welcome.set_recent(folders, opening.gone_recent(folders[:MAX_RECENT_SHOWN]))
-
-    @Slot(str, str)
-    def _open_recent_connection(self, wh: str, dl: str) -> None:
-        self._ask_connection(wh, dl)  # passwords from the keyring, or typed again
-
-    def _ask_connection(self, wh: str, dl: str) -> None:
-        dialog = ConnectDialog(wh, dl, self)
-        accepted = dialog.exec() == ConnectDialog.DialogCode.Accepted
-        urls = dialog.urls()
-        dispose(dialog)  # one per connection: not kept as the window's child
-        if accepted:
-            self._try_open(resolve_config(None, *urls, env={}))
-
     # -- reading ----------------------------------------------------------------------------
     def _count_async(self, f: DeadLetterFilter, generation: int) -> None:
         if self.queries is not None:
@@ -422,7 +303,7 @@ class MainWindow(QMainWindow):
         if self.queries is not None:
             self.queries.submit(fn, on_done, self.show_message, key="pages")
 
-    def _load_batches(self) -> None:
+    def load_batches(self) -> None:
         """The batch and transform pickers' choices, and the owners and tags in use."""
         if self.queries is not None:
             self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
@@ -456,7 +337,7 @@ class MainWindow(QMainWindow):
             self.quarantine.refresh_live()
         else:
             self.model.refresh()
-        self._load_batches()
+        self.load_batches()
         self.trends.refresh()  # after every batch, re-drive and status change
         self.audit.refresh()  # each of which is audited
         if current is not None and not in_place:  # in place, the pane read it already
@@ -467,7 +348,7 @@ class MainWindow(QMainWindow):
         """Another steward changed the store: the table and pane have read it again in
         place; the batches, charts and audit trail follow."""
         self.scope.store_changed()
-        self._load_batches()
+        self.load_batches()
         self.trends.refresh()
         self.audit.refresh()
 
@@ -556,7 +437,7 @@ class MainWindow(QMainWindow):
             self.selected_count(),
         )
 
-    def _transforms_in_use(self) -> list[str]:
+    def transforms_in_use(self) -> list[str]:
         """The current row's transform, then the last batch's: the re-drive's default."""
         row = self.table.current_row()
         out = [row.transform] if row is not None else []
@@ -659,171 +540,11 @@ class MainWindow(QMainWindow):
         assert self.config is not None
         return self.jobs.start(self.config, job)
 
-    @Slot()
-    def run_batch(self) -> None:
-        if self.config is None:
-            return
-        start_dir = str(self.config.folder / "incoming") if self.config.folder else ""
-        dialog = BatchDialog(
-            self.start_job,
-            start_dir,
-            self,
-            batches=self.batches,  # it opens on the last one's transform
-            remember=self.config.description,  # and on the folder of the last file run
-        )
-        dialog.setObjectName("batchDialog")
-        dialog.showBatch.connect(self.show_batch)
-        dialog.batchFinished.connect(self._on_batch_finished)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_batch_finished(self, summary: BatchSummary) -> None:
-        self.show_message(describe_batch(summary))
-        self.reload(in_place=True)
-
     @Slot(str)
     def show_batch(self, batch_id: str) -> None:
         self.filter_bar.show_batch(batch_id)
 
-    @Slot()
-    def redrive(self) -> None:
-        if self.config is not None:
-            # A re-drive runs the stored payloads, not what the editor holds.
-            self.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
-
-    def _redrive(self) -> None:
-        if self.config is None:
-            return
-        dialog = RedriveDialog(
-            self.start_job,
-            self.scope,
-            transforms_in_use=self._transforms_in_use(),
-            parent=self,
-        )
-        dialog.setObjectName("redriveDialog")
-        dialog.redriven.connect(self._on_redriven)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_redriven(self, summary: RedriveSummary) -> None:
-        self.show_message(describe_redrive(summary))
-        self.reload(in_place=True)
-
-    @Slot()
-    def fix_rows(self) -> None:
-        """Re-drive > Fix rows…: one fix for the selected rows or the filter's, previewed,
-        then applied as a change-set."""
-        if self.config is not None:
-            # A fix patches the stored payloads, not what the editor holds.
-            self.unsaved_edit.then("fixing rows (a fix patches stored payloads)", self._fix_rows)
-
-    def _fix_rows(self) -> None:
-        if self.config is None:
-            return
-        dialog = FixDialog(
-            self.start_job,
-            self.scope,
-            transform=default_transform(self._transforms_in_use()),
-            parent=self,
-        )
-        dialog.setObjectName("fixDialog")
-        dialog.applied.connect(self._on_fixed)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_fixed(self, report: ChangeSetReport) -> None:
-        self.show_message(describe_report(report))
-        self.reload(in_place=True)
-
-    @Slot()
-    def discard_rows(self) -> None:
-        """Re-drive > Discard…: the selected rows or the filter's, previewed and named,
-        discarded with a reason (Reopen brings them back until retention purges them)."""
-        if self.config is None:
-            return
-        dialog = DiscardDialog(self.start_job, self.scope, self)
-        dialog.setObjectName("discardDialog")
-        dialog.discarded.connect(self._on_discarded)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_discarded(self, report: ChangeReport) -> None:
-        self.show_message(describe_discarded(report))
-        self.reload(in_place=True)
-
-    @Slot()
-    def show_change_sets(self) -> None:
-        """Store > Change-sets…: who fixed what, when; revert one."""
-        if self.ws is None:
-            return
-        ws = self.ws
-        dialog = ChangeSetsDialog(self.start_job, lambda: list_change_sets(ws), self)
-        dialog.setObjectName("changeSetsDialog")
-        dialog.reverted.connect(self._on_reverted)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_reverted(self, report: ChangeSetReport) -> None:
-        self.show_message(describe_revert(report))
-        self.reload(in_place=True)
-
-    @Slot(object, str)
-    def edit_group(self, group: ErrorGroup, what: str) -> None:
-        """Trends > a group's menu: its owner, tags and note (the team backlog), ``what``
-        of them focused."""
-        if self.ws is None:
-            return
-        owners, tags = self.team
-        dialog = GroupDialog(group, owners, tags, focus=what, parent=self)
-        accepted = dialog.exec() == GroupDialog.DialogCode.Accepted
-        job = dialog.job() if accepted else None
-        dispose(dialog)  # one per change, gone now: not kept as the window's child
-        if not accepted:
-            return
-        if job is None:
-            self.show_message("Error group: nothing changed")
-            return
-        runner = self.start_job(job)
-        runner.finished.connect(self._on_group_changed)
-        runner.failed.connect(self._on_group_refused)
-
-    @Slot(object)
-    def _on_group_changed(self, group: Any) -> None:
-        owner = group.owner or "nobody"
-        self.show_message(
-            f"Error group {group.signature[:60]}: owner {owner}, "
-            f"tags {', '.join(group.tags) or 'none'}"
-        )
-        self._load_batches()  # and the owners and tags the pickers offer
-        self.trends.refresh()
-
-    @Slot(str)
-    def _on_group_refused(self, message: str) -> None:
-        """Another steward changed the group first: say so and show it as it is now."""
-        self.show_message(message)
-        self.trends.refresh()
-
-    @Slot()
-    def retention(self) -> None:
-        """Store > Retention…: the store's policy, what it would purge now, Purge now."""
-        if self.config is None or self.queries is None:
-            return
-        dialog = RetentionDialog(self.config, self.queries, self.start_job, self)
-        dialog.purged.connect(self._on_purged)
-        self._keep(dialog)
-        dialog.show()
-
-    @Slot(object)
-    def _on_purged(self, summary: Any) -> None:
-        self.show_message(describe_purge(summary))
-        self.reload(in_place=True)
-
-    def _keep(self, dialog: QWidget) -> None:
+    def keep(self, dialog: QWidget) -> None:
         """A modeless dialog, kept while it is shown or its job runs (a hidden re-drive
         dialog still relays its result); the closed ones are deleted now."""
         if not self.jobs.running():
@@ -843,55 +564,6 @@ class MainWindow(QMainWindow):
 
     def dialogs(self) -> list[QWidget]:
         return list(self._dialogs)
-
-    @Slot()
-    def export_selection(self) -> None:
-        ids = self.row_actions.ids_or_complain()
-        if ids:
-            # The ids themselves: the file holds exactly the rows named, whatever the
-            # filter does next.
-            chosen = ChosenRows("", tuple(ids), None, len(ids))
-            self._export(ALL_STATUSES.with_(ids=tuple(ids)), chosen)
-
-    @Slot()
-    def export_filter(self) -> None:
-        f = self.model.filter
-        self._export(f, ChosenRows("", None, f, self.model.total()))
-
-    def _export(self, where: DeadLetterFilter, chosen: ChosenRows) -> None:
-        what = chosen.describe()
-        path, picked = QFileDialog.getSaveFileName(
-            self,
-            f"Export {what[:1].lower()}{what[1:]}",
-            "dead_letters.csv",
-            "CSV (*.csv);;JSON Lines (*.jsonl)",
-        )
-        if path:
-            fmt = "jsonl" if "jsonl" in picked or path.endswith(".jsonl") else "csv"
-            self.export_to(where, Path(path), fmt, expected=chosen.count)
-
-    def export_to(
-        self, where: DeadLetterFilter, path: Path, fmt: str, expected: int | None = None
-    ) -> JobRunner:
-        """Export the rows ``where`` names; ``expected``: how many the steward was told, so
-        that a store that changed meanwhile is said, not hidden."""
-        runner = self.start_job(ExportJob(where, path, fmt))
-        runner.finished.connect(partial(self._on_exported, expected))
-        runner.failed.connect(self._export_failed)
-        return runner
-
-    def _on_exported(self, expected: int | None, s: ExportSummary) -> None:
-        if s.cancelled:
-            self.show_message("export cancelled; no file written")
-            return
-        text = f"exported {plural(s.rows, 'dead letter')} to {s.path}"
-        if expected is not None and expected != s.rows:
-            text += f" ({expected:,} matched when you chose: the store changed meanwhile)"
-        self.show_message(text)
-
-    @Slot(str)
-    def _export_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Not done", message)
 
     @Slot()
     def about(self) -> None:

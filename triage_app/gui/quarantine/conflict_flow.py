@@ -1,0 +1,158 @@
+"""When someone else changed the dead letter being edited: the conflict flow.
+
+A save is optimistic: it names the version the editor was loaded from, and core refuses it
+when someone changed the dead letter since. The refusal comes back as a value (theirs, as
+stored now), and the banner above the editor offers Reload (theirs) or Compare (theirs and
+mine side by side, then Keep mine or Take theirs). When the window notices another
+steward's change to the row being edited, the same offer appears; the edit is never
+replaced without the steward's word.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QMessageBox
+
+from triage_app.core.clock import readable
+from triage_app.core.deadletters import DeadLetterDetail, editable_payload
+from triage_app.gui.lifetime import dispose
+from triage_app.gui.quarantine.conflict_dialog import Choice, ConflictDialog
+
+if TYPE_CHECKING:
+    from triage_app.gui.quarantine.detail_pane import DetailPane
+
+
+@dataclass(frozen=True)
+class SaveConflict:
+    """A save refused because the dead letter moved on since the editor loaded it."""
+
+    message: str
+    theirs: DeadLetterDetail  # as stored now
+
+
+@dataclass(frozen=True)
+class SaveRefused:
+    """A save refused for a reason no choice fixes now (a re-drive holds the row, or its
+    status takes no edit); the edit stays in the editor."""
+
+    message: str
+
+
+SaveResult = DeadLetterDetail | SaveConflict | SaveRefused
+
+
+def changed_by(d: DeadLetterDetail) -> str:
+    """The latest change in the history: ``edited by alice at 2026-03-01 10:00:00``."""
+    if not d.events:
+        return "changed"
+    e = d.events[-1]
+    return f"{e.action} by {e.actor} at {readable(e.at)}"
+
+
+class ConflictFlow(QObject):
+    """The pane's newer version of the row (``theirs``), the banner that offers it, and
+    what Reload and Compare do with the edit."""
+
+    def __init__(self, pane: DetailPane) -> None:
+        super().__init__(pane)
+        self.pane = pane
+        self.banner = pane.payload.banner
+        # The dead letter as someone else stored it after the editor loaded it, while the
+        # editor holds an unsaved edit: what Reload and Compare offer. None otherwise.
+        self.theirs: DeadLetterDetail | None = None
+        self.dialog: ConflictDialog | None = None  # while Compare is open
+        self.banner.reloadClicked.connect(self.reload_theirs)
+        self.banner.compareClicked.connect(self.compare)
+
+    def offer(self, theirs: DeadLetterDetail, saving: bool) -> None:
+        """The banner: who changed the row and when, with Reload and Compare; the pane's
+        title says the row as stored now (its status, its attempts)."""
+        self.theirs = theirs
+        self.pane.update_title()
+        last = theirs.events[-1] if theirs.events else None
+        who = (
+            f"Changed by {html.escape(last.actor)} at {html.escape(readable(last.at))}"
+            if last is not None
+            else f"Changed (now version {theirs.version})"
+        )
+        what = f" ({html.escape(last.action)})" if last is not None else ""
+        if saving:
+            text = (
+                f"<b>Not saved:</b> #{theirs.id} changed after you opened it. "
+                f"{who}{what}; your edit is kept."
+            )
+        else:
+            text = f"<b>{who}</b>{what} while you were editing; your edit is kept."
+        self.banner.offer(text)
+
+    def forget(self) -> None:
+        self.theirs = None
+        self.banner.hide()
+        self.pane.update_title()
+
+    def refused(self, result: SaveConflict | SaveRefused) -> None:
+        """A save that did not go through: theirs offered, or why no choice helps now."""
+        if isinstance(result, SaveConflict):
+            self.offer(result.theirs, saving=True)
+        else:
+            self.banner.say(f"<b>Not saved:</b> {html.escape(result.message)}. Your edit is kept.")
+        self.pane.message.emit(f"not saved: {result.message}")
+
+    @Slot()
+    def reload_theirs(self) -> None:
+        """Banner > Reload: theirs replaces the edit, once the steward says so."""
+        theirs, pane = self.theirs, self.pane
+        if theirs is None:
+            return
+        if pane.is_dirty():
+            box = QMessageBox(
+                QMessageBox.Icon.Question,
+                "Reload",
+                f"Drop your edit of dead letter #{theirs.id} and show it as stored now "
+                f"({changed_by(theirs)})?",
+                QMessageBox.StandardButton.Cancel,
+                pane,
+            )
+            box.setObjectName("reloadTheirsDialog")
+            drop = box.addButton("Drop my edit and reload", QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            box.exec()
+            confirmed = box.clickedButton() is drop
+            dispose(box)
+            if not confirmed:
+                return
+        pane.show_detail(theirs, keep_text=False)
+        pane.message.emit(f"dead letter {theirs.id} reloaded ({changed_by(theirs)})")
+
+    @Slot()
+    def compare(self) -> None:
+        """Banner > Compare: theirs and mine side by side; Keep mine saves the edit at
+        their version (the edit's event keeps theirs), Take theirs drops it."""
+        theirs, pane = self.theirs, self.pane
+        mine_based_on = pane.version()
+        if theirs is None or mine_based_on is None:
+            return
+        theirs_text = editable_payload(
+            theirs.payload_bytes, theirs.payload_kind, theirs.csv_header
+        ).text
+        dialog = ConflictDialog(theirs, theirs_text, pane.payload.text(), mine_based_on, pane)
+        self.dialog = dialog
+        dialog.exec()
+        self.dialog = None
+        choice = dialog.choice
+        dispose(dialog)
+        if choice is Choice.TAKE_THEIRS:
+            pane.show_detail(theirs, keep_text=False)
+            pane.message.emit(f"dead letter {theirs.id}: took theirs ({changed_by(theirs)})")
+        elif choice is Choice.KEEP_MINE:
+            # Their version becomes the one the edit replaces; the editor keeps mine.
+            pane.show_detail(theirs, keep_text=True)
+            pane.validate_now()
+            if not pane.is_dirty():
+                pane.message.emit(f"dead letter {theirs.id}: yours and theirs are the same")
+            elif not pane.save_then(None):
+                pane.message.emit(f"not saved: {pane.problem() or 'it takes no edit now'}")

@@ -1,0 +1,265 @@
+"""The window's long work, as the menus, the buttons, Trends and the table's menu ask for
+it: each job dialog opened on the workspace (Run batch, Re-drive, Fix rows, Discard,
+Change-sets, Retention), an error group's change, and exports. A job dialog's result that
+changed the store comes back through one slot, ``finished``, which shows core's sentence
+for it (``describe()``) and reads the store again.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from triage_app.core.deadletters import (
+    DeadLetterFilter,
+    ErrorGroup,
+    ExportSummary,
+    list_change_sets,
+)
+from triage_app.core.jobs import ExportJob
+from triage_app.core.vocabulary import ALL, plural
+from triage_app.gui.dialogs.batch_dialog import BatchDialog
+from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
+from triage_app.gui.dialogs.discard_dialog import DiscardDialog
+from triage_app.gui.dialogs.fix_dialog import FixDialog
+from triage_app.gui.dialogs.group_dialog import GroupDialog
+from triage_app.gui.dialogs.job_dialog import Described
+from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, default_transform
+from triage_app.gui.dialogs.retention_dialog import RetentionDialog
+from triage_app.gui.dialogs.scope import ChosenRows
+from triage_app.gui.lifetime import dispose
+from triage_app.gui.workers import JobRunner
+
+if TYPE_CHECKING:
+    from triage_app.gui.window.main_window import MainWindow
+
+# The selected rows by id, whatever their status (the table may show several statuses).
+ALL_STATUSES = DeadLetterFilter(status=ALL)
+
+
+class JobMenu(QObject):
+    """Wires the Batch, Re-drive and Store menus' jobs, the buttons above the table, the
+    row actions' Discard and Trends' group edits to the window whose workspace they act on."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        m = window.menu
+        for action, slot in (
+            (m.batch_action, self.run_batch),
+            (m.redrive_action, self.redrive),
+            (m.fix_action, self.fix_rows),
+            (m.change_sets_action, self.show_change_sets),
+            (m.retention_action, self.retention),
+            (m.export_selection_action, self.export_selection),
+            (m.export_filter_action, self.export_filter),
+        ):
+            action.triggered.connect(slot)
+        window.run_batch_button.clicked.connect(self.run_batch)
+        window.redrive_button.clicked.connect(self.redrive)
+        window.row_actions.discardRequested.connect(self.discard_rows)
+        window.trends.groupEditRequested.connect(self.edit_group)
+
+    @Slot()
+    def run_batch(self) -> None:
+        w = self.window
+        if w.config is None:
+            return
+        start_dir = str(w.config.folder / "incoming") if w.config.folder else ""
+        dialog = BatchDialog(
+            w.start_job,
+            start_dir,
+            w,
+            batches=w.batches,  # it opens on the last one's transform
+            remember=w.config.description,  # and on the folder of the last file run
+        )
+        dialog.setObjectName("batchDialog")
+        dialog.showBatch.connect(w.show_batch)
+        dialog.jobFinished.connect(self.finished)
+        w.keep(dialog)
+        dialog.show()
+
+    @Slot(object)
+    def finished(self, result: Described) -> None:
+        """Every job dialog's result that changed the store: core's sentence for it in the
+        status bar, and the table, batches, charts and trail read again in place."""
+        w = self.window
+        w.show_message(result.describe())
+        w.reload(in_place=True)
+
+    @Slot()
+    def redrive(self) -> None:
+        w = self.window
+        if w.config is not None:
+            # A re-drive runs the stored payloads, not what the editor holds.
+            w.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
+
+    def _redrive(self) -> None:
+        w = self.window
+        if w.config is None:
+            return
+        dialog = RedriveDialog(
+            w.start_job,
+            w.scope,
+            transforms_in_use=w.transforms_in_use(),
+            parent=w,
+        )
+        dialog.setObjectName("redriveDialog")
+        dialog.jobFinished.connect(self.finished)
+        w.keep(dialog)
+        dialog.show()
+
+    @Slot()
+    def fix_rows(self) -> None:
+        """Re-drive > Fix rows…: one fix for the selected rows or the filter's, previewed,
+        then applied as a change-set."""
+        w = self.window
+        if w.config is not None:
+            # A fix patches the stored payloads, not what the editor holds.
+            w.unsaved_edit.then("fixing rows (a fix patches stored payloads)", self._fix_rows)
+
+    def _fix_rows(self) -> None:
+        w = self.window
+        if w.config is None:
+            return
+        dialog = FixDialog(
+            w.start_job,
+            w.scope,
+            transform=default_transform(w.transforms_in_use()),
+            parent=w,
+        )
+        dialog.setObjectName("fixDialog")
+        dialog.jobFinished.connect(self.finished)
+        w.keep(dialog)
+        dialog.show()
+
+    @Slot()
+    def discard_rows(self) -> None:
+        """Re-drive > Discard…: the selected rows or the filter's, previewed and named,
+        discarded with a reason (Reopen brings them back until retention purges them)."""
+        w = self.window
+        if w.config is None:
+            return
+        dialog = DiscardDialog(w.start_job, w.scope, w)
+        dialog.setObjectName("discardDialog")
+        dialog.jobFinished.connect(self.finished)
+        w.keep(dialog)
+        dialog.show()
+
+    @Slot()
+    def show_change_sets(self) -> None:
+        """Store > Change-sets…: who fixed what, when; revert one."""
+        w = self.window
+        if w.ws is None:
+            return
+        ws = w.ws
+        dialog = ChangeSetsDialog(w.start_job, lambda: list_change_sets(ws), w)
+        dialog.setObjectName("changeSetsDialog")
+        dialog.jobFinished.connect(self.finished)
+        w.keep(dialog)
+        dialog.show()
+
+    @Slot(object, str)
+    def edit_group(self, group: ErrorGroup, what: str) -> None:
+        """Trends > a group's menu: its owner, tags and note (the team backlog), ``what``
+        of them focused."""
+        w = self.window
+        if w.ws is None:
+            return
+        owners, tags = w.team
+        dialog = GroupDialog(group, owners, tags, focus=what, parent=w)
+        accepted = dialog.exec() == GroupDialog.DialogCode.Accepted
+        job = dialog.job() if accepted else None
+        dispose(dialog)  # one per change, gone now: not kept as the window's child
+        if not accepted:
+            return
+        if job is None:
+            w.show_message("Error group: nothing changed")
+            return
+        runner = w.start_job(job)
+        runner.finished.connect(self._on_group_changed)
+        runner.failed.connect(self._on_group_refused)
+
+    @Slot(object)
+    def _on_group_changed(self, group: Any) -> None:
+        w = self.window
+        owner = group.owner or "nobody"
+        w.show_message(
+            f"Error group {group.signature[:60]}: owner {owner}, "
+            f"tags {', '.join(group.tags) or 'none'}"
+        )
+        w.load_batches()  # and the owners and tags the pickers offer
+        w.trends.refresh()
+
+    @Slot(str)
+    def _on_group_refused(self, message: str) -> None:
+        """Another steward changed the group first: say so and show it as it is now."""
+        w = self.window
+        w.show_message(message)
+        w.trends.refresh()
+
+    @Slot()
+    def retention(self) -> None:
+        """Store > Retention…: the store's policy, what it would purge now, Purge now."""
+        w = self.window
+        if w.config is None or w.queries is None:
+            return
+        dialog = RetentionDialog(w.config, w.queries, w.start_job, w)
+        dialog.jobFinished.connect(self.finished)
+        w.keep(dialog)
+        dialog.show()
+
+    @Slot()
+    def export_selection(self) -> None:
+        ids = self.window.row_actions.ids_or_complain()
+        if ids:
+            # The ids themselves: the file holds exactly the rows named, whatever the
+            # filter does next.
+            chosen = ChosenRows("", tuple(ids), None, len(ids))
+            self._export(ALL_STATUSES.with_(ids=tuple(ids)), chosen)
+
+    @Slot()
+    def export_filter(self) -> None:
+        w = self.window
+        f = w.model.filter
+        self._export(f, ChosenRows("", None, f, w.model.total()))
+
+    def _export(self, where: DeadLetterFilter, chosen: ChosenRows) -> None:
+        what = chosen.describe()
+        path, picked = QFileDialog.getSaveFileName(
+            self.window,
+            f"Export {what[:1].lower()}{what[1:]}",
+            "dead_letters.csv",
+            "CSV (*.csv);;JSON Lines (*.jsonl)",
+        )
+        if path:
+            fmt = "jsonl" if "jsonl" in picked or path.endswith(".jsonl") else "csv"
+            self.export_to(where, Path(path), fmt, expected=chosen.count)
+
+    def export_to(
+        self, where: DeadLetterFilter, path: Path, fmt: str, expected: int | None = None
+    ) -> JobRunner:
+        """Export the rows ``where`` names; ``expected``: how many the steward was told, so
+        that a store that changed meanwhile is said, not hidden."""
+        runner = self.window.start_job(ExportJob(where, path, fmt))
+        runner.finished.connect(partial(self._on_exported, expected))
+        runner.failed.connect(self._export_failed)
+        return runner
+
+    def _on_exported(self, expected: int | None, s: ExportSummary) -> None:
+        w = self.window
+        if s.cancelled:
+            w.show_message("export cancelled; no file written")
+            return
+        text = f"exported {plural(s.rows, 'dead letter')} to {s.path}"
+        if expected is not None and expected != s.rows:
+            text += f" ({expected:,} matched when you chose: the store changed meanwhile)"
+        w.show_message(text)
+
+    @Slot(str)
+    def _export_failed(self, message: str) -> None:
+        QMessageBox.warning(self.window, "Not done", message)
