@@ -47,6 +47,7 @@ def _databases(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.glob("*.db"))}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder_too", [True, False], ids=["folder-read-only", "files-read-only"])
 def test_a_write_names_what_is_read_only(demo: Path, tmp_path: Path, folder_too: bool) -> None:
     batch = tmp_path / SEED_BATCH.name  # outside the workspace: only the workspace is locked

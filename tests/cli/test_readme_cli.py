@@ -70,6 +70,7 @@ def test_activating_the_venv_puts_triage_app_on_the_path(tmp_path: Path) -> None
     assert version.startswith("triage-app ")
 
 
+@pytest.mark.slow
 def test_the_readme_examples_run_in_order_on_the_demo(tmp_path: Path) -> None:
     lines = examples()
     # What the issue asked the README to show, so that the test cannot shrink to nothing.

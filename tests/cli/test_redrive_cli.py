@@ -63,6 +63,7 @@ def test_skipped_rows_are_named_up_to_ten(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_max_attempts_is_the_limit_that_holds(ws: list[str]) -> None:
     """Issue 20: ``--max-attempts 5`` silently parked at 3 (a row the default limit had
     parked stayed parked). Re-driven five times from the start, or after the default limit

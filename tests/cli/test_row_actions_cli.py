@@ -170,6 +170,7 @@ def statuses(ws: list[str]) -> list[tuple[str, int, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_discard_dry_run_counts_shows_and_writes_nothing(ws: list[str]) -> None:
     """Issue 20: a discard by a filter can be previewed: how many, which, and the rows it
     would not change and why; nothing is written."""

@@ -50,6 +50,7 @@ def _no_secret(said: str) -> None:
         assert secret not in said, said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spelling", SPELLINGS)
 def test_no_password_in_any_refusal(tmp_path: Path, spelling: str) -> None:
     url = SPELLINGS[spelling]

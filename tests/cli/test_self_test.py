@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.support import cli
 from triage_app.core.db import HEAD_REVISION
 
@@ -59,6 +61,7 @@ def test_a_missing_driver_is_named_and_the_rest_still_run(tmp_path: Path) -> Non
     assert out.stdout.splitlines()[-1] == "self-test failed: postgresql driver"
 
 
+@pytest.mark.slow
 def test_the_self_test_leaves_the_users_settings_alone(tmp_path: Path) -> None:
     """Its window is built offscreen in a temporary workspace: neither that workspace (gone
     afterwards) nor the offscreen window's geometry may become the user's (issue 20)."""

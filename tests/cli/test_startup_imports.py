@@ -76,6 +76,7 @@ def loaded(modules: set[str], roots: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if any(m == r or m.startswith(r + ".") for r in roots))
 
 
+@pytest.mark.slow
 def test_a_run_imports_nothing_it_does_not_need(tmp_path: Path) -> None:
     ws = str(tmp_path / "ws")
     small = gen_batch(tmp_path / "small.jsonl", 10, bad=0.1, seed=7)
@@ -111,6 +112,7 @@ COUNTING = (
 )
 
 
+@pytest.mark.slow
 def test_a_batch_that_quarantines_nothing_counts_no_dead_letter(tmp_path: Path) -> None:
     """After a clean batch only the batches' totals in the stats cache's stamp move, and the
     entry is re-stamped with the batches' part of Trends read again (trends/stats_cache.py):
@@ -212,6 +214,7 @@ print(sorted(m for m in sys.modules if m.startswith("triage_app.core.deadletters
         "from triage_app.core.deadletters import redrive",  # loads parts that load others
     ],
 )
+@pytest.mark.slow
 def test_purge_and_audit_trail_are_the_functions_however_their_parts_loaded(first: str) -> None:
     """The package's ``purge`` and ``audit_trail`` are the functions, even where their parts
     were loaded first: the import system binds a part to the package's attribute of the

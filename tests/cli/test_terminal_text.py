@@ -139,6 +139,7 @@ TEXT_COMMANDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", TEXT_COMMANDS)
 def test_no_raw_control_character_reaches_the_terminal(hostile_ws: Path, name: str) -> None:
     code, out, err = triage(hostile_ws, *TEXT_COMMANDS[name])

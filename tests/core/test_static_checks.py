@@ -6,9 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.support import REPO, tool
 
 
+@pytest.mark.slow
 def test_core_is_mypy_strict_clean() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "triage_app/core"],

@@ -82,6 +82,7 @@ def _run_guarded(tmp_path: Path, source: str) -> str:
     return proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_the_guard_fails_each_kind_of_leftover_and_nothing_else(tmp_path: Path) -> None:
     out = _run_guarded(tmp_path, LEAKS)
 

@@ -177,6 +177,7 @@ def _redrive_state(ws_dir: Path) -> tuple[str, list[tuple[Any, ...]], list[tuple
         return table_sha256(ws.warehouse, PESANAN), rows, events
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", REDRIVE_POINTS)
 def test_redrive_killed_at_point_then_rerun_ends_as_a_clean_run(point: str, tmp_path: Path) -> None:
     """Killed inside the bulk re-drive (leases taken; rows loaded but not resolved; the
@@ -299,6 +300,7 @@ def kill_mid_run(
     return killed
 
 
+@pytest.mark.slow
 def test_random_kills_of_a_300k_batch_and_a_10k_redrive(tmp_path: Path) -> None:
     rnd = random.Random(20261130)
     big = gen_batch(tmp_path / "orders_300k.jsonl", 300_000, bad=0.002)
@@ -409,6 +411,7 @@ def _change_set_state(args: list[str]) -> tuple[dict[int, Any], Counter[str], li
     return rows, events, sets
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", CHANGE_SET_POINTS)
 def test_fix_and_revert_killed_at_point_then_rerun(
     point: str, store_args: list[str], tmp_path: Path

@@ -82,6 +82,7 @@ def _read_as_jsonl(case: Path, ws: Workspace, tmp_path: Path) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_edit_accepts_y_refuses_n(
     json_test_suite: JsonTestSuite, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -115,6 +115,7 @@ def one_line(e: Ended) -> str:
 # -- one new error group, many owners at once ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_many_stewards_set_a_new_groups_owner_at_once(store: Store, tmp_path: Path) -> None:
     with store.open() as ws:
         run_batch(ws, SEED_BATCH, "pesanan@1")

@@ -157,6 +157,7 @@ def test_a_revert_after_a_row_moved_on_finishes_once_that_row_is_dealt_with(
     assert again.returncode == 2 and "change-set 1 was reverted" in again.stderr
 
 
+@pytest.mark.slow
 def test_a_revert_killed_mid_way_finishes_when_run_again(store: Store, tmp_path: Path) -> None:
     """kill -9 while the revert's second chunk (of 2,000) is written: the first chunk's
     2,000 rows are restored, the rest untouched; the rerun restores the 7,004 others,

@@ -142,6 +142,7 @@ def _actions(spec: str, dl_id: int) -> list[str]:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("meanwhile", ["discard", "edit"])
 def test_a_redrive_stalled_past_its_lease_leaves_the_row_and_takes_its_load_back(
     spec: str, tmp_path: Path, meanwhile: str

@@ -67,6 +67,7 @@ LINES = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=12), st.integers(0, 14))
 def test_any_mix_of_lines(lines: list[bytes], resume_after: int) -> None:

@@ -213,6 +213,7 @@ def test_a_source_changed_mid_run_fails_then_the_intact_file_completes_it(
     )
 
 
+@pytest.mark.slow
 def test_on_postgresql_too(
     pg_urls: tuple[str, str], intact: bytes, clean: dict[str, Any], tmp_path: Path
 ) -> None:

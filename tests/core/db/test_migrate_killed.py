@@ -125,6 +125,7 @@ def grown(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     "point", ["migrate-mid-backup:2", "migrate-mid-upgrade:1", f"migrate-mid-upgrade:{LAST_STEP}"]
 )
+@pytest.mark.slow
 def test_sqlite_migrate_killed_leaves_the_old_store_and_finishes_when_run_again(
     point: str, grown: Path, tmp_path: Path
 ) -> None:
@@ -210,6 +211,7 @@ def pg_state(url: str) -> tuple[list[str], dict[str, Any]]:
         engine.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.parametrize("point", ["migrate-mid-upgrade:1", f"migrate-mid-upgrade:{LAST_STEP}"])
 def test_postgresql_migrate_killed_leaves_the_old_store_and_finishes_when_run_again(

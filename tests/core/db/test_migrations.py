@@ -121,6 +121,7 @@ def test_each_fixture_store_upgrades_to_head_with_its_data_whole(tmp_path: Path,
     assert payloads == {r["id"]: bytes(r["original_payload"]) for r in before["dead_letters"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rev", REVISIONS)
 def test_an_upgraded_fixture_store_lists_shows_edits_and_redrives(tmp_path: Path, rev: str) -> None:
     folder = workspace_from(tmp_path, rev)

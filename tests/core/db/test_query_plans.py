@@ -340,6 +340,7 @@ def report_wanted() -> bool:
     return bool(os.environ.get(REPORT_ENV))
 
 
+@pytest.mark.slow
 def test_sqlite_queries_use_indexes(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -393,6 +394,7 @@ def sqlite_drop_effects(db: sqlite3.Connection, verdicts: list[Verdict]) -> Drop
     return drop_effects(sqlite_indexes(db), verdicts, without)
 
 
+@pytest.mark.slow
 def test_postgres_queries_use_indexes(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

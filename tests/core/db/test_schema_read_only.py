@@ -100,6 +100,7 @@ def test_the_test_user_really_cannot_write(demo: Path) -> None:
     assert "readonly" in probe.stderr or "read-only" in probe.stderr, probe.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder_too", [True, False], ids=["folder-read-only", "files-read-only"])
 def test_a_read_only_workspace_is_still_read(demo: Path, tmp_path: Path, folder_too: bool) -> None:
     make_read_only(demo, folder_too=folder_too)

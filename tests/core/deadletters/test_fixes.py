@@ -215,6 +215,7 @@ def _pointers(doc: Any, prefix: str = "") -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_apply_patch_agrees_with_the_jsonpatch_package() -> None:
     import copy
 

@@ -151,6 +151,7 @@ def test_trends_groups_carry_owner_tags_note_and_version(demo: Workspace) -> Non
     assert GroupJob(QTY, owner="budi", set_owner=True, if_version=1).run(demo).owner == "budi"
 
 
+@pytest.mark.slow
 def test_groups_and_group_from_the_command_line(tmp_path: Path) -> None:
     ws = str(tmp_path / "ws")
     assert cli("--workspace", ws, "demo").returncode == 0
@@ -173,6 +174,7 @@ def test_groups_and_group_from_the_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "changed since version 0" in refused.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["sqlite", "postgresql"])
 def test_two_stewards_assigning_one_group_at_once(
     tmp_path: Path, store: str, request: pytest.FixtureRequest

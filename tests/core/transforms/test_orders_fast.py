@@ -101,6 +101,7 @@ def records(draw: st.DrawFn) -> bytes:
     return b",".join(fields)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(records())
 def test_spelled_records(raw: bytes) -> None:

@@ -155,6 +155,7 @@ def test_every_spelling_in_every_field(name: str) -> None:
     check(record({k: v for k, v in GOOD.items() if k != name}))
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(spelled_records())
 def test_spelled_records(raw: bytes) -> None:

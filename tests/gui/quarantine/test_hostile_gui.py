@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import orjson
+import pytest
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QPushButton, QTableView
 
 from tests.support import HOSTILE
@@ -27,6 +28,7 @@ def _valid(text: str) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_hostile_corpus_in_editor_and_search(qtbot, open_main_window, demo_workspace: Path) -> None:
     with open_workspace(demo_workspace) as ws:
         for name, want in EXPECTED.items():

@@ -3,10 +3,13 @@ never crashes on any; highlighting switches off for very large payloads."""
 
 from __future__ import annotations
 
+import pytest
+
 from triage_app.core.deadletters import editable_payload
 from triage_app.gui.quarantine.json_editor import HIGHLIGHT_LIMIT, JsonEditor
 
 
+@pytest.mark.slow
 def test_editor_validation_follows_json_test_suite(qtbot, window, json_test_suite):
     table = window.table
     table.selectRow(0)

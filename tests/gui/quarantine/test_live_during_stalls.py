@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.support import REPO
 from tests.support.live import other_steward, shown_within
 from triage_app.core.deadletters import get_dead_letter
@@ -46,6 +48,7 @@ def _ended(qtbot, proc: subprocess.Popen[str], pause: Path) -> str:  # type: ign
     return out
 
 
+@pytest.mark.slow
 def test_a_discard_under_a_stalled_redrive_shows_and_stays(qtbot, live_window, store, tmp_path):
     w = live_window
     pause = tmp_path / "go"

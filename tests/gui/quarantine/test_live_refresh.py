@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.support.live import Store, other_steward, shown_within
 from triage_app.core.db import open_workspace
 
@@ -119,6 +121,7 @@ def test_own_changes_refresh_once(qtbot, live_window, store, monkeypatch):
     assert w.model.row(0).version == 2  # the table knows the new version at once
 
 
+@pytest.mark.slow
 def test_changes_that_keep_coming_refresh_at_most_once_a_gap(qtbot, tmp_path, bulk_store):
     """Another steward's long re-drive commits every few hundred ms: the window refreshes
     at most once a second, and every three seconds while a job of its own runs."""

@@ -161,6 +161,7 @@ def test_the_window_opens_whole_on_a_laptop_screen(
     assert got["minimum"][0] <= screen.width() and got["minimum"][1] <= screen.height()
 
 
+@pytest.mark.slow
 def test_undocked_the_window_comes_back_from_the_monitor(
     tmp_path: Path, demo_workspace: Path
 ) -> None:
