@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QMessageBox
@@ -23,7 +23,11 @@ from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.conflict_dialog import Choice, ConflictDialog
 
 if TYPE_CHECKING:
-    from triage_app.gui.quarantine.detail_pane import DetailPane
+    from collections.abc import Callable
+
+    from PySide6.QtCore import SignalInstance
+
+    from triage_app.gui.quarantine.payload_editor import PayloadEditor
 
 
 @dataclass(frozen=True)
@@ -53,11 +57,27 @@ def changed_by(d: DeadLetterDetail) -> str:
     return f"{e.action} by {e.actor} at {readable(e.at)}"
 
 
+class EditingPane(Protocol):
+    """What the flow asks of the pane whose edit it guards (``DetailPane``, which builds the
+    flow: a protocol keeps the import arrow one way)."""
+
+    payload: PayloadEditor
+    message: SignalInstance
+
+    def is_dirty(self) -> bool: ...
+    def problem(self) -> str: ...
+    def validate_now(self) -> None: ...
+    def update_title(self) -> None: ...
+    def version(self) -> int | None: ...
+    def save_then(self, after: Callable[[], None] | None) -> bool: ...
+    def show_detail(self, d: DeadLetterDetail, *, keep_text: bool) -> None: ...
+
+
 class ConflictFlow(QObject):
     """The pane's newer version of the row (``theirs``), the banner that offers it, and
     what Reload and Compare do with the edit."""
 
-    def __init__(self, pane: DetailPane) -> None:
+    def __init__(self, pane: EditingPane) -> None:
         super().__init__(pane)
         self.pane = pane
         self.banner = pane.payload.banner

@@ -35,7 +35,7 @@ from triage_app.gui.lifetime import dispose
 from triage_app.gui.workers import JobRunner
 
 if TYPE_CHECKING:
-    from triage_app.gui.window.main_window import MainWindow
+    from triage_app.gui.window.host import WindowHost
 
 # The selected rows by id, whatever their status (the table may show several statuses).
 ALL_STATUSES = DeadLetterFilter(status=ALL)
@@ -45,7 +45,7 @@ class JobMenu(QObject):
     """Wires the Batch, Re-drive and Store menus' jobs, the buttons above the table, the
     row actions' Discard and Trends' group edits to the window whose workspace they act on."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         m = window.menu

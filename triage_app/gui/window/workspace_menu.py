@@ -22,14 +22,14 @@ from triage_app.gui.window import opening
 from triage_app.gui.window.welcome import MAX_RECENT_SHOWN
 
 if TYPE_CHECKING:
-    from triage_app.gui.window.main_window import MainWindow
+    from triage_app.gui.window.host import WindowHost
 
 
 class WorkspaceMenu(QObject):
     """Wires File > Open…, Connect…, the recent ones and the welcome page's choices to the
     window it opens workspaces in."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         m, welcome = window.menu, window.welcome
