@@ -26,6 +26,7 @@ from triage_app.core.deadletters import (
     note,
     park,
     redrive,
+    settling,
     transitions,
 )
 from triage_app.core.vocabulary import RedriveOutcome
@@ -157,7 +158,7 @@ def test_an_outcome_after_a_lost_lease_is_lapsed_and_writes_nothing(ws: Workspac
         conn.execute(update(DeadLetter).where(DeadLetter.id == 1).values(claim_until=past))
     claims.claim(ws.store, [1], theirs)  # ...and another re-drive takes row 1
     assert claims.renew(ws.store, [1, 2], mine) == {2}
-    settled = transitions.settle(ws.store, mine, [1, 2], {}, "pesanan@2", 3, "ana")
+    settled = settling.settle(ws.store, mine, [1, 2], {}, "pesanan@2", 3, "ana")
     # Not "taken": the lease ran out first; the outcome says what happened since.
     assert settled[1].outcome == RedriveOutcome.LAPSED
     assert (
@@ -183,15 +184,19 @@ def test_failed_attempts_are_counted_from_the_row_as_it_is(ws: Workspace) -> Non
 
 
 def test_nothing_else_updates_a_dead_letter() -> None:
-    """One module owns the transitions: any other UPDATE of the table would bypass the
-    version and the lease. The claims write a lease's own columns and nothing else."""
+    """Two modules own the transitions, by hand and a re-drive's outcomes: any other UPDATE
+    of the table would bypass the version and the lease. The claims write a lease's own
+    columns and nothing else."""
     import re
 
     from tests.support import REPO
 
     writes = re.compile(r"update\(\s*(DeadLetter|DL)\b|UPDATE\s+dead_letters", re.IGNORECASE)
-    claims_py = REPO / "triage_app/core/deadletters/claims.py"
-    owners = {REPO / "triage_app/core/deadletters/transitions.py", claims_py}
+    here = REPO / "triage_app/core/deadletters"
+    transitions_py, settling_py, claims_py = (
+        here / f"{m}.py" for m in ("transitions", "settling", "claims")
+    )
+    owners = {transitions_py, settling_py, claims_py}
     # Each UPDATE of the claims (claim, renew, release) sets claimed_by and claim_until only.
     code = claims_py.read_text(encoding="utf-8")
     claim_writes = re.findall(r"\.values\(([^)]*)\)", code)
@@ -211,7 +216,8 @@ def test_nothing_else_updates_a_dead_letter() -> None:
         and writes.search(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
-    assert writes.search((REPO / "triage_app/core/deadletters/transitions.py").read_text())
+    assert writes.search(transitions_py.read_text(encoding="utf-8"))
+    assert writes.search(settling_py.read_text(encoding="utf-8"))
 
 
 def test_a_killed_redrives_lease_stops_no_edit_or_discard(ws: Workspace) -> None:

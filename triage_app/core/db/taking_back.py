@@ -3,7 +3,7 @@
 A re-drive loads the warehouse first and settles the store after (design.md, "Two
 databases, one rule"). If its lease runs out in between (the process stopped, the laptop
 slept), a steward may discard or edit the row before the re-drive settles. The settle then
-leaves the row alone (``transitions.settle``: ``lapsed``), and what was loaded for it must
+leaves the row alone (``settling.settle``: ``lapsed``), and what was loaded for it must
 not stay: the warehouse would hold a payload that no dead letter explains, or keep what a
 steward discarded.
 

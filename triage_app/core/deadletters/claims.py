@@ -3,7 +3,7 @@ writes the warehouse, and gives it back when a chunk is cancelled or fails.
 
 A claim is one write transaction (PostgreSQL ``FOR UPDATE SKIP LOCKED``; SQLite an immediate
 transaction) that leases the waiting rows no live lease holds (``leases.py``). The outcome
-of each claimed row is written, and its lease ended, by ``transitions.settle``. Claims write
+of each claimed row is written, and its lease ended, by ``settling.settle``. Claims write
 only the lease's columns (``claimed_by``, ``claim_until``), never what a row says.
 """
 

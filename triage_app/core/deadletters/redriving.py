@@ -15,7 +15,7 @@ A whole batch re-drives at batch speed: the ids are read a page at a time (never
 once), claim chunks grow from ``CHUNK`` to ``MAX_CHUNK`` rows (the first results come soon,
 then each transaction carries many rows), a JSONL payload goes through the transform's
 ``fast`` path on its raw bytes as in a batch, the warehouse is upserted in blocks and the
-outcomes and their events are written set-wise (``transitions.settle``). Progress and
+outcomes and their events are written set-wise (``settling.settle``). Progress and
 Cancel are per chunk; a killed re-drive leaves nothing a re-run does not finish.
 """
 
@@ -49,7 +49,7 @@ from triage_app.core.db import (
     take_back,
     working_payload,
 )
-from triage_app.core.deadletters import claims, leases, transitions
+from triage_app.core.deadletters import claims, leases, settling
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, not_found
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
@@ -727,7 +727,7 @@ class _Run:
                 )
         by_id = {i.id: i for i in items}
         settled = with_retry(
-            lambda: transitions.settle(
+            lambda: settling.settle(
                 ws.store,
                 self.token,
                 resolved,
@@ -755,9 +755,7 @@ class _Run:
             results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
         return [results[i.id] for i in items if i.id in results]
 
-    def _explains(
-        self, item: _Item, now: transitions.RowNow | None, loaded: tuple[Any, ...]
-    ) -> bool:
+    def _explains(self, item: _Item, now: settling.RowNow | None, loaded: tuple[Any, ...]) -> bool:
         """The row as it is now would put exactly ``loaded`` in the warehouse: waiting, its
         payload loads to it through this version; resolved, through the version that
         resolved it. A discarded or purged row explains nothing."""
@@ -778,7 +776,7 @@ class _Run:
         loads: dict[int, tuple[Any, ...]],
         before: dict[Any, tuple[Any, ...]],
         key_at: int,
-        settled: dict[int, transitions.Settled],
+        settled: dict[int, settling.Settled],
     ) -> None:
         """Put back what was loaded for rows whose lease ran out and that no longer explain
         it (discarded, edited, purged meanwhile); say so in each row's outcome."""

@@ -1,13 +1,14 @@
-"""Every change of what a dead letter says is a guarded transition, and this module owns
-them all: an edit, a change by hand (park, discard, reopen, reclassify, a note), many edits
-at once (a change-set), and a re-drive's outcome (``settle``).
+"""Every change of what a dead letter says is a guarded transition: an edit, a change by
+hand (park, discard, reopen, reclassify, a note), many edits at once (a change-set). This
+module owns them, and the guard they share (``write_transaction``, ``lock_rows``,
+``id_in``), which a re-drive's outcomes use too (``settling.py``).
 
 Two stewards at once is the normal case. So a change is one statement that applies only
 while the row is still in the state and at the version its actor saw, and while no live
 lease of a re-drive holds it (``leases.py``; a re-drive takes them in ``claims.py``); every
 change bumps the version. A change that finds the row moved on is refused with who changed
-it and when. Nothing outside this module writes a dead letter's status, payload or
-attempts.
+it and when. Nothing outside this module and ``settling.py`` writes a dead letter's status,
+payload or attempts.
 """
 
 from __future__ import annotations
@@ -16,23 +17,19 @@ import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 from sqlalchemy import (
     ARRAY,
     BigInteger,
     Connection,
-    DateTime,
     Engine,
     Row,
     String,
-    Text,
     any_,
     bindparam,
     func,
-    insert,
-    literal,
     or_,
     select,
     update,
@@ -41,7 +38,6 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.elements import ColumnElement
 
 from triage_app.core import text_input
-from triage_app.core.batch import Failure
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
@@ -52,10 +48,7 @@ from triage_app.core.db import (
     explain_lock_wait,
     holding_lock,
     is_lock_wait,
-    keep_signatures,
-    keep_tracebacks,
     notify_change,
-    stored_error,
     working_payload,
 )
 from triage_app.core.deadletters import leases
@@ -65,7 +58,6 @@ from triage_app.core.vocabulary import (
     WAITING,
     AuditAction,
     ErrorClass,
-    RedriveOutcome,
     Status,
     edited_kind,
     is_csv_kind,
@@ -219,7 +211,7 @@ def refusal(
     return None
 
 
-def _event(
+def audit_event(
     dl_id: int,
     action: AuditAction,
     detail: str,
@@ -228,6 +220,8 @@ def _event(
     version: int | None,
     replaced: bytes | None = None,
 ) -> dict[str, Any]:
+    """A change's audit event, as ``event_insert()`` takes it: ``version`` is the row's
+    version after the change, ``replaced`` the payload an edit replaced."""
     return {
         "dead_letter_id": dl_id,
         "at": now,
@@ -282,7 +276,7 @@ def edit(
                 payload_kind=edited_kind(row.payload_kind),
                 version=row.version + 1,
                 # A lease that ran out is over: its re-drive, if it comes back, must find
-                # the row no longer its own (settle), not resolve the edited row.
+                # the row no longer its own (settling.settle), not resolve the edited row.
                 claimed_by=None,
                 claim_until=None,
             )
@@ -292,7 +286,9 @@ def edit(
         detail = f"payload {len(row.payload)} -> {len(new)} bytes"
         conn.execute(
             event_insert(),
-            _event(dl_id, AuditAction.EDITED, detail, actor, now, row.version + 1, row.payload),
+            audit_event(
+                dl_id, AuditAction.EDITED, detail, actor, now, row.version + 1, row.payload
+            ),
         )
         crash_point("mid-edit")
     return int(row.version) + 1
@@ -511,7 +507,9 @@ def change_rows(
                 values, detail = plan
                 void = leases.void_holder(row, now)
                 updates.append({"b_id": dl_id, "b_version": row.version, "b_void": void, **values})
-                events.append(_event(dl_id, change.action, detail, actor, now, row.version + 1))
+                events.append(
+                    audit_event(dl_id, change.action, detail, actor, now, row.version + 1)
+                )
             _apply(conn, updates, now, change.check_claim)
             if events:
                 conn.execute(event_insert(), events)
@@ -574,7 +572,7 @@ def _apply(
         if check_claim:
             guard.append(or_(leases.free(now), DL.claimed_by == bindparam("b_void")))
             # A lease that ran out is over once someone else changed the row: its re-drive,
-            # if it comes back, finds the row no longer its own (settle).
+            # if it comes back, finds the row no longer its own (settling.settle).
             over = {"claimed_by": None, "claim_until": None}
         stmt = (
             update(DL)
@@ -585,241 +583,3 @@ def _apply(
         sane = len(params) == 1 or conn.dialect.supports_sane_multi_rowcount
         if sane and done.rowcount != len(params):  # cannot happen under the lock
             raise TriageError("dead letters changed while they were being changed; try again")
-
-
-# -- a re-drive's outcome for each row it claimed (claims.py) ---------------------------
-class RowNow(NamedTuple):
-    """A lapsed row as it is now: what the re-drive needs to judge whether the row still
-    explains what was loaded for it."""
-
-    status: str
-    payload: bytes
-    kind: str
-    transform: str | None
-
-
-@dataclass(frozen=True)
-class Settled:
-    outcome: RedriveOutcome
-    error: str | None = None
-    # A lapsed row (its lease ran out before the outcome was written) as it is now; None
-    # when it is gone (purged).
-    now: RowNow | None = None
-
-
-def settle(
-    engine: Engine,
-    token: str,
-    resolved: Sequence[int],
-    failed: Mapping[int, Failure],
-    transform_ref: str,
-    max_attempts: int,
-    actor: str,
-) -> dict[int, Settled]:
-    """Write the outcome of each row the re-drive still holds and release it. A row whose
-    lease ran out before now is not settled, even if nobody took it: another steward may
-    have discarded or edited it once the lease was free. It is reported ``lapsed``, with
-    what happened to it meanwhile and the row as it is now (``Settled.now``), for the
-    re-drive to judge what it loaded. Attempts are counted from the row as it is now, never
-    from what was read earlier."""
-    out: dict[int, Settled] = {}
-    ids = [*resolved, *failed]
-    if not ids:
-        return out
-    with write_transaction(engine) as conn:
-        now = utcnow()
-        for i in _resolve(conn, token, resolved, transform_ref, actor, now):
-            out[i] = Settled(RedriveOutcome.RESOLVED)
-        locked = lock_rows(conn, list(failed)) if failed else {}
-        rows = {i: r for i, r in locked.items() if leases.still_held(r, token, now)}
-        lapsed = [i for i in ids if i not in out and i not in rows]
-        out.update(_lapsed(conn, lapsed, token, now))
-        events: list[dict[str, Any]] = []
-        params: list[dict[str, Any]] = []
-        traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
-        signatures = keep_signatures(conn, (f.signature for i, f in failed.items() if i in rows))
-        # A row a lower limit parked, re-driven under a higher one that it has not reached:
-        # the limit of this re-drive holds, so it waits as open again (a person's park stays).
-        below = [
-            i
-            for i, r in rows.items()
-            if r.status == Status.PARKED and r.attempts + 1 < max_attempts and i in failed
-        ]
-        unparked = _parked_by_the_limit(conn, below)
-        for i, f in failed.items():
-            row = rows.get(i)
-            if row is None:
-                continue
-            attempts = row.attempts + 1
-            parked = attempts >= max_attempts
-            status = Status.PARKED.value if parked else row.status
-            if i in unparked:
-                status = Status.OPEN.value
-            params.append(
-                {
-                    "b_id": i,
-                    "attempts": attempts,
-                    "error": stored_error(f.error, f.signature),
-                    "error_class": f.error_class.value,
-                    "signature_id": signatures[f.signature],
-                    "traceback_id": traces.get(f.traceback) if f.traceback else None,
-                    "status": status,
-                }
-            )
-            version = row.version + 1
-            events.append(
-                _event(
-                    i,
-                    AuditAction.REDRIVE_FAILED,
-                    f"attempt {attempts} with {transform_ref}: {f.error}",
-                    actor,
-                    now,
-                    version,
-                )
-            )
-            if parked and row.status != Status.PARKED:
-                detail = f"{attempts} attempts reached the limit of {max_attempts}"
-                events.append(_event(i, AuditAction.PARKED, detail, actor, now, version))
-            if i in unparked:
-                detail = f"{attempts} attempts are below the limit of {max_attempts}"
-                events.append(_event(i, AuditAction.REOPENED, detail, actor, now, version))
-            outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
-            out[i] = Settled(outcome, f.error)
-        if params:
-            conn.execute(
-                update(DL)
-                .where(DL.id == bindparam("b_id"), DL.claimed_by == token, DL.claim_until > now)
-                .values(
-                    attempts=bindparam("attempts"),
-                    error=bindparam("error"),
-                    error_class=bindparam("error_class"),
-                    signature_id=bindparam("signature_id"),
-                    traceback_id=bindparam("traceback_id"),
-                    status=bindparam("status"),
-                    last_failed_at=now,
-                    transform=transform_ref,
-                    version=DL.version + 1,
-                    claimed_by=None,
-                    claim_until=None,
-                ),
-                params,
-            )
-        if events:
-            conn.execute(event_insert(), events)
-        crash_point("redrive-mid-settle")
-    return out
-
-
-LAPSED_WHY = "its lease ran out before the outcome was written"
-
-
-def _lapsed(
-    conn: Connection, ids: Sequence[int], token: str, now: dt.datetime
-) -> dict[int, Settled]:
-    """Why each of ``ids`` (rows whose lease ran out) was not settled: what happened to it
-    meanwhile, read under the lock, and the row as it is now. Its lease, if still ours, is
-    given back."""
-    if not ids:
-        return {}
-    rows = lock_rows(conn, ids)
-    out: dict[int, Settled] = {}
-    for i in ids:
-        row = rows.get(i)
-        if row is None:
-            out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)")
-            continue
-        if row.claimed_by is not None and row.claimed_by != token and leases.held(row, now):
-            since = f"another re-drive holds it now ({leases.holder(row.claimed_by)})"
-        elif row.claimed_by == token:
-            since = "nothing changed since: re-drive it again"
-        else:
-            since = last_change(conn, i)
-        state = RowNow(row.status, bytes(row.payload), row.payload_kind, row.transform)
-        out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", state)
-    mine = [i for i, r in rows.items() if r.claimed_by == token]
-    if mine:
-        conn.execute(
-            update(DL)
-            .where(id_in(conn, mine), DL.claimed_by == token)
-            .values(claimed_by=None, claim_until=None)
-        )
-    return out
-
-
-def _parked_by_the_limit(conn: Connection, ids: Sequence[int]) -> set[int]:
-    """Those of ``ids`` whose newest ``parked`` event a re-drive wrote when the row reached
-    its attempt limit (beside a ``redrive_failed`` event of the same version), not a person
-    who parked it by hand."""
-    if not ids:
-        return set()
-    ev, failed = AuditEvent, AuditEvent.__table__.alias("failed")
-    newest = (
-        select(ev.dead_letter_id, func.max(ev.id).label("id"))
-        .where(ev.dead_letter_id.in_(list(ids)), ev.action == AuditAction.PARKED.value)
-        .group_by(ev.dead_letter_id)
-        .subquery()
-    )
-    by_limit = (
-        select(ev.dead_letter_id)
-        .join(newest, ev.id == newest.c.id)
-        .where(
-            select(failed.c.id)
-            .where(
-                failed.c.dead_letter_id == ev.dead_letter_id,
-                failed.c.action == AuditAction.REDRIVE_FAILED.value,
-                failed.c.version == ev.version,
-            )
-            .exists()
-        )
-    )
-    return {int(i) for i in conn.execute(by_limit).scalars() if i is not None}
-
-
-_EVENT_COLUMNS = ("dead_letter_id", "at", "actor", "action", "detail", "version")
-
-
-def _resolve(
-    conn: Connection,
-    token: str,
-    ids: Sequence[int],
-    transform_ref: str,
-    actor: str,
-    now: dt.datetime,
-) -> list[int]:
-    """Resolve the rows of ``ids`` this re-drive still holds, set-wise: per slice of ids
-    one UPDATE of the rows and one INSERT ... SELECT of their events (the version each
-    row has after the change); which were resolved."""
-    done: list[int] = []
-    detail = f"re-driven with {transform_ref}"
-    for part in slices(sorted(set(ids))):
-        # Only rows still held: a lease that ran out is not ours any more (``_lapsed``).
-        held = (id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
-        stmt = select(DL.id).where(*held).order_by(DL.id)
-        if is_postgresql(conn):
-            stmt = stmt.with_for_update()
-        mine = list(conn.execute(stmt).scalars().all())
-        if not mine:
-            continue
-        conn.execute(
-            update(DL)
-            .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
-            .values(
-                status=Status.RESOLVED.value,
-                resolved_at=now,
-                transform=transform_ref,
-                version=DL.version + 1,
-                claimed_by=None,
-                claim_until=None,
-            )
-        )
-        events = select(
-            DL.id,
-            literal(now, DateTime()),
-            literal(actor, String()),
-            literal(AuditAction.RESOLVED.value, String()),
-            literal(detail, Text()),
-            DL.version,
-        ).where(id_in(conn, mine))
-        conn.execute(insert(AuditEvent).from_select(_EVENT_COLUMNS, events.order_by(DL.id)))
-        done += mine
-    return done

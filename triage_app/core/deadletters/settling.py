@@ -1,0 +1,292 @@
+"""A re-drive's outcomes: for each row it claimed (``claims.py``), resolved, failed (its
+attempts counted, parked at the limit) or ``lapsed`` when its lease ran out before the
+outcome was written, and the lease ended.
+
+Each outcome is a guarded change like those by hand (``transitions.py``): written only
+while this re-drive's lease still holds the row, in the same write transaction, bumping
+the version, with its audit event. With ``transitions.py`` this module writes what a dead
+letter says; nothing else does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Engine,
+    String,
+    Text,
+    bindparam,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+
+from triage_app.core.batch import Failure
+from triage_app.core.clock import utcnow
+from triage_app.core.crashpoints import crash_point
+from triage_app.core.db import (
+    AuditEvent,
+    DeadLetter,
+    event_insert,
+    keep_signatures,
+    keep_tracebacks,
+    stored_error,
+)
+from triage_app.core.deadletters import leases
+from triage_app.core.deadletters.transitions import (
+    audit_event,
+    id_in,
+    is_postgresql,
+    last_change,
+    lock_rows,
+    slices,
+    write_transaction,
+)
+from triage_app.core.vocabulary import AuditAction, RedriveOutcome, Status
+
+DL = DeadLetter
+
+
+class RowNow(NamedTuple):
+    """A lapsed row as it is now: what the re-drive needs to judge whether the row still
+    explains what was loaded for it."""
+
+    status: str
+    payload: bytes
+    kind: str
+    transform: str | None
+
+
+@dataclass(frozen=True)
+class Settled:
+    outcome: RedriveOutcome
+    error: str | None = None
+    # A lapsed row (its lease ran out before the outcome was written) as it is now; None
+    # when it is gone (purged).
+    now: RowNow | None = None
+
+
+def settle(
+    engine: Engine,
+    token: str,
+    resolved: Sequence[int],
+    failed: Mapping[int, Failure],
+    transform_ref: str,
+    max_attempts: int,
+    actor: str,
+) -> dict[int, Settled]:
+    """Write the outcome of each row the re-drive still holds and release it. A row whose
+    lease ran out before now is not settled, even if nobody took it: another steward may
+    have discarded or edited it once the lease was free. It is reported ``lapsed``, with
+    what happened to it meanwhile and the row as it is now (``Settled.now``), for the
+    re-drive to judge what it loaded. Attempts are counted from the row as it is now, never
+    from what was read earlier."""
+    out: dict[int, Settled] = {}
+    ids = [*resolved, *failed]
+    if not ids:
+        return out
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        for i in _resolve(conn, token, resolved, transform_ref, actor, now):
+            out[i] = Settled(RedriveOutcome.RESOLVED)
+        locked = lock_rows(conn, list(failed)) if failed else {}
+        rows = {i: r for i, r in locked.items() if leases.still_held(r, token, now)}
+        lapsed = [i for i in ids if i not in out and i not in rows]
+        out.update(_lapsed(conn, lapsed, token, now))
+        events: list[dict[str, Any]] = []
+        params: list[dict[str, Any]] = []
+        traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
+        signatures = keep_signatures(conn, (f.signature for i, f in failed.items() if i in rows))
+        # A row a lower limit parked, re-driven under a higher one that it has not reached:
+        # the limit of this re-drive holds, so it waits as open again (a person's park stays).
+        below = [
+            i
+            for i, r in rows.items()
+            if r.status == Status.PARKED and r.attempts + 1 < max_attempts and i in failed
+        ]
+        unparked = _parked_by_the_limit(conn, below)
+        for i, f in failed.items():
+            row = rows.get(i)
+            if row is None:
+                continue
+            attempts = row.attempts + 1
+            parked = attempts >= max_attempts
+            status = Status.PARKED.value if parked else row.status
+            if i in unparked:
+                status = Status.OPEN.value
+            params.append(
+                {
+                    "b_id": i,
+                    "attempts": attempts,
+                    "error": stored_error(f.error, f.signature),
+                    "error_class": f.error_class.value,
+                    "signature_id": signatures[f.signature],
+                    "traceback_id": traces.get(f.traceback) if f.traceback else None,
+                    "status": status,
+                }
+            )
+            version = row.version + 1
+            events.append(
+                audit_event(
+                    i,
+                    AuditAction.REDRIVE_FAILED,
+                    f"attempt {attempts} with {transform_ref}: {f.error}",
+                    actor,
+                    now,
+                    version,
+                )
+            )
+            if parked and row.status != Status.PARKED:
+                detail = f"{attempts} attempts reached the limit of {max_attempts}"
+                events.append(audit_event(i, AuditAction.PARKED, detail, actor, now, version))
+            if i in unparked:
+                detail = f"{attempts} attempts are below the limit of {max_attempts}"
+                events.append(audit_event(i, AuditAction.REOPENED, detail, actor, now, version))
+            outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
+            out[i] = Settled(outcome, f.error)
+        if params:
+            conn.execute(
+                update(DL)
+                .where(DL.id == bindparam("b_id"), DL.claimed_by == token, DL.claim_until > now)
+                .values(
+                    attempts=bindparam("attempts"),
+                    error=bindparam("error"),
+                    error_class=bindparam("error_class"),
+                    signature_id=bindparam("signature_id"),
+                    traceback_id=bindparam("traceback_id"),
+                    status=bindparam("status"),
+                    last_failed_at=now,
+                    transform=transform_ref,
+                    version=DL.version + 1,
+                    claimed_by=None,
+                    claim_until=None,
+                ),
+                params,
+            )
+        if events:
+            conn.execute(event_insert(), events)
+        crash_point("redrive-mid-settle")
+    return out
+
+
+LAPSED_WHY = "its lease ran out before the outcome was written"
+
+
+def _lapsed(
+    conn: Connection, ids: Sequence[int], token: str, now: dt.datetime
+) -> dict[int, Settled]:
+    """Why each of ``ids`` (rows whose lease ran out) was not settled: what happened to it
+    meanwhile, read under the lock, and the row as it is now. Its lease, if still ours, is
+    given back."""
+    if not ids:
+        return {}
+    rows = lock_rows(conn, ids)
+    out: dict[int, Settled] = {}
+    for i in ids:
+        row = rows.get(i)
+        if row is None:
+            out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)")
+            continue
+        if row.claimed_by is not None and row.claimed_by != token and leases.held(row, now):
+            since = f"another re-drive holds it now ({leases.holder(row.claimed_by)})"
+        elif row.claimed_by == token:
+            since = "nothing changed since: re-drive it again"
+        else:
+            since = last_change(conn, i)
+        state = RowNow(row.status, bytes(row.payload), row.payload_kind, row.transform)
+        out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", state)
+    mine = [i for i, r in rows.items() if r.claimed_by == token]
+    if mine:
+        conn.execute(
+            update(DL)
+            .where(id_in(conn, mine), DL.claimed_by == token)
+            .values(claimed_by=None, claim_until=None)
+        )
+    return out
+
+
+def _parked_by_the_limit(conn: Connection, ids: Sequence[int]) -> set[int]:
+    """Those of ``ids`` whose newest ``parked`` event a re-drive wrote when the row reached
+    its attempt limit (beside a ``redrive_failed`` event of the same version), not a person
+    who parked it by hand."""
+    if not ids:
+        return set()
+    ev, failed = AuditEvent, AuditEvent.__table__.alias("failed")
+    newest = (
+        select(ev.dead_letter_id, func.max(ev.id).label("id"))
+        .where(ev.dead_letter_id.in_(list(ids)), ev.action == AuditAction.PARKED.value)
+        .group_by(ev.dead_letter_id)
+        .subquery()
+    )
+    by_limit = (
+        select(ev.dead_letter_id)
+        .join(newest, ev.id == newest.c.id)
+        .where(
+            select(failed.c.id)
+            .where(
+                failed.c.dead_letter_id == ev.dead_letter_id,
+                failed.c.action == AuditAction.REDRIVE_FAILED.value,
+                failed.c.version == ev.version,
+            )
+            .exists()
+        )
+    )
+    return {int(i) for i in conn.execute(by_limit).scalars() if i is not None}
+
+
+_EVENT_COLUMNS = ("dead_letter_id", "at", "actor", "action", "detail", "version")
+
+
+def _resolve(
+    conn: Connection,
+    token: str,
+    ids: Sequence[int],
+    transform_ref: str,
+    actor: str,
+    now: dt.datetime,
+) -> list[int]:
+    """Resolve the rows of ``ids`` this re-drive still holds, set-wise: per slice of ids
+    one UPDATE of the rows and one INSERT ... SELECT of their events (the version each
+    row has after the change); which were resolved."""
+    done: list[int] = []
+    detail = f"re-driven with {transform_ref}"
+    for part in slices(sorted(set(ids))):
+        # Only rows still held: a lease that ran out is not ours any more (``_lapsed``).
+        held = (id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
+        stmt = select(DL.id).where(*held).order_by(DL.id)
+        if is_postgresql(conn):
+            stmt = stmt.with_for_update()
+        mine = list(conn.execute(stmt).scalars().all())
+        if not mine:
+            continue
+        conn.execute(
+            update(DL)
+            .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
+            .values(
+                status=Status.RESOLVED.value,
+                resolved_at=now,
+                transform=transform_ref,
+                version=DL.version + 1,
+                claimed_by=None,
+                claim_until=None,
+            )
+        )
+        events = select(
+            DL.id,
+            literal(now, DateTime()),
+            literal(actor, String()),
+            literal(AuditAction.RESOLVED.value, String()),
+            literal(detail, Text()),
+            DL.version,
+        ).where(id_in(conn, mine))
+        conn.execute(insert(AuditEvent).from_select(_EVENT_COLUMNS, events.order_by(DL.id)))
+        done += mine
+    return done
