@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -134,13 +135,13 @@ def test_a_batch_that_quarantines_nothing_counts_no_dead_letter(tmp_path: Path) 
     assert loaded(restamped, (*NEVER, *NOT_FOR_A_RUN)) == []
 
 
-def _interface_imports() -> dict[str, tuple[str, str]]:
-    """What the dead letters' ``__init__`` imports for the checkers: name -> (part, name)."""
-    tree = ast.parse(Path(deadletters.__file__).read_text(encoding="utf-8"))
+def _interface_imports(package: ModuleType) -> dict[str, tuple[str, str]]:
+    """What a lazy package's ``__init__`` imports for the checkers: name -> (part, name)."""
+    tree = ast.parse(Path(package.__file__ or "").read_text(encoding="utf-8"))
     found: dict[str, tuple[str, str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-            "triage_app.core.deadletters."
+            f"{package.__name__}."
         ):
             part = node.module.rsplit(".", 1)[1]  # type: ignore[union-attr]
             for alias in node.names:
@@ -148,15 +149,22 @@ def _interface_imports() -> dict[str, tuple[str, str]]:
     return found
 
 
+def _table(package: ModuleType) -> dict[str, tuple[str, str]]:
+    """A lazy package's ``_PARTS`` as name -> (part, name), each name from one part."""
+    names = [name for names in package._PARTS.values() for name in names]
+    assert len(names) == len(set(names))  # each name listed once
+    return {name: (part, name) for part, names in package._PARTS.items() for name in names}
+
+
 def test_the_lazy_dead_letters_package_answers_what_it_imported() -> None:
     """Each name of the interface is the object its part defines, the one the checkers see
     imported; no name is left out of ``__all__`` or the table that loads it."""
     import importlib
 
-    imports = _interface_imports()
+    imports = _interface_imports(deadletters)
     assert len(imports) > 50
     assert sorted(imports) == sorted(deadletters.__all__)
-    assert imports == deadletters._SOURCE
+    assert imports == _table(deadletters)
     assert not set(deadletters._PARTS) & set(imports)  # no part is named like a name of it
     for name, (part, there) in imports.items():
         module = importlib.import_module(f"triage_app.core.deadletters.{part}")
@@ -174,22 +182,24 @@ def test_the_lazy_trends_package_answers_what_it_imported() -> None:
 
     import triage_app.core.trends as trends
 
-    tree = ast.parse(Path(trends.__file__).read_text(encoding="utf-8"))
-    imports = {
-        alias.asname or alias.name: (node.module.rsplit(".", 1)[1], alias.name)  # type: ignore[union-attr]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        and (node.module or "").startswith("triage_app.core.trends.")
-        for alias in node.names
-    }
+    imports = _interface_imports(trends)
     assert sorted(imports) == sorted(trends.__all__)
-    assert imports == trends._SOURCE
+    assert imports == _table(trends)
+    assert not set(trends._PARTS) & set(imports)  # no part is named like a name of it
     for name, (part, there) in imports.items():
         module = importlib.import_module(f"triage_app.core.trends.{part}")
         assert getattr(trends, name) is getattr(module, there), name
     assert set(dir(trends)) >= set(trends.__all__)
     with pytest.raises(AttributeError, match="no_such_name"):
         trends.no_such_name  # noqa: B018
+
+
+def test_a_name_listed_under_two_parts_is_refused() -> None:
+    """The table is the interface: a name under two parts would load whichever came last."""
+    from triage_app.core.lazy_package import lazy_interface
+
+    with pytest.raises(ValueError, match="'x' is listed under 'a' and 'b'"):
+        lazy_interface("pkg", {"a": ("x",), "b": ("x", "y")}, {})
 
 
 _SHADOWS = """

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from triage_app.core.lazy_package import lazy_attributes
+from triage_app.core.lazy_package import lazy_interface
 
 # The interface: each part, and the names it defines that the package exports. Each name is
-# listed here once; ``__all__`` and the table that loads a part on first use derive from it.
+# listed here once; ``__all__`` and the loading of a part on first use derive from it.
 _PARTS: dict[str, tuple[str, ...]] = {
     "change_sets": (
         "ChangeSetInfo",
@@ -116,14 +116,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "reopen",
     ),
 }
-# name -> (the part that defines it, its name there)
-_SOURCE: dict[str, tuple[str, str]] = {
-    name: (part, name) for part, names in _PARTS.items() for name in names
-}
-
-__all__ = sorted(_SOURCE)
-
-__getattr__, __dir__ = lazy_attributes(__name__, _SOURCE, globals())
+__all__, __getattr__, __dir__ = lazy_interface(__name__, _PARTS, globals())
 
 # The same names as ``_PARTS``, imported for the checkers (mypy, import-linter) only; a test
 # (tests/cli/test_startup_imports.py) holds the two equal.

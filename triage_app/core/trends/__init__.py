@@ -2,19 +2,42 @@
 spike rule, counted in SQL; the tables behind each chart, the report's headline, and
 ``stats`` with its cache.
 
-The names below are this package's interface; each part loads when one of its names is
-first asked for. Warming the stats cache after a batch that quarantined nothing counts no
-dead letter (``stats_cache.py``), and loading the counting code for it cost ``triage-app
-run`` some 12 ms.
+``_PARTS`` below is this package's interface, each name once; each part loads when one of
+its names is first asked for. Warming the stats cache after a batch that quarantined
+nothing counts no dead letter (``stats_cache.py``), and loading the counting code for it
+cost ``triage-app run`` some 12 ms.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from triage_app.core.lazy_package import lazy_attributes
+from triage_app.core.lazy_package import lazy_interface
 
-if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: __getattr__
+# The interface: each part, and the names it defines that the package exports. Each name is
+# listed here once; ``__all__`` and the loading of a part on first use derive from it.
+_PARTS: dict[str, tuple[str, ...]] = {
+    "compute": ("banner_spike", "compute_trends"),
+    "counting": ("attempts_histogram",),
+    "headline": ("Headline",),
+    "model": (
+        "AttemptsBucket",
+        "BacklogPoint",
+        "BatchPoint",
+        "DayCount",
+        "Spike",
+        "Trends",
+    ),
+    "spikes": ("DEFAULT_SPIKE_FACTOR", "DEFAULT_SPIKE_WINDOW", "SpikeCheck", "SpikeRule"),
+    "stats": ("Stats", "compute_stats"),
+    "stats_cache": ("stats_json", "warm_stats_cache"),
+    "tables": ("CHART_TITLES", "chart_tables", "write_csv"),
+}
+__all__, __getattr__, __dir__ = lazy_interface(__name__, _PARTS, globals())
+
+# The same names as ``_PARTS``, imported for the checkers (mypy, import-linter) only; a test
+# (tests/cli/test_startup_imports.py) holds the two equal.
+if TYPE_CHECKING:
     from triage_app.core.trends.compute import banner_spike, compute_trends
     from triage_app.core.trends.counting import attempts_histogram
     from triage_app.core.trends.headline import Headline
@@ -35,52 +58,3 @@ if TYPE_CHECKING:  # what the checkers (mypy, import-linter) see; at run time: _
     from triage_app.core.trends.stats import Stats, compute_stats
     from triage_app.core.trends.stats_cache import stats_json, warm_stats_cache
     from triage_app.core.trends.tables import CHART_TITLES, chart_tables, write_csv
-
-__all__ = [
-    "CHART_TITLES",
-    "DEFAULT_SPIKE_FACTOR",
-    "DEFAULT_SPIKE_WINDOW",
-    "AttemptsBucket",
-    "BacklogPoint",
-    "BatchPoint",
-    "DayCount",
-    "Headline",
-    "Spike",
-    "SpikeCheck",
-    "SpikeRule",
-    "Stats",
-    "Trends",
-    "attempts_histogram",
-    "banner_spike",
-    "chart_tables",
-    "compute_stats",
-    "compute_trends",
-    "stats_json",
-    "warm_stats_cache",
-    "write_csv",
-]
-
-# Which part defines each name: the same as the imports above (a test holds them equal).
-_PARTS: dict[str, tuple[str, ...]] = {
-    "compute": ("banner_spike", "compute_trends"),
-    "counting": ("attempts_histogram",),
-    "headline": ("Headline",),
-    "model": (
-        "AttemptsBucket",
-        "BacklogPoint",
-        "BatchPoint",
-        "DayCount",
-        "Spike",
-        "Trends",
-    ),
-    "spikes": ("DEFAULT_SPIKE_FACTOR", "DEFAULT_SPIKE_WINDOW", "SpikeCheck", "SpikeRule"),
-    "stats": ("Stats", "compute_stats"),
-    "stats_cache": ("stats_json", "warm_stats_cache"),
-    "tables": ("CHART_TITLES", "chart_tables", "write_csv"),
-}
-_SOURCE: dict[str, tuple[str, str]] = {
-    name: (part, name) for part, names in _PARTS.items() for name in names
-}
-
-
-__getattr__, __dir__ = lazy_attributes(__name__, _SOURCE, globals())
