@@ -2,8 +2,8 @@
 try it → save → re-drive.
 
 It assembles parts that own their pieces (the menu bar and its actions, the quarantine
-table and detail pane, the row actions, the job status, the Trends tab) and wires them to
-the workspace; the logic lives in core.
+table and detail pane, the row actions, the job status, the status bar's counts, the
+remembered layout, the Trends tab) and wires them to the workspace; the logic lives in core.
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
             (m.table_action, self.focus_table),
             (m.error_action, self.focus_error),
             (m.editor_action, self.focus_editor),
-            (m.about_action, self.about),
+            (m.about_action, lambda: help_pages.show_about(self)),
             (m.about_qt_action, lambda: QApplication.aboutQt()),
             (m.getting_started_action, lambda: self.keep(help_pages.show_getting_started(self))),
             (m.guide_action, lambda: self.keep(help_pages.show_user_guide(self))),
@@ -484,23 +484,12 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_ws = self.ws is not None
-        for w in (
-            self.run_batch_button,
-            self.menu.batch_action,
-            self.menu.refresh_action,
-            self.refresh_button,
-            self.redrive_button,
-            self.menu.redrive_action,
-            self.menu.fix_action,
-            self.menu.change_sets_action,
-            self.menu.export_filter_action,
-            self.menu.retention_action,
-        ):
-            w.setEnabled(has_ws)
         has_sel = has_ws and self.selected_count() > 0
+        for button in (self.run_batch_button, self.refresh_button, self.redrive_button):
+            button.setEnabled(has_ws)
+        self.menu.enable_for(workspace=has_ws, selection=has_sel)
         self.row_actions.set_enabled(has_sel)
         self.row_actions.discard_action.setEnabled(has_ws)  # the filter's rows, too
-        self.menu.export_selection_action.setEnabled(has_sel)
 
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)
@@ -543,17 +532,6 @@ class MainWindow(QMainWindow):
     def dialogs(self) -> list[QWidget]:
         return list(self._dialogs)
 
-    @Slot()
-    def about(self) -> None:
-        from triage_app import __version__
-
-        QMessageBox.about(
-            self,
-            "About Triage Desk",
-            f"Triage Desk {__version__}\n\nQuarantine, fix and re-drive the rows a nightly "
-            "batch could not load.",
-        )
-
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.detail.is_dirty():
             answer = self.unsaved_edit.ask("closing")
@@ -565,18 +543,9 @@ class MainWindow(QMainWindow):
                 self.detail.save_then(self.close)
                 return
             self.detail.discard_edit()
-        running = self.jobs.running()
-        if running:
-            titles = ", ".join(r.job.title for r in running)
-            answer = QMessageBox.question(
-                self,
-                "Work is running",
-                f"Still running: {titles}.\n\nStop it at the next chunk and close? "
-                "A batch resumes where it stopped when you run the same file again.",
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                event.ignore()
-                return
+        if not self.jobs.may_stop(self):
+            event.ignore()
+            return
         self.remembered.save()
         self.shut_down()
         event.accept()
