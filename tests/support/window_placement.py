@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
         x, y, width, height = (int(v) for v in argv[2:6])
         w.setGeometry(QRect(x, y, width, height))
         app.processEvents()
-    w.save_state()
+    w.remembered.save()
 
     def on_screen(widget) -> list[int]:  # type: ignore[no-untyped-def]
         top_left = widget.mapToGlobal(QPoint(0, 0))

@@ -96,7 +96,7 @@ def test_connecting_with_a_password_keeps_it_out_of_settings_and_logs(
     qtbot.waitUntil(lambda: window.ws is not None and window.ws.store.dialect.name == "postgresql")
     qtbot.waitUntil(lambda: window.model.total() == 0)
     assert SECRET not in window.windowTitle() + window.workspace_label.text()
-    window.save_state()
+    window.remembered.save()
     stored = _settings_text()
     assert "postgresql" in stored  # the connection is remembered...
     assert SECRET not in stored  # ...without its password
@@ -129,6 +129,6 @@ def test_a_connection_that_fails_is_not_remembered(
     assert SECRET not in str(warning["text"])
     assert window.config is not None and window.config.folder == tmp_path / "ws"  # still open
     assert window.settings.recent_connections() == before
-    window.save_state()
+    window.remembered.save()
     assert SECRET not in _settings_text()
     assert SECRET not in caplog.text

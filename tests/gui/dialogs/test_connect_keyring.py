@@ -95,7 +95,7 @@ def test_reconnecting_from_recent_uses_the_keyring(
         qtbot.waitUntil(
             lambda: window.ws is not None and window.ws.store.dialect.name == "postgresql"
         )
-        window.save_state()
+        window.remembered.save()
         assert SECRET not in _settings_on_disk()
         assert len(kr.items) == 2 and all(p == SECRET for p in kr.items.values())
         again = ConnectDialog(*window.settings.recent_connections()[0])

@@ -31,14 +31,14 @@ def test_steward_fixes_a_code_failure_and_redrives_it_with_v2(qtbot, window, dem
     # Filter to code: the null-discount row only.
     class_filter.setCurrentIndex(class_filter.findText("Code"))
     qtbot.waitUntil(lambda: table.model().rowCount() == 1)
-    assert "1 open dead letter matches" in window.count_label.text()
+    assert "1 open dead letter matches" in window.counts.count_label.text()
 
     # Select it: the editor shows its payload; nothing changed yet, so Save is disabled.
     table.selectRow(0)
     qtbot.waitUntil(lambda: '"diskon": null' in editor.toPlainText())
     dl_id = window.detail.current_id()
     assert not save.isEnabled()
-    assert "1 selected" in window.count_label.text()
+    assert "1 selected" in window.counts.count_label.text()
 
     # Invalid JSON keeps Save disabled and marks where the error is.
     editor.setPlainText('{"pesanan_id": 8,\n  "qty": 2,\n}')

@@ -1,6 +1,6 @@
 """The Help menu's pages: getting started, the user guide, the keyboard shortcuts (read
-from the window's own actions and buttons, so the list cannot go stale), and a problem
-report (the versions a bug report needs, copied to the clipboard).
+from the window's own actions and buttons, so the list cannot go stale), a problem report
+(the versions a bug report needs, copied to the clipboard), and About.
 
 The user guide is docs/guide.md, which every installed or frozen app carries as its package
 metadata's description (pyproject's ``readme``): it opens offline, at the version installed.
@@ -292,3 +292,15 @@ def report_problem(window: Any) -> None:
         copy_problem_report(window, problem_report(config, facts))
 
     queries.submit(store_facts, done, window.show_message, key="problem report")
+
+
+def show_about(window: QWidget) -> None:
+    """Help → About Triage Desk: the version and what the app is for."""
+    from triage_app import __version__
+
+    QMessageBox.about(
+        window,
+        "About Triage Desk",
+        f"Triage Desk {__version__}\n\nQuarantine, fix and re-drive the rows a nightly "
+        "batch could not load.",
+    )

@@ -1,11 +1,11 @@
 """The long jobs the window started, in its status bar: what runs, how far it is, its rows
 per second and the time left ("Re-driving 84,000 of 200,000 rows · 12,300 rows/s · about
-9 s left"), and one Cancel for all of them."""
+9 s left"), and one Cancel for all of them; on closing, the question whether to stop them."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
+from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from triage_app.core.db import WorkspaceConfig
 from triage_app.core.jobs import Job
@@ -63,6 +63,20 @@ class JobStatus(QObject):
         self.cancel_button.setEnabled(False)
         self._show()
         self.message.emit("cancelling at the next chunk boundary…")
+
+    def may_stop(self, parent: QWidget) -> bool:
+        """Whether the window may close: nothing runs, or the steward agreed to stop it."""
+        running = self.running()
+        if not running:
+            return True
+        titles = ", ".join(r.job.title for r in running)
+        answer = QMessageBox.question(
+            parent,
+            "Work is running",
+            f"Still running: {titles}.\n\nStop it at the next chunk and close? "
+            "A batch resumes where it stopped when you run the same file again.",
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def stop_all(self) -> None:
         """Stop every job at its next chunk and wait for it (closing the window)."""

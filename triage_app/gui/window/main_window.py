@@ -2,8 +2,8 @@
 try it → save → re-drive.
 
 It assembles parts that own their pieces (the menu bar and its actions, the quarantine
-table and detail pane, the row actions, the job status, the Trends tab) and wires them to
-the workspace; the logic lives in core.
+table and detail pane, the row actions, the job status, the status bar's counts, the
+remembered layout, the Trends tab) and wires them to the workspace; the logic lives in core.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -40,7 +40,6 @@ from triage_app.core.deadletters import (
 from triage_app.core.jobs import Job
 from triage_app.core.places import default_workspace_dir, printable
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.scope import ScopeSource, TableScope
@@ -59,14 +58,12 @@ from triage_app.gui.window import help_pages
 from triage_app.gui.window.job_menu import JobMenu
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
-from triage_app.gui.window.placement import fitted, place_first
+from triage_app.gui.window.remembered_layout import RememberedLayout
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
-from triage_app.gui.window.status_bar import MessageBar
+from triage_app.gui.window.status_bar import MessageBar, RowCounts
 from triage_app.gui.window.welcome import WelcomePage
 from triage_app.gui.window.workspace_menu import WorkspaceMenu
 from triage_app.gui.workers import JobRunner, QueryThread
-
-GEOMETRY_KEY = "window/geometry"
 
 
 def _count(f: DeadLetterFilter) -> Callable[[Workspace], int]:
@@ -113,13 +110,16 @@ class MainWindow(QMainWindow):
         self.setStatusBar(MessageBar())  # long messages cut at a word, whole in its tooltip
         self.jobs = JobStatus(self.statusBar(), self)
         self.live.busy = lambda: bool(self.jobs.running())
-        self._build_status_bar()
+        self.counts = RowCounts(self.statusBar())  # how many match, the last batch
         self._set_tab_order()
         self._connect()
         self.workspaces = WorkspaceMenu(self)  # the ways in: File menu and welcome page
         self.work = JobMenu(self)  # the long work: job dialogs, group edits, exports
         self.filter_bar.set_transforms([t.ref for t in default_registry().all()])
-        self._restore_state()
+        self.remembered = RememberedLayout(
+            self, self.quarantine, self.table.horizontalHeader(), self.settings
+        )
+        self.remembered.restore()
         self._update_title()
         self._update_actions()
         if config is not None:
@@ -173,15 +173,6 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(main)
         self.setCentralWidget(self.pages)
 
-    def _build_status_bar(self) -> None:
-        sb = self.statusBar()
-        self.count_label = QLabel(objectName="countLabel")
-        self.batch_label = QLabel(objectName="lastBatchLabel")
-        # Permanent, and left of the job's widgets: a passing message must not hide how
-        # many rows match.
-        sb.insertPermanentWidget(0, self.count_label)
-        sb.insertPermanentWidget(1, self.batch_label)
-
     def _set_tab_order(self) -> None:
         """Tab follows the steward's loop: the buttons above, the filters, the table, the
         detail pane, then the tabs that switch to Trends and Audit (left last: the loop
@@ -209,7 +200,7 @@ class MainWindow(QMainWindow):
             (m.table_action, self.focus_table),
             (m.error_action, self.focus_error),
             (m.editor_action, self.focus_editor),
-            (m.about_action, self.about),
+            (m.about_action, lambda: help_pages.show_about(self)),
             (m.about_qt_action, lambda: QApplication.aboutQt()),
             (m.getting_started_action, lambda: self.keep(help_pages.show_getting_started(self))),
             (m.guide_action, lambda: self.keep(help_pages.show_user_guide(self))),
@@ -318,7 +309,7 @@ class MainWindow(QMainWindow):
         self.filter_bar.set_batches(batches)
         refs = {t.ref for t in default_registry().all()} | {b.transform for b in batches}
         self.filter_bar.set_transforms(sorted(refs))
-        self._update_batch_label()
+        self.counts.show_last_batch(batches)
         self._on_total_changed()
 
     @Slot()
@@ -465,24 +456,11 @@ class MainWindow(QMainWindow):
         self._update_empty_state()
 
     def _update_count_label(self) -> None:
-        total = self.model.total()
-        status = self.model.filter.status
-        one = total == 1
-        noun = ("dead letter" if one else "dead letters") + (" matches" if one else " match")
-        if status != ALL:
-            noun = f"{status} {noun}"
-        matched = "counting…" if total is None else f"{total:,} {noun}"
-        if self.ws is None:
-            matched = "no workspace open"
-        self.count_label.setText(f"{matched} · {self.selected_count():,} selected")
-
-    def _update_batch_label(self) -> None:
-        if not self.batches:
-            self.batch_label.setText("")
-            return
-        b = self.batches[0]
-        self.batch_label.setText(
-            f"· last batch {b.source_name}: {b.loaded:,} loaded / {b.quarantined:,} quarantined"
+        self.counts.show_count(
+            self.model.total(),
+            self.model.filter.status,
+            self.selected_count(),
+            has_workspace=self.ws is not None,
         )
 
     def _update_empty_state(self) -> None:
@@ -506,23 +484,12 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_ws = self.ws is not None
-        for w in (
-            self.run_batch_button,
-            self.menu.batch_action,
-            self.menu.refresh_action,
-            self.refresh_button,
-            self.redrive_button,
-            self.menu.redrive_action,
-            self.menu.fix_action,
-            self.menu.change_sets_action,
-            self.menu.export_filter_action,
-            self.menu.retention_action,
-        ):
-            w.setEnabled(has_ws)
         has_sel = has_ws and self.selected_count() > 0
+        for button in (self.run_batch_button, self.refresh_button, self.redrive_button):
+            button.setEnabled(has_ws)
+        self.menu.enable_for(workspace=has_ws, selection=has_sel)
         self.row_actions.set_enabled(has_sel)
         self.row_actions.discard_action.setEnabled(has_ws)  # the filter's rows, too
-        self.menu.export_selection_action.setEnabled(has_sel)
 
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)
@@ -565,48 +532,6 @@ class MainWindow(QMainWindow):
     def dialogs(self) -> list[QWidget]:
         return list(self._dialogs)
 
-    @Slot()
-    def about(self) -> None:
-        from triage_app import __version__
-
-        QMessageBox.about(
-            self,
-            "About Triage Desk",
-            f"Triage Desk {__version__}\n\nQuarantine, fix and re-drive the rows a nightly "
-            "batch could not load.",
-        )
-
-    # -- remembering ------------------------------------------------------------------------
-    def _remembered(self) -> tuple[tuple[str, Any, Any], ...]:
-        """(settings key, save, restore) of each part whose layout is remembered."""
-        header = self.table.horizontalHeader()
-        return (
-            ("window/state", self.saveState, self.restoreState),
-            ("window/splitter", self.quarantine.saveState, self.quarantine.restoreState),
-            ("window/columns", header.saveState, header.restoreState),
-        )
-
-    def _restore_state(self) -> None:
-        geometry = self.settings.bytes_value(GEOMETRY_KEY)
-        if geometry is None or not self.restoreGeometry(geometry):
-            place_first(self)  # and again once shown, its frame counted
-        else:
-            # Remembered on screens that may be gone (a laptop undocked from its monitor).
-            screens = [s.availableGeometry() for s in QGuiApplication.screens()]
-            place = fitted(self.geometry(), screens)
-            if place != self.geometry():
-                self.setGeometry(place)
-        for key, _save, restore in self._remembered():
-            value = self.settings.bytes_value(key)
-            if value is not None:
-                restore(value)
-
-    def save_state(self) -> None:
-        self.settings.set_value(GEOMETRY_KEY, self.saveGeometry())
-        for key, save, _restore in self._remembered():
-            self.settings.set_value(key, save())
-        self.settings.sync()
-
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.detail.is_dirty():
             answer = self.unsaved_edit.ask("closing")
@@ -618,19 +543,10 @@ class MainWindow(QMainWindow):
                 self.detail.save_then(self.close)
                 return
             self.detail.discard_edit()
-        running = self.jobs.running()
-        if running:
-            titles = ", ".join(r.job.title for r in running)
-            answer = QMessageBox.question(
-                self,
-                "Work is running",
-                f"Still running: {titles}.\n\nStop it at the next chunk and close? "
-                "A batch resumes where it stopped when you run the same file again.",
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                event.ignore()
-                return
-        self.save_state()
+        if not self.jobs.may_stop(self):
+            event.ignore()
+            return
+        self.remembered.save()
         self.shut_down()
         event.accept()
 

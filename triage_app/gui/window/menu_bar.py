@@ -102,6 +102,20 @@ class MenuBar(QMenuBar):
         help_menu.addAction(self.about_qt_action)
         help_menu.addAction(self.about_action)
 
+    def enable_for(self, *, workspace: bool, selection: bool) -> None:
+        """The actions that need an open workspace, and those that need selected rows."""
+        for action in (
+            self.batch_action,
+            self.refresh_action,
+            self.redrive_action,
+            self.fix_action,
+            self.change_sets_action,
+            self.export_filter_action,
+            self.retention_action,
+        ):
+            action.setEnabled(workspace)
+        self.export_selection_action.setEnabled(selection)
+
     def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:
         action = QAction(text, self._window)
         if shortcut is not None:

@@ -1,4 +1,5 @@
-"""The window's status bar, whose passing messages are cut at a word, never mid-word.
+"""The window's status bar: its passing messages, cut at a word, never mid-word; and on its
+right, before a running job's widgets, how many dead letters match and the last batch.
 
 A message shares the bar with the permanent widgets on its right (how many rows match, the
 last batch, a running job), and on a laptop a batch's summary is longer than the room they
@@ -9,9 +10,14 @@ bar's tooltip, and it is fitted again whenever the room changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, Qt, QTimer, Slot
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QSizeGrip, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QSizeGrip, QStatusBar, QWidget
+
+from triage_app.core.batch import BatchInfo
+from triage_app.core.vocabulary import ALL
 
 ELLIPSIS = "…"
 # Qt draws the message from 6 px in to 2 px short of the first permanent widget
@@ -110,3 +116,39 @@ class MessageBar(QStatusBar):
             self._full = self._shown = text
             self._expiry.stop()
             self.setToolTip("")
+
+
+class RowCounts:
+    """The bar's two permanent labels: how many dead letters match the filter and how many
+    are selected ("3 open dead letters match · 1 selected"), and the last batch's counts."""
+
+    def __init__(self, bar: QStatusBar) -> None:
+        self.count_label = QLabel(objectName="countLabel")
+        self.batch_label = QLabel(objectName="lastBatchLabel")
+        # Permanent, and left of the job's widgets: a passing message must not hide how
+        # many rows match.
+        bar.insertPermanentWidget(0, self.count_label)
+        bar.insertPermanentWidget(1, self.batch_label)
+
+    def show_count(
+        self, total: int | None, status: str, selected: int, *, has_workspace: bool
+    ) -> None:
+        """``total`` rows of ``status`` match (None: still counting), ``selected`` chosen."""
+        one = total == 1
+        noun = ("dead letter" if one else "dead letters") + (" matches" if one else " match")
+        if status != ALL:
+            noun = f"{status} {noun}"
+        matched = "counting…" if total is None else f"{total:,} {noun}"
+        if not has_workspace:
+            matched = "no workspace open"
+        self.count_label.setText(f"{matched} · {selected:,} selected")
+
+    def show_last_batch(self, batches: Sequence[BatchInfo]) -> None:
+        """The newest of ``batches`` (newest first), or nothing without one."""
+        if not batches:
+            self.batch_label.setText("")
+            return
+        b = batches[0]
+        self.batch_label.setText(
+            f"· last batch {b.source_name}: {b.loaded:,} loaded / {b.quarantined:,} quarantined"
+        )
