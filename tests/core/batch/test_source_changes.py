@@ -270,7 +270,7 @@ def test_standard_input_is_read_hashed_and_spooled(
         )
         assert ran.returncode == 0, ran.stderr
         if lanes == "1":
-            assert ran.stdout.startswith("batch ")
+            assert ran.stdout.startswith("Batch ")
             with open_workspace(ws_dir) as ws:
                 got = outcome(ws)
                 (b,) = list_batches(ws)
