@@ -130,7 +130,7 @@ def test_batch_killed_at_point_then_rerun(
     clean_env = {k: v for k, v in armed.items() if k != "TRIAGE_CRASH_AT"}
     again = cli_run(ws_dir, src, clean_env)
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("resumed batch")
+    assert again.stdout.startswith("Resumed batch")
     check_against_oracle(ws_dir, src)
 
 

@@ -187,7 +187,7 @@ def check_changed_then_resumed(
     src.write_bytes(intact)
     again = run_cli(where, src, {"TRIAGE_LANES": lanes})
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("resumed batch")
+    assert again.stdout.startswith("Resumed batch")
     with ws() as w:
         got = outcome(w)
         r = reconcile(w, got["batch"][0])
