@@ -148,7 +148,7 @@ def test_a_bare_transform_name_says_which_version_it_means(env: dict[str, str]) 
     assert json.loads(dry.stdout)["attempted"] == 3
     assert json.loads(dry.stdout)["transform"] == "pesanan@2"
     dry = cli("redrive", "--all-open", "--transform", "pesanan", "--dry-run", env=env)
-    assert dry.stdout.startswith("would re-drive 3 with pesanan@2: ")
+    assert dry.stdout.startswith("Preview of 3 dead letters with pesanan@2: ")
     wet = cli("redrive", "--all-open", "--transform", "pesanan", env=env)
     assert (wet.returncode, wet.stdout, wet.stderr) == (2, "", refused)
     verify = cli("verify-idempotent", str(SEED_BATCH), "--transform", "pesanan", env=env)

@@ -93,9 +93,9 @@ def test_the_readme_examples_run_in_order_on_the_demo(tmp_path: Path) -> None:
         out[line.split("#")[0].strip()] = done.stdout
     said = "\n".join(out.values())
     assert "demo in the default workspace at " in said
-    assert "skipped 1 (already resolved): #4" in said
+    assert "Skipped 1 (already resolved): #4." in said
     assert "would discard 1 dead letter" in said and "dry run: nothing was written" in said
-    assert "1 dead letter reopened" in said
+    assert "Reopened 1 dead letter: #2." in said
     assert "failures per day" in said
     assert (tmp_path / "data" / "triage-desk" / "workspace" / "dead_letter.db").is_file()
 

@@ -20,19 +20,20 @@ def ws(tmp_path: Path) -> list[str]:
 
 def test_a_redrive_of_a_resolved_row_says_it_skipped_it(ws: list[str]) -> None:
     first = cli(*ws, "redrive", "4", "--transform", "pesanan@2")
-    assert first.stdout == "re-drove 1 with pesanan@2: 1 succeeded, 0 failed, 0 parked\n"
+    assert first.stdout == (
+        "Re-drove 1 dead letter with pesanan@2: 1 resolved, 0 failed (0 parked).\n"
+    )
     again = cli(*ws, "redrive", "4", "--transform", "pesanan@2")
     assert again.returncode == 0
     assert again.stdout.splitlines() == [
-        "re-drove 0 with pesanan@2: 0 succeeded, 0 failed, 0 parked",
-        "skipped 1 (already resolved): #4",
+        "Re-drove 0 dead letters with pesanan@2: 0 resolved, 0 failed (0 parked). "
+        "Skipped 1 (already resolved): #4.",
     ]
     assert cli(*ws, "discard", "1", "--reason", "junk").returncode == 0
     mixed = cli(*ws, "redrive", "1", "2", "4", "--transform", "pesanan@1")
     assert mixed.stdout.splitlines() == [
-        "re-drove 1 with pesanan@1: 0 succeeded, 1 failed, 0 parked",
-        "skipped 1 (already discarded): #1",
-        "skipped 1 (already resolved): #4",
+        "Re-drove 1 dead letter with pesanan@1: 0 resolved, 1 failed (0 parked). "
+        "Skipped 1 (already discarded): #1. Skipped 1 (already resolved): #4.",
     ]
 
 
@@ -41,11 +42,10 @@ def test_a_dry_run_says_would_for_every_row(ws: list[str]) -> None:
     dry = cli(*ws, "redrive", "1", "2", "3", "4", "--transform", "pesanan@2", "--dry-run")
     assert dry.returncode == 0
     assert dry.stdout.splitlines() == [
-        "would re-drive 3 with pesanan@2: 0 would succeed, 3 would fail "
-        "(dry run: nothing was written)",
-        "would skip 1 (already resolved): #4",
+        "Preview of 3 dead letters with pesanan@2: 0 would succeed, 3 would still fail. "
+        "Would skip 1 (already resolved): #4. Nothing was written.",
     ]
-    assert "succeeded" not in dry.stdout and "skipped" not in dry.stdout
+    assert "resolved," not in dry.stdout and "Skipped" not in dry.stdout
 
 
 def test_skipped_rows_are_named_up_to_ten(tmp_path: Path) -> None:
@@ -58,8 +58,8 @@ def test_skipped_rows_are_named_up_to_ten(tmp_path: Path) -> None:
     ids = [d["id"] for d in listed][:12]
     assert cli(*ws, "discard", *map(str, ids), "--reason", "junk").returncode == 0
     done = cli(*ws, "redrive", *map(str, ids), "--transform", "pesanan@2")
-    assert done.stdout.splitlines()[1] == (
-        "skipped 12 (already discarded): " + ", ".join(f"#{i}" for i in ids[:10]) + " and 2 more"
+    assert done.stdout.splitlines()[0].endswith(
+        " Skipped 12 (already discarded): " + ", ".join(f"#{i}" for i in ids[:10]) + " and 2 more."
     )
 
 
@@ -80,7 +80,9 @@ def test_max_attempts_is_the_limit_that_holds(ws: list[str]) -> None:
         assert cli(*ws, "redrive", "3", "--transform", "pesanan@2").returncode == 0
     assert orjson.loads(cli(*ws, "show", "3", "--json").stdout)["status"] == "parked"
     done = cli(*ws, "redrive", "3", "--transform", "pesanan@2", "--max-attempts", "5")
-    assert done.stdout == "re-drove 1 with pesanan@2: 0 succeeded, 1 failed, 0 parked\n"
+    assert done.stdout == (
+        "Re-drove 1 dead letter with pesanan@2: 0 resolved, 1 failed (0 parked).\n"
+    )
     shown = orjson.loads(cli(*ws, "show", "3", "--json").stdout)
     assert (shown["attempts"], shown["status"]) == (4, "open")
     assert shown["events"][-1]["action"] == "reopened"

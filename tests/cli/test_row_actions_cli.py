@@ -81,7 +81,7 @@ def test_a_filter_changes_what_it_can_and_lists_the_rest(ws: list[str]) -> None:
         {"id": 4, "reason": "dead letter 4 is resolved; it cannot be reopened"}
     ]
     text = cli(*ws, "park", "--batch", "zzz")
-    assert (text.returncode, text.stdout) == (0, "0 dead letters parked\n")
+    assert (text.returncode, text.stdout) == (0, "Parked 0 dead letters.\n")
 
 
 def test_an_action_needs_ids_or_a_filter(ws: list[str]) -> None:
@@ -245,9 +245,8 @@ def test_a_filter_names_the_rows_already_there_and_those_refused(ws: list[str]) 
     done = cli(*ws, "park", "--status", "all")
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
-        "2 dead letters parked; 1 already were; 1 refused "
-        "(first: dead letter 4 is resolved; it cannot be parked)",
-        "  already parked: #2",
+        "Parked 2 dead letters: #1 and #3. Already parked: #2. Left out 1: #4 "
+        "(first: dead letter 4 is resolved; it cannot be parked).",
         "  dead letter 4 is resolved; it cannot be parked",
     ]
 
@@ -319,8 +318,7 @@ def test_a_discard_of_a_discarded_row_says_already_discarded(ws: list[str]) -> N
     done = cli(*ws, "discard", "3", "--reason", "junk")
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
-        "0 dead letters discarded; 1 already were",
-        "  already discarded: #3",
+        "Discarded 0 dead letters. Already discarded: #3.",
     ]
     assert run(ws, "discard", "1", "3", "--reason", "junk")[1] == {
         "action": "discarded",

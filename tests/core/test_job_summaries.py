@@ -91,6 +91,12 @@ def test_a_purge_names_its_statuses_cutoff_and_days() -> None:
     assert nothing.describe() == (
         "Nothing to purge now: no discarded dead letter closed before 2026-09-01 12:00 UTC."
     )
+    # A purge by a policy says its days too (the CLI said "older than 30 days").
+    policy = PurgeSummary(cutoff, ("resolved",), False, 1, {"resolved": 1}, {}, days=30)
+    assert policy.describe() == (
+        "Purged 1 dead letter (1 resolved), closed more than 30 days ago "
+        "(before 2026-09-01 12:00 UTC)."
+    )
 
 
 def test_a_change_set_applied_and_reverted() -> None:
@@ -114,6 +120,6 @@ def test_a_change_set_applied_and_reverted() -> None:
 def test_a_discard_names_its_rows_and_the_way_back() -> None:
     r = ChangeReport("discarded", changed=(2, 3), refused=((4, "edited by eve"),))
     assert r.describe() == (
-        "Discarded 2 dead letters: #2 and #3. Left out 1, changed since the preview: #4 "
+        "Discarded 2 dead letters: #2 and #3. Left out 1: #4 "
         "(first: edited by eve). Reopen brings them back until retention purges them."
     )

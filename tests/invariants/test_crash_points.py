@@ -130,7 +130,7 @@ def test_batch_killed_at_point_then_rerun(
     clean_env = {k: v for k, v in armed.items() if k != "TRIAGE_CRASH_AT"}
     again = cli_run(ws_dir, src, clean_env)
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("resumed batch")
+    assert again.stdout.startswith("Resumed batch")
     check_against_oracle(ws_dir, src)
 
 
@@ -204,7 +204,7 @@ def test_redrive_killed_at_point_then_rerun_ends_as_a_clean_run(point: str, tmp_
         assert ran.returncode == 0, ran.stderr
     done = cli(clean, *redrive)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("re-drove 2,940 with pesanan@2: 2,940 succeeded")
+    assert done.stdout.startswith("Re-drove 2,940 dead letters with pesanan@2: 2,940 resolved")
     assert len(done.stdout.splitlines()) == 1  # a summary: rows only with --verbose
 
     killed = cli(victim, *redrive, crash=f"{point}:2")
@@ -222,7 +222,7 @@ def test_redrive_killed_at_point_then_rerun_ends_as_a_clean_run(point: str, tmp_
 
     again = cli(victim, *redrive)
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("re-drove 2,440 with pesanan@2: 2,440 succeeded")
+    assert again.stdout.startswith("Re-drove 2,440 dead letters with pesanan@2: 2,440 resolved")
     got, want = _redrive_state(victim), _redrive_state(clean)
     assert got[0] == want[0], "the warehouse differs from a clean run"
     assert got[1] == want[1], "the dead letters differ from a clean run"

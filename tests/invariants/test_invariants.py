@@ -172,7 +172,7 @@ def test_crash_safe_kill_9_then_resume(tmp_path: Path) -> None:
             assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "resumed batch" in done.stdout
+    assert "Resumed batch" in done.stdout
     ws = open_workspace(ws_dir)
     got = (table_sha256(ws.warehouse, PESANAN), sorted(dead_letter_lines(ws).items()))
     summary = run_batch(ws, src, "pesanan@2")

@@ -301,7 +301,7 @@ def test_killed_at_point_then_rerun_on_postgres(
     ), killed.stderr
     again = subprocess.run(cmd, env=base, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("resumed batch")
+    assert again.stdout.startswith("Resumed batch")
     with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
         lines = check_workspace_against_oracle(ws, src)
         with ws.store.connect() as conn:  # one event per dead letter, none doubled

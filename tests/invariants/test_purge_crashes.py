@@ -109,7 +109,7 @@ def test_a_killed_purge_audited_what_went_and_the_rerun_the_rest(
 
     again = _purge(args, None)
     assert again.returncode == 0, again.stderr
-    assert f"purged {RESOLVED + DISCARDED - PURGE_CHUNK:,} dead letters" in again.stdout
+    assert f"Purged {RESOLVED + DISCARDED - PURGE_CHUNK:,} dead letters" in again.stdout
     details, named, recorded = _audited(config)
     # Every closed row is named once, across both runs; the two purges' records add up.
     assert sorted(named) == sorted(closed)

@@ -182,7 +182,7 @@ def test_disk_full_stops_cleanly_then_resumes(
             subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
             again = cli(*args, env=env, timeout=120)
             assert again.returncode == 0, again.stderr
-            assert "resumed batch" in again.stdout
+            assert "Resumed batch" in again.stdout
             with open_workspace(disk / "ws") as ws:
                 assert table_sha256(ws.warehouse, PESANAN) == clean[0]
                 assert dead_lines(ws) == clean[1]

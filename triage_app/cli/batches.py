@@ -87,22 +87,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     }
 
-    def text() -> str:
-        if s.already_loaded:
-            return (
-                f"batch {s.batch_id} was already loaded: nothing to do "
-                f"({plural(s.rows, 'row')}: {s.loaded} loaded, {s.superseded} superseded, "
-                f"{s.quarantined} quarantined)"
-            )
-        classes = ", ".join(f"{n} {c}" for c, n in s.by_class.items()) or "none"
-        head = "resumed batch" if s.resumed else "batch"
-        return (
-            f"{head} {s.batch_id}: {plural(s.rows, 'row')}, {s.loaded} loaded, "
-            f"{s.superseded} superseded, {s.quarantined} quarantined ({classes}) "
-            f"in {s.seconds:.2f}s"
-        )
-
-    emit(data, args.json, text)
+    # The run's sentence is core's, the one the window shows (it names the source's batch id).
+    emit(data, args.json, lambda: for_terminal(s.describe()))
     return 0
 
 

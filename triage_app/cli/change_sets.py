@@ -192,15 +192,11 @@ def cmd_fix(args: argparse.Namespace) -> int:
                 lines.append(f"  {r.id:>7}  {r.outcome:14} {for_terminal(said[:120])}")
         if args.dry_run:
             lines.append("dry run: nothing was written")
-        elif report is None:
-            lines.append("nothing to change: no change-set was made")
         else:
-            n = len(report.changed)
-            lines.append(
-                f"change-set {report.change_set_id}: {n:,} dead letter{'s' if n != 1 else ''} "
-                f"changed (triage-app revert {report.change_set_id} undoes it)"
-            )
-            lines += [f"  left out: {for_terminal(why)}" for _, why in report.refused[:20]]
+            # Core's sentence (the window's too); no report: nothing applied, none made.
+            done = report or dls.ChangeSetReport(None, "applied")
+            lines.append(for_terminal(done.describe()))
+            lines += [f"  left out: {for_terminal(why)}" for _, why in done.refused[:20]]
         return "\n".join(lines)
 
     emit(data, args.json, text)
@@ -249,13 +245,9 @@ def cmd_revert(args: argparse.Namespace) -> int:
 
 
 def revert_text(report: Any) -> str:
-    """A revert in words: N restored, M already restored, K moved on (who did what), and
-    whether the change-set is now reverted or what keeps it open."""
-    cs = report.change_set_id
-    lines = [
-        f"change-set {cs}: {len(report.changed):,} restored, {len(report.already):,} "
-        f"already restored, {len(report.moved_on):,} moved on"
-    ]
+    """A revert in words: core's sentence (the window's too), then each row that moved on
+    (who did what) and each left for now (held by a re-drive)."""
+    lines = [for_terminal(report.describe())]
     for m in report.moved_on[:20]:
         state = "still open" if m.still_open else "for good"
         lines.append(f"  moved on ({state}): {for_terminal(m.why)}")
@@ -263,19 +255,4 @@ def revert_text(report: Any) -> str:
         lines.append(f"  … and {len(report.moved_on) - 20:,} more moved on")
     for _, why in report.refused[:20]:
         lines.append(f"  left for now: {for_terminal(why)}")
-    if report.reverted_at is not None:
-        lines.append(f"change-set {cs} is reverted: every row is back or moved on for good")
-        return "\n".join(lines)
-    waits = []
-    if report.waiting:
-        n = len(report.waiting)
-        waits.append(
-            f"{n:,} row{'s' if n != 1 else ''} moved on and still open (edit it back, "
-            "re-drive or discard it)"
-        )
-    if report.refused:
-        waits.append(f"{len(report.refused):,} held by a re-drive")
-    lines.append(
-        f"change-set {cs} stays open: {'; '.join(waits)}; run triage-app revert {cs} again then"
-    )
     return "\n".join(lines)

@@ -283,12 +283,11 @@ def cmd_row_action(args: argparse.Namespace) -> int:
         return 0
     with open_workspace_of(args) as ws:
         report = dls.apply_change(ws, args.ids, change, where=where)
-    verb = change.verb
 
     def text() -> str:
-        lines = [for_terminal(report.summary(verb))]  # it quotes a refusal: who holds a row
-        if report.unchanged:
-            lines.append(f"  already {verb}: {named_ids(report.unchanged)}")
+        # Core's sentence (the window's too), then each refusal's reason: who holds a row,
+        # what it is now. Both quote the store: for_terminal.
+        lines = [for_terminal(report.describe())]
         lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
         if len(report.refused) > 20:
             lines.append(f"  … and {len(report.refused) - 20:,} more refused")
@@ -431,27 +430,12 @@ def cmd_redrive(args: argparse.Namespace) -> int:
             data.pop("stopped")
 
     def text() -> str:
-        if s.dry_run:  # nothing was written: every outcome is a "would"
-            lines = [
-                f"would re-drive {s.attempted:,} with {s.transform}: {s.succeeded:,} would "
-                f"succeed, {s.failed:,} would fail (dry run: nothing was written)"
-            ]
-        else:
-            lines = [
-                f"re-drove {s.attempted:,} with {s.transform}: {s.succeeded:,} succeeded, "
-                f"{s.failed:,} failed, {s.parked:,} parked"
-            ]
-        skip = "would skip" if s.dry_run else "skipped"
-        for why, (n, ids) in s.not_attempted.items():
-            lines.append(f"{skip} {n:,} ({for_terminal(why)}): {named_ids(ids, total=n)}")
-        # A row whose lease ran out: what happened to it meanwhile, and to what it loaded.
-        lapsed = [r for r in s.results if r.outcome == "lapsed"]
-        for r in lapsed:
-            lines.append(f"  #{r.id}: {for_terminal(r.error or '')}")
-        if s.lapsed > len(lapsed):
-            lines.append(f"  and {s.lapsed - len(lapsed):,} more (--verbose or --json names each)")
-        if s.stopped:
-            lines.append(f"stopped by itself: {s.stopped}")
+        # The sentence is core's (the window shows it): counts, rows skipped with why, each
+        # lapsed row kept, why it stopped. It quotes errors from the store: for_terminal.
+        lines = [for_terminal(s.describe())]
+        lapsed_named = sum(1 for r in s.results if r.outcome == "lapsed")
+        if s.lapsed > lapsed_named:
+            lines.append("  (--verbose or --json names each)")
         return "\n".join(lines)
 
     emit(data, args.json, text)

@@ -213,18 +213,9 @@ def cmd_purge(args: argparse.Namespace) -> int:
         s = PurgeJob(policy.days, policy.statuses, args.dry_run, args.batch).run(ws)
 
     def text() -> str:
-        verb = "would purge" if s.dry_run else "purged"
-        parts = ", ".join(f"{n:,} {st}" for st, n in s.by_status.items()) or "nothing"
-        lines = [
-            f"{verb} {plural(s.rows, 'dead letter')} ({parts}) closed before "
-            f"{s.cutoff:%Y-%m-%d %H:%M} UTC ({' and '.join(s.statuses)}, "
-            f"older than {plural(policy.days, 'day')})"
-        ]
-        for day, classes in s.by_day.items():
-            counts = ", ".join(f"{n:,} {c}" for c, n in classes.items())
-            lines.append(f"  quarantined {day}: {counts}")
-        if s.cancelled:
-            lines.append("cancelled: the rest was kept")
+        # Core's sentence, the one the window shows: counts by status, the cutoff, the
+        # first days quarantined (--json has every day), cancelled.
+        lines = [for_terminal(s.describe())]
         if args.save_policy:
             lines.append(f"retention policy saved for the store: {policy.describe()}")
         return "\n".join(lines)

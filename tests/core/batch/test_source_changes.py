@@ -187,7 +187,7 @@ def check_changed_then_resumed(
     src.write_bytes(intact)
     again = run_cli(where, src, {"TRIAGE_LANES": lanes})
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("resumed batch")
+    assert again.stdout.startswith("Resumed batch")
     with ws() as w:
         got = outcome(w)
         r = reconcile(w, got["batch"][0])
@@ -270,7 +270,7 @@ def test_standard_input_is_read_hashed_and_spooled(
         )
         assert ran.returncode == 0, ran.stderr
         if lanes == "1":
-            assert ran.stdout.startswith("batch ")
+            assert ran.stdout.startswith("Batch ")
             with open_workspace(ws_dir) as ws:
                 got = outcome(ws)
                 (b,) = list_batches(ws)

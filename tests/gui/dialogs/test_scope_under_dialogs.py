@@ -349,7 +349,7 @@ def test_discard_of_the_selection_leaves_out_a_row_changed_meanwhile_and_reopens
     dialog.apply()
     qtbot.waitUntil(lambda: bool(reports) and not dialog.is_running())
     assert reports[0].changed == (3,)
-    assert "Left out 1, changed since the preview: #4" in dialog.summary.text()
+    assert "Left out 1: #4 (first: dead letter 4 changed since version" in dialog.summary.text()
     assert dialog.isVisible()  # the steward reads what was left out
     dialog.close()
     assert _statuses(demo_workspace)[3] == "discarded"

@@ -148,15 +148,14 @@ class RedriveSummary:
         if self.dry_run:
             text = (
                 f"Preview of {plural(self.attempted, 'dead letter')} with {self.transform}: "
-                f"{self.succeeded:,} would succeed, {self.failed:,} would still fail. "
-                "Nothing was written."
+                f"{self.succeeded:,} would succeed, {self.failed:,} would still fail."
             )
         else:
             text = (
                 f"Re-drove {plural(self.attempted, 'dead letter')} with {self.transform}: "
                 f"{self.succeeded:,} resolved, {self.failed:,} failed ({self.parked:,} parked)."
             )
-        skip = "would skip" if self.dry_run else "Skipped"
+        skip = "Would skip" if self.dry_run else "Skipped"
         for why, (n, ids) in self.not_attempted.items():
             text += f" {skip} {n:,} ({why}): {named_ids(ids, total=n)}."
         # A row whose lease ran out: what happened to it meanwhile, and to what it loaded.
@@ -169,6 +168,8 @@ class RedriveSummary:
             text += " Cancelled: the rest were not touched."
         if self.stopped:
             text += f" Stopped by itself: {self.stopped}."
+        if self.dry_run:  # last, so that it reads as what holds for the whole sentence
+            text += " Nothing was written."
         return text
 
 

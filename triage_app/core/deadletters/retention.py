@@ -145,6 +145,9 @@ class PurgeSummary:
     purge_id: int | None = None  # the ``purges`` row; None in a dry run or when none went
     seconds: float = 0.0
     cancelled: bool = False
+    # The policy's "older than" in days, for the sentence (None: say only the cutoff).
+    # Not in to_json: ``purge --json`` has the cutoff, and its keys stay as they are.
+    days: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,7 +167,10 @@ class PurgeSummary:
         """One sentence: how many, of which status, closed before when, and the days their
         rows were first quarantined (the window shows it, the CLI prints it)."""
         parts = ", ".join(f"{n:,} {st}" for st, n in self.by_status.items())
-        before = f"closed before {self.cutoff:%Y-%m-%d %H:%M} UTC"
+        cutoff = f"before {self.cutoff:%Y-%m-%d %H:%M} UTC"
+        before = f"closed {cutoff}"
+        if self.days is not None:
+            before = f"closed more than {plural(self.days, 'day')} ago ({cutoff})"
         if self.dry_run and not self.rows:
             return f"Nothing to purge now: no {' or '.join(self.statuses)} dead letter {before}."
         if self.dry_run:
@@ -339,6 +345,7 @@ def purge(
             planned.sorted_by_day(),
             planned.sorted_closed(),
             seconds=time.perf_counter() - started,
+            days=older_than_days,
         )
 
     run_info = _Run(actor, chosen, cutoff, days, batch_id)
@@ -383,6 +390,7 @@ def purge(
         purge_id,
         time.perf_counter() - started,
         cancelled,
+        days=older_than_days,
     )
 
 

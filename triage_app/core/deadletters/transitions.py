@@ -437,8 +437,9 @@ class ChangeReport:
 
     def describe(self) -> str:
         """One sentence a person reads, of a change applied to the rows a preview showed
-        (the window's Discard): how many changed, named; those already so; those left out
-        (changed since the preview), with why; and, for a discard, the way back."""
+        (the window's Discard) or to rows named on the command line: how many changed,
+        named; those already so; those left out, with the first's why (changed since the
+        preview, held by a re-drive, in another status); and, for a discard, the way back."""
         verb = "noted" if self.action == AuditAction.NOTE else self.action
         text = f"{verb.capitalize()} {plural(len(self.changed), 'dead letter')}"
         text += f": {named_ids(list(self.changed))}." if self.changed else "."
@@ -446,7 +447,7 @@ class ChangeReport:
             text += f" Already {verb}: {named_ids(list(self.unchanged))}."
         if self.refused:
             text += (
-                f" Left out {len(self.refused):,}, changed since the preview: "
+                f" Left out {len(self.refused):,}: "
                 f"{named_ids([i for i, _ in self.refused])} (first: {self.refused[0][1]})."
             )
         if self.changed and self.action == AuditAction.DISCARDED:
