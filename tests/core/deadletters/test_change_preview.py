@@ -145,7 +145,7 @@ def test_a_discard_of_a_discarded_row_is_already_discarded_not_refused(ws: Works
     before = store_state(ws)
     report = apply_change(ws, [2], discard("again"))  # by ids, all or none: no refusal
     assert (report.changed, report.unchanged, report.refused) == ((), (2,), ())
-    assert report.summary("discarded") == "0 dead letters discarded; 1 already were"
+    assert report.describe() == "Discarded 0 dead letters. Already discarded: #2."
     assert store_state(ws) == before  # no event, no new version
     report = apply_change(ws, [1, 2], discard("again"))
     assert (report.changed, report.unchanged) == ((1,), (2,))

@@ -18,8 +18,11 @@ def test_row_actions_are_audited(qtbot, window, monkeypatch):
     window.row_actions.reclassify(ErrorClass.CODE)
     qtbot.waitUntil(lambda: "reclassified" in history_actions(window))
     table.selectRow(0)
+    parked = window.model.row(0).id
     window.row_actions.park()
     qtbot.waitUntil(lambda: window.model.total() == 3)
+    # The status bar says core's sentence, as `triage-app park` prints it.
+    assert window.statusBar().currentMessage() == f"Parked 1 dead letter: #{parked}."
     table.selectRow(0)
     window.row_actions.discard()  # the dialog previews the selected row, names it
     discard = window.dialogs()[-1]

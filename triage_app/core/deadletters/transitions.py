@@ -454,15 +454,6 @@ class ChangeReport:
             text += " Reopen brings them back until retention purges them."
         return text
 
-    def summary(self, verb: str) -> str:
-        n = len(self.changed)
-        parts = [f"{n:,} dead letter{'' if n == 1 else 's'} {verb}"]
-        if self.unchanged:
-            parts.append(f"{len(self.unchanged):,} already were")
-        if self.refused:
-            parts.append(f"{len(self.refused):,} refused (first: {self.refused[0][1]})")
-        return "; ".join(parts)
-
 
 def change_rows(
     engine: Engine,

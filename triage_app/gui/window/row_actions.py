@@ -27,7 +27,7 @@ from triage_app.core.deadletters import (
     reclassify_as,
     reopen,
 )
-from triage_app.core.vocabulary import ErrorClass, named_ids
+from triage_app.core.vocabulary import ErrorClass
 from triage_app.gui.workers import QueryThread
 
 # Acting on more rows than this by id is refused; acting on "all matching" goes by filter.
@@ -141,15 +141,13 @@ class RowActions(QObject):
     def reclassify(self, error_class: ErrorClass, _checked: bool = False) -> None:
         versions = self.versions_or_complain()
         if versions:
-            self._run(
-                partial(reclassify_as, error_class), versions, f"reclassified as {error_class}"
-            )
+            self._run(partial(reclassify_as, error_class), versions)
 
     @Slot()
     def park(self) -> None:
         versions = self.versions_or_complain()
         if versions:
-            self._run(partial(park, "parked by hand"), versions, "parked")
+            self._run(partial(park, "parked by hand"), versions)
 
     @Slot()
     def discard(self) -> None:
@@ -161,7 +159,7 @@ class RowActions(QObject):
     def reopen(self) -> None:
         versions = self.versions_or_complain()
         if versions:
-            self._run(partial(reopen, "reopened"), versions, "reopened")
+            self._run(partial(reopen, "reopened"), versions)
 
     @Slot()
     def add_note(self) -> None:
@@ -173,14 +171,13 @@ class RowActions(QObject):
         )
         if ok and text.strip():
             # A note says something about the row whatever happened to it since: unguarded.
-            self._run(partial(note, text), versions, "noted", guarded=False)
+            self._run(partial(note, text), versions, guarded=False)
 
     # -- running --------------------------------------------------------------------------
     def _run(
         self,
         make: Callable[[], RowChange],
         versions: Mapping[int, int],
-        verb: str,
         *,
         guarded: bool = True,
     ) -> None:
@@ -189,11 +186,11 @@ class RowActions(QObject):
         # Version 0 means "not known": then the rows are guarded by their status alone.
         self.queries.submit(
             _change(make, versions, guarded=guarded and all(versions.values())),
-            partial(self._done, verb),
+            self._done,
             self._failed,
         )
 
-    def _done(self, verb: str, result: ChangeReport | Stale) -> None:
+    def _done(self, result: ChangeReport | Stale) -> None:
         if isinstance(result, Stale):
             self.changed.emit()  # read the store again: the steward decides on what is there
             QMessageBox.warning(
@@ -203,10 +200,7 @@ class RowActions(QObject):
                 "they are; look again, then try again.",
             )
             return
-        text = result.summary(verb)
-        if result.changed:
-            text += f": {named_ids(list(result.changed))}"  # which, not only how many
-        self.message.emit(text)
+        self.message.emit(result.describe())  # core's sentence, as the CLI prints it
         self.changed.emit()
 
     def _failed(self, message: str) -> None:
