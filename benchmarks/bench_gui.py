@@ -381,7 +381,7 @@ def measure_batch(app, window, batch_rows: int, tmp: Path) -> None:  # type: ign
     dialog.set_path(source)
     dialog.set_transform("pesanan@1")
     done: list[object] = []
-    dialog.batchFinished.connect(done.append)
+    dialog.jobFinished.connect(done.append)
     heartbeat.start()
     t = time.perf_counter()
     dialog.run()
