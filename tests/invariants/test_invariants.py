@@ -148,7 +148,8 @@ def test_crash_safe_kill_9_then_resume(tmp_path: Path) -> None:
     env = {**os.environ, "TRIAGE_LANES": "2"}
     kills = 0
     for _ in range(3):
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # Nothing reads its output: a pipe nobody closes is a ResourceWarning (and could fill).
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         store = ws_dir / "dead_letter.db"
         # Kill once some chunks are committed, at a moment the run chose, not the test.

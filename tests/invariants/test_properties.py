@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, text
@@ -70,6 +71,7 @@ def write(path: Path, lines: list[str]) -> Path:
     return path
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(batch=batches(), chunk=st.integers(1, 70), lanes=st.sampled_from([1, 2]))
 def test_any_chunk_size_and_lanes(

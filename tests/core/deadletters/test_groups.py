@@ -210,7 +210,9 @@ def test_two_stewards_assigning_one_group_at_once(
             )
             for who in ("ani", "budi")
         ]
-        codes = sorted(p.wait(timeout=60) for p in procs)
+        for p in procs:  # read and close their pipes: no ResourceWarning, no full pipe
+            p.communicate(timeout=60)
+        codes = sorted(p.returncode for p in procs)
         assert codes == [0, 2]
         with open_workspace(**opened) as ws:
             g = next(g for g in dls.error_groups(ws) if g.signature == QTY)
