@@ -71,6 +71,15 @@ def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
             sys.stdout.write(printable(line) + "\n")
 
 
+def for_terminal(text: str) -> str:
+    """Text from the store (a partner's bytes, an error quoting them) as a terminal shows it
+    and does not act on: core's one rule for it (``text_input.shown``), loaded when first
+    needed like the rest of core."""
+    from triage_app.core.text_input import shown
+
+    return shown(text)
+
+
 # What orjson writes raw (it escapes C0 controls itself) and a terminal acts on: inside JSON
 # strings only, as nothing else in JSON text can hold them.
 _RAW_IN_JSON = re.compile(
@@ -121,30 +130,6 @@ def text_argument(path: str, what: str) -> str:
         raise TriageError(f"cannot read {what} {name}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise TriageError(f"{what} {name} is not UTF-8 text") from None
-
-
-# Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences
-# start with ESC or CSI), DEL, the invisible or reordering marks (bidi overrides and
-# isolates, the Arabic letter mark, zero-width ones, the byte order mark), and lone
-# surrogates (bytes that were not UTF-8, which a terminal would get raw or not at all).
-_UNSHOWN = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069"
-    "\ufeff\ud800-\udfff]"
-)
-
-
-def for_terminal(text: str) -> str:
-    """Text from the store (a partner's bytes, an error quoting them) as a terminal shows it
-    and does not act on: each control or reordering character as ``\\xNN``/``\\uNNNN``, a
-    byte kept as a lone surrogate as ``\\xNN``."""
-
-    def escaped(m: re.Match[str]) -> str:
-        n = ord(m.group())
-        if 0xDC80 <= n <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): that byte
-            n -= 0xDC00
-        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
-
-    return _UNSHOWN.sub(escaped, text)
 
 
 # A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.

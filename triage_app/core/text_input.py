@@ -24,7 +24,7 @@ from triage_app.core.errors import TriageError
 # of the groups table; a note or a reason is a few sentences, not a document.
 LIMITS: dict[str, int] = {"owner": 80, "tag": 80, "note": 2000, "reason": 2000}
 
-# What a terminal acts on instead of showing (the same set as cli.support.for_terminal):
+# What a terminal acts on instead of showing (cli.support.for_terminal uses shown() below):
 # C0 and C1 controls, DEL, bidi overrides and isolates, zero-width and line-separator
 # marks, the byte order mark, and lone surrogates (bytes that were not UTF-8).
 _UNSHOWN = re.compile(
@@ -100,7 +100,7 @@ def shown(text: str) -> str:
     refuse as ``\\xNN``/``\\uNNNN`` (a byte kept as a lone surrogate as that byte). For text
     already in a store, from before these checks or from a partner's file, that goes where
     a terminal may show it (the report's Markdown, read with ``cat`` as often as rendered).
-    The command line's own is ``cli.support.for_terminal``, the same rule."""
+    The command line escapes through it too (``cli.support.for_terminal``)."""
 
     def escaped(m: re.Match[str]) -> str:
         n = ord(m.group())
