@@ -141,7 +141,7 @@ def test_passwords_in_the_query_or_a_keyword_string_reach_the_keyring_only(
 def test_an_existing_settings_file_is_made_private(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = tmp_path / "shared"  # a folder the user named and made: left as it is
+    folder = tmp_path / "chosen"  # a folder the user named and made: left as it is
     folder.mkdir(mode=0o755)
     folder.chmod(0o755)
     path = folder / "triage-desk.ini"

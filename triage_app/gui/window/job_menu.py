@@ -27,7 +27,7 @@ from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
 from triage_app.gui.dialogs.discard_dialog import DiscardDialog
 from triage_app.gui.dialogs.fix_dialog import FixDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog
-from triage_app.gui.dialogs.job_dialog import Described
+from triage_app.gui.dialogs.job_dialog import Described, JobDialog
 from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, default_transform
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog
 from triage_app.gui.dialogs.scope import ChosenRows
@@ -77,10 +77,16 @@ class JobMenu(QObject):
             batches=w.batches,  # it opens on the last one's transform
             remember=w.config.description,  # and on the folder of the last file run
         )
-        dialog.setObjectName("batchDialog")
         dialog.showBatch.connect(w.show_batch)
+        self._show(dialog, "batchDialog")
+
+    def _show(self, dialog: JobDialog, name: str | None = None) -> None:
+        """A job dialog shown modeless, named for tests and scripts, its result led to
+        ``finished``, and kept by the window while it is shown or its job runs."""
+        if name is not None:
+            dialog.setObjectName(name)
         dialog.jobFinished.connect(self.finished)
-        w.keep(dialog)
+        self.window.keep(dialog)
         dialog.show()
 
     @Slot(object)
@@ -108,10 +114,7 @@ class JobMenu(QObject):
             transforms_in_use=w.transforms_in_use(),
             parent=w,
         )
-        dialog.setObjectName("redriveDialog")
-        dialog.jobFinished.connect(self.finished)
-        w.keep(dialog)
-        dialog.show()
+        self._show(dialog, "redriveDialog")
 
     @Slot()
     def fix_rows(self) -> None:
@@ -132,10 +135,7 @@ class JobMenu(QObject):
             transform=default_transform(w.transforms_in_use()),
             parent=w,
         )
-        dialog.setObjectName("fixDialog")
-        dialog.jobFinished.connect(self.finished)
-        w.keep(dialog)
-        dialog.show()
+        self._show(dialog, "fixDialog")
 
     @Slot()
     def discard_rows(self) -> None:
@@ -145,10 +145,7 @@ class JobMenu(QObject):
         if w.config is None:
             return
         dialog = DiscardDialog(w.start_job, w.scope, w)
-        dialog.setObjectName("discardDialog")
-        dialog.jobFinished.connect(self.finished)
-        w.keep(dialog)
-        dialog.show()
+        self._show(dialog, "discardDialog")
 
     @Slot()
     def show_change_sets(self) -> None:
@@ -158,10 +155,7 @@ class JobMenu(QObject):
             return
         ws = w.ws
         dialog = ChangeSetsDialog(w.start_job, lambda: list_change_sets(ws), w)
-        dialog.setObjectName("changeSetsDialog")
-        dialog.jobFinished.connect(self.finished)
-        w.keep(dialog)
-        dialog.show()
+        self._show(dialog, "changeSetsDialog")
 
     @Slot(object, str)
     def edit_group(self, group: ErrorGroup, what: str) -> None:
@@ -209,9 +203,7 @@ class JobMenu(QObject):
         if w.config is None or w.queries is None:
             return
         dialog = RetentionDialog(w.config, w.queries, w.start_job, w)
-        dialog.jobFinished.connect(self.finished)
-        w.keep(dialog)
-        dialog.show()
+        self._show(dialog)
 
     @Slot()
     def export_selection(self) -> None:
