@@ -8,17 +8,18 @@ from typing import Any
 
 from triage_app.cli.support import (
     Subparsers,
+    add_row_filter,
     command,
     dead_letter_id,
     emit,
     for_terminal,
     full_ref,
     open_workspace_of,
+    row_filter,
     text_argument,
     whole,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import CLASSES, STATUS_FILTERS
 
 # How each form option reads its argument: FIELD=JSON, OLD=NEW, or FIELD.
 _FORM = {
@@ -72,10 +73,7 @@ def add_commands(subparsers: Subparsers) -> None:
         "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
     )
     r.add_argument("--signature", metavar="TEXT", help="the rows of this error group")
-    r.add_argument("--class", dest="error_class", choices=CLASSES, help="only this class")
-    r.add_argument("--status", choices=STATUS_FILTERS, help="only this status (default open)")
-    r.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
-    r.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    add_row_filter(r, status_help="only this status (default open)")
     sp.add_argument(
         "--try",
         dest="try_ref",
@@ -140,13 +138,7 @@ def _rows(args: argparse.Namespace, ws: Any) -> list[int]:
             "fix: name the rows: ids, --signature, or a filter (--class, --status, --batch, "
             "--search)"
         )
-    where = dls.DeadLetterFilter(
-        status=args.status or "open",
-        error_class=args.error_class,
-        batch_id=args.batch,
-        search=args.search,
-        signature=args.signature,
-    )
+    where = row_filter(args, status=args.status or "open", signature=args.signature)
     return dls.chosen_ids(ws, None, where)
 
 

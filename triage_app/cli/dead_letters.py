@@ -11,6 +11,7 @@ from typing import Any
 
 from triage_app.cli.support import (
     Subparsers,
+    add_row_filter,
     chosen_ids,
     command,
     dead_letter_id,
@@ -20,6 +21,7 @@ from triage_app.cli.support import (
     more_note,
     open_workspace_of,
     rate,
+    row_filter,
     share,
     text_argument,
     whole,
@@ -27,7 +29,6 @@ from triage_app.cli.support import (
 from triage_app.core.vocabulary import (
     CLASSES,
     NOBODY,
-    STATUS_FILTERS,
     WAITING,
     named_ids,
     plural,
@@ -44,20 +45,12 @@ def add_commands(subparsers: Subparsers) -> None:
 
 def _add_list(subparsers: Subparsers) -> None:
     sp = command(subparsers, "list", cmd_list, "list dead letters")
-    sp.add_argument(
-        "--class",
-        dest="error_class",
-        choices=CLASSES,
-        help="only this error class",
+    add_row_filter(
+        sp,
+        class_help="only this error class",
+        status_default="open",
+        status_help="only this status (default open)",
     )
-    sp.add_argument(
-        "--status",
-        default="open",
-        choices=STATUS_FILTERS,
-        help="only this status (default open)",
-    )
-    sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
-    sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
     who = sp.add_mutually_exclusive_group()
     who.add_argument("--owner", metavar="NAME", help="the rows of the error groups NAME owns")
     who.add_argument(
@@ -80,24 +73,16 @@ def _add_list(subparsers: Subparsers) -> None:
     )
 
 
-def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from triage_app.core.deadletters import DeadLetterFilter
-
-    return DeadLetterFilter(
-        error_class=args.error_class,
-        status=args.status,
-        batch_id=args.batch,
-        search=args.search,
-        owner=getattr(args, "owner", None),
-        tag=getattr(args, "tag", None),
-    )
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import page_of_dead_letters
 
     with open_workspace_of(args, create=False) as ws:
-        page = page_of_dead_letters(ws, _filter(args), limit=args.limit, offset=args.offset)
+        page = page_of_dead_letters(
+            ws,
+            row_filter(args, status=args.status, owner=args.owner, tag=args.tag),
+            limit=args.limit,
+            offset=args.offset,
+        )
     views = page.views
     more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
 
@@ -200,15 +185,11 @@ def _add_row_actions(subparsers: Subparsers) -> None:
         sp.add_argument(
             "ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters"
         )
-        class_flag = "--where-class" if name == "reclassify" else "--class"
-        sp.add_argument(class_flag, dest="error_class", choices=CLASSES, help="only this class")
-        sp.add_argument(
-            "--status",
-            choices=STATUS_FILTERS,
-            help=f"only this status (default {_ROW_ACTION_STATUS[name]})",
+        add_row_filter(
+            sp,
+            class_flag="--where-class" if name == "reclassify" else "--class",
+            status_help=f"only this status (default {_ROW_ACTION_STATUS[name]})",
         )
-        sp.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
-        sp.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
         sp.add_argument(
             "--dry-run",
             action="store_true",
@@ -270,12 +251,7 @@ def cmd_row_action(args: argparse.Namespace) -> int:
                 f"{action}: name dead letters by id, or by a filter "
                 "(--status, --class, --batch, --search)"
             )
-        where = dls.DeadLetterFilter(
-            status=args.status or _ROW_ACTION_STATUS[action],
-            error_class=args.error_class,
-            batch_id=args.batch,
-            search=args.search,
-        )
+        where = row_filter(args, status=args.status or _ROW_ACTION_STATUS[action])
     if args.dry_run:
         with open_workspace_of(args, create=False) as ws:
             preview = dls.preview_change(ws, change, ids=args.ids, where=where)

@@ -309,3 +309,37 @@ def start_up_over() -> None:
     if _collector == "frozen":
         gc.unfreeze()
     _collector = None
+
+
+def add_row_filter(
+    target: Any,
+    *,
+    status_help: str,
+    status_default: str | None = None,
+    class_flag: str = "--class",
+    class_help: str = "only this class",
+) -> None:
+    """The filter of every command that picks dead letters by what they are (``list``, the
+    row actions, ``fix``): class, status, batch, search. ``target``: a parser or a group."""
+    from triage_app.core.vocabulary import CLASSES, STATUS_FILTERS
+
+    target.add_argument(class_flag, dest="error_class", choices=CLASSES, help=class_help)
+    target.add_argument(
+        "--status", default=status_default, choices=STATUS_FILTERS, help=status_help
+    )
+    target.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
+    target.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+
+
+def row_filter(args: argparse.Namespace, *, status: str, **more: Any) -> Any:
+    """The ``DeadLetterFilter`` of ``add_row_filter``'s flags, in ``status`` (the command's
+    default when none was given), narrowed by ``more`` (owner, tag, signature)."""
+    from triage_app.core.deadletters import DeadLetterFilter
+
+    return DeadLetterFilter(
+        status=status,
+        error_class=args.error_class,
+        batch_id=args.batch,
+        search=args.search,
+        **more,
+    )
