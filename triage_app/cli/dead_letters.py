@@ -99,14 +99,9 @@ def cmd_list(args: argparse.Namespace) -> int:
                 f"{v.id:>6}  {for_terminal(v.batch_id):16}  {v.line:>6}  {v.error_class:9}  "
                 f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
             )
-        if more:
-            lines.append(more)
         return "\n".join(lines)
 
-    # --json stays an array, as scripts read it; what is left over is said on stderr.
-    emit([v.to_json() for v in views], args.json, text)
-    if more and args.json:
-        print(more, file=sys.stderr)
+    emit([v.to_json() for v in views], args.json, text, more)
     return 0
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -291,13 +290,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
             lines.append(
                 f"{readable(e.at):19}  {actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
             )
-        if more:
-            lines.append(more)
         return "\n".join(lines)
 
-    emit([e.to_json() for e in events], args.json, text)
-    if more and args.json:
-        print(more, file=sys.stderr)
+    emit([e.to_json() for e in events], args.json, text, more)
     return 0
 
 

@@ -49,7 +49,10 @@ def command(
     return sp
 
 
-def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
+def emit(data: JsonValue, as_json: bool, text: Callable[[], str], more: str | None = None) -> None:
+    """``data`` as JSON, or ``text()`` as a terminal shows it. ``more``: what a page left
+    over (``more_note``), the text's last line; under ``--json`` on stderr, so that the JSON
+    stays the value scripts read (an array for ``list`` and ``audit``)."""
     if as_json:
         try:
             out = orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
@@ -58,11 +61,14 @@ def emit(data: JsonValue, as_json: bool, text: Callable[[], str]) -> None:
         # JSON is read on terminals too: what orjson leaves raw and a terminal acts on (C1
         # controls, DEL, bidi and zero-width marks) as \uNNNN, which decodes to the same.
         sys.stdout.write(_RAW_IN_JSON.sub(_json_escape, out) + "\n")
+        if more:
+            print(more, file=sys.stderr)
     else:
         # Each line as a terminal shows it and does not act on: a command names its fields
         # from the store through for_terminal (so that a newline in one cannot forge a line),
         # and what one forgets still reaches no terminal raw.
-        line = "\n".join(map(for_terminal, text().split("\n")))
+        said = text() if more is None else f"{text()}\n{more}"
+        line = "\n".join(map(for_terminal, said.split("\n")))
         try:
             sys.stdout.write(line + "\n")
         except UnicodeEncodeError:  # the same, on a terminal that takes only valid UTF-8
