@@ -4,13 +4,11 @@ breaks when the code breaks it (as tests/core/test_import_contracts.py does for 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.core.test_import_contracts import lint_imports
-from tests.support import REPO
+from tests.support.contracts import lint_with, package_copy
 
 FAMILY = "cli: each family of commands stands alone on the shared support"
 LAYERS = "The window and the command line sit on the engine"
@@ -18,12 +16,7 @@ LAYERS = "The window and the command line sit on the engine"
 
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("cli_layout")
-    shutil.copytree(
-        REPO / "triage_app", root / "triage_app", ignore=shutil.ignore_patterns("*.pyc")
-    )
-    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
-    return root
+    return package_copy(tmp_path_factory, "cli_layout")
 
 
 @pytest.mark.parametrize(
@@ -40,17 +33,7 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_a_broken_cli_contract_is_reported(copy: Path, module: str, line: str, broken: str) -> None:
-    path = copy / "triage_app" / module
-    existed = path.exists()
-    original = path.read_text() if existed else ""
-    path.write_text(original + f"\n{line}  # noqa\n")
-    try:
-        out = lint_imports(copy)
-    finally:
-        if existed:
-            path.write_text(original)
-        else:
-            path.unlink()
+    out = lint_with(copy, module, line)
     assert out.returncode == 1, out.stdout[-2000:]
     reported = [ln for ln in out.stdout.splitlines() if ln.endswith(" BROKEN")]
     assert reported == [f"{broken} BROKEN"], out.stdout[-2000:]

@@ -3,25 +3,12 @@ pyproject.toml are kept, and each kind of contract breaks when the code breaks i
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support import REPO, tool
-
-
-def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
-    """``lint-imports`` on the package at ``root``, with the contracts of its pyproject."""
-    return subprocess.run(
-        [tool("lint-imports"), "--no-cache", "--config", "pyproject.toml"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
-    )
+from tests.support import REPO
+from tests.support.contracts import lint_imports, lint_with, package_copy
 
 
 def test_every_contract_is_kept() -> None:
@@ -32,12 +19,7 @@ def test_every_contract_is_kept() -> None:
 
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("layout")
-    shutil.copytree(
-        REPO / "triage_app", root / "triage_app", ignore=shutil.ignore_patterns("*.pyc")
-    )
-    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
-    return root
+    return package_copy(tmp_path_factory, "layout")
 
 
 @pytest.mark.parametrize(
@@ -54,13 +36,7 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_a_broken_contract_is_reported(copy: Path, module: str, line: str, broken: str) -> None:
-    path = copy / "triage_app" / module
-    original = path.read_text()
-    path.write_text(original + f"\n{line}  # noqa\n")
-    try:
-        out = lint_imports(copy)
-    finally:
-        path.write_text(original)
+    out = lint_with(copy, module, line)
     assert out.returncode == 1, out.stdout[-2000:]
     (reported,) = [ln for ln in out.stdout.splitlines() if ln.endswith(" BROKEN")]
     assert broken in reported
