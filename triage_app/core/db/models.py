@@ -25,6 +25,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     ColumnElement,
+    Date,
     DateTime,
     Double,
     ForeignKey,
@@ -96,6 +97,10 @@ class BatchTable(Base):
     seconds: Column[float] = Column(Double, nullable=False, default=0.0)
     started_at = Column(DateTime, nullable=False, default=utcnow)
     finished_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
+    # Who ran it (audit.actor_for): a batch is the set record of its quarantine, so each row
+    # it quarantined needs no event of its own (schema 0007; NULL for batches from before,
+    # whose rows kept one ``quarantined`` event each).
+    actor: Column[str | None] = Column(String(200), nullable=True)
 
 
 Batch = BatchTable()
@@ -254,6 +259,60 @@ class StatsCacheTable(Base):
 
 
 StatsCache = StatsCacheTable()
+
+
+class DeadLetterCountTable(Base):
+    """The store's dead letters counted by cell: how many rows share a class, signature,
+    status, attempt count, first-failure day (UTC), batch and transform. Kept in the same
+    transaction as every change that moves a row between cells (``db/counts.py``), so that
+    Trends, ``stats`` and ``groups`` read a few thousand cells instead of every row. A
+    cell that empties is deleted."""
+
+    __tablename__ = "dead_letter_counts"
+
+    error_class = Column(String(10), primary_key=True)
+    signature_id = Column(IdType, primary_key=True)
+    status = Column(String(10), primary_key=True)
+    attempts = Column(Integer, primary_key=True)
+    day = Column(Date, primary_key=True)
+    batch_id = Column(String(32), primary_key=True)
+    transform = Column(String(100), primary_key=True)
+    n = Column(BigInteger, nullable=False)
+
+
+DeadLetterCount = DeadLetterCountTable()
+
+
+class RedriveRunTable(Base):
+    """One re-drive that changed the store: who, when, through which version, and what it
+    was given (the ids or the filter, as text). The set record of the rows it resolved
+    (``Resolution``); a failure keeps its own event, with the error it met."""
+
+    __tablename__ = "redrive_runs"
+
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    at = Column(DateTime, nullable=False)
+    actor = Column(String(200), nullable=False)
+    transform = Column(String(100), nullable=False)
+    given = Column(Text, nullable=False, default="")
+
+
+RedriveRun = RedriveRunTable()
+
+
+class ResolutionTable(Base):
+    """A dead letter a re-drive resolved: the run, and the version the row was left at. A
+    resolved row is final, so a row has at most one; its ``resolved`` event is this line
+    and its run (deadletters/trail.py expands it)."""
+
+    __tablename__ = "resolutions"
+
+    dead_letter_id = Column(IdType, ForeignKey("dead_letters.id"), primary_key=True)
+    run_id = Column(IdType, ForeignKey("redrive_runs.id"), nullable=False)
+    version = Column(Integer, nullable=False)
+
+
+Resolution = ResolutionTable()
 
 
 class PurgeTable(Base):

@@ -1,0 +1,75 @@
+"""0007: set-wise records and a summary of the dead letters (issue 23).
+
+- ``batches.actor``: who ran a batch. The batch is the set record of its quarantine, so a
+  row it quarantines gets no event of its own; batches from before take the actor of their
+  rows' ``quarantined`` events, which stay as they were.
+- ``redrive_runs`` and ``resolutions``: a re-drive is one record, and each row it resolved
+  one narrow line (run, row, version) instead of an event.
+- ``dead_letter_counts``: the dead letters counted by cell, filled here from the rows.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007"
+down_revision: str | None = "0006"
+branch_labels = None
+depends_on = None
+
+_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+
+def upgrade() -> None:
+    op.add_column("batches", sa.Column("actor", sa.String(200), nullable=True))
+    # The actor of each batch's first quarantined event: who ran it.
+    op.execute(
+        "UPDATE batches SET actor = (SELECT e.actor FROM audit_events e "
+        "JOIN dead_letters d ON d.id = e.dead_letter_id "
+        "WHERE d.batch_id = batches.batch_id AND e.action = 'quarantined' "
+        "ORDER BY e.id LIMIT 1)"
+    )
+    op.create_table(
+        "redrive_runs",
+        sa.Column("id", _ID, autoincrement=True, nullable=False),
+        sa.Column("at", sa.DateTime(), nullable=False),
+        sa.Column("actor", sa.String(200), nullable=False),
+        sa.Column("transform", sa.String(100), nullable=False),
+        sa.Column("given", sa.Text(), nullable=False),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_table(
+        "resolutions",
+        sa.Column("dead_letter_id", _ID, nullable=False),
+        sa.Column("run_id", _ID, nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["dead_letter_id"], ["dead_letters.id"]),
+        sa.ForeignKeyConstraint(["run_id"], ["redrive_runs.id"]),
+        sa.PrimaryKeyConstraint("dead_letter_id"),
+    )
+    op.create_table(
+        "dead_letter_counts",
+        sa.Column("error_class", sa.String(10), nullable=False),
+        sa.Column("signature_id", _ID, nullable=False),
+        sa.Column("status", sa.String(10), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("day", sa.Date(), nullable=False),
+        sa.Column("batch_id", sa.String(32), nullable=False),
+        sa.Column("transform", sa.String(100), nullable=False),
+        sa.Column("n", sa.BigInteger(), nullable=False),
+        sa.PrimaryKeyConstraint(
+            "error_class", "signature_id", "status", "attempts", "day", "batch_id", "transform"
+        ),
+    )
+    from triage_app.core.db import counts
+
+    counts.rebuild(op.get_bind())
+
+
+def downgrade() -> None:
+    op.drop_table("dead_letter_counts")
+    op.drop_table("resolutions")
+    op.drop_table("redrive_runs")
+    with op.batch_alter_table("batches") as batch:
+        batch.drop_column("actor")
