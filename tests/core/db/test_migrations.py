@@ -17,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, create_engine, inspect
 
 from tests.support import cli
-from triage_app.core.db import HEAD_REVISION, make_engine, open_workspace
+from triage_app.core.db import HEAD_REVISION, counts, make_engine, open_workspace
 from triage_app.core.db.migrations import runner
 from triage_app.core.db.models import Base
 from triage_app.core.db.schema import REVISIONS, ensure_schema, migrate_store
@@ -119,6 +119,22 @@ def test_each_fixture_store_upgrades_to_head_with_its_data_whole(tmp_path: Path,
         assert {r["version"] for r in after["dead_letters"]} == {1}
     payloads = {r["id"]: bytes(r["original_payload"]) for r in after["dead_letters"]}
     assert payloads == {r["id"]: bytes(r["original_payload"]) for r in before["dead_letters"]}
+
+
+@pytest.mark.parametrize("rev", REVISIONS[:-1])
+def test_an_upgraded_store_counts_its_rows_by_cell_and_names_who_ran_each_batch(
+    tmp_path: Path, rev: str
+) -> None:
+    folder = workspace_from(tmp_path, rev)
+    with open_workspace(folder) as ws, ws.store.connect() as conn:
+        cells = counts.stored(conn)
+        assert cells == counts.recount(conn)
+        assert sum(cells.values()) == conn.exec_driver_sql(
+            "SELECT count(*) FROM dead_letters"
+        ).scalar()
+        # The fixtures' events name "fixture" (0001, 0002) or "fixture@vm" (the host added).
+        actors = {r[0] for r in conn.exec_driver_sql("SELECT actor FROM batches")}
+        assert len(actors) == 1 and str(actors.pop()).startswith("fixture")
 
 
 @pytest.mark.slow
