@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -132,17 +133,61 @@ def stored() -> AnySelect:
     )
 
 
+@dataclass(frozen=True)
+class Branch:
+    """One branch of the trail, filtered: its events, the time and id columns its index
+    gives them in, and how many there are (a scalar subquery)."""
+
+    events: AnySelect
+    at: Any
+    key: Any
+    # Counts whose sum (signed) is how many events it holds, each a statement of its own.
+    how_many: tuple[tuple[int, AnySelect], ...]
+
+
+def _how_many(events: AnySelect) -> tuple[tuple[int, AnySelect], ...]:
+    return ((1, select(func.count()).select_from(events.subquery())),)
+
+
+def _quarantined_count(
+    since: dt.datetime | None, actor: str | None, dead_letter_id: int | None
+) -> tuple[tuple[int, AnySelect], ...]:
+    """How many synthesized ``quarantined`` events match: the matching rows less those of
+    them with a stored one. Two index counts, where asking each row whether it has a
+    stored event would probe every row of the store. A stored ``quarantined`` event is at
+    its row's ``first_failed_at`` (quarantine wrote both with one time, and
+    ``keep_quarantined`` copies it), so ``since`` narrows both alike."""
+    e = AuditEvent
+    rows: list[Any] = []
+    kept: list[Any] = [e.action == _QUARANTINED, e.dead_letter_id.is_not(None)]
+    if since is not None:
+        rows.append(DL.first_failed_at >= since)
+        kept.append(e.at >= since)
+    if dead_letter_id is not None:
+        rows.append(DL.id == dead_letter_id)
+        kept.append(e.dead_letter_id == dead_letter_id)
+    if actor:
+        # Who ran the batch: a few batches, then their rows along ix_dl_batch_id.
+        ran = select(Batch.batch_id).where(
+            contains_text(func.coalesce(Batch.actor, UNKNOWN_ACTOR), actor)
+        )
+        rows.append(DL.batch_id.in_(ran))
+        kept.append(e.dead_letter_id.in_(select(DL.id).where(DL.batch_id.in_(ran))))
+    made = select(func.count()).select_from(DL).where(*rows)
+    return ((1, made), (-1, select(func.count()).select_from(e).where(*kept)))
+
+
 def branches(
     *,
     since: dt.datetime | None = None,
     actor: str | None = None,
     action: str | None = None,
     dead_letter_id: int | None = None,
-) -> list[tuple[AnySelect, Any, Any]]:
-    """Each branch of the trail that can hold a matching event, filtered: (select, its
-    time column, its id column), to order by. ``action`` is a stored action's text."""
+) -> list[Branch]:
+    """Each branch of the trail that can hold a matching event, filtered. ``action`` is a
+    stored action's text."""
     e = AuditEvent
-    out: list[tuple[AnySelect, Any, Any]] = []
+    out: list[Branch] = []
     where: list[Any] = []
     if since is not None:
         where.append(e.at >= since)
@@ -152,7 +197,8 @@ def branches(
         where.append(e.dead_letter_id == dead_letter_id)
     if actor:
         where.append(contains_text(e.actor, actor))
-    out.append((stored().where(*where), e.at, e.id))
+    kept = stored().where(*where)
+    out.append(Branch(kept, e.at, e.id, _how_many(kept)))
     if action in (None, _QUARANTINED):
         q = synthesized_quarantined()
         if since is not None:
@@ -161,7 +207,8 @@ def branches(
             q = q.where(DL.id == dead_letter_id)
         if actor:
             q = q.where(contains_text(_batch_actor(), actor))
-        out.append((q, DL.first_failed_at, DL.id))
+        how_many = _quarantined_count(since, actor, dead_letter_id)
+        out.append(Branch(q, DL.first_failed_at, DL.id, how_many))
     if action in (None, _RESOLVED):
         r = synthesized_resolved()
         if since is not None:
@@ -170,19 +217,21 @@ def branches(
             r = r.where(DL.id == dead_letter_id)
         if actor:
             r = r.where(contains_text(RedriveRun.actor, actor))
-        out.append((r, DL.resolved_at, DL.id))
+        out.append(Branch(r, DL.resolved_at, DL.id, _how_many(r)))
     return out
 
 
-def newest_first(parts: list[tuple[AnySelect, Any, Any]], first: int) -> AnySelect:
+def newest_first(parts: list[Branch], first: int) -> AnySelect:
     """The ``first`` newest events of ``parts`` (branches), newest first by (at, id): each
     branch walks its index newest first and stops after ``first``, so only a few pages'
     worth of rows is ever sorted."""
     # A branch's own order: by the columns its index holds (a synthesized event's id rises
     # with its row's, so the tie of two events at one time is broken alike).
     arms = [
-        select(*(s.order_by(at.desc(), key.desc()).limit(first).subquery(f"branch_{i}").c))
-        for i, (s, at, key) in enumerate(parts)
+        select(
+            *(b.events.order_by(b.at.desc(), b.key.desc()).limit(first).subquery(f"branch_{i}").c)
+        )
+        for i, b in enumerate(parts)
     ]
     if len(arms) == 1:
         whole = arms[0].subquery("events")
@@ -191,19 +240,20 @@ def newest_first(parts: list[tuple[AnySelect, Any, Any]], first: int) -> AnySele
     return select(*whole.c).order_by(whole.c.at.desc(), whole.c.id.desc())
 
 
-def count(parts: list[tuple[AnySelect, Any, Any]]) -> AnySelect:
-    """How many events ``parts`` hold in all: one statement, a count per branch."""
-    counts = [select(func.count()).select_from(s.subquery()).scalar_subquery() for s, _, _ in parts]
-    total: Any = counts[0]
-    for c in counts[1:]:
-        total = total + c
-    return select(total)
+def count(conn: Connection, parts: list[Branch]) -> int:
+    """How many events ``parts`` hold in all: a statement per count, each along an index
+    (one read transaction on PostgreSQL; SQLite's counts are one snapshot each)."""
+    total = 0
+    for b in parts:
+        for sign, stmt in b.how_many:
+            total += sign * int(conn.execute(stmt).scalar_one())
+    return total
 
 
 def row_events(conn: Connection, dl_id: int) -> list[Any]:
     """One dead letter's events, oldest first (by time, then id), stored and synthesized."""
     parts = branches(dead_letter_id=dl_id)
-    arms = [s for s, _, _ in parts]
+    arms = [b.events for b in parts]
     whole = arms[0].union_all(*arms[1:]).subquery("events")
     stmt = select(*whole.c).order_by(whole.c.at, whole.c.id)
     return list(conn.execute(stmt))

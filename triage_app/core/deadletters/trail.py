@@ -106,7 +106,7 @@ def parse_action(text: str) -> str:
     return value
 
 
-def _branches(f: AuditFilter) -> list[tuple[expanded_events.AnySelect, Any, Any]]:
+def _branches(f: AuditFilter) -> list[expanded_events.Branch]:
     return expanded_events.branches(
         since=f.since,
         actor=f.actor,
@@ -157,9 +157,8 @@ def count_audit_events(ws: Workspace, f: AuditFilter | None = None) -> int:
     f = f or AuditFilter()
     if _no_such_row(f):
         return 0
-    stmt = expanded_events.count(_branches(f))
     with ws.store.connect() as conn:
-        return int(conn.execute(stmt).scalar_one())
+        return expanded_events.count(conn, _branches(f))
 
 
 def audit_page(
