@@ -21,7 +21,12 @@ from sqlalchemy import text
 from tests.support import gen_batch
 from triage_app.core.crashpoints import POINTS
 from triage_app.core.db import Workspace, open_workspace, table_sha256
-from triage_app.core.deadletters import DeadLetterFilter, get_dead_letter, list_dead_letters
+from triage_app.core.deadletters import (
+    DeadLetterFilter,
+    audit_trail,
+    get_dead_letter,
+    list_dead_letters,
+)
 from triage_app.core.transforms.pesanan import TRANSFORMS, pesanan_v2
 from triage_app.core.verify import reconcile
 
@@ -134,7 +139,12 @@ def test_batch_killed_at_point_then_rerun(
     check_against_oracle(ws_dir, src)
 
 
-REDRIVE_POINTS = ["redrive-after-claim", "redrive-after-warehouse", "redrive-mid-settle"]
+REDRIVE_POINTS = [
+    "redrive-after-claim",
+    "redrive-after-warehouse",
+    "redrive-after-resolutions",
+    "redrive-mid-settle",
+]
 REDRIVE_ROWS = 3_000  # 2,940 of code class: claim chunks of 500, 1,000, 1,440
 
 
@@ -160,20 +170,28 @@ def _redrive_batch(path: Path) -> Path:
 
 
 def _redrive_state(ws_dir: Path) -> tuple[str, list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """The warehouse's hash, every dead letter's state and every event (by row), with
-    what differs between two runs of the same thing (ids of events, times, actors) left
-    out."""
+    """The warehouse's hash, every dead letter's state and every event (by row, oldest
+    first: stored and those the batch and the re-drive stand for), with what differs
+    between two runs of the same thing (ids of events, times, actors) left out."""
     with sqlite3.connect(ws_dir / "dead_letter.db") as c:
         assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         rows = c.execute(
             "SELECT line, status, attempts, version, transform, error_class, claimed_by,"
             " claim_until, resolved_at IS NULL FROM dead_letters ORDER BY line"
         ).fetchall()
-        events = c.execute(
-            "SELECT d.line, e.action, e.detail, e.version FROM audit_events e"
-            " JOIN dead_letters d ON d.id = e.dead_letter_id ORDER BY d.line, e.id"
-        ).fetchall()
+        line_of = dict(c.execute("SELECT id, line FROM dead_letters").fetchall())
+        # Nothing half: a resolved row has its line of a run, and only a resolved row.
+        assert c.execute(
+            "SELECT count(*) FROM dead_letters d LEFT JOIN resolutions r"
+            " ON r.dead_letter_id = d.id LEFT JOIN redrive_runs u ON u.id = r.run_id"
+            " WHERE (d.status = 'resolved') != (u.id IS NOT NULL)"
+        ).fetchone() == (0,)
     with open_workspace(ws_dir) as ws:
+        trail = audit_trail(ws, limit=100_000)
+        events = sorted(
+            ((line_of[e.dead_letter_id], e.action, e.detail, e.version) for e in reversed(trail)),
+            key=lambda e: e[0],  # stable: each row's events stay oldest first
+        )
         return table_sha256(ws.warehouse, PESANAN), rows, events
 
 

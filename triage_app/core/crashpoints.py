@@ -19,6 +19,8 @@ warehouse has the chunk, the store not yet), ``after-chunk-commit``,
 ``redrive-after-claim`` (a re-drive chunk's leases committed, nothing transformed or
 loaded), ``redrive-after-warehouse`` (a re-drive's rows committed, its dead letters not
 resolved), ``redrive-mid-settle`` (a chunk's outcomes and events written, not committed),
+``redrive-after-resolutions`` (a slice of a chunk's rows resolved and their ``resolutions``
+lines written, with the re-drive's ``redrive_runs`` row if it is the first, not committed),
 ``mid-edit`` (an edit written, not committed), ``fix-before-apply`` (a fix previewed,
 nothing of it written), ``mid-change-set`` (a chunk of a change-set's rows written, not
 committed), ``purge-mid-chunk`` (a purge chunk's rows deleted and recorded, not committed),
@@ -48,6 +50,7 @@ POINTS = (
     "redrive-after-claim",
     "redrive-after-warehouse",
     "redrive-mid-settle",
+    "redrive-after-resolutions",
     "mid-edit",
     "fix-before-apply",
     "mid-change-set",

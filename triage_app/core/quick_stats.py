@@ -33,6 +33,9 @@ BATCHES_SQL = (
 VERSION_SQL = (
     "SELECT max(id) FROM audit_events",
     "SELECT max(id) FROM dead_letters",
+    # A re-drive's resolutions write no event (schema 0007: its run is the set record, one
+    # row for many settles); each sets resolved_at, newest last (ix_dl_resolved: one seek).
+    "SELECT max(resolved_at) FROM dead_letters",
     BATCHES_SQL,
     # A purge deletes rows and events, and SQLite may then hand out the ids it freed again:
     # the newest ids alone could look unchanged after one. Its own record always moves.

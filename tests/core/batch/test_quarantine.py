@@ -1,5 +1,7 @@
-"""Quarantine: a failure becomes a dead letter with its evidence and one audit event, once
-per (batch, line) however often a chunk is replayed."""
+"""Quarantine: a failure becomes a dead letter with its evidence, once per (batch, line)
+however often a chunk is replayed. It writes no event of its own: its batch is the set
+record, and the trail reads one ``quarantined`` event per row from the two
+(``expanded_events``), as quarantine used to store it."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from triage_app.core.batch.quarantine import (
     failure_from_message,
     quarantine,
 )
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace, signature_text
+from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace, signature_text
 from triage_app.core.db.models import Traceback
+from triage_app.core.deadletters import expanded_events
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import DataError, TransientError
 from triage_app.core.vocabulary import BatchState, ErrorClass
@@ -136,10 +139,16 @@ def test_one_cause_one_signature_whatever_the_size_of_the_value() -> None:
 # quarantine()
 
 
+TRANSFORMS = {BATCH: "pesanan@2", OTHER: "pesanan@1"}
+
+
 def batches(ws: Workspace, *ids: str) -> None:
+    """Running batches, each named after who runs it, as run_batch records them."""
     with StoreFiller(ws) as filler:
         for batch_id in ids:
-            filler.batch(batch_id, state=BatchState.RUNNING)
+            filler.batch(batch_id, state=BatchState.RUNNING, transform=TRANSFORMS[batch_id])
+    with ws.store.begin() as conn:
+        conn.execute(Batch.__table__.update().values(actor="steward"))
 
 
 def put(ws: Workspace, failures: list[Failure], batch_id: str = BATCH, **kw: Any) -> int:
@@ -186,20 +195,21 @@ def test_a_traceback_is_stored_once_however_many_rows_share_it(workspace: Worksp
 
 
 def events(ws: Workspace) -> list[tuple[int, str, str, dt.datetime, str]]:
+    """The rows' ``quarantined`` events as every reader sees them, by row."""
+    stmt = expanded_events.newest_first(expanded_events.branches(action="quarantined"), 1000)
     with ws.store.connect() as conn:
-        rows = conn.execute(
-            select(
-                AuditEvent.dead_letter_id,
-                AuditEvent.action,
-                AuditEvent.actor,
-                AuditEvent.at,
-                AuditEvent.detail,
-            ).order_by(AuditEvent.id)
-        )
-        return [tuple(r) for r in rows]  # type: ignore[misc]
+        rows = sorted(conn.execute(stmt), key=lambda r: r.dead_letter_id)
+        return [(r.dead_letter_id, r.action, r.actor, r.at, r.detail) for r in rows]
 
 
-def test_quarantine_stores_the_evidence_and_one_event_each(workspace: Workspace) -> None:
+def stored_events(ws: Workspace) -> int:
+    with ws.store.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(AuditEvent)).scalar_one())
+
+
+def test_quarantine_stores_the_evidence_and_one_event_each_through_its_batch(
+    workspace: Workspace,
+) -> None:
     batches(workspace, BATCH)
     data = failure_from(3, b'{"pesanan_id": 3, "qty": -1}\x00\xff', raised(DataError("qty -1")))
     code = failure_from(8, b'{"diskon": null}', code_bug())
@@ -232,6 +242,7 @@ def test_quarantine_stores_the_evidence_and_one_event_each(workspace: Workspace)
         (d3.id, "quarantined", "steward", NOW, "data via pesanan@2: DataError: qty -1"),
         (d8.id, "quarantined", "steward", NOW, f"code via pesanan@2: {code.error}"),
     ]
+    assert stored_events(workspace) == 0  # the batch is their record
 
 
 def test_no_failures_write_nothing(workspace: Workspace) -> None:

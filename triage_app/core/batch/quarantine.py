@@ -1,4 +1,8 @@
-"""Putting failing records into the dead-letter store, with the evidence of why."""
+"""Putting failing records into the dead-letter store, with the evidence of why.
+
+A row quarantined here gets no audit event of its own: its batch (``batches.actor``, the
+transform) is the set record, and the trail synthesizes the row's ``quarantined`` event
+from the two (``deadletters/expanded_events.py``)."""
 
 from __future__ import annotations
 
@@ -10,15 +14,13 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 
 from triage_app.core.db import (
-    AuditEvent,
     DeadLetter,
-    event_insert,
     keep_signatures,
     keep_tracebacks,
     stored_error,
 )
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
-from triage_app.core.vocabulary import AuditAction, ErrorClass, Status
+from triage_app.core.vocabulary import ErrorClass, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +77,6 @@ _DL_COLUMNS = (
     "first_failed_at",
     "last_failed_at",
 )
-# An event's detail, made by the database from the row it is about.
-_DETAIL_SQL = (
-    "error_class || ' via ' || transform || ': ' || coalesce(error, "
-    "(SELECT s.text FROM signatures s WHERE s.id = dead_letters.signature_id))"
-)
 _DL_STAGE = "_stage_dead_letters"
 _NO_PRIVILEGE = "42501"
 _no_staging: list[bool] = []  # not empty once the server refused a staging table
@@ -88,7 +85,6 @@ _no_staging: list[bool] = []  # not empty once the server refused a staging tabl
 @functools.cache
 def _copy_statements() -> tuple[str, str, str]:
     dl = DeadLetter.__tablename__
-    events = AuditEvent.__tablename__
     cols = ", ".join(_DL_COLUMNS)
     create = (
         f"CREATE TEMPORARY TABLE IF NOT EXISTS {_DL_STAGE} ON COMMIT DELETE ROWS AS "
@@ -96,13 +92,10 @@ def _copy_statements() -> tuple[str, str, str]:
     )
     copy = f"COPY {_DL_STAGE} ({cols}) FROM STDIN"
     # Ids in line order, as the multi-row insert gives them; a line already stored (a
-    # replayed chunk) is skipped and gets no second event.
+    # replayed chunk) is skipped.
     move = (
-        f"WITH added AS (INSERT INTO {dl} ({cols}) SELECT {cols} FROM {_DL_STAGE} "
-        "ORDER BY line ON CONFLICT (batch_id, line) DO NOTHING "
-        f"RETURNING id, {_DETAIL_SQL} AS detail) "
-        f"INSERT INTO {events} (dead_letter_id, at, actor, action, detail, version) "
-        "SELECT id, %s, %s, %s, detail, 1 FROM added ORDER BY id"  # born at version 1
+        f"INSERT INTO {dl} ({cols}) SELECT {cols} FROM {_DL_STAGE} "
+        "ORDER BY line ON CONFLICT (batch_id, line) DO NOTHING"
     )
     return create, copy, move
 
@@ -138,12 +131,7 @@ def _rows(
     ]
 
 
-def _quarantine_by_copy(
-    conn: Connection,
-    rows: list[tuple[object, ...]],
-    actor: str,
-    now: dt.datetime,
-) -> int:
+def _quarantine_by_copy(conn: Connection, rows: list[tuple[object, ...]]) -> int:
     create, copy_sql, move = _copy_statements()
     # The DBAPI connection of the caller's transaction: the COPY commits with the rest.
     cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
@@ -152,43 +140,32 @@ def _quarantine_by_copy(
         with cur.copy(copy_sql) as copy:
             for row in rows:
                 copy.write_row(row)
-        cur.execute(move, (now, actor, AuditAction.QUARANTINED.value))
+        cur.execute(move)
         return int(max(cur.rowcount, 0))
     finally:
         cur.close()
 
 
 @functools.cache
-def _sqlite_statements() -> tuple[str, str]:
-    dl, events = DeadLetter.__tablename__, AuditEvent.__tablename__
+def _sqlite_statements() -> str:
+    dl = DeadLetter.__tablename__
     cols = ", ".join(_DL_COLUMNS)
     marks = ", ".join("?" * len(_DL_COLUMNS))
-    add = f"INSERT INTO {dl} ({cols}) VALUES ({marks}) ON CONFLICT (batch_id, line) DO NOTHING"
-    # New rows take ids above the largest (no AUTOINCREMENT: max(rowid) + 1), and the
-    # write lock is held: the rows above the mark are exactly this chunk's new ones.
-    note = (
-        f"INSERT INTO {events} (dead_letter_id, at, actor, action, detail, version) "
-        f"SELECT id, ?, ?, ?, {_DETAIL_SQL}, 1 FROM {dl} WHERE id > ? ORDER BY id"
-    )
-    return add, note
+    return f"INSERT INTO {dl} ({cols}) VALUES ({marks}) ON CONFLICT (batch_id, line) DO NOTHING"
 
 
-def _quarantine_sqlite(
-    conn: Connection, rows: list[tuple[object, ...]], actor: str, stamp: object
-) -> int:
+def _quarantine_sqlite(conn: Connection, rows: list[tuple[object, ...]]) -> int:
     """The driver's own executemany with tuples: SQLAlchemy's per-row parameter handling
     cost more than the inserts on a batch where every row fails."""
-    add, note = _sqlite_statements()
+    add = _sqlite_statements()
     dbapi = conn.connection.driver_connection
     cur = dbapi.cursor()  # type: ignore[union-attr]
     try:
         if not dbapi.in_transaction:  # type: ignore[union-attr]
-            # pysqlite begins at the first write; the mark below needs the lock first.
+            # pysqlite begins at the first write; take the lock for the whole chunk first.
             cur.execute("BEGIN IMMEDIATE")
-        mark = cur.execute(f"SELECT coalesce(max(id), 0) FROM {DeadLetter.__tablename__}")
-        before = mark.fetchone()[0]
         cur.executemany(add, rows)
-        cur.execute(note, (stamp, actor, AuditAction.QUARANTINED.value, before))
+        # executemany sums the rows each insert added: a replayed line adds none.
         return int(cur.rowcount)
     finally:
         cur.close()
@@ -213,13 +190,13 @@ def quarantine(
     actor: str,
     now: dt.datetime,
 ) -> int:
-    """Insert dead letters and their ``quarantined`` events; unique per (batch, line), so a
-    replayed chunk cannot double them. Returns how many were new.
+    """Insert dead letters; unique per (batch, line), so a replayed chunk cannot double
+    them. Returns how many were new. No event per row: the batch, which names ``actor``
+    (written when it was recorded, batch/run.py), is their set record.
 
     A few statements for the whole chunk, whatever its number of failures: the tracebacks
-    and signatures (each text once), the rows by the driver's executemany (SQLite) or COPY
-    (PostgreSQL), and the events of the rows that were new, made from the rows by one
-    INSERT ... SELECT.
+    and signatures (each text once), and the rows by the driver's executemany (SQLite) or
+    COPY (PostgreSQL).
     """
     if not failures:
         return 0
@@ -234,11 +211,11 @@ def quarantine(
         batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
     )
     if sqlite:
-        return _quarantine_sqlite(conn, rows, actor, stamp)
+        return _quarantine_sqlite(conn, rows)
     if not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was
-                return _quarantine_by_copy(conn, rows, actor, now)
+                return _quarantine_by_copy(conn, rows)
         except Exception as exc:
             if getattr(exc, "sqlstate", None) != _NO_PRIVILEGE:
                 raise
@@ -247,20 +224,4 @@ def quarantine(
         _insert_ignoring_duplicates(),
         [dict(zip(_DL_COLUMNS, row, strict=True)) for row in rows],
     ).all()
-    if added:
-        conn.execute(
-            event_insert(),
-            [
-                {
-                    "dead_letter_id": dl_id,
-                    "at": now,
-                    "actor": actor,
-                    "action": AuditAction.QUARANTINED.value,
-                    "detail": f"{by_line[line].error_class.value} via {transform_ref}: "
-                    f"{by_line[line].error}",
-                    "version": 1,  # a dead letter is born at version 1
-                }
-                for dl_id, line in added
-            ],
-        )
     return len(added)

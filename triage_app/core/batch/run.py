@@ -159,7 +159,7 @@ def run_batch(
             partner = Partner(ws, source.fd) if n_lanes == 2 else None
             try:
                 header = source.csv_header() if source.format == "csv" else None
-                stored = _open_batch(ws, source, batch_id, transform, header, retry, sleep)
+                stored = _open_batch(ws, source, batch_id, transform, header, actor, retry, sleep)
                 if stored is not None and stored.state == BatchState.COMPLETE:
                     return _summary(
                         stored,
@@ -221,14 +221,28 @@ def _open_batch(
     batch_id: str,
     transform: Transform,
     header: bytes | None,
+    actor: str,
     retry: RetryPolicy,
     sleep: Callable[[float], None],
 ) -> Row[Any] | None:
     """The stored batch if it was started before (complete, or to resume); None when it is
-    new, recorded now (running, nothing done)."""
+    new, recorded now (running, nothing done) with its ``actor``: the batch is the set
+    record of the rows it quarantines, which get no event of their own."""
     with ws.store.connect() as conn:
         stored = conn.execute(_by_id(batch_id)).one_or_none()
     if stored is not None:
+        if stored.actor is None and stored.state != BatchState.COMPLETE:
+            # Begun before schema 0007 with nothing quarantined yet: the rows this run
+            # quarantines are audited through the batch, so it must name who ran it.
+            def _name() -> None:
+                with ws.store.begin() as conn:
+                    conn.execute(
+                        update(_BATCHES)
+                        .where(_BATCHES.c.batch_id == batch_id, _BATCHES.c.actor.is_(None))
+                        .values(actor=actor)
+                    )
+
+            with_retry(_name, retry, sleep=sleep)
         return stored
     new = insert(_BATCHES).values(
         batch_id=batch_id,
@@ -249,6 +263,7 @@ def _open_batch(
         q_transient=0,
         seconds=0.0,
         started_at=utcnow(),
+        actor=actor,
     )
 
     def _record() -> None:

@@ -13,7 +13,6 @@ from sqlalchemy import func, select
 
 from triage_app.core.clock import iso
 from triage_app.core.db import (
-    AuditEvent,
     Batch,
     DeadLetter,
     ErrorGroupNotes,
@@ -23,6 +22,7 @@ from triage_app.core.db import (
     signature_text,
     working_payload,
 )
+from triage_app.core.deadletters import expanded_events
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered, order_clause
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import PayloadKind
@@ -198,16 +198,6 @@ def matching_ids(ws: Workspace, f: DeadLetterFilter) -> list[int]:
         return list(conn.execute(stmt).scalars())
 
 
-_EVENT_COLUMNS = (
-    AuditEvent.at,
-    AuditEvent.actor,
-    AuditEvent.action,
-    AuditEvent.detail,
-    AuditEvent.version,
-    AuditEvent.replaced_payload,
-)
-
-
 def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
     with ws.store.connect() as conn:
         dl = conn.execute(
@@ -227,11 +217,8 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
         header = conn.execute(
             select(Batch.csv_header).where(Batch.batch_id == dl.batch_id)
         ).scalar_one_or_none()
-        events = conn.execute(
-            select(*_EVENT_COLUMNS)
-            .where(AuditEvent.dead_letter_id == dl_id)
-            .order_by(AuditEvent.id)
-        ).all()
+        # Stored and those its batch and re-drive stand for, oldest first.
+        events = expanded_events.row_events(conn, dl_id)
         notes = ErrorGroupNotes
         group = conn.execute(
             select(notes.owner, notes.tags, notes.note).where(notes.signature_id == dl.signature_id)

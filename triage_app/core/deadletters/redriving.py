@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 
 from triage_app.core.batch import (
@@ -52,6 +53,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import claims, leases, settling
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, not_found
+from triage_app.core.deadletters.retention import id_ranges
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
@@ -375,6 +377,7 @@ def redrive(
         sleep,
         leases.new_token(actor),
         registry or default_registry(),
+        record=settling.RunRecord(_given(chosen, where)),
     )
     tally = _Tally(keep)
     would = SeenRowsBuilder() if dry_run else None
@@ -425,6 +428,14 @@ def redrive(
             on_results(chunk)
     summary = tally.summary(transform.ref, dry_run, cancelled)
     return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
+
+
+def _given(chosen: Sequence[int] | None, where: DeadLetterFilter | None) -> str:
+    """What a re-drive was given, for its set record: the ids as [first, last] runs, or the
+    filter in words (JSON text)."""
+    if chosen is not None:
+        return orjson.dumps({"ids": id_ranges(chosen)}).decode()
+    return orjson.dumps({"filter": where.describe() if where is not None else ""}).decode()
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN, RedriveOutcome.LAPSED)
@@ -531,6 +542,8 @@ class _Run:
     token: str  # who holds the claims
     registry: Registry = field(default_factory=default_registry)  # a lapsed row's version
     headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
+    # The set record of the rows it resolves, made by the first settle that resolves any.
+    record: settling.RunRecord = field(default_factory=lambda: settling.RunRecord(""))
 
     def claimed_chunk(
         self, part: Sequence[int], expected: dict[int, int] | None = None
@@ -736,6 +749,7 @@ class _Run:
                 transform.ref,
                 self.max_attempts,
                 self.actor,
+                self.record,
             ),
             retry,
             sleep=sleep,

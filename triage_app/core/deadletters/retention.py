@@ -40,6 +40,7 @@ from triage_app.core.db import (
     ChangeSetRow,
     DeadLetter,
     Purge,
+    Resolution,
     StoreSetting,
     Workspace,
     actor_for,
@@ -454,6 +455,11 @@ def _delete_chunk(
     # gone, and a revert reports the rows they still have.
     conn.execute(
         delete(ChangeSetRow).where(ChangeSetRow.dead_letter_id.in_(select(dl.id).where(*still)))
+    )
+    # A resolved row's line of the re-drive that resolved it (its ``resolved`` event) goes
+    # with it; the run itself stays, the record of what else it did.
+    conn.execute(
+        delete(Resolution).where(Resolution.dead_letter_id.in_(select(dl.id).where(*still)))
     )
     discarded: dict[int, Any] = {}
     for dl_id, action, at in events:

@@ -4,23 +4,24 @@ outcome was written, and the lease ended.
 
 Each outcome is a guarded change like those by hand (``transitions.py``): written only
 while this re-drive's lease still holds the row, in the same write transaction, bumping
-the version, with its audit event. With ``transitions.py`` this module writes what a dead
-letter says; nothing else does.
+the version. A failure has its audit event, with the error it met; the rows a re-drive
+resolves have one set record, the re-drive's ``redrive_runs`` row (``RunRecord``), and a
+``resolutions`` line each, which the trail expands into their ``resolved`` events
+(``expanded_events.py``). With ``transitions.py`` this module writes what a dead letter
+says; nothing else does.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Connection,
-    DateTime,
     Engine,
-    String,
-    Text,
+    Integer,
     bindparam,
     func,
     insert,
@@ -35,12 +36,15 @@ from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     AuditEvent,
     DeadLetter,
+    RedriveRun,
+    Resolution,
     event_insert,
     keep_signatures,
     keep_tracebacks,
     stored_error,
 )
 from triage_app.core.deadletters import leases
+from triage_app.core.deadletters.expanded_events import keep_quarantined
 from triage_app.core.deadletters.transitions import (
     audit_event,
     id_in,
@@ -65,6 +69,17 @@ class RowNow(NamedTuple):
     transform: str | None
 
 
+@dataclass
+class RunRecord:
+    """A re-drive's set record: what it was ``given`` (ids or a filter, as text), and the
+    id of its ``redrive_runs`` row once a settle that resolved something committed it
+    (made in that settle's transaction: a re-drive that resolves nothing, a dry run
+    among them, writes none)."""
+
+    given: str
+    id: int | None = field(default=None)
+
+
 @dataclass(frozen=True)
 class Settled:
     outcome: RedriveOutcome
@@ -82,20 +97,25 @@ def settle(
     transform_ref: str,
     max_attempts: int,
     actor: str,
+    run: RunRecord | None = None,
 ) -> dict[int, Settled]:
     """Write the outcome of each row the re-drive still holds and release it. A row whose
     lease ran out before now is not settled, even if nobody took it: another steward may
     have discarded or edited it once the lease was free. It is reported ``lapsed``, with
     what happened to it meanwhile and the row as it is now (``Settled.now``), for the
     re-drive to judge what it loaded. Attempts are counted from the row as it is now, never
-    from what was read earlier."""
+    from what was read earlier.
+
+    ``run``: the re-drive's set record, shared by its settles (None: one of its own)."""
     out: dict[int, Settled] = {}
     ids = [*resolved, *failed]
     if not ids:
         return out
+    run = run if run is not None else RunRecord("")
+    made: list[int] = []  # the run's id, when this transaction made its row
     with write_transaction(engine) as conn:
         now = utcnow()
-        for i in _resolve(conn, token, resolved, transform_ref, actor, now):
+        for i in _resolve(conn, token, resolved, transform_ref, actor, now, run, made):
             out[i] = Settled(RedriveOutcome.RESOLVED)
         locked = lock_rows(conn, list(failed)) if failed else {}
         rows = {i: r for i, r in locked.items() if leases.still_held(r, token, now)}
@@ -113,6 +133,9 @@ def settle(
             if r.status == Status.PARKED and r.attempts + 1 < max_attempts and i in failed
         ]
         unparked = _parked_by_the_limit(conn, below)
+        # The failure overwrites the row's class and error: what its synthesized
+        # ``quarantined`` event is made of. Stored first, as it would have been made.
+        keep_quarantined(conn, [i for i in failed if i in rows])
         for i, f in failed.items():
             row = rows.get(i)
             if row is None:
@@ -174,6 +197,8 @@ def settle(
         if events:
             conn.execute(event_insert(), events)
         crash_point("redrive-mid-settle")
+    if made:  # committed: the re-drive's later settles add to this run
+        run.id = made[0]
     return out
 
 
@@ -242,7 +267,24 @@ def _parked_by_the_limit(conn: Connection, ids: Sequence[int]) -> set[int]:
     return {int(i) for i in conn.execute(by_limit).scalars() if i is not None}
 
 
-_EVENT_COLUMNS = ("dead_letter_id", "at", "actor", "action", "detail", "version")
+_RESOLUTION_COLUMNS = ("dead_letter_id", "run_id", "version")
+
+
+def _run_id(
+    conn: Connection, run: RunRecord, made: list[int], actor: str, transform_ref: str
+) -> int:
+    """The re-drive's ``redrive_runs`` row: the one an earlier settle committed, or one made
+    now, in this transaction (``made`` keeps it until the commit)."""
+    if run.id is not None:
+        return run.id
+    if not made:
+        new = conn.execute(
+            insert(RedriveRun)
+            .values(at=utcnow(), actor=actor, transform=transform_ref, given=run.given)
+            .returning(RedriveRun.id)
+        ).scalar_one()
+        made.append(int(new))
+    return made[0]
 
 
 def _resolve(
@@ -252,12 +294,13 @@ def _resolve(
     transform_ref: str,
     actor: str,
     now: dt.datetime,
+    run: RunRecord,
+    made: list[int],
 ) -> list[int]:
     """Resolve the rows of ``ids`` this re-drive still holds, set-wise: per slice of ids
-    one UPDATE of the rows and one INSERT ... SELECT of their events (the version each
-    row has after the change); which were resolved."""
+    one UPDATE of the rows and one INSERT ... SELECT of their ``resolutions`` lines (the
+    run, the version each row has after the change); which were resolved."""
     done: list[int] = []
-    detail = f"re-driven with {transform_ref}"
     for part in slices(sorted(set(ids))):
         # Only rows still held: a lease that ran out is not ours any more (``_lapsed``).
         held = (id_in(conn, part), DL.claimed_by == token, DL.claim_until > now)
@@ -279,14 +322,9 @@ def _resolve(
                 claim_until=None,
             )
         )
-        events = select(
-            DL.id,
-            literal(now, DateTime()),
-            literal(actor, String()),
-            literal(AuditAction.RESOLVED.value, String()),
-            literal(detail, Text()),
-            DL.version,
-        ).where(id_in(conn, mine))
-        conn.execute(insert(AuditEvent).from_select(_EVENT_COLUMNS, events.order_by(DL.id)))
+        run_id = _run_id(conn, run, made, actor, transform_ref)
+        lines = select(DL.id, literal(run_id, Integer()), DL.version).where(id_in(conn, mine))
+        conn.execute(insert(Resolution).from_select(_RESOLUTION_COLUMNS, lines.order_by(DL.id)))
+        crash_point("redrive-after-resolutions")
         done += mine
     return done

@@ -2,23 +2,24 @@
 first, narrowed by time, actor, action and dead letter. What ``triage-app audit`` prints
 and the window's Audit tab shows.
 
-Every filter is served by an index of ``audit_events``: ``ix_event_at`` orders the whole
-trail and bounds ``since``; ``ix_event_action_at`` serves an action (with or without
-``since``); ``ix_event_dl`` finds one dead letter's events. An actor is a substring, so no
-index finds it; the walk along ``ix_event_at`` stops once a page is full.
+The trail is the stored events and those the set records stand for (a batch's
+quarantined rows, a re-drive's resolved ones), expanded in one place:
+``expanded_events.py``. Every filter is served by an index in each branch: the stored
+events' ``ix_event_at`` orders them and bounds ``since``, ``ix_event_action_at`` serves an
+action (with or without ``since``), ``ix_event_dl`` finds one dead letter's events; the
+synthesized ones walk ``ix_dl_first_failed`` and ``ix_dl_resolved`` (a row: its primary
+key). An actor is a substring, so no index finds it; each walk stops once a page is full.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
-
-from sqlalchemy import Select, and_, func, select
+from typing import Any
 
 from triage_app.core.clock import iso
-from triage_app.core.db import AuditEvent, Workspace
-from triage_app.core.deadletters.filters import contains_text
+from triage_app.core.db import Workspace
+from triage_app.core.deadletters import expanded_events
 from triage_app.core.deadletters.queries import MAX_ROWS
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import AuditAction
@@ -43,6 +44,8 @@ class AuditFilter:
 class AuditRecord:
     """One event, as it leaves the package (a frozen value, safe across threads)."""
 
+    # Stored events have their row's id; an event a set record stands for a negative one,
+    # fixed by its dead letter (expanded_events.py). Only the order depends on it.
     id: int
     at: str  # ISO 8601, UTC: 2026-03-01T10:00:00Z
     actor: str
@@ -103,26 +106,13 @@ def parse_action(text: str) -> str:
     return value
 
 
-def _clauses(f: AuditFilter) -> list[Any]:
-    e = AuditEvent
-    out: list[Any] = []
-    if f.since is not None:
-        out.append(e.at >= f.since)
-    if f.action is not None:
-        out.append(e.action == parse_action(f.action))
-    if f.dead_letter_id is not None:
-        out.append(e.dead_letter_id == f.dead_letter_id)
-    if f.actor:
-        out.append(contains_text(e.actor, f.actor))
-    return out
-
-
-SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
-
-
-def _where(stmt: SelectT, f: AuditFilter) -> SelectT:
-    clauses = _clauses(f)
-    return stmt.where(and_(*clauses)) if clauses else stmt
+def _branches(f: AuditFilter) -> list[expanded_events.Branch]:
+    return expanded_events.branches(
+        since=f.since,
+        actor=f.actor,
+        action=parse_action(f.action) if f.action is not None else None,
+        dead_letter_id=f.dead_letter_id,
+    )
 
 
 def _check_page(limit: int, offset: int) -> None:
@@ -145,9 +135,9 @@ def audit_trail(
     _check_page(limit, offset)
     if _no_such_row(f):
         return []
-    e = AuditEvent
-    stmt = _where(select(e.id, e.at, e.actor, e.action, e.dead_letter_id, e.detail, e.version), f)
-    stmt = stmt.order_by(e.at.desc(), e.id.desc()).limit(min(limit, MAX_ROWS)).offset(offset)
+    limit = min(limit, MAX_ROWS)
+    stmt = expanded_events.newest_first(_branches(f), offset + limit)
+    stmt = stmt.limit(limit).offset(offset)
     with ws.store.connect() as conn:
         return [
             AuditRecord(
@@ -167,9 +157,8 @@ def count_audit_events(ws: Workspace, f: AuditFilter | None = None) -> int:
     f = f or AuditFilter()
     if _no_such_row(f):
         return 0
-    stmt = _where(select(func.count()).select_from(AuditEvent), f)
     with ws.store.connect() as conn:
-        return int(conn.execute(stmt).scalar_one())
+        return expanded_events.count(conn, _branches(f))
 
 
 def audit_page(

@@ -51,7 +51,7 @@ from triage_app.core.db import (
     notify_change,
     working_payload,
 )
-from triage_app.core.deadletters import leases
+from triage_app.core.deadletters import expanded_events, leases
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import (
     CLOSED,
@@ -161,13 +161,10 @@ def slices(ids: Sequence[int]) -> Iterator[Sequence[int]]:
 
 
 def last_change(conn: Connection, dl_id: int) -> str:
-    """The newest event of the row, said for a refusal: "discarded by ani at …"."""
-    e = conn.execute(
-        select(AuditEvent.action, AuditEvent.actor, AuditEvent.at)
-        .where(AuditEvent.dead_letter_id == dl_id)
-        .order_by(AuditEvent.id.desc())
-        .limit(1)
-    ).first()
+    """The newest event of the row, said for a refusal: "discarded by ani at …" (a
+    re-drive's resolution too, which its set record stands for)."""
+    newest = expanded_events.newest_first(expanded_events.branches(dead_letter_id=dl_id), 1)
+    e = conn.execute(newest.limit(1)).first()
     return "changed" if e is None else f"{e.action} by {e.actor} at {iso(e.at)}"
 
 
@@ -502,6 +499,10 @@ def change_rows(
                 events.append(
                     audit_event(dl_id, change.action, detail, actor, now, row.version + 1)
                 )
+            if change.error_class is not None:
+                # A reclassify overwrites the class its synthesized ``quarantined`` event
+                # is made of: that event is stored first, as it was.
+                expanded_events.keep_quarantined(conn, [u["b_id"] for u in updates])
             _apply(conn, updates, now, change.check_claim)
             if events:
                 conn.execute(event_insert(), events)

@@ -1,0 +1,275 @@
+"""A dead letter's events as a reader asks for them: the stored ones (``audit_events``) and
+those its set records stand for, expanded here and nowhere else.
+
+A batch is the set record of the rows it quarantined (schema 0007): such a row has no
+stored ``quarantined`` event, and its event is made from the row (class, error) and its
+batch (transform, actor), at its ``first_failed_at``, version 1. A re-drive is one
+``redrive_runs`` row, and each row it resolved one ``resolutions`` line: the row's
+``resolved`` event is made from the two, at its ``resolved_at``. Old stores keep their
+stored events; synthesis only stands in for a row that has no stored ``quarantined``
+event (a re-drive before 0007 left no ``resolutions`` line, so there is nothing to
+synthesize). A change that overwrites what a synthesized event is made of (a re-drive's
+failure, a reclassify) first stores the row's real event (``keep_quarantined``).
+
+Each branch is read newest first along an index, at most as far as a page needs:
+stored events along ``ix_event_at`` (``ix_event_action_at`` for an action, ``ix_event_dl``
+for a row), quarantined rows along ``ix_dl_first_failed``, resolved ones along
+``ix_dl_resolved`` (each with a primary-key lookup of ``resolutions`` and its run). A
+synthesized event has a negative id, fixed by its row (``2 * id - 2**62`` quarantined,
+one more resolved): pages are stable, (at desc, id desc) is a total order, and a branch's
+index (time, then row id) gives its events in that order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Integer,
+    LargeBinary,
+    Select,
+    String,
+    Text,
+    cast,
+    func,
+    insert,
+    literal,
+    null,
+    select,
+)
+
+from triage_app.core.db import (
+    AuditEvent,
+    Batch,
+    DeadLetter,
+    RedriveRun,
+    Resolution,
+    signature_text,
+)
+from triage_app.core.deadletters.filters import contains_text
+from triage_app.core.vocabulary import AuditAction
+
+DL = DeadLetter
+AnySelect = Select[*tuple[Any, ...]]
+_QUARANTINED = AuditAction.QUARANTINED.value
+_RESOLVED = AuditAction.RESOLVED.value
+# The columns every branch yields, in this order.
+COLUMNS = ("id", "at", "actor", "action", "dead_letter_id", "detail", "version", "replaced_payload")
+# Below every stored id (positive) and rising with the row's id.
+SYNTHESIZED_IDS = -(2**62)
+UNKNOWN_ACTOR = "unknown"  # a batch that never named who ran it (cannot happen since 0007)
+
+
+def _stored_quarantined(dl_id: Any) -> Any:
+    e = AuditEvent.__table__.alias("stored_q")
+    return select(e.c.id).where(e.c.dead_letter_id == dl_id, e.c.action == _QUARANTINED).exists()
+
+
+def _of_batch(column: Any) -> Any:
+    # A primary-key lookup per row, whatever the planner thinks of a small table's size.
+    return select(column).where(Batch.batch_id == DL.batch_id).scalar_subquery()
+
+
+def _batch_actor() -> Any:
+    return func.coalesce(_of_batch(Batch.actor), UNKNOWN_ACTOR)
+
+
+def _quarantined_detail() -> Any:
+    # As quarantine wrote it: "code via pesanan@1: TypeError: ...", the error that made the
+    # row (the signature when the row keeps no text of its own).
+    error = func.coalesce(DL.error, signature_text())
+    return DL.error_class + " via " + _of_batch(Batch.transform) + ": " + error
+
+
+def synthesized_quarantined() -> AnySelect:
+    """The ``quarantined`` event of each row that has none stored, made from the row and
+    its batch; unfiltered and unordered."""
+    return (
+        select(
+            (DL.id * 2 + SYNTHESIZED_IDS).label("id"),
+            DL.first_failed_at.label("at"),
+            _batch_actor().label("actor"),
+            literal(_QUARANTINED, String()).label("action"),
+            DL.id.label("dead_letter_id"),
+            _quarantined_detail().label("detail"),
+            literal(1, Integer()).label("version"),  # a dead letter is born at version 1
+            cast(null(), LargeBinary()).label("replaced_payload"),
+        )
+        .select_from(DL)
+        .where(~_stored_quarantined(DL.id))
+    )
+
+
+def synthesized_resolved() -> AnySelect:
+    """The ``resolved`` event of each row a re-drive resolved since 0007, made from its
+    ``resolutions`` line and its run; unfiltered and unordered."""
+    run = RedriveRun
+    return (
+        select(
+            (DL.id * 2 + (SYNTHESIZED_IDS + 1)).label("id"),
+            DL.resolved_at.label("at"),
+            run.actor.label("actor"),
+            literal(_RESOLVED, String()).label("action"),
+            DL.id.label("dead_letter_id"),
+            (literal("re-driven with ", Text()) + run.transform).label("detail"),
+            Resolution.version.label("version"),
+            cast(null(), LargeBinary()).label("replaced_payload"),
+        )
+        .select_from(DL)
+        .join(Resolution, Resolution.dead_letter_id == DL.id)
+        .join(run, run.id == Resolution.run_id)
+        .where(DL.resolved_at.is_not(None))
+    )
+
+
+def stored() -> AnySelect:
+    e = AuditEvent
+    return select(
+        e.id, e.at, e.actor, e.action, e.dead_letter_id, e.detail, e.version, e.replaced_payload
+    )
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One branch of the trail, filtered: its events, the time and id columns its index
+    gives them in, and how many there are (a scalar subquery)."""
+
+    events: AnySelect
+    at: Any
+    key: Any
+    # Counts whose sum (signed) is how many events it holds, each a statement of its own.
+    how_many: tuple[tuple[int, AnySelect], ...]
+
+
+def _how_many(events: AnySelect) -> tuple[tuple[int, AnySelect], ...]:
+    return ((1, select(func.count()).select_from(events.subquery())),)
+
+
+def _quarantined_count(
+    since: dt.datetime | None, actor: str | None, dead_letter_id: int | None
+) -> tuple[tuple[int, AnySelect], ...]:
+    """How many synthesized ``quarantined`` events match: the matching rows less those of
+    them with a stored one. Two index counts, where asking each row whether it has a
+    stored event would probe every row of the store. A stored ``quarantined`` event is at
+    its row's ``first_failed_at`` (quarantine wrote both with one time, and
+    ``keep_quarantined`` copies it), so ``since`` narrows both alike."""
+    e = AuditEvent
+    rows: list[Any] = []
+    kept: list[Any] = [e.action == _QUARANTINED, e.dead_letter_id.is_not(None)]
+    if since is not None:
+        rows.append(DL.first_failed_at >= since)
+        kept.append(e.at >= since)
+    if dead_letter_id is not None:
+        rows.append(DL.id == dead_letter_id)
+        kept.append(e.dead_letter_id == dead_letter_id)
+    if actor:
+        # Who ran the batch: a few batches, then their rows along ix_dl_batch_id.
+        ran = select(Batch.batch_id).where(
+            contains_text(func.coalesce(Batch.actor, UNKNOWN_ACTOR), actor)
+        )
+        rows.append(DL.batch_id.in_(ran))
+        kept.append(e.dead_letter_id.in_(select(DL.id).where(DL.batch_id.in_(ran))))
+    made = select(func.count()).select_from(DL).where(*rows)
+    return ((1, made), (-1, select(func.count()).select_from(e).where(*kept)))
+
+
+def branches(
+    *,
+    since: dt.datetime | None = None,
+    actor: str | None = None,
+    action: str | None = None,
+    dead_letter_id: int | None = None,
+) -> list[Branch]:
+    """Each branch of the trail that can hold a matching event, filtered. ``action`` is a
+    stored action's text."""
+    e = AuditEvent
+    out: list[Branch] = []
+    where: list[Any] = []
+    if since is not None:
+        where.append(e.at >= since)
+    if action is not None:
+        where.append(e.action == action)
+    if dead_letter_id is not None:
+        where.append(e.dead_letter_id == dead_letter_id)
+    if actor:
+        where.append(contains_text(e.actor, actor))
+    kept = stored().where(*where)
+    out.append(Branch(kept, e.at, e.id, _how_many(kept)))
+    if action in (None, _QUARANTINED):
+        q = synthesized_quarantined()
+        if since is not None:
+            q = q.where(DL.first_failed_at >= since)
+        if dead_letter_id is not None:
+            q = q.where(DL.id == dead_letter_id)
+        if actor:
+            q = q.where(contains_text(_batch_actor(), actor))
+        how_many = _quarantined_count(since, actor, dead_letter_id)
+        out.append(Branch(q, DL.first_failed_at, DL.id, how_many))
+    if action in (None, _RESOLVED):
+        r = synthesized_resolved()
+        if since is not None:
+            r = r.where(DL.resolved_at >= since)
+        if dead_letter_id is not None:
+            r = r.where(DL.id == dead_letter_id)
+        if actor:
+            r = r.where(contains_text(RedriveRun.actor, actor))
+        out.append(Branch(r, DL.resolved_at, DL.id, _how_many(r)))
+    return out
+
+
+def newest_first(parts: list[Branch], first: int) -> AnySelect:
+    """The ``first`` newest events of ``parts`` (branches), newest first by (at, id): each
+    branch walks its index newest first and stops after ``first``, so only a few pages'
+    worth of rows is ever sorted."""
+    # A branch's own order: by the columns its index holds (a synthesized event's id rises
+    # with its row's, so the tie of two events at one time is broken alike).
+    arms = [
+        select(
+            *(b.events.order_by(b.at.desc(), b.key.desc()).limit(first).subquery(f"branch_{i}").c)
+        )
+        for i, b in enumerate(parts)
+    ]
+    if len(arms) == 1:
+        whole = arms[0].subquery("events")
+    else:
+        whole = arms[0].union_all(*arms[1:]).subquery("events")
+    return select(*whole.c).order_by(whole.c.at.desc(), whole.c.id.desc())
+
+
+def count(conn: Connection, parts: list[Branch]) -> int:
+    """How many events ``parts`` hold in all: a statement per count, each along an index
+    (one read transaction on PostgreSQL; SQLite's counts are one snapshot each)."""
+    total = 0
+    for b in parts:
+        for sign, stmt in b.how_many:
+            total += sign * int(conn.execute(stmt).scalar_one())
+    return total
+
+
+def row_events(conn: Connection, dl_id: int) -> list[Any]:
+    """One dead letter's events, oldest first (by time, then id), stored and synthesized."""
+    parts = branches(dead_letter_id=dl_id)
+    arms = [b.events for b in parts]
+    whole = arms[0].union_all(*arms[1:]).subquery("events")
+    stmt = select(*whole.c).order_by(whole.c.at, whole.c.id)
+    return list(conn.execute(stmt))
+
+
+def keep_quarantined(conn: Connection, ids: Sequence[int]) -> int:
+    """Store the ``quarantined`` event of each of ``ids`` that has none stored, with the
+    values it is synthesized with, before a change overwrites the row's class or error
+    (which the synthesized event would then say wrongly). In the caller's transaction;
+    how many were stored."""
+    if not ids:
+        return 0
+    from triage_app.core.deadletters.transitions import id_in
+
+    q = synthesized_quarantined().where(id_in(conn, list(ids))).order_by(DL.id)
+    cols = [c for c in q.selected_columns if c.name not in ("id", "replaced_payload")]
+    made = q.with_only_columns(*cols)
+    done = conn.execute(insert(AuditEvent).from_select([c.name for c in cols], made))
+    return int(max(done.rowcount, 0))
