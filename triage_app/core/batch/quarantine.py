@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from triage_app.core.db import (
     AuditEvent,
@@ -16,6 +17,7 @@ from triage_app.core.db import (
     keep_signatures,
     keep_tracebacks,
     stored_error,
+    summary,
 )
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
 from triage_app.core.vocabulary import AuditAction, ErrorClass, Status
@@ -203,6 +205,45 @@ def _as_stored(conn: Connection, moment: dt.datetime) -> object:
     return moment if process is None else process(moment)
 
 
+def _stored_lines(conn: Connection, batch_id: str, lines: Sequence[int]) -> set[int]:
+    """Which of ``lines`` the batch has stored already (a replayed chunk): they are skipped
+    by the insert and are counted in the summary already. Read under the write lock
+    (SQLite) or with the rows locked against a purge (PostgreSQL); one loader per batch
+    (``loading_lock.py``), so nobody else adds these lines meanwhile."""
+    dl = DeadLetter
+    if conn.dialect.name == "sqlite":
+        dbapi = conn.connection.driver_connection
+        if not dbapi.in_transaction:  # type: ignore[union-attr]
+            # pysqlite begins at the first write; what is read here must stay true.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+    stmt = select(dl.line).where(
+        dl.batch_id == batch_id, dl.line >= min(lines), dl.line <= max(lines)
+    )
+    if conn.dialect.name == "postgresql":
+        stmt = stmt.with_for_update(key_share=True)
+    wanted = set(lines)
+    return {int(n) for n in conn.execute(stmt).scalars() if n in wanted}
+
+
+def _new_cells(
+    failures: Iterable[Failure],
+    signatures: dict[str, int],
+    batch_id: str,
+    transform_ref: str,
+    now: dt.datetime,
+) -> Counter[summary.Cell]:
+    """The summary's cells of new dead letters, counted in Python from the failures: every
+    such row is open, at one attempt, failed first now."""
+    by_group = Counter((f.error_class.value, f.signature) for f in failures)
+    open_ = Status.OPEN.value
+    return Counter(
+        {
+            summary.cell(c, signatures[sig], open_, 1, now, batch_id, transform_ref): n
+            for (c, sig), n in by_group.items()
+        }
+    )
+
+
 def quarantine(
     conn: Connection,
     *,
@@ -233,12 +274,18 @@ def quarantine(
     rows = _rows(
         batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
     )
+    # The summary: the chunk's new rows, counted from the failures (a replayed line is
+    # stored and counted already), written in this transaction.
+    replayed = _stored_lines(conn, batch_id, list(by_line))
+    fresh = [f for line, f in by_line.items() if line not in replayed]
+    cells = _new_cells(fresh, signatures, batch_id, transform_ref, now)
     if sqlite:
-        return _quarantine_sqlite(conn, rows, actor, stamp)
+        return _counted(conn, cells, len(fresh), _quarantine_sqlite(conn, rows, actor, stamp))
     if not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was
-                return _quarantine_by_copy(conn, rows, actor, now)
+                copied = _quarantine_by_copy(conn, rows, actor, now)
+            return _counted(conn, cells, len(fresh), copied)
         except Exception as exc:
             if getattr(exc, "sqlstate", None) != _NO_PRIVILEGE:
                 raise
@@ -263,4 +310,13 @@ def quarantine(
                 for dl_id, line in added
             ],
         )
-    return len(added)
+    return _counted(conn, cells, len(fresh), len(added))
+
+
+def _counted(conn: Connection, cells: Counter[summary.Cell], expected: int, added: int) -> int:
+    """Write the new rows' cells; ``added``, which must be the rows counted: under the locks
+    taken no other line can have come or gone, and a summary written blind would drift."""
+    if added != expected:
+        raise RuntimeError(f"{added} dead letters stored where {expected} were new")
+    summary.apply(conn, cells)
+    return added

@@ -39,6 +39,7 @@ from triage_app.core.db import (
     keep_signatures,
     keep_tracebacks,
     stored_error,
+    summary,
 )
 from triage_app.core.deadletters import leases
 from triage_app.core.deadletters.transitions import (
@@ -152,6 +153,10 @@ def settle(
                 events.append(audit_event(i, AuditAction.REOPENED, detail, actor, now, version))
             outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
             out[i] = Settled(outcome, f.error)
+        # The failed rows' cells move (attempts, class, signature, status, transform): they
+        # are locked above; counted before and after the update (``summary.moved``).
+        failing = [id_in(conn, [p["b_id"] for p in params])] if params else None
+        cells_before = summary.cells_of(conn, failing)
         if params:
             conn.execute(
                 update(DL)
@@ -171,6 +176,7 @@ def settle(
                 ),
                 params,
             )
+        summary.moved(conn, failing, cells_before)
         if events:
             conn.execute(event_insert(), events)
         crash_point("redrive-mid-settle")
@@ -267,6 +273,8 @@ def _resolve(
         mine = list(conn.execute(stmt).scalars().all())
         if not mine:
             continue
+        # Locked and all still held: every one of them moves to resolved (``counts``).
+        cells_before = summary.cells_of(conn, [id_in(conn, mine)])
         conn.execute(
             update(DL)
             .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
@@ -279,6 +287,7 @@ def _resolve(
                 claim_until=None,
             )
         )
+        summary.moved_to(conn, cells_before, status=Status.RESOLVED.value, transform=transform_ref)
         events = select(
             DL.id,
             literal(now, DateTime()),

@@ -49,6 +49,7 @@ from triage_app.core.db import (
     holding_lock,
     is_lock_wait,
     notify_change,
+    summary,
     working_payload,
 )
 from triage_app.core.deadletters import leases
@@ -502,7 +503,13 @@ def change_rows(
                 events.append(
                     audit_event(dl_id, change.action, detail, actor, now, row.version + 1)
                 )
+            # A status or a class moves the rows between the summary's cells (``counts``);
+            # they are locked above.
+            moving = [u["b_id"] for u in updates if summary.touches(u)]
+            cells_of_rows = [id_in(conn, moving)] if moving else None
+            cells_before = summary.cells_of(conn, cells_of_rows)
             _apply(conn, updates, now, change.check_claim)
+            summary.moved(conn, cells_of_rows, cells_before)
             if events:
                 conn.execute(event_insert(), events)
             changed += [u["b_id"] for u in updates]
