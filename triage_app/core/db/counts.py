@@ -156,6 +156,35 @@ def add(conn: Connection, cells: Iterable[tuple[Cell, int]]) -> None:
     apply(conn, delta)
 
 
+_DEFERRED = "dead_letter_counts.deferred"
+
+
+@contextlib.contextmanager
+def deferred(conn: Connection) -> Iterator[None]:
+    """Within it, ``moved`` and ``moved_to`` gather their differences, written by one
+    ``apply`` at the end: a transaction that moves rows in several steps (a re-drive's
+    resolve and failures, a change by hand in chunks) then takes its cells' locks once,
+    in key order, after every row lock it takes. Two such transactions could otherwise
+    each hold a cell the other's next step needs (PostgreSQL: a deadlock). Nothing is
+    written if the block raises."""
+    conn.info[_DEFERRED] = Counter()
+    try:
+        yield
+        gathered: Counter[Cell] = conn.info.pop(_DEFERRED)
+        apply(conn, gathered)
+    finally:
+        conn.info.pop(_DEFERRED, None)
+
+
+def _write(conn: Connection, delta: Counter[Cell]) -> None:
+    """Write ``delta`` now, or gather it for the end of ``deferred``."""
+    gathering: Counter[Cell] | None = conn.info.get(_DEFERRED)
+    if gathering is None:
+        apply(conn, delta)
+    else:
+        gathering.update(delta)
+
+
 @contextlib.contextmanager
 def moving(conn: Connection, where: Sequence[ColumnElement[bool]] | None) -> Iterator[None]:
     """Around a change to the rows ``where`` selects (by id: the same rows before and
@@ -176,7 +205,7 @@ def moved(
         return
     delta: Counter[Cell] = Counter(cells_of(conn, where))
     delta.subtract(before)
-    apply(conn, delta)
+    _write(conn, delta)
 
 
 def moved_to(conn: Connection, before: Counter[Cell], **values: Any) -> None:
@@ -192,7 +221,7 @@ def moved_to(conn: Connection, before: Counter[Cell], **values: Any) -> None:
         c, s, st, a, d, b, t = (at.get(i, v) for i, v in enumerate(old))
         delta[old] -= n
         delta[(str(c), int(s), str(st), int(a), _as_day(d), str(b), str(t))] += n
-    apply(conn, delta)
+    _write(conn, delta)
 
 
 def cell(

@@ -94,7 +94,7 @@ def settle(
     ids = [*resolved, *failed]
     if not ids:
         return out
-    with write_transaction(engine) as conn:
+    with write_transaction(engine) as conn, summary.deferred(conn):
         now = utcnow()
         for i in _resolve(conn, token, resolved, transform_ref, actor, now):
             out[i] = Settled(RedriveOutcome.RESOLVED)

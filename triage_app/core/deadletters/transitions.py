@@ -474,7 +474,7 @@ def change_rows(
     unchanged: list[int] = []
     refused: list[tuple[int, str]] = []
     wanted = sorted(set(ids))
-    with write_transaction(engine) as conn:
+    with write_transaction(engine) as conn, summary.deferred(conn):
         now = utcnow()
         for start in range(0, len(wanted), CHUNK):
             part = wanted[start : start + CHUNK]
