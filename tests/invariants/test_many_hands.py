@@ -26,7 +26,14 @@ from sqlalchemy import select, text
 
 from tests.support import REPO
 from triage_app.core.batch import run_batch
-from triage_app.core.db import AuditEvent, ChangeSetRow, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import (
+    AuditEvent,
+    ChangeSetRow,
+    DeadLetter,
+    Workspace,
+    counts,
+    open_workspace,
+)
 from triage_app.core.db.models import working_payload
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import reconcile
@@ -175,6 +182,8 @@ def _check(store: Store, batch_id: str, summaries: list[dict]) -> dict[str, int]
             assert len(set(replaced)) == len(replaced), f"dead letter {d.id}: an edit was lost"
         assert sum(s["succeeded"] for s in summaries) == statuses["resolved"]
         assert reconcile(ws, batch_id).ok
+        with ws.store.connect() as conn:  # the summary Trends reads, whole store
+            assert counts.differences(conn) == [], "the summary drifted in the race"
     return dict(statuses)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from sqlalchemy import update
 
 from triage_app.core.batch import run_batch
-from triage_app.core.db import AuditEvent, Batch, DeadLetter, open_workspace
+from triage_app.core.db import AuditEvent, Batch, DeadLetter, counts, open_workspace
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     apply_change,
@@ -129,6 +129,9 @@ def build_crafted(
                 .where(AuditEvent.dead_letter_id == ids["c"], AuditEvent.action == "discarded")
                 .values(at=_at(MAR[3], 9))
             )
+            # The first failures were moved by hand: the summary counted afresh, as a
+            # repair would (the writers keep it in step; this helper is not one of them).
+            counts.rebuild(conn)
     return Crafted(ids, batches)
 
 

@@ -28,7 +28,8 @@ committed), ``purge-mid-chunk`` (a purge chunk's rows deleted and recorded, not 
 of a revert's restored rows written, not committed), ``migrate-mid-backup`` (a step of the
 copy an SQLite upgrade keeps of the store written, the copy not finished),
 ``migrate-mid-upgrade`` (a revision applied inside the upgrade's transaction, not committed;
-the k-th time: after k revisions).
+the k-th time: after k revisions), ``mid-counts`` (the summary's cells written for a change
+to the rows, in its transaction, not committed: the k-th time, the k-th such write).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ POINTS = (
     "mid-revert",
     "migrate-mid-backup",
     "migrate-mid-upgrade",
+    "mid-counts",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds

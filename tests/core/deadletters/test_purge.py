@@ -27,6 +27,7 @@ from triage_app.core.db import (
     open_config,
     open_workspace,
     resolve_config,
+    summary,
 )
 from triage_app.core.deadletters import (
     RetentionPolicy,
@@ -296,11 +297,20 @@ def _purge_in_child(config: WorkspaceConfig, listed: Any, go: Any, result: Any, 
 def _reopen(ws: Workspace, dl_id: int, status: str) -> int:
     """What a steward's reopen does: the status back to open, one event; 1 if it applied."""
     with ws.store.begin() as conn:
+        # As every writer does, the summary too (``db/counts.py``), with the row locked
+        # first: SQLite's write lock from the start (as ``write_transaction`` takes it), or
+        # the row's on PostgreSQL.
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        row = [DeadLetter.id == dl_id, DeadLetter.status == status]
+        conn.execute(select(DeadLetter.id).where(*row).with_for_update())
+        before = summary.cells_of(conn, row)
         n = conn.execute(
             update(DeadLetter)
             .where(DeadLetter.id == dl_id, DeadLetter.status == status)
             .values(status=Status.OPEN, resolved_at=None)
         ).rowcount
+        summary.moved_to(conn, before, status=Status.OPEN.value)
         if n:
             conn.execute(
                 insert(AuditEvent).values(
@@ -383,6 +393,9 @@ def test_racing_reopens_all_survive_and_nothing_else_stays(
     assert rows + len(reopened) == 600
     for dl_id in reopened:
         assert [a for _, a in _events_of(ws, [dl_id])] == ["quarantined", "resolved", "reopened"]
+    with ws.store.connect() as conn:  # the summary followed both processes
+        assert summary.differences(conn) == []
+        assert sum(summary.stored(conn).values()) == len(reopened) > 0
 
 
 # -- a large store -------------------------------------------------------------------------

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import operator
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from triage_app.core.db import (
     DeadLetter,
     keep_signatures,
     keep_tracebacks,
     stored_error,
+    summary,
 )
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
 from triage_app.core.vocabulary import ErrorClass, Status
@@ -180,6 +183,48 @@ def _as_stored(conn: Connection, moment: dt.datetime) -> object:
     return moment if process is None else process(moment)
 
 
+def _stored_lines(conn: Connection, batch_id: str, lines: Sequence[int]) -> set[int]:
+    """Which of ``lines`` the batch has stored already (a replayed chunk): they are skipped
+    by the insert and are counted in the summary already. Read under the write lock
+    (SQLite) or with the rows locked against a purge (PostgreSQL); one loader per batch
+    (``loading_lock.py``), so nobody else adds these lines meanwhile."""
+    dl = DeadLetter
+    if conn.dialect.name == "sqlite":
+        dbapi = conn.connection.driver_connection
+        if not dbapi.in_transaction:  # type: ignore[union-attr]
+            # pysqlite begins at the first write; what is read here must stay true.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+    stmt = select(dl.line).where(
+        dl.batch_id == batch_id, dl.line >= min(lines), dl.line <= max(lines)
+    )
+    if conn.dialect.name == "postgresql":
+        stmt = stmt.with_for_update(key_share=True)
+    wanted = set(lines)
+    return {int(n) for n in conn.execute(stmt).scalars() if n in wanted}
+
+
+def _new_cells(
+    failures: Iterable[Failure],
+    signatures: dict[str, int],
+    batch_id: str,
+    transform_ref: str,
+    now: dt.datetime,
+) -> Counter[summary.Cell]:
+    """The summary's cells of new dead letters, counted in Python from the failures: every
+    such row is open, at one attempt, failed first now."""
+    by_group = Counter(map(_group_of, failures))  # C-speed: a batch may fail every row
+    open_ = Status.OPEN.value
+    return Counter(
+        {
+            summary.cell(c.value, signatures[sig], open_, 1, now, batch_id, transform_ref): n
+            for (c, sig), n in by_group.items()
+        }
+    )
+
+
+_group_of = operator.attrgetter("error_class", "signature")
+
+
 def quarantine(
     conn: Connection,
     *,
@@ -210,12 +255,20 @@ def quarantine(
     rows = _rows(
         batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
     )
+    # The summary: the chunk's new rows, counted from the failures (a replayed line is
+    # stored and counted already), written in this transaction.
+    replayed = _stored_lines(conn, batch_id, list(by_line))
+    fresh = (
+        [f for ln, f in by_line.items() if ln not in replayed] if replayed else [*by_line.values()]
+    )
+    cells = _new_cells(fresh, signatures, batch_id, transform_ref, now)
     if sqlite:
-        return _quarantine_sqlite(conn, rows)
+        return _counted(conn, cells, len(fresh), _quarantine_sqlite(conn, rows))
     if not _no_staging:
         try:
             with conn.begin_nested():  # a refused staging table leaves the rest as it was
-                return _quarantine_by_copy(conn, rows)
+                copied = _quarantine_by_copy(conn, rows)
+            return _counted(conn, cells, len(fresh), copied)
         except Exception as exc:
             if getattr(exc, "sqlstate", None) != _NO_PRIVILEGE:
                 raise
@@ -224,4 +277,13 @@ def quarantine(
         _insert_ignoring_duplicates(),
         [dict(zip(_DL_COLUMNS, row, strict=True)) for row in rows],
     ).all()
-    return len(added)
+    return _counted(conn, cells, len(fresh), len(added))
+
+
+def _counted(conn: Connection, cells: Counter[summary.Cell], expected: int, added: int) -> int:
+    """Write the new rows' cells; ``added``, which must be the rows counted: under the locks
+    taken no other line can have come or gone, and a summary written blind would drift."""
+    if added != expected:
+        raise RuntimeError(f"{added} dead letters stored where {expected} were new")
+    summary.apply(conn, cells)
+    return added

@@ -1,6 +1,8 @@
 """The two databases: the workspace that opens them, the dead-letter store's tables, the
 warehouse's upserts, and the audit trail."""
 
+# The summary of the dead letters by cell (``counts.py``), as a namespace: summary.apply, ...
+from triage_app.core.db import counts as summary
 from triage_app.core.db.audit import actor_for, current_actor, event_insert, record_event
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait
@@ -138,6 +140,7 @@ __all__ = [
     "split_password",
     "store_revision",
     "stored_error",
+    "summary",
     "table_sha256",
     "take_back",
     "target_table",

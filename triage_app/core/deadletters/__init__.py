@@ -37,7 +37,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "preview_change",
     ),
     "export": ("ExportSummary", "export_dead_letters"),
-    "filters": ("DeadLetterFilter", "filter_clauses"),
+    "filters": ("DeadLetterFilter", "cell_clauses", "filter_clauses"),
     "fixes": (
         "FORM_STEPS",
         "Fix",
@@ -143,6 +143,7 @@ if TYPE_CHECKING:
     from triage_app.core.deadletters.export import ExportSummary, export_dead_letters
     from triage_app.core.deadletters.filters import (
         DeadLetterFilter,
+        cell_clauses,
         filter_clauses,
     )
     from triage_app.core.deadletters.fixes import (

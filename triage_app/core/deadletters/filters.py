@@ -8,13 +8,15 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Select, and_, bindparam, or_, select
+from sqlalchemy import Column, Select, and_, bindparam, or_, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
+from sqlalchemy.sql.visitors import replacement_traverse
 from sqlalchemy.types import Boolean
 
 from triage_app.core.db import (
     DeadLetter,
+    DeadLetterCount,
     ErrorGroupNotes,
     shown_error,
     signature_id_of,
@@ -211,6 +213,33 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
                 contains_text(shown_error(), f.search),
             )
         )
+    return out
+
+
+def cell_clauses(f: DeadLetterFilter | None) -> list[ColumnElement[bool]] | None:
+    """``f`` over the summary's cells (``dead_letter_counts``: class, signature, status,
+    attempts, first-failure day, batch, transform), or None when the cells cannot answer
+    it: ``search`` (the payload's text) and ``ids`` need the rows. Owner and tag are sets
+    of signatures, which the cells hold."""
+    if f is None:
+        return []
+    if f.search or f.ids is not None:
+        return None
+    t = DeadLetterCount.__table__
+    dl = DeadLetter.__table__
+    # The same clauses as the rows', on the cells' columns of the same names.
+    on_rows = filter_clauses(replace(f, failed_from=None, failed_to=None))
+
+    def to_cells(element: Any, **_kw: Any) -> Any:
+        if isinstance(element, Column) and element.table is dl:
+            return t.c[element.name]
+        return None
+
+    out: list[ColumnElement[bool]] = [replacement_traverse(c, {}, to_cells) for c in on_rows]
+    if f.failed_from is not None:
+        out.append(t.c.day >= f.failed_from)
+    if f.failed_to is not None:
+        out.append(t.c.day <= f.failed_to)
     return out
 
 

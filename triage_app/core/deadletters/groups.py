@@ -26,6 +26,7 @@ from sqlalchemy.sql.expression import ColumnElement
 from triage_app.core.clock import day_start, iso, utcnow
 from triage_app.core.db import (
     DeadLetter,
+    DeadLetterCount,
     ErrorGroupNotes,
     Signature,
     Workspace,
@@ -34,7 +35,7 @@ from triage_app.core.db import (
     signature_ids,
     signature_texts,
 )
-from triage_app.core.deadletters.filters import DeadLetterFilter, filter_clauses
+from triage_app.core.deadletters.filters import DeadLetterFilter, cell_clauses, filter_clauses
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ALL, GROUP_SORTS, NOBODY, AuditAction, GroupSort, Status
 
@@ -223,12 +224,19 @@ def error_groups(
     where = filter_clauses(f) if f is not None else []
     if since is not None:
         where.append(DeadLetter.first_failed_at >= day_start(since))
-    if cells is not None and earliest is not None:
+    # Counts from Trends' cube or the summary's cells; first failures from the cube's walk
+    # of the rows, when it made one, else sought below for the groups it takes.
+    timed = bool(earliest) if cells is not None else False
+    if cells is not None:
+        known = earliest or {}
         counted = _tally(
-            (c, s, st, n, earliest.get((c, s, st, a))) for (c, s, st, a), n in cells.items()
+            (c, s, st, n, known.get((c, s, st, a))) for (c, s, st, a), n in cells.items()
         )
-    else:
+    elif (on_cells := _cell_where(f, since)) is not None:
+        counted = _tally(_grouped_cells(conn, on_cells))
+    else:  # a filter the cells cannot answer (search, ids): the rows, with their times
         counted = _tally(_grouped(conn, where))
+        timed = True
     notes = _group_notes(conn)
     nobody: tuple[str | None, tuple[str, ...], str, int] = (None, (), "", 0)
 
@@ -243,6 +251,9 @@ def error_groups(
 
     # As counted: largest first, then by signature.
     keys = sorted(counted, key=lambda k: (-sum(counted[k].by_status.values()), k[1], k[0]))
+    if not timed and sort in (GroupSort.OLDEST, GroupSort.FIRST_SEEN):
+        _first_failures(conn, counted, keys, where)  # ordered by them: every group's
+        timed = True
     if owner is not None or tag is not None or sort != GroupSort.COUNT:
         # Narrowed or ordered by what the group says: the groups without their last
         # failure (sought below, for the groups kept) to choose from.
@@ -250,6 +261,8 @@ def error_groups(
         keys = [(g.error_class, g.signature) for g in sort_groups(drafts, sort)]
     if top is not None:
         keys = keys[:top]
+    if not timed:
+        _first_failures(conn, counted, keys, where)  # the groups shown only
     last = _last_failures(conn, keys, where)
     return tuple(group(k, last.get(k)) for k in keys)
 
@@ -295,6 +308,71 @@ def _grouped(
     rows = conn.execute(stmt).all()
     text = signature_texts(conn, {s for _c, s, _st, _n, _w in rows})
     return [(c, text[s], st, int(n), _as_datetime(w)) for c, s, st, n, w in rows]
+
+
+def _cell_where(f: DeadLetterFilter | None, since: dt.date | None) -> list[Any] | None:
+    where = cell_clauses(f)
+    if where is not None and since is not None:
+        where.append(DeadLetterCount.day >= since)
+    return where
+
+
+def _grouped_cells(
+    conn: Connection, where: Sequence[ColumnElement[bool]]
+) -> list[tuple[str, str, str, int, dt.datetime | None]]:
+    """The dead letters counted by (class, signature, status) from the summary's cells
+    (``dead_letter_counts``): as many cells as the groups have days, batches and attempt
+    counts, never the rows. Times are not there (``_first_failures``)."""
+    t = DeadLetterCount
+    stmt = (
+        select(t.error_class, t.signature_id, t.status, func.sum(t.n))
+        .where(*where)
+        .group_by(t.error_class, t.signature_id, t.status)
+    )
+    rows = conn.execute(stmt).all()
+    text = signature_texts(conn, {s for _c, s, _st, _n in rows})
+    return [(c, text[s], st, int(n), None) for c, s, st, n in rows if n]
+
+
+def _first_failures(
+    conn: Connection,
+    counted: dict[tuple[str, str], _Tally],
+    groups: Sequence[tuple[str, str]],
+    where: Sequence[ColumnElement[bool]],
+) -> None:
+    """Put each group's first failure, and its oldest open row's, into ``counted``: per
+    group and status, ``min(first_failed_at)``: one seek each along an index on (class,
+    signature, status, first_failed_at), a few hundred groups to a statement."""
+    dl = DeadLetter
+    ids = signature_ids(conn, {s for _c, s in groups})
+    text = {i: s for s, i in ids.items()}
+    pairs = [(c, ids[s]) for c, s in groups if s in ids]
+    statuses = [s.value for s in Status]
+    for start in range(0, len(pairs), _PER_STATEMENT):
+        group = (
+            values(column("c", String()), column("s", Integer()), name="groups")
+            .data(list(pairs[start : start + _PER_STATEMENT]))
+            .cte("groups")
+        )
+        firsts = [
+            select(func.min(dl.first_failed_at))
+            .where(
+                dl.error_class == group.c.c,
+                dl.signature_id == group.c.s,
+                dl.status == status,
+                *where,
+            )
+            .scalar_subquery()
+            for status in statuses
+        ]
+        for c, s, *whens in conn.execute(select(group.c.c, group.c.s, *firsts)):
+            t = counted.get((c, text.get(s, "")))
+            if t is None:
+                continue
+            times = {st: _as_datetime(w) for st, w in zip(statuses, whens, strict=True)}
+            present = [w for w in times.values() if w is not None]
+            t.first = min(present) if present else None
+            t.oldest_open = times[Status.OPEN]
 
 
 def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...], str, int]]:

@@ -44,6 +44,7 @@ from triage_app.core.db import (
     StoreSetting,
     Workspace,
     actor_for,
+    summary,
 )
 from triage_app.core.deadletters import transitions
 from triage_app.core.errors import TriageError
@@ -465,11 +466,14 @@ def _delete_chunk(
     for dl_id, action, at in events:
         if action == AuditAction.DISCARDED and dl_id is not None:
             discarded[dl_id] = max(at, discarded.get(dl_id, at))
+    # The deleted rows leave their cells in the summary (``counts``): counted while locked.
+    cells_before = summary.cells_of(conn, still)
     gone = conn.execute(
         delete(dl)
         .where(*still)
         .returning(dl.id, dl.batch_id, dl.line, dl.first_failed_at, dl.error_class, dl.resolved_at)
     ).all()
+    summary.moved(conn, still, cells_before)
     chunk = _Tally()
     if not gone:
         return purge_id, chunk

@@ -42,6 +42,7 @@ from triage_app.core.db import (
     keep_signatures,
     keep_tracebacks,
     stored_error,
+    summary,
 )
 from triage_app.core.deadletters import leases
 from triage_app.core.deadletters.expanded_events import keep_quarantined
@@ -113,7 +114,7 @@ def settle(
         return out
     run = run if run is not None else RunRecord("")
     made: list[int] = []  # the run's id, when this transaction made its row
-    with write_transaction(engine) as conn:
+    with write_transaction(engine) as conn, summary.deferred(conn):
         now = utcnow()
         for i in _resolve(conn, token, resolved, transform_ref, actor, now, run, made):
             out[i] = Settled(RedriveOutcome.RESOLVED)
@@ -175,6 +176,10 @@ def settle(
                 events.append(audit_event(i, AuditAction.REOPENED, detail, actor, now, version))
             outcome = RedriveOutcome.PARKED if parked else RedriveOutcome.FAILED
             out[i] = Settled(outcome, f.error)
+        # The failed rows' cells move (attempts, class, signature, status, transform): they
+        # are locked above; counted before and after the update (``summary.moved``).
+        failing = [id_in(conn, [p["b_id"] for p in params])] if params else None
+        cells_before = summary.cells_of(conn, failing)
         if params:
             conn.execute(
                 update(DL)
@@ -194,6 +199,7 @@ def settle(
                 ),
                 params,
             )
+        summary.moved(conn, failing, cells_before)
         if events:
             conn.execute(event_insert(), events)
         crash_point("redrive-mid-settle")
@@ -310,6 +316,8 @@ def _resolve(
         mine = list(conn.execute(stmt).scalars().all())
         if not mine:
             continue
+        # Locked and all still held: every one of them moves to resolved (``counts``).
+        cells_before = summary.cells_of(conn, [id_in(conn, mine)])
         conn.execute(
             update(DL)
             .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
@@ -322,6 +330,7 @@ def _resolve(
                 claim_until=None,
             )
         )
+        summary.moved_to(conn, cells_before, status=Status.RESOLVED.value, transform=transform_ref)
         run_id = _run_id(conn, run, made, actor, transform_ref)
         lines = select(DL.id, literal(run_id, Integer()), DL.version).where(id_in(conn, mine))
         conn.execute(insert(Resolution).from_select(_RESOLUTION_COLUMNS, lines.order_by(DL.id)))

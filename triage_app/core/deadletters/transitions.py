@@ -49,6 +49,7 @@ from triage_app.core.db import (
     holding_lock,
     is_lock_wait,
     notify_change,
+    summary,
     working_payload,
 )
 from triage_app.core.deadletters import expanded_events, leases
@@ -470,7 +471,7 @@ def change_rows(
     unchanged: list[int] = []
     refused: list[tuple[int, str]] = []
     wanted = sorted(set(ids))
-    with write_transaction(engine) as conn:
+    with write_transaction(engine) as conn, summary.deferred(conn):
         now = utcnow()
         for start in range(0, len(wanted), CHUNK):
             part = wanted[start : start + CHUNK]
@@ -503,7 +504,13 @@ def change_rows(
                 # A reclassify overwrites the class its synthesized ``quarantined`` event
                 # is made of: that event is stored first, as it was.
                 expanded_events.keep_quarantined(conn, [u["b_id"] for u in updates])
+            # A status or a class moves the rows between the summary's cells (``counts``);
+            # they are locked above.
+            moving = [u["b_id"] for u in updates if summary.touches(u)]
+            cells_of_rows = [id_in(conn, moving)] if moving else None
+            cells_before = summary.cells_of(conn, cells_of_rows)
             _apply(conn, updates, now, change.check_claim)
+            summary.moved(conn, cells_of_rows, cells_before)
             if events:
                 conn.execute(event_insert(), events)
             changed += [u["b_id"] for u in updates]

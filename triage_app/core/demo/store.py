@@ -9,6 +9,7 @@ what the rows look like is the caller's scenario (``history.py`` has the Trends 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
@@ -22,6 +23,7 @@ from triage_app.core.db import (
     Workspace,
     keep_signatures,
     stored_error,
+    summary,
 )
 from triage_app.core.vocabulary import AuditAction, BatchState, ErrorClass, PayloadKind, Status
 
@@ -190,9 +192,10 @@ class StoreFiller:
         marker = "?" if dialect.name == "sqlite" else "%s"
         if self._dead_letters:
             self._dead_letters = self._with_signature_ids(self._dead_letters)
-        raw = self.ws.store.raw_connection()
-        try:
-            cur = raw.cursor()
+        # One transaction: the rows, their events and the summary's cells (``counts``),
+        # counted here from the rows, as the quarantine counts its own.
+        with self.ws.store.begin() as conn:
+            cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
             for model, columns, rows in (
                 (Batch, _BATCH_COLUMNS, self._batches),
                 (DeadLetter, _DEAD_LETTER_COLUMNS, self._dead_letters),
@@ -204,9 +207,8 @@ class StoreFiller:
                         f"VALUES ({', '.join([marker] * len(columns))})",
                         _as_stored(rows, [getattr(model, c) for c in columns], dialect),
                     )
-            raw.commit()
-        finally:
-            raw.close()
+            cur.close()
+            summary.apply(conn, _cells(self._dead_letters))
         self._batches, self._dead_letters, self._events = [], [], []
 
     def _with_signature_ids(self, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -237,6 +239,27 @@ class StoreFiller:
                         f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
                     )
             conn.exec_driver_sql("ANALYZE")
+
+
+_CELL_AT = [
+    _DEAD_LETTER_COLUMNS.index(c)
+    for c in (
+        "error_class",
+        "signature_id",
+        "status",
+        "attempts",
+        "first_failed_at",
+        "batch_id",
+        "transform",
+    )
+]
+
+
+def _cells(rows: list[tuple[Any, ...]]) -> Counter[summary.Cell]:
+    """The summary's cells of the filler's rows (signature ids already in)."""
+    c, s, st, a, d, b, t = _CELL_AT
+    by_key = Counter((r[c], r[s], r[st], r[a], r[d].date(), r[b], r[t]) for r in rows)
+    return Counter({summary.cell(*k): n for k, n in by_key.items()})
 
 
 def _as_stored(rows: list[tuple[Any, ...]], columns: list[Any], dialect: Any) -> list[Any]:

@@ -12,10 +12,9 @@ from triage_app.core.trends.counting import (
     STATUSES,
     attempts_histogram,
     backlog,
-    cube,
+    cube_for,
     cube_totals,
     failures_per_day,
-    scope,
     status_totals,
 )
 from triage_app.core.trends.model import AttemptsBucket, Spike, Trends
@@ -38,7 +37,7 @@ def compute_trends(
     rule = rule or SpikeRule()
     with ws.store.connect() as conn:
         earliest: dict[tuple[str, str, str, int], dt.datetime | None] = {}
-        cells = cube(conn, scope(None, since), STATUSES, earliest)
+        cells = cube_for(conn, None, since, STATUSES, earliest)
         by_class_status, by_attempts_status = cube_totals(cells)
         if f is None:
             hist = tuple(

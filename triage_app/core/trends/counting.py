@@ -1,6 +1,14 @@
 """Counting dead letters for Trends: every number is a SQL aggregate; no dead letter is
 loaded.
 
+The summary first: ``dead_letter_counts`` holds the rows counted by (class, signature,
+status, attempts, first-failure day, batch, transform), kept by every write
+(``db/counts.py``), so the cube, the attempts histogram, failures per day, the backlog's
+arrivals and the status totals are sums over its cells: their cost grows with the cells,
+not the rows. A filter the cells cannot answer (``search``, ``ids``: ``cell_clauses``)
+counts the rows as below. The backlog's resolved and discarded per day are times the cells
+do not keep: counted on ``ix_dl_resolved`` and the audit events' indexes.
+
 Speed: with a million dead letters, a GROUP BY that SQLite must sort (a day computed from a
 timestamp) takes most of a second. Counting index ranges does not sort: one statement of
 correlated ``count(*)`` subqueries, one per cell (a day and a class, or a group, a status
@@ -34,9 +42,10 @@ from triage_app.core.clock import day_start
 from triage_app.core.db import (
     AuditEvent,
     DeadLetter,
+    DeadLetterCount,
     signature_texts,
 )
-from triage_app.core.deadletters import DeadLetterFilter, filter_clauses
+from triage_app.core.deadletters import DeadLetterFilter, cell_clauses, filter_clauses
 from triage_app.core.trends.model import AttemptsBucket, BacklogPoint, DayCount
 from triage_app.core.trends.purged import PurgedBack
 from triage_app.core.vocabulary import ALL, CLASSES, WAITING, AuditAction, Status
@@ -128,9 +137,8 @@ def attempts_histogram(conn: Connection, f: DeadLetterFilter) -> tuple[AttemptsB
         statuses: Sequence[str] = WAITING
     else:
         statuses = statuses_of(f)
-    where = filter_clauses(f.with_(status=ALL))
     totals: dict[int, list[int]] = {}
-    for (_c, _s, status, att), n in cube(conn, where, statuses).items():
+    for (_c, _s, status, att), n in cube_for(conn, f.with_(status=ALL), None, statuses).items():
         bucket = totals.setdefault(att, [0, 0])
         bucket[0] += n
         if status == Status.PARKED:
@@ -142,6 +150,21 @@ def failures_per_day(
     conn: Connection, f: DeadLetterFilter | None = None, since: dt.date | None = None
 ) -> tuple[DayCount, ...]:
     """Dead letters by the UTC day of their first failure, by class."""
+    cells = summary_where(f, since)
+    if cells is not None:
+        t = DeadLetterCount
+        stmt = select(t.day, t.error_class, func.sum(t.n)).where(*cells)
+        per: dict[dt.date, dict[str, int]] = {}
+        for d, c, n in conn.execute(stmt.group_by(t.day, t.error_class)):
+            day = _as_date(d)
+            assert day is not None
+            per.setdefault(day, {})[c] = int(n)
+        if not per:
+            return ()
+        return tuple(
+            DayCount(d, {c: per.get(d, {}).get(c, 0) for c in CLASSES})
+            for d in _days(min(per), max(per))
+        )
     dl = DeadLetter
     where = filter_clauses(f) if f is not None else []
     if since is not None:
@@ -200,19 +223,21 @@ def backlog(
     purged = purged or PurgedBack()
     dl = DeadLetter
     now = status_now
-    if now is None:
+    if now is None:  # from the summary's cells
+        t = DeadLetterCount
         now = {
             s: int(n)
             for s, n in conn.execute(
-                select(dl.status, func.count())
-                .where(dl.status.in_((*WAITING, Status.RESOLVED)))
-                .group_by(dl.status)
+                select(t.status, func.sum(t.n))
+                .where(t.status.in_((*WAITING, Status.RESOLVED)))
+                .group_by(t.status)
             )
         }
     ev_at, ev_where = _discarded_at()
     start_bound = [] if since is None else [day_start(since)]
+    t = DeadLetterCount
     bounds = [
-        _min_max(conn, dl.first_failed_at, [dl.first_failed_at >= b for b in start_bound]),
+        _min_max(conn, t.day, [] if since is None else [t.day >= since]),
         _min_max(conn, dl.resolved_at, [dl.resolved_at >= b for b in start_bound]),
         _min_max(conn, ev_at, [*ev_where, *(ev_at >= b for b in start_bound)]),
         # Any reopen (an index range): its day must be counted even if nothing else
@@ -233,7 +258,8 @@ def backlog(
     if arrivals is not None and set(known) <= set(days):
         arrived = [known.get(d, 0) for d in days]  # counted already, by failures_per_day
     else:
-        arrived = [c[0] for c in _count_per_day(conn, dl.first_failed_at, days)]
+        per_day = {a.day: a.total for a in failures_per_day(conn, None, days[0])}
+        arrived = [per_day.get(d, 0) for d in days]
     resolved = [c[0] for c in _count_per_day(conn, dl.resolved_at, days)]
     discarded = [c[0] for c in _count_per_day(conn, ev_at, days, ev_where)]
     back_at, back_where = _reopened_from_discarded()
@@ -285,6 +311,42 @@ def scope(f: DeadLetterFilter | None, since: dt.date | None) -> list[ColumnEleme
     if since is not None:
         where.append(DeadLetter.first_failed_at >= day_start(since))
     return where
+
+
+def summary_where(
+    f: DeadLetterFilter | None, since: dt.date | None
+) -> list[ColumnElement[bool]] | None:
+    """``f`` and ``since`` over the summary's cells; None when the cells cannot answer
+    ``f`` (its rows are counted then)."""
+    where = cell_clauses(f)
+    if where is not None and since is not None:
+        where.append(DeadLetterCount.day >= since)
+    return where
+
+
+def cube_for(
+    conn: Connection,
+    f: DeadLetterFilter | None,
+    since: dt.date | None,
+    statuses: Sequence[str],
+    earliest: dict[tuple[str, str, str, int], dt.datetime | None] | None = None,
+) -> dict[tuple[str, str, str, int], int]:
+    """The cube of the dead letters ``f`` chooses from ``since`` on: summed from the
+    summary's cells when they can answer ``f`` (``earliest`` is then left as it is: the
+    cells keep days, not times; ``error_groups`` seeks the groups it shows), else counted
+    from the rows (``cube``)."""
+    where = summary_where(f, since)
+    if where is None:
+        return cube(conn, scope(f, since), statuses, earliest)
+    t = DeadLetterCount
+    stmt = (
+        select(t.error_class, t.signature_id, t.status, t.attempts, func.sum(t.n))
+        .where(t.status.in_(statuses), *where)
+        .group_by(t.error_class, t.signature_id, t.status, t.attempts)
+    )
+    rows = conn.execute(stmt).all()
+    text = signature_texts(conn, {s for _c, s, _st, _a, _n in rows})
+    return {(c, text[s], st, int(a)): int(n) for c, s, st, a, n in rows if n}
 
 
 def cube(

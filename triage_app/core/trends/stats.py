@@ -15,10 +15,9 @@ from triage_app.core.db import Workspace
 from triage_app.core.deadletters import DeadLetterFilter, ErrorGroup, error_groups
 from triage_app.core.trends.compute import compute_trends
 from triage_app.core.trends.counting import (
-    cube,
+    cube_for,
     cube_totals,
     failures_per_day,
-    scope,
     statuses_of,
 )
 from triage_app.core.trends.model import DayCount, Trends
@@ -97,7 +96,7 @@ def compute_stats(
         f = f or DeadLetterFilter(status=ALL)
         with ws.store.connect() as conn:
             earliest: dict[tuple[str, str, str, int], dt.datetime | None] = {}
-            cells = cube(conn, scope(f, since), statuses_of(f), earliest)
+            cells = cube_for(conn, f, since, statuses_of(f), earliest)
             by_cs, by_as = cube_totals(cells)
             days = failures_per_day(conn, f, since)
             groups = error_groups(conn, f, since, top=top, cells=cells, earliest=earliest)

@@ -21,10 +21,20 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, func, inspect, select
 
-from triage_app.core.db import Batch, BatchChunk, DeadLetter, Purge, Workspace, target_table
+from triage_app.core.db import (
+    Batch,
+    BatchChunk,
+    DeadLetter,
+    Purge,
+    Workspace,
+    summary,
+    target_table,
+)
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import BatchState, Status, plural
+
+SUMMARY_NAMED = 20  # cells of the summary named in a report; the rest counted
 
 
 @dataclass
@@ -92,6 +102,8 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
             .scalars()
             .all()
         )
+        # The summary Trends reads (``counts``) must hold the batch's rows as they are.
+        drifted = summary.differences(conn, row.batch_id)
     r = Reconciliation(
         batch_id=row.batch_id,
         ok=True,
@@ -191,6 +203,15 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         doubled,
         r,
     )
+
+    # 5. The summary: each cell the batch's rows make, as many as the rows.
+    for cell, kept, counted in drifted[:SUMMARY_NAMED]:
+        r.problems.append(
+            f"the summary holds {kept:,} dead letters where the rows make {counted:,}: "
+            f"{summary.describe(cell)}"
+        )
+    if len(drifted) > SUMMARY_NAMED:
+        r.problems.append(f"and {len(drifted) - SUMMARY_NAMED:,} more cells of the summary differ")
 
     r.missing_lines = _ranges(missing)
     r.doubled_lines = _ranges(doubled)
