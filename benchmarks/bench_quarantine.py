@@ -2,9 +2,9 @@
 """A batch where every row fails: `triage-app run` against the seed's loader on the same file,
 time and the size of the store each leaves, measured in the same run.
 
-The scene (issue 11): a release with a code bug (``pesanan@1`` mishandles a null
-``diskon``) quarantines every row of a batch. Targets: our run at most half the seed
-loader's time (ratio <= 0.5), our dead-letter store at most 1.5x the seed's database, peak
+The scene (issues 11 and 23): a release with a code bug (``pesanan@1`` mishandles a null
+``diskon``) quarantines every row of a batch. Targets (issue 23): our run at most the seed
+loader's time (ratio <= 1.0), our dead-letter store at most 2x the seed's database, peak
 RSS of the process tree under 200 MB. The seed's loader (``references/seed_loader.py``)
 keeps payload, error and class per failed row and nothing else; ours keeps the evidence
 (signature, traceback, the event of each row, the ledger) that the window and re-drive need.
@@ -12,7 +12,7 @@ keeps payload, error and class per failed row and nothing else; ours keeps the e
 Rounds interleave the two; medians of each. Sizes are of the files after a checkpoint (our
 store's WAL folded in) and broken down by table and index (SQLite's dbstat).
 
-    python benchmarks/bench_quarantine.py [--rows 100000] [--repeat 3]
+    python benchmarks/bench_quarantine.py [--rows 200000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ def checkpointed_size(db: Path) -> int:
     return db.stat().st_size
 
 
-def breakdown(db: Path, top: int = 8) -> list[tuple[str, float]]:
-    """The largest tables and indexes, in MB."""
+def breakdown(db: Path) -> list[tuple[str, float]]:
+    """Every table and index of some size (0.05 MB or more), largest first, in MB: what
+    each index of dead_letters costs on a bad day."""
     with sqlite3.connect(db) as c:
         try:
             rows = c.execute(
@@ -52,12 +53,12 @@ def breakdown(db: Path, top: int = 8) -> list[tuple[str, float]]:
             ).fetchall()
         except sqlite3.OperationalError:  # a sqlite3 built without dbstat
             return []
-    return [(str(n), float(mb)) for n, mb in rows[:top]]
+    return [(str(n), float(mb)) for n, mb in rows if mb >= 0.05]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument("--rows", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
 
@@ -108,18 +109,20 @@ def main() -> int:
             )
         ratio = med["ours"] / med["seed"]
         print(
-            f"\nours / seed time  = {ratio:.2f}  (target <= 0.50: "
-            f"{'met' if ratio <= 0.5 else 'MISSED'})"
+            f"\nours / seed time  = {ratio:.2f}  (target <= 1.00: "
+            f"{'met' if ratio <= 1.0 else 'MISSED'})"
         )
         size_ratio = sizes["ours"] / sizes["seed"]
         print(
-            f"ours / seed store = {size_ratio:.2f}  (target <= 1.50: "
-            f"{'met' if size_ratio <= 1.5 else 'MISSED'}); "
+            f"ours / seed store = {size_ratio:.2f}  (target <= 2.00: "
+            f"{'met' if size_ratio <= 2.0 else 'MISSED'}); "
             f"{sizes['ours'] / a.rows:.0f} bytes a dead letter against "
             f"{sizes['seed'] / a.rows:.0f}"
         )
         if parts:
-            print("our store's largest parts: " + ", ".join(f"{n} {mb:.1f} MB" for n, mb in parts))
+            print("our store by table and index (dbstat, MB):")
+            for n, mb in parts:
+                print(f"  {n:36}{mb:8.2f}")
         peak = max(rss["ours"])
         print(f"peak RSS = {peak:.0f} MB (target < 200: {'met' if peak < 200 else 'MISSED'})")
         print(f"load average now {os.getloadavg()[0]:.2f}")
