@@ -32,7 +32,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from bench_redrive import cli, null_discount_batch  # noqa: E402
-from bench_run import measure  # noqa: E402
+from bench_run import cpu_of_children, measure  # noqa: E402
 
 SEED = HERE / "references" / "seed_loader.py"
 
@@ -77,6 +77,8 @@ def main() -> int:
         print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
         times: dict[str, list[float]] = {"ours": [], "seed": []}
         rss: dict[str, list[float]] = {"ours": [], "seed": []}
+        # CPU seconds too: on a loaded machine the wall clock says more about the load.
+        cpu: dict[str, list[float]] = {"ours": [], "seed": []}
         sizes: dict[str, int] = {}
         for i in range(a.repeat):
             ws, seed_db = work / f"ws{i}", work / f"seed{i}.db"
@@ -85,10 +87,16 @@ def main() -> int:
                 "seed": [sys.executable, str(SEED), str(src), str(seed_db), "1"],
             }
             for name, cmd in runs.items():
+                before = cpu_of_children()
                 wall, peak, _ = measure(cmd)
                 times[name].append(wall)
                 rss[name].append(peak)
-                print(f"  round {i + 1}: {name:5} {wall:6.2f} s  {peak:6.0f} MB", flush=True)
+                cpu[name].append(cpu_of_children() - before)
+                print(
+                    f"  round {i + 1}: {name:5} {wall:6.2f} s  {peak:6.0f} MB  "
+                    f"cpu {cpu[name][-1]:6.2f} s",
+                    flush=True,
+                )
             with sqlite3.connect(ws / "dead_letter.db") as c:
                 stored = c.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
             if stored != a.rows:
@@ -108,9 +116,12 @@ def main() -> int:
                 f"{sizes[k] / 1e6:10.1f}"
             )
         ratio = med["ours"] / med["seed"]
+        med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
         print(
             f"\nours / seed time  = {ratio:.2f}  (target <= 1.00: "
-            f"{'met' if ratio <= 1.0 else 'MISSED'})"
+            f"{'met' if ratio <= 1.0 else 'MISSED'}); cpu: "
+            f"{med_cpu['ours']:.2f} s against {med_cpu['seed']:.2f} s = "
+            f"{med_cpu['ours'] / med_cpu['seed']:.2f}"
         )
         size_ratio = sizes["ours"] / sizes["seed"]
         print(
