@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`triage-app run` on a CSV batch (``orders@1``) against the CSV floor, in the same run.
 
-Target (issue 11): at most 1.0x the floor (benchmarks/references/csv_floor.py: the csv
+Target (issues 11 and 23): at most 1.0x the floor (benchmarks/references/csv_floor.py: the csv
 module, the seed's checks, one executemany upsert where the newest updated_at wins), peak
 RSS of the process tree under 200 MB.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`triage-app run` with both stores on PostgreSQL, against the COPY floor, in the same run.
 
-Target (issue 11): at most 1.0x the floor in benchmarks/references/pg_copy_floor.py
+Target (issues 11 and 23): at most 1.0x the floor in benchmarks/references/pg_copy_floor.py
 (orjson, COPY into a staging table, one INSERT ... ON CONFLICT), peak RSS of the process
 tree under 200 MB. The server's own processes are not in the tree and not counted.
 

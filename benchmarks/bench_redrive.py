@@ -2,7 +2,7 @@
 """`triage-app redrive` of a whole quarantined batch against a fresh `triage-app run` of the
 same rows, measured in the same run.
 
-The scene (issue 11): a release with a code bug quarantines every row of a batch (orders
+The scene (issues 11 and 23): a release with a code bug quarantines every row of a batch (orders
 whose ``diskon`` is null, which ``pesanan@1`` mishandles). The fix ships as ``pesanan@2``
 and a steward re-drives the whole batch. Target: the re-drive takes at most 2x the time of
 a fresh batch of the same rows through ``pesanan@2`` (ratio <= 2.0), peak RSS of the
@@ -13,7 +13,7 @@ Each round copies a quarantined workspace made once (workspace A: the file throu
 empty workspace B and the re-drive on the copy of A; medians of each. Both leave the same
 warehouse: checked after the first round.
 
-    python benchmarks/bench_redrive.py [--rows 100000] [--repeat 3]
+    python benchmarks/bench_redrive.py [--rows 200000] [--repeat 3]
     python benchmarks/bench_redrive.py --postgres postgresql://127.0.0.1:5432/test
 """
 
@@ -169,7 +169,7 @@ class Stores:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument("--rows", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: temp)")
     ap.add_argument(

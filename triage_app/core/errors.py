@@ -46,13 +46,25 @@ _TRANSIENT_TYPES: tuple[type[BaseException], ...] = (
 )
 
 
+# The class of each exception type met so far: it depends on the type alone, and a bad
+# day asks it once per record.
+_CLASS_OF_TYPE: dict[type[BaseException], ErrorClass] = {}
+
+
 def classify(exc: BaseException) -> ErrorClass:
     """Decide who must act on ``exc``: a heuristic that users can override by reclassifying."""
-    if isinstance(exc, _TRANSIENT_TYPES):
-        return ErrorClass.TRANSIENT
-    if isinstance(exc, _DATA_TYPES):
-        return ErrorClass.DATA
-    return ErrorClass.CODE
+    kind = type(exc)
+    found = _CLASS_OF_TYPE.get(kind)
+    if found is None:
+        if issubclass(kind, _TRANSIENT_TYPES):
+            found = ErrorClass.TRANSIENT
+        elif issubclass(kind, _DATA_TYPES):
+            found = ErrorClass.DATA
+        else:
+            found = ErrorClass.CODE
+        if len(_CLASS_OF_TYPE) < 1024:  # a plugin making types on the fly stays bounded
+            _CLASS_OF_TYPE[kind] = found
+    return found
 
 
 def error_message(exc: BaseException, limit: int = 500) -> str:

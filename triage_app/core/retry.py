@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from triage_app.core.errors import TransientError
+from triage_app.core.errors import DataError, TransientError
 
 T = TypeVar("T")
 
@@ -30,8 +30,17 @@ class RetryPolicy:
         return self.rng.uniform(0, ceiling)
 
 
+# Exceptions a transform raises on bad data or a bug, which never mean a transient cause:
+# asked once per failing record (every row of a bad day), they skip the checks below.
+_NEVER_TRANSIENT = frozenset(
+    {TypeError, ValueError, KeyError, AttributeError, IndexError, DataError}
+)
+
+
 def is_transient(exc: BaseException) -> bool:
     """Infrastructure failures that a retry may fix: locks, lost connections, a full disk."""
+    if type(exc) in _NEVER_TRANSIENT:
+        return False
     # SQLAlchemy wraps the driver's exception; judge the driver's own.
     orig = getattr(exc, "orig", None)
     if isinstance(orig, BaseException):

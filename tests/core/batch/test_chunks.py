@@ -210,6 +210,32 @@ def test_rows_carry_their_line_last_and_the_later_version_wins(
     assert (chunk.lines, chunk.first_line, chunk.last_line) == (5, 1, 5)
 
 
+def test_a_stretch_the_fast_path_declines_goes_to_the_reference_path_alone(
+    tmp_path: Path, open_source: Callable[..., ChunkSource]
+) -> None:
+    """A bad day: after 64 declines in a row the fast path is not asked for the next 4,096
+    records (a decode each for nothing), then asked again; the chunk is what the
+    reference path alone makes of it, good rows and failures alike."""
+    asked: list[int] = []
+
+    def fast(raw: bytes) -> tuple[Any, ...]:
+        asked.append(orjson.loads(raw)["pesanan_id"])
+        assert PESANAN_2.fast is not None
+        return PESANAN_2.fast(raw)
+
+    # 4,200 failing records (qty 0), then good ones, in one chunk.
+    lines = [order(i, qty=0) for i in range(1, 4201)] + [order(i) for i in range(4201, 5201)]
+    src = open_source(write(tmp_path, "x.jsonl", b"\n".join(lines) + b"\n"), "jsonl", 0, 6000)
+    chunk = parser_for(dataclasses.replace(PESANAN_2, fast=fast), src).parse(src)
+    # Asked for the first 64, then not for 4,096, then again from record 4,161 on.
+    assert asked == [*range(1, 65), *range(4161, 5201)]
+    src2 = open_source(write(tmp_path, "y.jsonl", b"\n".join(lines) + b"\n"), "jsonl", 0, 6000)
+    reference = parser_for(dataclasses.replace(PESANAN_2, fast=None), src2).parse(src2)
+    assert chunk.rows == reference.rows and len(chunk.rows) == 1000
+    assert chunk.failures == reference.failures and len(chunk.failures) == 4200
+    assert (chunk.records, chunk.superseded) == (reference.records, reference.superseded)
+
+
 @pytest.mark.parametrize("order_of_lines", list(itertools.permutations(range(3))))
 def test_with_an_ordering_column_the_larger_value_wins_in_any_order(
     tmp_path: Path, open_source: Callable[..., ChunkSource], order_of_lines: tuple[int, ...]

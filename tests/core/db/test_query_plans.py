@@ -21,6 +21,7 @@ import datetime as dt
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from tests.support.query_plans import (
     failure_message,
     pg_foreign_keys,
     pg_indexes,
+    sorts,
     sqlite_foreign_keys,
     sqlite_indexes,
     sqlite_snapshot,
@@ -67,9 +69,53 @@ from triage_app.core.demo.orders import write_orders_csv
 from triage_app.core.places import STORE_FILE
 from triage_app.core.trends import banner_spike, compute_stats, compute_trends, stats_json
 from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS
+from triage_app.gui.quarantine.model import SORT_KEYS
 
 PAGE = 200  # the quarantine table's page (gui/quarantine/model.py)
 REPORT_ENV = "TRIAGE_PLAN_REPORT"
+
+
+# -- what each index is kept for ---------------------------------------------------------------
+# Every secondary index of dead_letters and audit_events, with the steps below whose queries
+# it is kept for (a step's label, or its start). Each index must be listed, and each step
+# listed must have a statement whose SQLite plan (with or without statistics) uses that
+# index. An index no step needs is a write per row for nothing: drop it in a revision. When
+# a query moves to another index (or another table), move its step here.
+INDEX_SERVES: dict[str, tuple[str, ...]] = {
+    # Also the quarantine's ON CONFLICT (batch_id, line) DO NOTHING (a replayed chunk),
+    # which SQLite's plans do not show.
+    "uq_dead_letter_batch_line": (
+        "window: first page sorted by batch_id",
+        "window: first page sorted by line",
+    ),
+    "ix_dl_status_id": (
+        "window: first page sorted by status",
+        "window: first page of status=parked",
+        "cli: purge",
+    ),
+    "ix_dl_batch_id": ("window: first page of batch", "cli: redrive --batch"),
+    "ix_dl_class": ("window: first page sorted by error_class", "window: first page of class"),
+    "ix_dl_signature": (
+        "window: first page sorted by signature",
+        "window: first page of an error group",
+    ),
+    "ix_dl_attempts": (
+        "window: first page sorted by attempts",
+        "window: first page of attempts",
+    ),
+    "ix_dl_last_failed": ("window: first page sorted by last_failed_at",),
+    "ix_dl_first_failed": ("window: first page of a day",),
+    "ix_dl_transform": (
+        "window: first page sorted by transform",
+        "window: first page of a transform",
+    ),
+    # Each error group's last failure, one seek per group.
+    "ix_dl_class_sig_last": ("cli: groups",),
+    "ix_dl_resolved": ("trends: the tab",),
+    "ix_event_dl": ("window: detail pane", "cli: purge (real)"),
+    "ix_event_action_at": ("cli: audit --action",),
+    "ix_event_at": ("cli: audit --since",),
+}
 
 
 # -- the store -------------------------------------------------------------------------------
@@ -216,6 +262,50 @@ def quarantine_table(rec: Recorder, ws: Workspace, s: dict[str, Any]) -> None:
                     fetch_rows(ws, f, limit=PAGE, sort=sort, descending=True, after=last[0])
 
 
+def window_first_pages(ws: Workspace, s: dict[str, Any]) -> dict[str, DeadLetterFilter | str]:
+    """The first page of each sort the window's table offers (``SORT_KEYS``), open rows and
+    all, and of each picker's filter in the table's default order (id): step label -> its
+    sort (a str) or filter. These must come without a sort step (test_window_pages_...)."""
+    F = DeadLetterFilter
+    out: dict[str, DeadLetterFilter | str] = {}
+    for sort in SORT_KEYS:
+        out[f"window: first page sorted by {sort}"] = sort
+    batch = s["batches"]["jsonl"]
+    filters = {
+        "status=parked": F(status="parked"),
+        "batch": F(batch_id=batch),
+        "batch, all statuses": F(batch_id=batch, status=ALL),
+        "class": F(error_class="data", status=ALL),
+        "an error group": F(signature=s["signature"], error_class="data", status=ALL),
+        "a transform": F(transform="pesanan@1", status=ALL),
+        "attempts = 2": F(attempts=2, status=ALL),
+        "attempts >= 2": F(min_attempts=2, status=ALL),
+        "a day": F(failed_from=dt.date(2026, 2, 1), failed_to=dt.date(2026, 2, 1), status=ALL),
+    }
+    for label, f in filters.items():
+        out[f"window: first page of {label}"] = f
+    return out
+
+
+# First pages that may sort, and why that is bounded.
+SORTED_BY_NATURE = {
+    # A span of first failures in id order: the span's range of ix_dl_first_failed, sorted;
+    # the rows of a day or two, not of the store.
+    "window: first page of a day": "a range of first failures, in id order",
+}
+
+
+def window_pages(rec: Recorder, ws: Workspace, s: dict[str, Any]) -> None:
+    for step, what in window_first_pages(ws, s).items():
+        with rec.doing(step):
+            if isinstance(what, str):  # a sort: open rows (the default) and every row
+                for f in (DeadLetterFilter(), DeadLetterFilter(status=ALL)):
+                    fetch_rows(ws, f, limit=PAGE, sort=what)
+                    fetch_rows(ws, f, limit=PAGE, sort=what, descending=True)
+            else:
+                fetch_rows(ws, what, limit=PAGE)
+
+
 def window_reads(rec: Recorder, ws: Workspace, s: dict[str, Any], tmp: Path) -> None:
     ids = s["ids"]
     with rec.doing("window: detail pane"):
@@ -302,6 +392,9 @@ def cli_reads(rec: Recorder, cli: list[str], s: dict[str, Any], tmp: Path) -> No
 def exercise(rec: Recorder, ws: Workspace, cli: list[str], tmp: Path) -> None:
     s = build_store(rec, ws, cli, tmp)
     steward_changes(rec, ws, cli, s)
+    # Before the table's every filter and sort: the recorder keeps the first few copies of
+    # a statement, and INDEX_SERVES names these steps.
+    window_pages(rec, ws, s)
     quarantine_table(rec, ws, s)
     window_reads(rec, ws, s, tmp)
     trends(rec, ws, s)
@@ -340,25 +433,31 @@ def report_wanted() -> bool:
     return bool(os.environ.get(REPORT_ENV))
 
 
-@pytest.mark.slow
-def test_sqlite_queries_use_indexes(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    report_wanted: bool,
-) -> None:
-    no_charts(monkeypatch)
+@dataclass
+class SqlitePlans:
+    """Every statement of ``exercise`` on SQLite, explained with and without statistics."""
+
+    result: BackendResult
+    statements: int
+    fks: list[str]
+
+
+@pytest.fixture(scope="module")
+def sqlite_plans(tmp_path_factory: pytest.TempPathFactory) -> SqlitePlans:
+    """One store built and exercised for the SQLite tests below (it takes minutes)."""
+    tmp_path = tmp_path_factory.mktemp("plans")
     rec = Recorder()
     folder = tmp_path / "ws"
     store = folder / STORE_FILE
-    rec.install_sqlite(monkeypatch, store)
-    with open_workspace(folder) as ws:
-        exercise(rec, ws, ["--workspace", str(folder)], tmp_path)
-    rec.paused = True
-    capsys.readouterr()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        no_charts(monkeypatch)
+        rec.install_sqlite(monkeypatch, store)
+        with open_workspace(folder) as ws:
+            exercise(rec, ws, ["--workspace", str(folder)], tmp_path)
+        rec.paused = True
 
     result = BackendResult("sqlite")
-    bad: list[Verdict] = []
+    fks: list[str] = []
     # Plans with the planner's statistics (demo and benchmark stores run ANALYZE) and
     # without (a user's store: the application never runs it). Both must use indexes.
     for variant, statistics in (("stats", True), ("no stats", False)):
@@ -366,17 +465,83 @@ def test_sqlite_queries_use_indexes(
         try:
             names = constraint_indexes(db)
             verdicts = [explain_sqlite(db, s, names) for s in rec.statements]
-            bad += [v for v in verdicts if v.failed]
             result.add(variant, sqlite_indexes(db), verdicts)
-            if report_wanted:
+            if os.environ.get(REPORT_ENV):
                 result.effects[variant] = sqlite_drop_effects(db, verdicts)
-            fks = unindexed_foreign_keys(*sqlite_foreign_keys(db), rec.deleted_from)
+            fks += unindexed_foreign_keys(*sqlite_foreign_keys(db), rec.deleted_from)
         finally:
             db.close()
     _RESULTS["sqlite"] = result
-    assert rec.statements, "no statement was captured"
+    return SqlitePlans(result, len(rec.statements), fks)
+
+
+@pytest.mark.slow
+def test_sqlite_queries_use_indexes(sqlite_plans: SqlitePlans) -> None:
+    bad = [v for _ix, verdicts in sqlite_plans.result.variants.values() for v in verdicts]
+    bad = [v for v in bad if v.failed]
+    assert sqlite_plans.statements, "no statement was captured"
     assert not bad, failure_message(bad)
-    assert not fks, f"deleting parent rows reads the whole child table: {fks}"
+    assert not sqlite_plans.fks, (
+        f"deleting parent rows reads the whole child table: {sqlite_plans.fks}"
+    )
+
+
+@pytest.mark.slow
+def test_every_index_earns_its_place(sqlite_plans: SqlitePlans) -> None:
+    """Each secondary index is in INDEX_SERVES and used by a query of each step listed
+    there (on SQLite, with or without statistics); none is kept for nothing."""
+    indexes: dict[str, tuple[str, bool]] = {}
+    used: dict[str, set[str]] = {}
+    for found, verdicts in sqlite_plans.result.variants.values():
+        indexes.update(found)
+        for name, steps in steps_using(verdicts).items():
+            used.setdefault(name, set()).update(steps)
+    assert not unearned(indexes, used), "\n".join(unearned(indexes, used))
+
+
+@pytest.mark.slow
+def test_the_window_pages_without_a_sort_step(sqlite_plans: SqlitePlans) -> None:
+    """The first page of every sort the table offers, and of each picker in the default
+    order, walks an index in that order and stops at the page: no temp B-tree, which would
+    read and sort every matching row first (a million rows on a bad day)."""
+    sorted_pages = [
+        f"[{variant}] {v.statement.step}: {v.statement.shape}\n    {v.plan}"
+        for variant, (_ix, verdicts) in sqlite_plans.result.variants.items()
+        for v in verdicts
+        if v.statement.step.startswith("window: first page")
+        and v.statement.site.endswith("paging.py:fetch_rows")
+        and v.statement.step not in SORTED_BY_NATURE
+        and sorts(v)
+    ]
+    assert not sorted_pages, "pages that sort their rows:\n" + "\n".join(sorted_pages)
+
+
+def steps_using(verdicts: Sequence[Verdict]) -> dict[str, set[str]]:
+    """Index -> the steps whose statements' plans use it."""
+    out: dict[str, set[str]] = {}
+    for v in verdicts:
+        for a in v.accesses:
+            if a.index is not None:
+                out.setdefault(a.index, set()).add(v.statement.step)
+    return out
+
+
+def unearned(indexes: dict[str, tuple[str, bool]], used: dict[str, set[str]]) -> list[str]:
+    """What is wrong with INDEX_SERVES against the schema's ``indexes`` and what used them."""
+    out = [
+        f"{n}: not in INDEX_SERVES (which query is it for?)"
+        for n in indexes
+        if n not in INDEX_SERVES
+    ]
+    for name, steps in INDEX_SERVES.items():
+        if name not in indexes:
+            out.append(f"{name}: in INDEX_SERVES, not in the schema")
+            continue
+        for step in steps:
+            if not any(u.startswith(step) for u in used.get(name, ())):
+                some = sorted(used.get(name, ()))[:5]
+                out.append(f"{name}: no query of step {step!r} uses it (used by {some})")
+    return out
 
 
 def sqlite_drop_effects(db: sqlite3.Connection, verdicts: list[Verdict]) -> DropEffects:
@@ -450,6 +615,11 @@ def test_postgres_queries_use_indexes(
     assert rec.statements, "no statement was captured"
     assert not bad, failure_message(bad)
     assert not fks, f"deleting parent rows reads the whole child table: {fks}"
+    used = steps_using(verdicts)
+    idle = [
+        n for n, (_t, droppable) in result.variants[""][0].items() if droppable and n not in used
+    ]
+    assert not idle, f"indexes no query used on PostgreSQL: {idle}"
 
 
 def pg_drop_effects(cur: Any, verdicts: list[Verdict]) -> DropEffects:

@@ -238,10 +238,12 @@ def test_a_recognised_store_gets_a_lost_index_back(tmp_path: Path) -> None:
     folder = fixture_workspace(tmp_path, "0001")
     engine = create_engine(f"sqlite:///{folder / 'dead_letter.db'}")
     with engine.begin() as conn:
-        conn.exec_driver_sql("DROP INDEX ix_dl_cube")
+        conn.exec_driver_sql("DROP INDEX ix_dl_class_sig_last")
     engine.dispose()
     with open_workspace(folder) as ws:
-        assert "ix_dl_cube" in {i["name"] for i in inspect(ws.store).get_indexes("dead_letters")}
+        assert "ix_dl_class_sig_last" in {
+            i["name"] for i in inspect(ws.store).get_indexes("dead_letters")
+        }
 
 
 def test_a_pre_alembic_store_at_head_is_stamped_without_a_backup(tmp_path: Path) -> None:

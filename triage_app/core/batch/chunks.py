@@ -32,6 +32,11 @@ from triage_app.core.crashpoints import crash_point
 from triage_app.core.retry import RetryPolicy, is_transient
 from triage_app.core.transforms import Transform
 
+# A transform's fast path declined this many records in a row: the next
+# ``_REFERENCE_STRETCH`` records go straight to its reference path (chunks._latest).
+_DECLINES_IN_A_ROW = 64
+_REFERENCE_STRETCH = 4096
+
 
 @dataclass
 class Chunk:
@@ -195,26 +200,54 @@ class ChunkParser:
 
         These loops are the hot path, one pass per input line: they keep to local names and
         leave the rare things (blank lines, failures, retries) to other methods."""
-        fn, decode, fast, key_idx = self.fn, self.decode, self.fast, self.key_idx
-        ok = 0
-        if fast is None:
+        if self.fast is None:
+            return self._latest_by_reference(items, pending, failures, retries)
+        fast, key_idx = self.fast, self.key_idx
+        ok = declined = 0
+        items = iter(items)
+        while True:
             for n, raw in items:
                 try:
-                    row = fn(decode(raw))
-                    # Concatenation builds one tuple; (*row, n) builds a list first.
+                    row = fast(raw)
                     pending[row[key_idx]] = row + (n,)  # noqa: RUF005
-                except Exception as exc:  # every failure is evidence, none is fatal
-                    self._on_failure(n, raw, exc, failures, retries)
+                except Exception:  # declined: the reference path decides
+                    declined += 1
+                    if self._reference(n, raw, pending, failures, retries):
+                        ok += 1
+                    if declined == _DECLINES_IN_A_ROW:
+                        break
                     continue
+                declined = 0
                 ok += 1
-            return ok
+            else:
+                return ok
+            # A stretch of records the fast path declines (a release with a bug fails every
+            # row): asking it first only adds a decode per record. The reference path alone
+            # decides the same, so the next stretch goes to it, then the fast path is tried
+            # again.
+            declined = 0
+            ok += self._latest_by_reference(
+                islice(items, _REFERENCE_STRETCH), pending, failures, retries
+            )
+
+    def _latest_by_reference(
+        self,
+        items: Iterable[tuple[int, bytes]],
+        pending: dict[Any, tuple[Any, ...]],
+        failures: list[Failure],
+        retries: deque[_Retry],
+    ) -> int:
+        """``_latest`` through fn alone."""
+        fn, decode, key_idx = self.fn, self.decode, self.key_idx
+        ok = 0
         for n, raw in items:
             try:
-                row = fast(raw)
+                row = fn(decode(raw))
+                # Concatenation builds one tuple; (*row, n) builds a list first.
                 pending[row[key_idx]] = row + (n,)  # noqa: RUF005
-            except Exception:  # declined: the reference path decides
-                if not self._reference(n, raw, pending, failures, retries):
-                    continue
+            except Exception as exc:  # every failure is evidence, none is fatal
+                self._on_failure(n, raw, exc, failures, retries)
+                continue
             ok += 1
         return ok
 

@@ -158,27 +158,38 @@ class DeadLetterTable(Base):
     __tablename__ = "dead_letters"
     __table_args__ = (
         UniqueConstraint("batch_id", "line", name="uq_dead_letter_batch_line"),
+        # Every index is a write per row on a bad day (200,000 quarantined rows: each index
+        # costs about a second and a few MB), so each one here serves a query no other
+        # index serves, named beside it; tests/core/db/test_query_plans.py holds each to a
+        # query that uses it. In SQLite an index on one column ends in the rowid (the id),
+        # so it also gives its rows in id order: the table's tie-breaker.
+        # The table's default filter (open) and its status sort; claims; purge by status.
         Index("ix_dl_status_id", "status", "id"),
-        # A filter on class or transform walks that column's index (below) in id order and
-        # checks the status row by row; only two indexes hold the status, so a re-drive
-        # that resolves a million rows moves two index entries per row, not five.
+        # A batch's rows in id order (the table on one batch; re-drive and claims of a
+        # batch). The unique (batch_id, line) gives them in line order, and sorts by batch
+        # and line.
         Index("ix_dl_batch_id", "batch_id", "id"),
-        Index("ix_dl_class_signature_id", "error_class", "signature_id", "id"),
+        # The class picker and class sort, in id order. (class, signature, id) is not a
+        # substitute: its rows of a class come by signature, so every page sorted them all.
         Index("ix_dl_class", "error_class"),
+        # An error group's rows (Trends' links, owner and tag through the signature id), and
+        # the error sort; a group's class is checked on its rows, in id order.
         Index("ix_dl_signature", "signature_id"),
+        # Attempts filters (at least, exactly: the histogram's bars) and sort.
         Index("ix_dl_attempts", "attempts"),
+        # The table's "last failed" sort.
         Index("ix_dl_last_failed", "last_failed_at"),
+        # A day or span of Trends (first failure), purge cut-offs; the trail's quarantined
+        # rows in time order.
         Index("ix_dl_first_failed", "first_failed_at"),
+        # The transform picker and sort.
         Index("ix_dl_transform", "transform"),
-        # Trends (trends/counting.py) count index ranges instead of sorting a million rows;
-        # figures for 1,000,000 dead letters are in benchmarks/bench_trends.py.
-        # Error groups, class x status and attempts x status: one walk of this index.
-        Index("ix_dl_cube", "error_class", "signature_id", "status", "attempts", "first_failed_at"),
-        # First and last seen per error group: one lookup each.
+        # Each error group's last failure, one seek per group (groups, Trends).
         Index("ix_dl_class_sig_last", "error_class", "signature_id", "last_failed_at"),
-        # Quarantined per day by class, and resolved per day (the backlog).
-        Index("ix_dl_class_first_failed", "error_class", "first_failed_at"),
+        # Resolved per day (the backlog), the trail's resolved rows, purge of resolved rows.
         Index("ix_dl_resolved", "resolved_at"),
+        # Dropped in 0007: ix_dl_class_signature_id, ix_dl_cube and ix_dl_class_first_failed
+        # (counting moved to dead_letter_counts; r0007_set_records.py says why each).
     )
 
     id = Column(IdType, primary_key=True, autoincrement=True)
