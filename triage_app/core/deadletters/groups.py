@@ -20,7 +20,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Integer, Row, String, column, func, select, update, values
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Integer,
+    Row,
+    String,
+    column,
+    func,
+    select,
+    tuple_,
+    update,
+    values,
+)
 from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.clock import day_start, iso, utcnow
@@ -340,39 +352,70 @@ def _first_failures(
     groups: Sequence[tuple[str, str]],
     where: Sequence[ColumnElement[bool]],
 ) -> None:
-    """Put each group's first failure, and its oldest open row's, into ``counted``: per
-    group and status, ``min(first_failed_at)``: one seek each along an index on (class,
-    signature, status, first_failed_at), a few hundred groups to a statement."""
-    dl = DeadLetter
+    """Put each group's first failure, and its oldest open row's, into ``counted``.
+
+    Per group and status, the summary names the first day that holds such rows; the rows
+    are then walked along ``ix_dl_first_failed`` from that day's start to the first one of
+    the group and status (the group's columns are compared row by row: ``|| ''`` and ``+ 0``
+    keep SQLite from choosing a group's index and sorting all its rows instead). A day holds
+    one, so the walk stops within it, however many rows the group has."""
+    dl, t = DeadLetter, DeadLetterCount
     ids = signature_ids(conn, {s for _c, s in groups})
     text = {i: s for s, i in ids.items()}
     pairs = [(c, ids[s]) for c, s in groups if s in ids]
-    statuses = [s.value for s in Status]
+    starts: list[tuple[str, int, str, dt.datetime]] = []
     for start in range(0, len(pairs), _PER_STATEMENT):
-        group = (
-            values(column("c", String()), column("s", Integer()), name="groups")
-            .data(list(pairs[start : start + _PER_STATEMENT]))
-            .cte("groups")
+        chunk = pairs[start : start + _PER_STATEMENT]
+        days = (
+            select(t.error_class, t.signature_id, t.status, func.min(t.day))
+            .where(tuple_(t.error_class, t.signature_id).in_(chunk), t.n > 0)
+            .group_by(t.error_class, t.signature_id, t.status)
         )
-        firsts = [
-            select(func.min(dl.first_failed_at))
+        for c, s, st, d in conn.execute(days):
+            starts.append((str(c), int(s), str(st), day_start(_as_date(d))))
+    found: dict[tuple[str, int], dict[str, dt.datetime | None]] = {}
+    for start in range(0, len(starts), _PER_STATEMENT):
+        cell = (
+            values(
+                column("c", String()),
+                column("s", Integer()),
+                column("st", String()),
+                column("d", DateTime()),
+                name="starts",
+            )
+            .data(starts[start : start + _PER_STATEMENT])
+            .cte("starts")
+        )
+        first = (
+            select(dl.first_failed_at)
             .where(
-                dl.error_class == group.c.c,
-                dl.signature_id == group.c.s,
-                dl.status == status,
+                dl.first_failed_at >= cell.c.d,
+                (dl.error_class + "") == cell.c.c,
+                (dl.signature_id + 0) == cell.c.s,
+                (dl.status + "") == cell.c.st,
                 *where,
             )
+            .order_by(dl.first_failed_at)
+            .limit(1)
             .scalar_subquery()
-            for status in statuses
-        ]
-        for c, s, *whens in conn.execute(select(group.c.c, group.c.s, *firsts)):
-            t = counted.get((c, text.get(s, "")))
-            if t is None:
-                continue
-            times = {st: _as_datetime(w) for st, w in zip(statuses, whens, strict=True)}
-            present = [w for w in times.values() if w is not None]
-            t.first = min(present) if present else None
-            t.oldest_open = times[Status.OPEN]
+        )
+        for c, s, st, when in conn.execute(select(cell.c.c, cell.c.s, cell.c.st, first)):
+            found.setdefault((c, s), {})[st] = _as_datetime(when)
+    for (c, s), times in found.items():
+        tally = counted.get((c, text.get(s, "")))
+        if tally is None:
+            continue
+        present = [w for w in times.values() if w is not None]
+        tally.first = min(present) if present else None
+        tally.oldest_open = times.get(Status.OPEN)
+
+
+def _as_date(value: Any) -> dt.date:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
 
 
 def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...], str, int]]:
