@@ -310,10 +310,6 @@ class StoreFiller:
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                         f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
                     )
-            elif self.bulk:
-                # Statistics from a sample of each index: a full ANALYZE reads every entry
-                # of millions of rows, for figures a sample gives as well.
-                conn.exec_driver_sql("PRAGMA analysis_limit = 2000")
             conn.exec_driver_sql("ANALYZE")
 
 
