@@ -2,6 +2,7 @@
 warehouse's upserts, and the audit trail."""
 
 from triage_app.core.db.audit import actor_for, current_actor, event_insert, record_event
+from triage_app.core.db.counts import apply as apply_counts
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait
 from triage_app.core.db.lock_waits import explain as explain_lock_wait
@@ -101,6 +102,7 @@ __all__ = [
     "Workspace",
     "WorkspaceConfig",
     "actor_for",
+    "apply_counts",
     "apply_every_migration",
     "check_reachable",
     "complete_url",

@@ -23,7 +23,7 @@ from triage_app.core.db import (
     Batch,
     DeadLetter,
     Workspace,
-    counts,
+    apply_counts,
     keep_signatures,
     stored_error,
 )
@@ -242,7 +242,7 @@ class StoreFiller:
                     f"VALUES ({', '.join([marker] * len(columns))})",
                     _as_stored(rows, [getattr(model, c) for c in columns], dialect),
                 )
-            counts.apply(
+            apply_counts(
                 conn,
                 {
                     (c, ids[sig], st, a, d, b, t): n
