@@ -129,9 +129,10 @@ def test_an_upgraded_store_counts_its_rows_by_cell_and_names_who_ran_each_batch(
     with open_workspace(folder) as ws, ws.store.connect() as conn:
         cells = counts.stored(conn)
         assert cells == counts.recount(conn)
-        assert sum(cells.values()) == conn.exec_driver_sql(
-            "SELECT count(*) FROM dead_letters"
-        ).scalar()
+        assert (
+            sum(cells.values())
+            == conn.exec_driver_sql("SELECT count(*) FROM dead_letters").scalar()
+        )
         # The fixtures' events name "fixture" (0001, 0002) or "fixture@vm" (the host added).
         actors = {r[0] for r in conn.exec_driver_sql("SELECT actor FROM batches")}
         assert len(actors) == 1 and str(actors.pop()).startswith("fixture")

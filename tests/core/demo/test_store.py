@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from sqlalchemy import Row, select
 
 from triage_app.core.batch import list_batches, run_batch
-from triage_app.core.db import AuditEvent, Batch, Workspace
+from triage_app.core.db import AuditEvent, Batch, Workspace, counts, open_workspace
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     count_dead_letters,
@@ -202,3 +203,91 @@ def test_times_are_stored_as_the_engine_stores_them(workspace: Workspace) -> Non
         filler.dead_letter(BID, 1, error="E", failed_at=dt.datetime(2026, 3, 1))
     assert count_dead_letters(workspace, ALL.with_(failed_from=day, failed_to=day)) == 1
     assert [(d.day, d.total) for d in compute_trends(workspace).per_day] == [(day, 1)]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def either_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Workspace]:
+    store = request.getfixturevalue("pg_urls")[1] if request.param == "postgresql" else None
+    with open_workspace(tmp_path / "ws", dead_letter_url=store) as ws:
+        yield ws
+
+
+def _index_definitions(ws: Workspace) -> dict[str, str]:
+    with ws.store.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            sql = (
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' "
+                "AND tbl_name = 'dead_letters'"
+            )
+        else:
+            sql = (
+                "SELECT indexname, indexdef FROM pg_indexes "
+                "WHERE schemaname = current_schema() AND tablename = 'dead_letters'"
+            )
+        return {str(name): str(d) for name, d in conn.exec_driver_sql(sql)}
+
+
+def _fill_mixed(ws: Workspace, *, bulk: bool, flush_every: int) -> None:
+    """Rows across two batches, three signatures, every status, two days."""
+    t = dt.datetime(2026, 3, 1, 23, 0)
+    with StoreFiller(ws, bulk=bulk) as filler:
+        for b in ("aa00000000000000", "bb00000000000000"):
+            filler.batch(b, rows=40, quarantined=20, actor="nightly@etl")
+            for line in range(1, 21):
+                filler.dead_letter(
+                    b,
+                    line,
+                    error=f"E{line % 3}: {line}",
+                    signature=f"E{line % 3}: <n>",
+                    error_class=("data", "code", "transient")[line % 3],
+                    status=list(Status)[line % 4],
+                    attempts=1 + line % 2,
+                    transform="pesanan@1" if b.startswith("a") else "pesanan@2",
+                    failed_at=t + dt.timedelta(minutes=7 * line),  # past midnight: two days
+                )
+                if line % flush_every == 0:
+                    filler.flush()
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_the_summary_of_the_rows_is_kept_with_them(either_store: Workspace, bulk: bool) -> None:
+    """dead_letter_counts holds what a recount of the rows says, however the blocks fell,
+    and a second filler adds to the cells the first left."""
+    _fill_mixed(either_store, bulk=bulk, flush_every=6)
+    with either_store.store.connect() as conn:
+        cells = counts.stored(conn)
+        assert cells == counts.recount(conn)
+    assert sum(cells.values()) == 40
+    assert {cell[4] for cell in cells} == {dt.date(2026, 3, 1), dt.date(2026, 3, 2)}
+    with StoreFiller(either_store) as filler:
+        filler.dead_letter("aa00000000000000", 99, error="E0: <n>", error_class="data")
+    with either_store.store.connect() as conn:
+        assert counts.stored(conn) == counts.recount(conn)
+        assert sum(counts.stored(conn).values()) == 41
+
+
+def test_bulk_makes_the_same_indexes_again(either_store: Workspace) -> None:
+    before = _index_definitions(either_store)
+    assert len(before) > 5  # the store's own set, whatever it is
+    _fill_mixed(either_store, bulk=True, flush_every=100)
+    assert _index_definitions(either_store) == before
+    assert count_dead_letters(either_store, ALL) == 40
+
+
+def test_bulk_makes_the_indexes_again_after_an_exception(either_store: Workspace) -> None:
+    before = _index_definitions(either_store)
+    with pytest.raises(RuntimeError), StoreFiller(either_store, bulk=True) as filler:
+        assert _index_definitions(either_store) != before  # dropped while it fills
+        filler.batch(BID)
+        raise RuntimeError("the scenario broke")
+    assert _index_definitions(either_store) == before
+
+
+def test_a_batch_names_its_actor(either_store: Workspace) -> None:
+    """A batch is the set record of its quarantine: who ran it, and no per-row event."""
+    _fill_mixed(either_store, bulk=False, flush_every=100)
+    assert stored_batch(either_store, "aa00000000000000").actor == "nightly@etl"
+    assert event_ids(either_store) == []
+    with StoreFiller(either_store) as filler:
+        filler.batch("cc00000000000000")
+    assert stored_batch(either_store, "cc00000000000000").actor is None

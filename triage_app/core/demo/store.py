@@ -3,7 +3,9 @@ a store, in bulk, for the demos, tests, benchmarks and screenshots that need tho
 millions of rows without running a batch for each.
 
 The filler only writes what it is given, with the store's usual defaults for the rest;
-what the rows look like is the caller's scenario (``history.py`` has the Trends one).
+what the rows look like is the caller's scenario (``history.py`` has the Trends one). The
+summary of the rows by cell (``dead_letter_counts``) is kept as the engine keeps it: each
+block's cells are added in the transaction that writes the block.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ _BATCH_COLUMNS = (
     "seconds",
     "started_at",
     "finished_at",
+    "actor",
 )
 _DEAD_LETTER_COLUMNS = (
     "id",
@@ -79,15 +82,24 @@ def order_payload(pesanan_id: int) -> bytes:
 
 
 class StoreFiller:
-    """Collects rows and writes them with the driver's own ``executemany``, a block at a
-    time; use it as a context manager, which writes the rest and updates the statistics
-    SQLite plans with."""
+    """Collects rows and writes them with the driver's own ``executemany`` (PostgreSQL's
+    dead letters with ``COPY``), a block at a time; use it as a context manager, which
+    writes the rest and updates the statistics the database plans with.
 
-    def __init__(self, ws: Workspace) -> None:
+    ``bulk`` is for millions of rows: the dead letters' secondary indexes are dropped on
+    entry and made again on exit, from their own definitions in the store (whatever index
+    set the schema has), which sorts each once instead of inserting into all of them row
+    by row. Indexes are made again on an exception too; a killed filler leaves them out."""
+
+    def __init__(self, ws: Workspace, *, bulk: bool = False) -> None:
         self.ws = ws
+        self.bulk = bulk
+        self._dropped: list[tuple[str, str]] = []  # (name, its CREATE INDEX), bulk only
         self._batches: list[tuple[Any, ...]] = []
         self._dead_letters: list[tuple[Any, ...]] = []
         self._events: list[tuple[Any, ...]] = []
+        # The block's cells, with the signature's text where the id will be.
+        self._cells: Counter[tuple[str, str, str, int, dt.date, str, str]] = Counter()
         with ws.store.connect() as conn:
             self._dl_id = int(conn.execute(select(func.max(DeadLetter.id))).scalar() or 0)
             self._event_id = int(conn.execute(select(func.max(AuditEvent.id))).scalar() or 0)
@@ -107,8 +119,11 @@ class StoreFiller:
         state: BatchState = BatchState.COMPLETE,
         source_sha256: str | None = None,
         seconds: float = 0.0,
+        actor: str | None = None,
     ) -> None:
-        """A batch as its counters say it ran (no ledger: it was never read in chunks)."""
+        """A batch as its counters say it ran (no ledger: it was never read in chunks).
+        ``actor``: who ran it, which makes the batch the set record of its quarantine (no
+        per-row ``quarantined`` event needed); None as for a batch from before 0007."""
         counts = by_class or {}
         self._batches.append(
             (
@@ -127,6 +142,7 @@ class StoreFiller:
                 seconds,
                 started_at,
                 finished_at,
+                actor,
             )
         )
 
@@ -150,6 +166,10 @@ class StoreFiller:
         id."""
         self._dl_id += 1
         signature = signature if signature is not None else error
+        status = str(status)
+        self._cells[
+            (str(error_class), signature, status, attempts, failed_at.date(), batch_id, transform)
+        ] += 1
         self._dead_letters.append(
             (
                 self._dl_id,
@@ -163,7 +183,7 @@ class StoreFiller:
                 signature,
                 None,
                 attempts,
-                str(status),
+                status,
                 transform,
                 failed_at,
                 last_failed_at or failed_at,
@@ -187,37 +207,84 @@ class StoreFiller:
         self._events.append((self._event_id, dl_id, at, actor, action.value, detail))
 
     def flush(self) -> None:
-        """Write what has been collected, in one transaction."""
+        """Write what has been collected, and the cells of its dead letters, in one
+        transaction."""
+        if not (self._batches or self._dead_letters or self._events):
+            return
         dialect = self.ws.store.dialect
         marker = "?" if dialect.name == "sqlite" else "%s"
-        if self._dead_letters:
-            self._dead_letters = self._with_signature_ids(self._dead_letters)
-        # One transaction: the rows, their events and the summary's cells (``counts``),
-        # counted here from the rows, as the quarantine counts its own.
         with self.ws.store.begin() as conn:
-            cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            ids: dict[str, int] = {}
+            if self._dead_letters:
+                ids = keep_signatures(conn, {c[1] for c in self._cells})
+                at = _DEAD_LETTER_COLUMNS.index("signature_id")
+                self._dead_letters = [
+                    (*r[:at], ids[r[at]], *r[at + 1 :]) for r in self._dead_letters
+                ]
+            # The driver's cursor on the same connection: the same transaction.
+            cur = conn.connection.cursor()
             for model, columns, rows in (
                 (Batch, _BATCH_COLUMNS, self._batches),
                 (DeadLetter, _DEAD_LETTER_COLUMNS, self._dead_letters),
                 (AuditEvent, _EVENT_COLUMNS, self._events),
             ):
-                if rows:
-                    cur.executemany(
-                        f"INSERT INTO {model.__tablename__} ({', '.join(columns)}) "
-                        f"VALUES ({', '.join([marker] * len(columns))})",
-                        _as_stored(rows, [getattr(model, c) for c in columns], dialect),
-                    )
-            cur.close()
-            summary.apply(conn, _cells(self._dead_letters))
+                if not rows:
+                    continue
+                table = model.__tablename__
+                if dialect.name == "postgresql" and model is DeadLetter:
+                    # COPY: several times executemany's speed for the millions.
+                    with cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                        for row in rows:
+                            copy.write_row(row)
+                    continue
+                cur.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) "
+                    f"VALUES ({', '.join([marker] * len(columns))})",
+                    _as_stored(rows, [getattr(model, c) for c in columns], dialect),
+                )
+            summary.apply(
+                conn,
+                {
+                    (c, ids[sig], st, a, d, b, t): n
+                    for (c, sig, st, a, d, b, t), n in self._cells.items()
+                },
+            )
         self._batches, self._dead_letters, self._events = [], [], []
+        self._cells = Counter()
 
-    def _with_signature_ids(self, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        at = _DEAD_LETTER_COLUMNS.index("signature_id")
+    def _drop_indexes(self) -> None:
+        """The dead letters' secondary indexes, dropped and remembered (bulk)."""
         with self.ws.store.begin() as conn:
-            ids = keep_signatures(conn, {r[at] for r in rows})
-        return [(*r[:at], ids[r[at]], *r[at + 1 :]) for r in rows]
+            if conn.dialect.name == "sqlite":
+                found = conn.exec_driver_sql(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' "
+                    "AND tbl_name = 'dead_letters' AND sql IS NOT NULL"
+                ).all()
+            else:
+                # Not the ones behind a constraint (the key, the batch-and-line unique).
+                found = conn.exec_driver_sql(
+                    "SELECT indexname, indexdef FROM pg_indexes "
+                    "WHERE schemaname = current_schema() AND tablename = 'dead_letters' "
+                    "AND indexname NOT IN (SELECT conname FROM pg_constraint "
+                    "WHERE conrelid = 'dead_letters'::regclass)"
+                ).all()
+            self._dropped = [(str(name), str(sql)) for name, sql in found]
+            for name, _sql in self._dropped:
+                conn.exec_driver_sql(f'DROP INDEX "{name}"')
+
+    def _make_indexes(self) -> None:
+        with self.ws.store.begin() as conn:
+            if conn.dialect.name == "sqlite":
+                # A bigger page cache for the sorts (this connection only; it goes back to
+                # the pool with it, which the filler's workspace alone uses).
+                conn.exec_driver_sql("PRAGMA cache_size = -262144")
+            for _name, sql in self._dropped:
+                conn.exec_driver_sql(sql)
+        self._dropped = []
 
     def __enter__(self) -> StoreFiller:
+        if self.bulk:
+            self._drop_indexes()
         return self
 
     def __exit__(
@@ -226,9 +293,14 @@ class StoreFiller:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        try:
+            if exc_type is None:
+                self.flush()
+        finally:
+            if self._dropped:
+                self._make_indexes()
         if exc_type is not None:
             return
-        self.flush()
         with self.ws.store.begin() as conn:
             if conn.dialect.name == "postgresql":
                 # The filler writes ids itself, which moves no sequence: without this the
@@ -239,27 +311,6 @@ class StoreFiller:
                         f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
                     )
             conn.exec_driver_sql("ANALYZE")
-
-
-_CELL_AT = [
-    _DEAD_LETTER_COLUMNS.index(c)
-    for c in (
-        "error_class",
-        "signature_id",
-        "status",
-        "attempts",
-        "first_failed_at",
-        "batch_id",
-        "transform",
-    )
-]
-
-
-def _cells(rows: list[tuple[Any, ...]]) -> Counter[summary.Cell]:
-    """The summary's cells of the filler's rows (signature ids already in)."""
-    c, s, st, a, d, b, t = _CELL_AT
-    by_key = Counter((r[c], r[s], r[st], r[a], r[d].date(), r[b], r[t]) for r in rows)
-    return Counter({summary.cell(*k): n for k, n in by_key.items()})
 
 
 def _as_stored(rows: list[tuple[Any, ...]], columns: list[Any], dialect: Any) -> list[Any]:
@@ -274,7 +325,12 @@ def _as_stored(rows: list[tuple[Any, ...]], columns: list[Any], dialect: Any) ->
     }
     if not processors:
         return rows
-    return [
-        tuple(processors[i](v) if i in processors and v is not None else v for i, v in enumerate(r))
-        for r in rows
-    ]
+    # Only the time columns are touched: a million rows of 17 columns each are written here.
+    out = []
+    for r in rows:
+        row = list(r)
+        for i, process in processors.items():
+            if row[i] is not None:
+                row[i] = process(row[i])
+        out.append(row)
+    return out
