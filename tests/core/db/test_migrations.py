@@ -50,10 +50,13 @@ def rows_of(db: Path) -> dict[str, list[dict[str, Any]]]:
 def meaning(tables: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     """The rows as they read, whatever the revision stores: since 0003 a dead letter's
     payload and error may be NULL (the original, the signature) and its traceback is kept
-    once in ``tracebacks``; since 0004 its signature once in ``signatures``."""
+    once in ``tracebacks``; since 0004 its signature once in ``signatures``; since 0007 the
+    store settings hold where set records begin."""
     texts = {t["id"]: t["text"] for t in tables.get("tracebacks", [])}
     signatures = {s["id"]: s["text"] for s in tables.get("signatures", [])}
     out = {t: rows for t, rows in tables.items() if t not in ("tracebacks", "signatures")}
+    if "store_settings" in out:  # since 0007: the first id a batch's set record stands for
+        out["store_settings"] = [r for r in out["store_settings"] if r["key"] != "set_records_from"]
     read = []
     for row in tables["dead_letters"]:
         row = dict(row)

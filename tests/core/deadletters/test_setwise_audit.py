@@ -26,11 +26,13 @@ from triage_app.core.db import (
     DeadLetter,
     RedriveRun,
     Resolution,
+    StoreSetting,
     Workspace,
     current_actor,
     open_workspace,
 )
 from triage_app.core.deadletters import AuditFilter, audit_page, audit_trail, count_audit_events
+from triage_app.core.deadletters.expanded_events import SET_RECORDS_FROM
 from triage_app.core.deadletters.retention import purge
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import TriageError
@@ -243,6 +245,10 @@ def test_a_store_from_before_keeps_its_stored_events(tmp_path: Path) -> None:
             new = f.dead_letter("newbatch00000002", 1, error="DataError: y")
         with ws.store.begin() as conn:
             conn.execute(Batch.__table__.update().values(actor="new@host"))
+            # As the upgrade to 0007 leaves it: set records begin after the old rows.
+            conn.execute(
+                StoreSetting.__table__.insert().values(key=SET_RECORDS_FROM, value=str(new))
+            )
         trail = audit_trail(ws)
         assert sorted((r.dead_letter_id, r.action, r.actor) for r in trail) == [
             (old, "quarantined", "old@host"),
@@ -251,6 +257,31 @@ def test_a_store_from_before_keeps_its_stored_events(tmp_path: Path) -> None:
         ]
         assert count_audit_events(ws) == 3
         assert count_audit_events(ws, AuditFilter(actor="old")) == 2
+        assert count_audit_events(ws, AuditFilter(action="quarantined")) == 2
+        # The new row's batch quarantined it; below the mark, nothing is synthesized.
+        with ws.store.begin() as conn:
+            conn.execute(AuditEvent.__table__.delete().where(AuditEvent.dead_letter_id == old))
+        assert [(r.dead_letter_id, r.action) for r in audit_trail(ws)] == [(new, "quarantined")]
+        assert count_audit_events(ws) == 1
+
+
+def test_an_upgraded_store_with_no_row_since_has_only_its_stored_events(tmp_path: Path) -> None:
+    t0 = dt.datetime(2026, 3, 1, 9)
+    with open_workspace(tmp_path / "ws") as ws:
+        with StoreFiller(ws) as f:
+            f.batch("oldbatch00000001")
+            rows = [f.dead_letter("oldbatch00000001", n, error="DataError: x") for n in (1, 2)]
+            for dl in rows:
+                f.event(dl, AuditAction.QUARANTINED, t0, actor="old@host", detail="stored")
+        with ws.store.begin() as conn:
+            conn.execute(
+                StoreSetting.__table__.insert().values(
+                    key=SET_RECORDS_FROM, value=str(rows[-1] + 1)
+                )
+            )
+        trail = audit_trail(ws, AuditFilter(action="quarantined"))
+        assert [(r.dead_letter_id, r.detail) for r in trail] == [(d, "stored") for d in rows[::-1]]
+        assert count_audit_events(ws) == count_audit_events(ws, AuditFilter(since=t0)) == 2
 
 
 def test_a_purge_takes_a_rows_resolution_with_it(tmp_path: Path) -> None:

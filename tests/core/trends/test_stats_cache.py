@@ -222,13 +222,24 @@ def test_any_other_change_counts_everything_again(
 
 def test_only_the_batches_part_of_the_stamp_may_differ() -> None:
     day = dt.date(2026, 11, 30)
-    rows = [(7,), (5,), (3, 300, 9, "2026-11-30 10:00:00", "2026-11-30 10:00:01"), (0, None, None)]
+    # Events, dead letters, the newest resolution, batches, purges (VERSION_SQL's order).
+    resolved = ("2026-11-29 08:00:00",)
+    rows = [
+        (7,),
+        (5,),
+        resolved,
+        (3, 300, 9, "2026-11-30 10:00:00", "2026-11-30 10:00:01"),
+        (0, None, None),
+    ]
+    assert len(rows) == len(quick_stats.VERSION_SQL)
     stamp = quick_stats.version_from(rows, day)
-    clean = [rows[0], rows[1], (4, 340, 9, "2026-11-30 11:00:00", "2026-11-30 11:00:01"), rows[3]]
+    batches = (4, 340, 9, "2026-11-30 11:00:00", "2026-11-30 11:00:01")
+    clean = [rows[0], rows[1], rows[2], batches, rows[4]]
     assert quick_stats.only_batches_moved(stamp, clean, day)
     assert not quick_stats.only_batches_moved(stamp, rows, day)  # the same stamp
     assert not quick_stats.only_batches_moved(stamp, clean, day + dt.timedelta(days=1))
-    for i, moved in ((0, (8,)), (1, (6,)), (3, (1, 1, 2))):
+    # A re-drive's resolutions write no event: the newest resolved_at moves the stamp.
+    for i, moved in ((0, (8,)), (1, (6,)), (2, ("2026-11-30 12:00:00",)), (4, (1, 1, 2))):
         other = list(clean)
         other[i] = moved
         assert not quick_stats.only_batches_moved(stamp, other, day), i

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     Integer,
     LargeBinary,
@@ -48,6 +49,7 @@ from triage_app.core.db import (
     DeadLetter,
     RedriveRun,
     Resolution,
+    StoreSetting,
     signature_text,
 )
 from triage_app.core.deadletters.filters import contains_text
@@ -62,6 +64,37 @@ COLUMNS = ("id", "at", "actor", "action", "dead_letter_id", "detail", "version",
 # Below every stored id (positive) and rising with the row's id.
 SYNTHESIZED_IDS = -(2**62)
 UNKNOWN_ACTOR = "unknown"  # a batch that never named who ran it (cannot happen since 0007)
+# The store setting the upgrade to 0007 leaves: the first dead-letter id it did not see.
+# Every row below it has its ``quarantined`` event stored, so synthesis skips them without
+# asking: a store upgraded with ten million rows and a few new ones would otherwise probe
+# every old row for its event to fill one page.
+SET_RECORDS_FROM = "set_records_from"
+
+
+def _first_set_wise() -> Any:
+    """The first dead-letter id a batch may stand for (0 on a store made at 0007 or later):
+    one lookup, made once per statement."""
+    value = select(cast(StoreSetting.value, BigInteger())).where(
+        StoreSetting.key == SET_RECORDS_FROM
+    )
+    return func.coalesce(value.scalar_subquery(), 0)
+
+
+def set_wise_from(conn: Connection) -> int | None:
+    """The first id a batch may stand for, or None when no row has come since the upgrade
+    (the trail then has no synthesized ``quarantined`` event to walk for): two lookups."""
+    first = int(conn.execute(select(_first_set_wise())).scalar_one())
+    newest = conn.execute(select(func.max(DL.id))).scalar()
+    return first if newest is not None and int(newest) >= first else None
+
+
+ASK = -1  # ``branches``: read the first set-wise id in the statement itself
+
+
+def _set_wise(dl_id: Any, first: int = ASK) -> Any:
+    # ``+ 0``: a condition the walk along the time index checks on each entry, never one
+    # that makes SQLite read the new rows by id and then sort them all.
+    return (dl_id + 0) >= (_first_set_wise() if first == ASK else first)
 
 
 def _stored_quarantined(dl_id: Any) -> Any:
@@ -85,9 +118,9 @@ def _quarantined_detail() -> Any:
     return DL.error_class + " via " + _of_batch(Batch.transform) + ": " + error
 
 
-def synthesized_quarantined() -> AnySelect:
+def synthesized_quarantined(first: int = ASK) -> AnySelect:
     """The ``quarantined`` event of each row that has none stored, made from the row and
-    its batch; unfiltered and unordered."""
+    its batch (rows from ``first`` on); unfiltered and unordered."""
     return (
         select(
             (DL.id * 2 + SYNTHESIZED_IDS).label("id"),
@@ -100,7 +133,7 @@ def synthesized_quarantined() -> AnySelect:
             cast(null(), LargeBinary()).label("replaced_payload"),
         )
         .select_from(DL)
-        .where(~_stored_quarantined(DL.id))
+        .where(_set_wise(DL.id, first), ~_stored_quarantined(DL.id))
     )
 
 
@@ -150,7 +183,7 @@ def _how_many(events: AnySelect) -> tuple[tuple[int, AnySelect], ...]:
 
 
 def _quarantined_count(
-    since: dt.datetime | None, actor: str | None, dead_letter_id: int | None
+    since: dt.datetime | None, actor: str | None, dead_letter_id: int | None, first: int
 ) -> tuple[tuple[int, AnySelect], ...]:
     """How many synthesized ``quarantined`` events match: the matching rows less those of
     them with a stored one. Two index counts, where asking each row whether it has a
@@ -158,8 +191,9 @@ def _quarantined_count(
     its row's ``first_failed_at`` (quarantine wrote both with one time, and
     ``keep_quarantined`` copies it), so ``since`` narrows both alike."""
     e = AuditEvent
-    rows: list[Any] = []
-    kept: list[Any] = [e.action == _QUARANTINED, e.dead_letter_id.is_not(None)]
+    start = _first_set_wise() if first == ASK else first
+    rows: list[Any] = [DL.id >= start]
+    kept: list[Any] = [e.action == _QUARANTINED, e.dead_letter_id >= start]
     if since is not None:
         rows.append(DL.first_failed_at >= since)
         kept.append(e.at >= since)
@@ -183,9 +217,11 @@ def branches(
     actor: str | None = None,
     action: str | None = None,
     dead_letter_id: int | None = None,
+    first: int | None = ASK,
 ) -> list[Branch]:
     """Each branch of the trail that can hold a matching event, filtered. ``action`` is a
-    stored action's text."""
+    stored action's text; ``first`` what ``set_wise_from`` says (None: no row a batch
+    stands for), or ASK."""
     e = AuditEvent
     out: list[Branch] = []
     where: list[Any] = []
@@ -199,15 +235,15 @@ def branches(
         where.append(contains_text(e.actor, actor))
     kept = stored().where(*where)
     out.append(Branch(kept, e.at, e.id, _how_many(kept)))
-    if action in (None, _QUARANTINED):
-        q = synthesized_quarantined()
+    if action in (None, _QUARANTINED) and first is not None:
+        q = synthesized_quarantined(first)
         if since is not None:
             q = q.where(DL.first_failed_at >= since)
         if dead_letter_id is not None:
             q = q.where(DL.id == dead_letter_id)
         if actor:
             q = q.where(contains_text(_batch_actor(), actor))
-        how_many = _quarantined_count(since, actor, dead_letter_id)
+        how_many = _quarantined_count(since, actor, dead_letter_id, first)
         out.append(Branch(q, DL.first_failed_at, DL.id, how_many))
     if action in (None, _RESOLVED):
         r = synthesized_resolved()

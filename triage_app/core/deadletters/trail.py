@@ -106,12 +106,15 @@ def parse_action(text: str) -> str:
     return value
 
 
-def _branches(f: AuditFilter) -> list[expanded_events.Branch]:
+def _branches(
+    f: AuditFilter, first: int | None = expanded_events.ASK
+) -> list[expanded_events.Branch]:
     return expanded_events.branches(
         since=f.since,
         actor=f.actor,
         action=parse_action(f.action) if f.action is not None else None,
         dead_letter_id=f.dead_letter_id,
+        first=first,
     )
 
 
@@ -136,9 +139,10 @@ def audit_trail(
     if _no_such_row(f):
         return []
     limit = min(limit, MAX_ROWS)
-    stmt = expanded_events.newest_first(_branches(f), offset + limit)
-    stmt = stmt.limit(limit).offset(offset)
     with ws.store.connect() as conn:
+        first = expanded_events.set_wise_from(conn)
+        stmt = expanded_events.newest_first(_branches(f, first), offset + limit)
+        stmt = stmt.limit(limit).offset(offset)
         return [
             AuditRecord(
                 id=r.id,
@@ -158,7 +162,7 @@ def count_audit_events(ws: Workspace, f: AuditFilter | None = None) -> int:
     if _no_such_row(f):
         return 0
     with ws.store.connect() as conn:
-        return expanded_events.count(conn, _branches(f))
+        return expanded_events.count(conn, _branches(f, expanded_events.set_wise_from(conn)))
 
 
 def audit_page(

@@ -2,7 +2,8 @@
 
 - ``batches.actor``: who ran a batch. The batch is the set record of its quarantine, so a
   row it quarantines gets no event of its own; batches from before take the actor of their
-  rows' ``quarantined`` events, which stay as they were.
+  rows' ``quarantined`` events, which stay as they were. The store setting
+  ``set_records_from`` names the first id a batch may stand for: rows below it have theirs.
 - ``redrive_runs`` and ``resolutions``: a re-drive is one record, and each row it resolved
   one narrow line (run, row, version) instead of an event.
 - ``dead_letter_counts``: the dead letters counted by cell, filled here from the rows.
@@ -41,6 +42,12 @@ def upgrade() -> None:
         "JOIN dead_letters d ON d.id = e.dead_letter_id "
         "WHERE d.batch_id = batches.batch_id AND e.action = 'quarantined' "
         "ORDER BY e.id LIMIT 1)"
+    )
+    # Every row so far has its quarantined event stored: the trail synthesizes events only
+    # from this id on (deadletters/expanded_events.py), so that it never probes old rows.
+    op.execute(
+        "INSERT INTO store_settings (key, value) "
+        "SELECT 'set_records_from', CAST(coalesce(max(id), 0) + 1 AS TEXT) FROM dead_letters"
     )
     op.create_table(
         "redrive_runs",
@@ -82,6 +89,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM store_settings WHERE key = 'set_records_from'")
     op.drop_table("dead_letter_counts")
     op.drop_table("resolutions")
     op.drop_table("redrive_runs")
