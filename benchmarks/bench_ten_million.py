@@ -27,7 +27,7 @@ Not part of the test suite or ``.ci/run``: building takes minutes and the run ab
 long. Build once, then reuse:
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_ten_million.py \\
-        --store /work/tenmillion [--reuse] [--rows 10000000] [--skip-redrive]
+        --store ~/triage-ten-million [--reuse] [--rows 10000000] [--skip-redrive]
     ... --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test [--schema ten_million]
 """
 
@@ -619,7 +619,12 @@ def measure(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--store", type=Path, default=Path("/work/tenmillion"), help="SQLite folder")
+    ap.add_argument(
+        "--store",
+        type=Path,
+        default=Path.home() / "triage-ten-million",
+        help="SQLite folder (6.4 GB at ten million)",
+    )
     ap.add_argument("--postgres", metavar="URL", help="the store in a schema of this database")
     ap.add_argument("--schema", default=PG_DEFAULT_SCHEMA, help="with --postgres")
     ap.add_argument("--rows", type=int, default=10_000_000)
@@ -633,7 +638,7 @@ def main() -> None:
     ap.add_argument(
         "--scratch",
         type=Path,
-        default=Path("/work/tenmillion-scratch"),
+        default=Path.home() / "triage-ten-million-scratch",
         help="where the re-drive's copy of the store and the window's settings go",
     )
     ap.add_argument("--count-timeout", type=float, default=600.0, help="seconds per count")

@@ -46,6 +46,9 @@ STORE_TABLES = {
     "change_sets",
     "change_set_rows",
     "error_groups",
+    "dead_letter_counts",
+    "redrive_runs",
+    "resolutions",
     "signatures",
 }
 # What 7e0d82e's ensure_schema wrote into user_version: a CRC of its column names.
@@ -153,7 +156,7 @@ def test_a_store_made_by_a_newer_version_is_refused_untouched(tmp_path: Path, st
     engine = make_engine(f"sqlite:///{folder / 'dead_letter.db'}", "dead-letter store")
     with engine.begin() as conn:
         if stamp == "user_version":
-            conn.exec_driver_sql("PRAGMA user_version = 7")
+            conn.exec_driver_sql(f"PRAGMA user_version = {int(HEAD_REVISION) + 1}")
         else:
             conn.exec_driver_sql("PRAGMA user_version = 0")
             conn.exec_driver_sql("UPDATE alembic_version SET version_num = 'a1b2c3'")
@@ -163,7 +166,7 @@ def test_a_store_made_by_a_newer_version_is_refused_untouched(tmp_path: Path, st
     for command in (["list"], ["run", str(SEED_BATCH), "--transform", "pesanan@2"]):
         r = cli("--workspace", str(folder), *command)
         assert r.returncode == 2, r.stderr
-        newest = "0007" if stamp == "user_version" else "a1b2c3"
+        newest = f"{int(HEAD_REVISION) + 1:04d}" if stamp == "user_version" else "a1b2c3"
         assert r.stderr == (
             f"triage-app: the dead-letter store at {folder / 'dead_letter.db'} was made by a "
             f"newer Triage Desk: schema {newest}; this version knows up to {HEAD_REVISION}\n"

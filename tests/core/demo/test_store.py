@@ -110,7 +110,9 @@ def test_writes_batches_dead_letters_and_events(workspace: Workspace) -> None:
     )
     assert p.payload_bytes == PAYLOAD and p.first_failed_at == p.last_failed_at
     assert p.first_failed_at == EPOCH.isoformat() + "Z"
-    assert p.events == ()  # only the events it is given
+    # No event stored for it: its quarantine is its batch's set record (no actor given).
+    assert [(e.action, e.actor, e.version) for e in p.events] == [("quarantined", "unknown", 1)]
+    assert p.events[0].detail == "code via pesanan@2: KeyError: 'diskon'"
 
 
 def test_order_payload_is_a_negative_quantity() -> None:
@@ -122,17 +124,19 @@ def test_order_payload_is_a_negative_quantity() -> None:
 def test_ids_continue_after_rows_already_in_the_store(
     workspace: Workspace, seed_batch: Path
 ) -> None:
-    run_batch(workspace, seed_batch, "pesanan@1")  # dead letters and events 1 to 4
-    assert event_ids(workspace) == [1, 2, 3, 4]
+    run_batch(workspace, seed_batch, "pesanan@1")  # dead letters 1 to 4; its set record
+    assert event_ids(workspace) == []
     with StoreFiller(workspace) as filler:
         filler.batch(BID)
         ids = [filler.dead_letter(BID, line, error="E") for line in (1, 2)]
         for dl_id in ids:
             filler.event(dl_id, AuditAction.QUARANTINED, EPOCH)
     assert ids == [5, 6]
-    assert event_ids(workspace) == [1, 2, 3, 4, 5, 6]
+    assert event_ids(workspace) == [1, 2]
     with StoreFiller(workspace) as again:
         assert again.dead_letter(BID, 3, error="E") == 7
+        again.event(7, AuditAction.NOTE, EPOCH)
+    assert event_ids(workspace) == [1, 2, 3]
     assert [d.id for d in list_dead_letters(workspace, ALL)] == [1, 2, 3, 4, 5, 6, 7]
     # The seed's dead letters are untouched.
     assert get_dead_letter(workspace, 4).error.startswith("TypeError")
