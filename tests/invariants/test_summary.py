@@ -257,3 +257,36 @@ def test_a_process_killed_inside_a_summary_update_leaves_it_true(
         # Every row was closed and purged: the cells went with them.
         assert conn.execute(select(func.count()).select_from(DeadLetter)).scalar_one() == 0
         assert counts.stored(conn) == {}
+
+
+def test_a_filters_count_is_summed_from_the_cells_and_equals_the_rows(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    from triage_app.core.deadletters import count_dead_letters
+    from triage_app.core.deadletters.filters import cell_clauses
+
+    s = run_batch(ws, _orders(tmp_path / "orders.jsonl", 120), "pesanan@1", chunk_size=50)
+    code = _ids(ws, DeadLetterFilter(error_class="code"))
+    redrive(ws, "pesanan@2", ids=code[:30])
+    apply_change(ws, code[30:40], park("aside"))
+    filters = [
+        DeadLetterFilter(),
+        DeadLetterFilter(status="all"),
+        DeadLetterFilter(status="resolved"),
+        DeadLetterFilter(status="parked", error_class="code"),
+        DeadLetterFilter(status="all", batch_id=s.batch_id, error_class="data"),
+        DeadLetterFilter(status="all", transform="pesanan@2"),
+        DeadLetterFilter(status="all", failed_from=dt.date(2000, 1, 1)),
+        DeadLetterFilter(status="all", failed_to=dt.date(2000, 1, 1)),
+    ]
+    for f in filters:
+        assert cell_clauses(f) is not None, f
+        assert count_dead_letters(ws, f) == len(_ids(ws, f)), f
+    # The counts above are the cells': break one and the count follows it, not the rows.
+    with ws.store.begin() as conn:
+        conn.execute(update(DeadLetterCount).values(n=DeadLetterCount.n + 1000))
+    assert count_dead_letters(ws, DeadLetterFilter(status="all")) > 120
+    # A search needs the rows, and still counts them.
+    needle = DeadLetterFilter(status="all", search="kopi")
+    assert cell_clauses(needle) is None
+    assert count_dead_letters(ws, needle) == len(_ids(ws, needle)) == 120
