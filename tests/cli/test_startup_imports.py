@@ -220,7 +220,7 @@ print(sorted(m for m in sys.modules if m.startswith("triage_app.core.deadletters
     [
         "",
         "import triage_app.core.deadletters.retention, triage_app.core.deadletters.trail",
-        "from triage_app.core.deadletters.trail import _where",
+        "from triage_app.core.deadletters.trail import parse_action",
         "from triage_app.core.deadletters import redrive",  # loads parts that load others
     ],
 )

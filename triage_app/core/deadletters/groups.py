@@ -212,8 +212,8 @@ def error_groups(
     ``sort`` (one of ``GROUP_SORTS``; default largest first); ``top`` keeps the first few.
 
     ``cells`` and ``earliest``: Trends' cube over the same dead letters and each cell's
-    first failure, when counted already; otherwise one GROUP BY along ``ix_dl_cube``, which
-    alone answers it, counts them here."""
+    first failure, when counted already; otherwise the summary's cells (``counts``), or the
+    rows for a filter the cells cannot answer (a search, ids), count them here."""
     if sort not in GROUP_SORTS:
         raise TriageError(f"unknown sort {sort!r}: use one of {', '.join(GROUP_SORTS)}")
     if isinstance(source, Workspace):
@@ -308,7 +308,7 @@ def _grouped(
     conn: Connection, where: Sequence[ColumnElement[bool]]
 ) -> list[tuple[str, str, str, int, dt.datetime | None]]:
     """The dead letters counted by (class, signature, status), each with its first failure:
-    one walk of ``ix_dl_cube`` (class, signature, status, attempts, first_failed_at)."""
+    the fallback for a filter the summary's cells cannot answer (a search, ids)."""
     dl = DeadLetter
     stmt = (
         select(

@@ -281,7 +281,8 @@ def backlog(
 
 
 def _in_cell(cell: Any) -> list[ColumnElement[bool]]:
-    """The dead letters of one cube cell of ``_cells_cte``: an equality range of ix_dl_cube."""
+    """The dead letters of one cube cell of ``_cells_cte`` (rows counted: a filter the
+    summary's cells cannot answer)."""
     dl = DeadLetter
     return [
         dl.error_class == cell.c.c,
@@ -358,10 +359,9 @@ def cube(
     """Dead letters counted by (class, signature, status, attempts); zero cells left out.
     With ``earliest``, each cell's first failure is put there too, on the same walk.
 
-    Each cell is an equality range of ``ix_dl_cube``; counting them walks that index once,
-    in about half the time of a GROUP BY over it. The index holds signature ids; the cells
-    come back keyed by the signature's text. It ends with ``first_failed_at``, so a cell's
-    first failure is its first entry: one more seek per cell, or a ``min`` in the GROUP BY.
+    The rows counted, for a filter the summary's cells cannot answer (a search, ids):
+    correlated counts per cell, or one GROUP BY past ``_GROUP_BY_ABOVE`` cells. The cells
+    come back keyed by the signature's text.
     """
     dl = DeadLetter
     pairs = conn.execute(
