@@ -25,6 +25,7 @@ import pytest
 from sqlalchemy import select, text
 
 from tests.support import REPO
+from tests.support.events import events_by_row
 from triage_app.core.batch import run_batch
 from triage_app.core.db import (
     AuditEvent,
@@ -152,15 +153,10 @@ def _check(store: Store, batch_id: str, summaries: list[dict]) -> dict[str, int]
                     DeadLetter.claimed_by,
                 ).where(DeadLetter.batch_id == batch_id)
             ).all()
-            events = conn.execute(
-                select(AuditEvent.dead_letter_id, AuditEvent.action, AuditEvent.replaced_payload)
-                .where(AuditEvent.dead_letter_id.in_([d.id for d in dls]))
-                .order_by(AuditEvent.id)
-            ).all()
+            # Each row's events as every reader sees them: stored, and expanded from the
+            # set records (its batch, the re-drive that resolved it).
+            by_row = events_by_row(conn, [d.id for d in dls])
         warehouse = _warehouse(ws)
-        by_row: dict[int, list] = {}  # type: ignore[type-arg]
-        for e in events:
-            by_row.setdefault(e.dead_letter_id, []).append(e)
         statuses: Counter[str] = Counter()
         for d in dls:
             statuses[d.status] += 1

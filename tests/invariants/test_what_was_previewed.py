@@ -24,6 +24,7 @@ import pytest
 from sqlalchemy import select, text
 
 from tests.support import REPO
+from tests.support.events import events_by_row
 from tests.support.stewards import open_store
 from triage_app.core.batch import run_batch
 from triage_app.core.db import AuditEvent, DeadLetter
@@ -119,11 +120,9 @@ def test_a_confirmed_redrive_acts_only_on_the_rows_and_versions_previewed(
                 select(DeadLetter.id, DeadLetter.status, DeadLetter.attempts, DeadLetter.batch_id)
             )
         }
-        events: dict[int, list[str]] = {}
-        for dl_id, action in conn.execute(
-            select(AuditEvent.dead_letter_id, AuditEvent.action).order_by(AuditEvent.id)
-        ):
-            events.setdefault(dl_id, []).append(action)
+        # Each row's history as every reader sees it: stored events and those expanded
+        # from the set records (its batch, the re-drive that resolved it), oldest first.
+        events = {i: [e.action for e in evs] for i, evs in events_by_row(conn, list(rows)).items()}
         with ws.warehouse.connect() as wconn:
             harga = dict(wconn.execute(text("SELECT pesanan_id, harga FROM pesanan")).all())
 
