@@ -39,7 +39,8 @@ def first_failed_day(conn: Connection) -> ColumnElement[Any]:
     return cast(DeadLetter.first_failed_at, Date)
 
 
-def _as_day(value: Any) -> dt.date:
+def as_day(value: Any) -> dt.date:
+    """A day as either database hands it back (SQLite: ISO text)."""
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
@@ -72,7 +73,7 @@ def cells_of(conn: Connection, where: Sequence[ColumnElement[bool]] | None = ())
     )
     out: Counter[Cell] = Counter()
     for c, s, st, a, d, b, t, n in conn.execute(stmt):
-        out[(str(c), int(s), str(st), int(a), _as_day(d), str(b), str(t))] += int(n)
+        out[(str(c), int(s), str(st), int(a), as_day(d), str(b), str(t))] += int(n)
     return out
 
 
@@ -91,7 +92,7 @@ def stored(conn: Connection, batch_id: str | None = None) -> Counter[Cell]:
         stmt = stmt.where(t.batch_id == batch_id)
     for *key, n in conn.execute(stmt):
         c, s, st, a, d, b, tr = key
-        out[(str(c), int(s), str(st), int(a), _as_day(d), str(b), str(tr))] += int(n)
+        out[(str(c), int(s), str(st), int(a), as_day(d), str(b), str(tr))] += int(n)
     return out
 
 
@@ -220,7 +221,7 @@ def moved_to(conn: Connection, before: Counter[Cell], **values: Any) -> None:
     for old, n in before.items():
         c, s, st, a, d, b, t = (at.get(i, v) for i, v in enumerate(old))
         delta[old] -= n
-        delta[(str(c), int(s), str(st), int(a), _as_day(d), str(b), str(t))] += n
+        delta[(str(c), int(s), str(st), int(a), as_day(d), str(b), str(t))] += n
     _write(conn, delta)
 
 
@@ -239,7 +240,7 @@ def cell(
         int(signature_id),
         str(status),
         int(attempts),
-        _as_day(first_failed_at),
+        as_day(first_failed_at),
         str(batch_id),
         str(transform),
     )

@@ -46,6 +46,7 @@ from triage_app.core.db import (
     event_insert,
     signature_ids,
     signature_texts,
+    summary,
 )
 from triage_app.core.deadletters.filters import DeadLetterFilter, cell_clauses, filter_clauses
 from triage_app.core.errors import TriageError
@@ -372,7 +373,7 @@ def _first_failures(
             .group_by(t.error_class, t.signature_id, t.status)
         )
         for c, s, st, d in conn.execute(days):
-            starts.append((str(c), int(s), str(st), day_start(_as_date(d))))
+            starts.append((str(c), int(s), str(st), day_start(summary.as_day(d))))
     found: dict[tuple[str, int], dict[str, dt.datetime | None]] = {}
     for start in range(0, len(starts), _PER_STATEMENT):
         cell = (
@@ -408,14 +409,6 @@ def _first_failures(
         present = [w for w in times.values() if w is not None]
         tally.first = min(present) if present else None
         tally.oldest_open = times.get(Status.OPEN)
-
-
-def _as_date(value: Any) -> dt.date:
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    return dt.date.fromisoformat(str(value)[:10])
 
 
 def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...], str, int]]:
