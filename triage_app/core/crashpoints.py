@@ -103,8 +103,12 @@ def crash_point(name: str) -> None:
 
 def _hold(name: str) -> None:
     release = os.environ[PAUSE_FILE_ENV]
-    with open(release + ".reached", "w") as f:
+    # Written aside and renamed: a waiting test sees no file or the whole line, never an
+    # empty file between open and write (that race failed CI once).
+    reached = release + ".reached"
+    with open(f"{reached}.{os.getpid()}", "w") as f:
         f.write(f"{name} {os.getpid()}\n")
+    os.replace(f"{reached}.{os.getpid()}", reached)
     deadline = time.monotonic() + PAUSE_LIMIT
     while not os.path.exists(release) and time.monotonic() < deadline:
         time.sleep(0.01)
