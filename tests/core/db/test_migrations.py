@@ -18,7 +18,9 @@ from sqlalchemy import Connection, Engine, create_engine, inspect
 
 from tests.support import cli
 from triage_app.core.db import HEAD_REVISION, counts, make_engine, open_workspace
+from triage_app.core.db.instants import from_stored
 from triage_app.core.db.migrations import runner
+from triage_app.core.db.migrations.versions.r0008_instants import INSTANTS
 from triage_app.core.db.models import Base
 from triage_app.core.db.schema import REVISIONS, ensure_schema, migrate_store
 
@@ -51,7 +53,14 @@ def meaning(tables: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str,
     """The rows as they read, whatever the revision stores: since 0003 a dead letter's
     payload and error may be NULL (the original, the signature) and its traceback is kept
     once in ``tracebacks``; since 0004 its signature once in ``signatures``; since 0007 the
-    store settings hold where set records begin."""
+    store settings hold where set records begin; since 0008 an instant is an integer."""
+    tables = {
+        t: [
+            {k: from_stored(v) if k in INSTANTS.get(t, ()) else v for k, v in row.items()}
+            for row in rows
+        ]
+        for t, rows in tables.items()
+    }
     texts = {t["id"]: t["text"] for t in tables.get("tracebacks", [])}
     signatures = {s["id"]: s["text"] for s in tables.get("signatures", [])}
     out = {t: rows for t, rows in tables.items() if t not in ("tracebacks", "signatures")}

@@ -356,14 +356,19 @@ def test_a_row_reopened_by_another_process_meanwhile_is_not_purged(
     assert [a for _, a in _events_of(ws, [other])] == ["quarantined", "discarded", "reopened"]
 
 
-def _reopen_many(config: WorkspaceConfig, ids: list[int], started: Any, result: Any) -> None:
-    """Reopen rows one by one while a purge runs; report the ones that were reopened."""
+def _reopen_many(
+    config: WorkspaceConfig, ids: list[int], started: Any, go: Any, result: Any
+) -> None:
+    """Reopen rows one by one while a purge runs; report the ones that were reopened. The
+    purge goes on once the first reopen is in (``go``): on a fast machine it otherwise
+    finished before this process had started, and nothing raced."""
     done = []
     with open_config(config) as ws:
         started.wait(60)
         for dl_id in ids:
             if _reopen(ws, dl_id, Status.RESOLVED):
                 done.append(dl_id)
+            go.set()
     result.put(done)
 
 
@@ -376,9 +381,10 @@ def test_racing_reopens_all_survive_and_nothing_else_stays(
     targets = store.ids["resolved"][::-3]  # from the end: some before the purge gets there
     ctx = mp.get_context("spawn")
     listed, go, q1, q2 = ctx.Event(), ctx.Event(), ctx.Queue(), ctx.Queue()
-    go.set()  # the purger does not pause
+    # The purger lists its rows, then waits for the reopener's first reopen; from there on
+    # both run free.
     purger = ctx.Process(target=_purge_in_child, args=(config, listed, go, q1, 20))
-    reopener = ctx.Process(target=_reopen_many, args=(config, targets, listed, q2))
+    reopener = ctx.Process(target=_reopen_many, args=(config, targets, listed, go, q2))
     reopener.start()
     purger.start()
     rows, _ = q1.get(timeout=120)

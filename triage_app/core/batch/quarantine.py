@@ -177,8 +177,8 @@ def _quarantine_sqlite(conn: Connection, rows: list[tuple[object, ...]]) -> int:
 
 
 def _as_stored(conn: Connection, moment: dt.datetime) -> object:
-    """A time as the engine's DateTime keeps it (SQLite: text with microseconds, which SQL
-    compares as text), for rows the driver writes itself."""
+    """A time as the store keeps it (SQLite: microseconds, ``db/instants.py``), for rows the
+    driver writes itself."""
     process = DeadLetter.first_failed_at.type.dialect_impl(conn.dialect).bind_processor(
         conn.dialect
     )

@@ -20,10 +20,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Date, and_, bindparam, cast, delete, func, select
+from sqlalchemy import Connection, and_, bindparam, delete, func, select
 from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.crashpoints import crash_point
+from triage_app.core.db.instants import day_of
 from triage_app.core.db.models import DeadLetter, DeadLetterCount
 
 # (error_class, signature_id, status, attempts, day, batch_id, transform)
@@ -32,11 +33,8 @@ KEY_COLUMNS = ("error_class", "signature_id", "status", "attempts", "day", "batc
 
 
 def first_failed_day(conn: Connection) -> ColumnElement[Any]:
-    """A dead letter's first-failure day (UTC) in SQL: SQLite keeps times as ISO text, whose
-    first ten characters are the day; PostgreSQL casts."""
-    if conn.dialect.name == "sqlite":
-        return func.substr(DeadLetter.first_failed_at, 1, 10)
-    return cast(DeadLetter.first_failed_at, Date)
+    """A dead letter's first-failure day (UTC) in SQL, as the summary's ``day`` holds it."""
+    return day_of(DeadLetter.first_failed_at, conn.dialect.name)
 
 
 def as_day(value: Any) -> dt.date:

@@ -26,7 +26,6 @@ from sqlalchemy import (
     Column,
     ColumnElement,
     Date,
-    DateTime,
     Double,
     ForeignKey,
     Index,
@@ -42,6 +41,7 @@ from sqlalchemy import (
 )
 
 from triage_app.core.clock import utcnow
+from triage_app.core.db.instants import INSTANT
 from triage_app.core.vocabulary import BatchState, Status
 
 # SQLite only makes INTEGER PRIMARY KEY a rowid alias (fast, auto-increment); BIGINT elsewhere.
@@ -95,8 +95,8 @@ class BatchTable(Base):
     q_code = Column(BigInteger, nullable=False, default=0)
     q_transient = Column(BigInteger, nullable=False, default=0)
     seconds: Column[float] = Column(Double, nullable=False, default=0.0)
-    started_at = Column(DateTime, nullable=False, default=utcnow)
-    finished_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
+    started_at = Column(INSTANT, nullable=False, default=utcnow)
+    finished_at: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
     # Who ran it (audit.actor_for): a batch is the set record of its quarantine, so each row
     # it quarantined needs no event of its own (schema 0007; NULL for batches from before,
     # whose rows kept one ``quarantined`` event each).
@@ -120,7 +120,7 @@ class BatchChunkTable(Base):
     loaded = Column(BigInteger, nullable=False)
     superseded = Column(BigInteger, nullable=False)
     quarantined = Column(BigInteger, nullable=False)
-    committed_at = Column(DateTime, nullable=False)
+    committed_at = Column(INSTANT, nullable=False)
 
 
 BatchChunk = BatchChunkTable()
@@ -216,16 +216,16 @@ class DeadLetterTable(Base):
     attempts = Column(Integer, nullable=False, default=1)
     status = Column(String(10), nullable=False, default=Status.OPEN)
     transform = Column(String(100), nullable=False)
-    first_failed_at = Column(DateTime, nullable=False)
-    last_failed_at = Column(DateTime, nullable=False)
-    resolved_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
+    first_failed_at = Column(INSTANT, nullable=False)
+    last_failed_at = Column(INSTANT, nullable=False)
+    resolved_at: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
     # Bumped by every change; a change applies only to the version its actor saw
     # (deadletters/transitions.py).
     version = Column(Integer, nullable=False, default=1, server_default="1")
     # A re-drive's lease on the row: who holds it and until when (deadletters/leases.py). An
     # expired lease is free, so a killed re-drive never strands its rows.
     claimed_by: Column[str | None] = Column(String(100), nullable=True)
-    claim_until: Column[dt.datetime | None] = Column(DateTime, nullable=True)
+    claim_until: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
 
 
 DeadLetter = DeadLetterTable()
@@ -244,7 +244,7 @@ class AuditEventTable(Base):
     dead_letter_id: Column[int | None] = Column(
         IdType, ForeignKey("dead_letters.id"), nullable=True
     )
-    at = Column(DateTime, nullable=False, default=utcnow)
+    at = Column(INSTANT, nullable=False, default=utcnow)
     actor = Column(String(200), nullable=False)
     action = Column(String(30), nullable=False)
     detail = Column(Text, nullable=False, default="")
@@ -266,7 +266,7 @@ class StatsCacheTable(Base):
     key = Column(String(40), primary_key=True)
     version = Column(String(200), nullable=False)
     payload = Column(LargeBinary, nullable=False)
-    computed_at = Column(DateTime, nullable=False)
+    computed_at = Column(INSTANT, nullable=False)
 
 
 StatsCache = StatsCacheTable()
@@ -302,7 +302,7 @@ class RedriveRunTable(Base):
     __tablename__ = "redrive_runs"
 
     id = Column(IdType, primary_key=True, autoincrement=True)
-    at = Column(DateTime, nullable=False)
+    at = Column(INSTANT, nullable=False)
     actor = Column(String(200), nullable=False)
     transform = Column(String(100), nullable=False)
     given = Column(Text, nullable=False, default="")
@@ -333,10 +333,10 @@ class PurgeTable(Base):
     __tablename__ = "purges"
 
     id = Column(IdType, primary_key=True, autoincrement=True)
-    at = Column(DateTime, nullable=False)
+    at = Column(INSTANT, nullable=False)
     actor = Column(String(200), nullable=False)
     statuses = Column(String(40), nullable=False)  # comma-separated
-    cutoff = Column(DateTime, nullable=False)  # rows closed before this
+    cutoff = Column(INSTANT, nullable=False)  # rows closed before this
     rows = Column(BigInteger, nullable=False)
     by_day = Column(Text, nullable=False)  # JSON: {"YYYY-MM-DD": {class: count}}
     # JSON: {batch_id: {first line of the ledger chunk: {status: count}}}, so that reconcile
@@ -366,12 +366,12 @@ class ChangeSetTable(Base):
     __tablename__ = "change_sets"
 
     id = Column(IdType, primary_key=True, autoincrement=True)
-    at = Column(DateTime, nullable=False)
+    at = Column(INSTANT, nullable=False)
     actor = Column(String(200), nullable=False)
     description = Column(Text, nullable=False)
     patch = Column(Text, nullable=False)  # JSON: the RFC 6902 operations
     rows = Column(BigInteger, nullable=False)  # the rows it changed
-    reverted_at: Column[dt.datetime | None] = Column(DateTime, nullable=True)
+    reverted_at: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
     reverted_by: Column[str | None] = Column(String(200), nullable=True)
 
 
@@ -410,7 +410,7 @@ class ErrorGroupTable(Base):
     tags = Column(Text, nullable=False, default="[]")  # JSON: a sorted list of strings
     note = Column(Text, nullable=False, default="")
     version = Column(Integer, nullable=False, default=1)
-    changed_at = Column(DateTime, nullable=False)
+    changed_at = Column(INSTANT, nullable=False)
     changed_by = Column(String(200), nullable=False)
     __table_args__ = (Index("ix_error_groups_owner", "owner"),)
 

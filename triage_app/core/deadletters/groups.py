@@ -22,7 +22,6 @@ from typing import Any
 import orjson
 from sqlalchemy import (
     Connection,
-    DateTime,
     Integer,
     Row,
     String,
@@ -37,6 +36,7 @@ from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.clock import day_start, iso, utcnow
 from triage_app.core.db import (
+    INSTANT,
     DeadLetter,
     DeadLetterCount,
     ErrorGroupNotes,
@@ -381,7 +381,7 @@ def _first_failures(
                 column("c", String()),
                 column("s", Integer()),
                 column("st", String()),
-                column("d", DateTime()),
+                column("d", INSTANT),
                 name="starts",
             )
             .data(starts[start : start + _PER_STATEMENT])

@@ -334,8 +334,9 @@ def driver_many(conn: Any, sql: str, rows: list[tuple[Any, ...]]) -> int:
 
 
 def _bound(conn: Any, column: Any, value: Any) -> Any:
-    """``value`` as the driver takes it for ``column`` (SQLite keeps times as text)."""
-    process = column.type.bind_processor(conn.dialect)
+    """``value`` as the driver takes it for ``column`` (SQLite keeps an instant as
+    microseconds: ``db/instants.py``; the type's dialect form knows)."""
+    process = column.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
     return process(value) if process is not None else value
 
 

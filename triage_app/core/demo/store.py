@@ -314,13 +314,13 @@ class StoreFiller:
 
 
 def _as_stored(rows: list[tuple[Any, ...]], columns: list[Any], dialect: Any) -> list[Any]:
-    """Rows with their timestamps as the engine stores them: on SQLite, text with
-    microseconds, which SQL compares as text. The driver's own rendering differs (no
-    microseconds), and a row written that way would sort and compare wrongly."""
+    """Rows with their timestamps as the engine stores them (on SQLite, microseconds:
+    ``db/instants.py``). The driver's own rendering is text, and a row written that way
+    would sort and compare wrongly."""
     processors = {
         i: process
         for i, column in enumerate(columns)
-        if isinstance(column.type, DateTime)
+        if isinstance(column.type, DateTime)  # INSTANT is one, microseconds on SQLite
         and (process := column.type.dialect_impl(dialect).bind_processor(dialect)) is not None
     }
     if not processors:

@@ -26,7 +26,6 @@ from typing import Any
 from sqlalchemy import (
     Column,
     Connection,
-    DateTime,
     Integer,
     String,
     and_,
@@ -40,6 +39,7 @@ from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.clock import day_start
 from triage_app.core.db import (
+    INSTANT,
     AuditEvent,
     DeadLetter,
     DeadLetterCount,
@@ -83,7 +83,7 @@ def _count_per_day(
         chunk = days[start : start + _CELLS_PER_STATEMENT]
         # A CTE, not (VALUES …) AS days(a, b): SQLite has no column list on a derived table.
         bounds = (
-            values(column("a", DateTime()), column("b", DateTime()), name="days")
+            values(column("a", INSTANT), column("b", INSTANT), name="days")
             .data([(day_start(d), day_start(d + dt.timedelta(days=1))) for d in chunk])
             .cte("days")
         )
