@@ -27,7 +27,7 @@ from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.shortcuts import with_keys
 
 if TYPE_CHECKING:
-    from triage_app.gui.trends.base import Link
+    from triage_app.gui.trends.link import Link
 
 # The pickers' choices: (label, value); None is "any".
 CLASS_CHOICES = (("All", None), *((c.capitalize(), c) for c in CLASSES))

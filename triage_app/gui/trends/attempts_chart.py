@@ -7,7 +7,8 @@ import numpy as np
 from triage_app.core.trends import AttemptsBucket, Trends
 from triage_app.core.vocabulary import Status, plural
 from triage_app.gui import style
-from triage_app.gui.trends.base import HEADROOM, Link, TrendChart, bars, dead_letters
+from triage_app.gui.trends.base import HEADROOM, TrendChart, bars, dead_letters
+from triage_app.gui.trends.link import Link
 
 
 class AttemptsChart(TrendChart):

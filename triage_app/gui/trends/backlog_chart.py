@@ -9,7 +9,8 @@ import pyqtgraph as pg
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
-from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, Link, TrendChart, day_x
+from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, day_x
+from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import DayAxis
 
 

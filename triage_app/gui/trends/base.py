@@ -4,7 +4,6 @@ the quarantine table, a click that becomes a table filter, and PNG export."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.lifetime import dispose
+from triage_app.gui.trends.link import Link
 
 GRID_ALPHA = 0.15
 DAY_SECONDS = 86_400.0
@@ -31,15 +31,6 @@ def dead_letters(n: int) -> str:
 def day_x(day: dt.date) -> float:
     """A UTC day on a date axis: its noon, so a bar one day wide sits on its own label."""
     return dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC).timestamp()
-
-
-@dataclass(frozen=True)
-class Link:
-    """A click on a chart, as a narrowing of the quarantine table's filter."""
-
-    label: str  # what the status bar says: "first failed 2026-03-02 · data"
-    changes: tuple[tuple[str, Any], ...]  # DeadLetterFilter fields to set
-    select_all: bool = False  # a group: select its rows, ready for one re-drive
 
 
 def _dispose_all(objects: list[QObject], *_: object) -> None:

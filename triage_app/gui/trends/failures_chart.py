@@ -13,7 +13,8 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, CLASSES, plural
 from triage_app.gui import style
 from triage_app.gui.style import class_colour
-from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, Link, TrendChart, bars, day_x
+from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, bars, day_x
+from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
 
 

@@ -38,7 +38,8 @@ from triage_app.core.vocabulary import GroupSort, plural
 from triage_app.gui import pickers
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
-from triage_app.gui.trends.base import Link, TrendChart, bars, dead_letters
+from triage_app.gui.trends.base import TrendChart, bars, dead_letters
+from triage_app.gui.trends.link import Link
 
 Index = QModelIndex | QPersistentModelIndex
 

@@ -11,7 +11,8 @@ from triage_app.core.clock import minute
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
-from triage_app.gui.trends.base import HEADROOM, Link, TrendChart, bars
+from triage_app.gui.trends.base import HEADROOM, TrendChart, bars
+from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis
 
 

@@ -9,10 +9,14 @@ table's filter; the window applies it. ``spikeChanged`` carries the spike the ba
 from __future__ import annotations
 
 import datetime as dt
+import importlib
+import sys
+import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -45,14 +49,10 @@ from triage_app.core.trends import (
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.settings import settings_store
-from triage_app.gui.trends.attempts_chart import AttemptsChart
-from triage_app.gui.trends.backlog_chart import BacklogChart
-from triage_app.gui.trends.base import TrendChart
-from triage_app.gui.trends.failures_chart import FailuresChart
-from triage_app.gui.trends.groups_view import GroupsView
-from triage_app.gui.trends.panel import ChartPanel
-from triage_app.gui.trends.rate_chart import RateChart
 from triage_app.gui.workers import QueryThread
+
+if TYPE_CHECKING:
+    from triage_app.gui.trends.base import TrendChart
 
 SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
 PANEL_MIN_HEIGHT = 200  # three rows fit a 900-pixel window under the banner
@@ -61,6 +61,24 @@ FACTOR_KEY = "trends/spike_factor"
 WINDOW_KEY = "trends/spike_window"
 PER_DAY_HINT = "quarantined, stacked by class (UTC days)"
 PER_BATCH_HINT = "quarantined per batch, from its counters"
+PRELOAD_AFTER_MS = 300
+
+
+def _preload_chart_libraries() -> None:
+    """Import the charts' libraries in a daemon thread. Third-party modules only: were one
+    of ours imported here while the GUI thread imported it too, each could wait on the
+    other's module lock."""
+    if "pyqtgraph" in sys.modules:
+        return
+    threading.Thread(
+        target=importlib.import_module, args=("pyqtgraph",), name="chart imports", daemon=True
+    ).start()
+
+
+# What ``_build_charts`` makes: asked for before the tab was shown, they are built then.
+_CHART_ATTRIBUTES = frozenset(
+    {"failures", "backlog", "rate", "attempts", "groups", "per_day", "per_batch", "panels"}
+)
 
 
 def _trends_call(
@@ -103,7 +121,14 @@ class TrendsTab(QWidget):
         self.last_render_ms = 0.0
         self._stale = False  # refreshed while off screen: read again when shown
         self._settings = settings_store()
+        self._charts_built = False
         self._build()
+        # Off the GUI thread and after the first paint: pyqtgraph and numpy, so that the
+        # charts' first build (on first show) waits for no import.
+        if "pyqtgraph" not in sys.modules:
+            self._preload = QTimer(self, singleShot=True, interval=PRELOAD_AFTER_MS)
+            self._preload.timeout.connect(_preload_chart_libraries)
+            self._preload.start()
 
     # -- building -------------------------------------------------------------------------
     def _build(self) -> None:
@@ -142,6 +167,35 @@ class TrendsTab(QWidget):
         bar.addStretch(1)
         bar.addWidget(self.updated_label)
 
+        # The charts come when the tab is first shown (``_build_charts``): they import
+        # pyqtgraph and numpy, a third of a second the window's first page need not wait
+        # for (issue 23: the first page at ten million rows under 0.5 s).
+        self._scroll = QScrollArea()
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        v = QVBoxLayout(self)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(0)
+        v.addLayout(bar)
+        v.addWidget(self._scroll, 1)
+
+    def __getattr__(self, name: str) -> Any:
+        # A chart asked for before the tab was shown (a link, a test, the report): built
+        # now. Only for the charts' own names; anything else is a plain AttributeError.
+        if name in _CHART_ATTRIBUTES and not self.__dict__.get("_charts_built", False):
+            self._build_charts()
+            return self.__dict__[name]
+        raise AttributeError(name)
+
+    def _build_charts(self) -> None:
+        from triage_app.gui.trends.attempts_chart import AttemptsChart
+        from triage_app.gui.trends.backlog_chart import BacklogChart
+        from triage_app.gui.trends.failures_chart import FailuresChart
+        from triage_app.gui.trends.groups_view import GroupsView
+        from triage_app.gui.trends.panel import ChartPanel
+        from triage_app.gui.trends.rate_chart import RateChart
+
+        self._charts_built = True
         self.failures = FailuresChart()
         self.backlog = BacklogChart()
         self.rate = RateChart()
@@ -215,16 +269,7 @@ class TrendsTab(QWidget):
         grid.setRowStretch(2, 3)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(grid_host)
-
-        v = QVBoxLayout(self)
-        v.setContentsMargins(0, 0, 0, 0)
-        v.setSpacing(0)
-        v.addLayout(bar)
-        v.addWidget(scroll, 1)
+        self._scroll.setWidget(grid_host)
 
     def charts(self) -> list[TrendChart]:
         return [self.failures, self.backlog, self.rate, self.attempts, self.groups.chart]
@@ -278,6 +323,10 @@ class TrendsTab(QWidget):
         )
 
     def showEvent(self, event: QShowEvent) -> None:
+        if not self._charts_built:
+            self._build_charts()
+            if self.trends is not None:  # numbers read before the charts existed
+                self._draw(self.trends)
         super().showEvent(event)
         if self._stale:
             self.refresh()
@@ -299,12 +348,8 @@ class TrendsTab(QWidget):
 
     @Slot(object)
     def show_trends(self, t: Trends) -> None:
-        started = time.perf_counter()
         self.trends = t
-        for chart in (self.failures, self.backlog, self.rate, self.attempts):
-            chart.show_trends(t)
-        self.groups.show_trends(t)
-        self.last_render_ms = (time.perf_counter() - started) * 1000
+        self._draw(t)
         total = sum(g.count for g in t.groups)
         self.updated_label.setText(
             f"{plural(len(t.per_batch), 'batch')} · updated {local_time_of_day()}"
@@ -313,6 +358,13 @@ class TrendsTab(QWidget):
         )
         self.spikeChanged.emit(t.banner_spike())
         self.updated.emit()
+
+    def _draw(self, t: Trends) -> None:
+        started = time.perf_counter()
+        for chart in (self.failures, self.backlog, self.rate, self.attempts):
+            chart.show_trends(t)
+        self.groups.show_trends(t)
+        self.last_render_ms = (time.perf_counter() - started) * 1000
 
     def _failed(self, message: str) -> None:
         self.message.emit(f"trends: {message}")
