@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, create_engine, inspect
 
 from tests.support import cli
 from triage_app.core.db import HEAD_REVISION, counts, make_engine, open_workspace
+from triage_app.core.db.index_shapes import same_shape
 from triage_app.core.db.instants import from_stored
 from triage_app.core.db.migrations import runner
 from triage_app.core.db.migrations.versions.r0008_instants import INSTANTS
@@ -91,7 +92,19 @@ def workspace_from(tmp_path: Path, rev: str) -> Path:
 
 
 def differences(conn: Connection) -> list[Any]:
-    return list(compare_metadata(MigrationContext.configure(conn), Base.metadata))
+    """What Alembic finds between the store and the models, but an index that ends in the
+    id, which SQLite stores without naming the id (``db/index_shapes.py``): the same index
+    there, read back with one column fewer."""
+    found = list(compare_metadata(MigrationContext.configure(conn), Base.metadata))
+    stored = {d[1].name: [c.name for c in d[1].columns] for d in found if d[0] == "remove_index"}
+    # The models' own indexes: Alembic's copies in ``found`` do not keep their ``info``.
+    models = {i.name: i for t in Base.metadata.tables.values() for i in t.indexes}
+    same = {
+        name
+        for name, columns in stored.items()
+        if name in models and same_shape(models[name], columns, conn.dialect.name)
+    }
+    return [d for d in found if not (d[0] in ("add_index", "remove_index") and d[1].name in same)]
 
 
 def test_there_is_a_small_fixture_store_for_every_revision() -> None:

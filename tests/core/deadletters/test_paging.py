@@ -66,3 +66,62 @@ def test_keyset_and_from_end_pages_agree_with_offset(ws, sort, descending):
 def test_batch_and_line_sort_by_position_in_the_batch(ws):
     rows = fetch_rows(ws, DeadLetterFilter(), sort="line", limit=1000)
     assert [(r.batch_id, r.line) for r in rows] == sorted((r.batch_id, r.line) for r in rows)
+
+
+@pytest.fixture
+def pinned_ws(tmp_path):  # type: ignore[no-untyped-def]
+    """48 dead letters over two batches with whole (32-character) ids, interleaved, so
+    that each batch's, group's, class's or attempt count's rows are spread among the
+    others' ids."""
+    t0 = dt.datetime(2026, 1, 1)
+    with open_workspace(tmp_path) as ws:
+        with StoreFiller(ws) as filler:
+            for b in ("a" * 32, "b" * 32):
+                filler.batch(b, source_name="x", source_sha256="0", transform="t@1")
+            for i in range(1, 49):
+                filler.dead_letter(
+                    ("a" if i % 3 else "b") * 32,
+                    i,
+                    payload=b"{}",
+                    error="E",
+                    error_class=("data", "code")[i % 4 == 0],
+                    signature=f"s{i % 5}",
+                    attempts=1 + i % 2,
+                    transform=("t@1", "t@2")[i % 7 == 0],
+                    status=("open", "parked")[i % 6 == 0],
+                    failed_at=t0,
+                )
+        yield ws
+
+
+@pytest.mark.parametrize(
+    "pinned",
+    [
+        {"batch_id": "b" * 32},
+        {"signature": "s2"},
+        {"transform": "t@2"},
+        {"attempts": 2},
+        {"error_class": "code"},
+        {"batch_id": "a" * 32, "error_class": "code"},
+    ],
+)
+@pytest.mark.parametrize("descending", [False, True])
+def test_a_page_pinned_to_one_value_is_the_same_rows_in_id_order(pinned_ws, pinned, descending):
+    """A filter that pins one indexed column is read as that column's one-value range,
+    ordered by (column, id) (``paging._pinned``): the same rows, in id order, whichever
+    way the table is paged."""
+    ws = pinned_ws
+    every = fetch_rows(ws, DeadLetterFilter(), limit=1000)
+    fields = {"signature": "signature"}
+    want = [r for r in every if all(getattr(r, fields.get(k, k)) == v for k, v in pinned.items())]
+    if descending:
+        want.reverse()
+    assert len(want) >= 3
+    f = DeadLetterFilter(**pinned)
+    assert fetch_rows(ws, f, descending=descending, limit=1000) == want
+    by_keyset, after = [], None
+    while page := fetch_rows(ws, f, descending=descending, limit=2, after=after):
+        by_keyset += page
+        after = page[-1]
+    assert by_keyset == want
+    assert fetch_rows(ws, f, descending=descending, limit=2, from_end=True) == want[-2:]

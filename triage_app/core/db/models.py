@@ -41,6 +41,7 @@ from sqlalchemy import (
 )
 
 from triage_app.core.clock import utcnow
+from triage_app.core.db.index_shapes import ENDS_IN_ROWID
 from triage_app.core.db.instants import INSTANT
 from triage_app.core.vocabulary import BatchState, Status
 
@@ -162,7 +163,9 @@ class DeadLetterTable(Base):
         # costs about a second and a few MB), so each one here serves a query no other
         # index serves, named beside it; tests/core/db/test_query_plans.py holds each to a
         # query that uses it. In SQLite an index on one column ends in the rowid (the id),
-        # so it also gives its rows in id order: the table's tie-breaker.
+        # so it also gives its rows in id order: the table's tie-breaker. PostgreSQL's does
+        # not, so the four a page sorts or pins by name the id (schema 0009); on SQLite the
+        # DDL leaves it out, since every entry ends in it anyway (``db/index_shapes.py``).
         # The table's default filter (open) and its status sort; claims; purge by status.
         Index("ix_dl_status_id", "status", "id"),
         # A batch's rows in id order (the table on one batch; re-drive and claims of a
@@ -171,19 +174,19 @@ class DeadLetterTable(Base):
         Index("ix_dl_batch_id", "batch_id", "id"),
         # The class picker and class sort, in id order. (class, signature, id) is not a
         # substitute: its rows of a class come by signature, so every page sorted them all.
-        Index("ix_dl_class", "error_class"),
+        Index("ix_dl_class", "error_class", "id", info=ENDS_IN_ROWID),
         # An error group's rows (Trends' links, owner and tag through the signature id), and
         # the error sort; a group's class is checked on its rows, in id order.
-        Index("ix_dl_signature", "signature_id"),
+        Index("ix_dl_signature", "signature_id", "id", info=ENDS_IN_ROWID),
         # Attempts filters (at least, exactly: the histogram's bars) and sort.
-        Index("ix_dl_attempts", "attempts"),
+        Index("ix_dl_attempts", "attempts", "id", info=ENDS_IN_ROWID),
         # The table's "last failed" sort.
         Index("ix_dl_last_failed", "last_failed_at"),
         # A day or span of Trends (first failure), purge cut-offs; the trail's quarantined
         # rows in time order.
         Index("ix_dl_first_failed", "first_failed_at"),
         # The transform picker and sort.
-        Index("ix_dl_transform", "transform"),
+        Index("ix_dl_transform", "transform", "id", info=ENDS_IN_ROWID),
         # Each error group's last failure, one seek per group (groups, Trends).
         Index("ix_dl_class_sig_last", "error_class", "signature_id", "last_failed_at"),
         # Resolved per day (the backlog), the trail's resolved rows, purge of resolved rows.
