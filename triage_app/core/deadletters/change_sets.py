@@ -49,6 +49,7 @@ from triage_app.core.deadletters.fixes import (
     fixed_payload,
     what_changed,
 )
+from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.queries import matching_ids, payload_text
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
@@ -431,7 +432,7 @@ def _new_change_set(conn: Any, fix: Fix, actor: str, now: dt.datetime) -> int:
 
 def _stored(conn: Any, ids: Sequence[int]) -> dict[int, tuple[bytes | None, str]]:
     """The payload column as stored (None: the row shows its original) and the kind."""
-    stmt = select(DL.id, DL.payload, DL.payload_kind).where(transitions.id_in(conn, ids))
+    stmt = select(DL.id, DL.payload, DL.payload_kind).where(id_in(conn, ids))
     return {r.id: (r.payload, r.payload_kind) for r in conn.execute(stmt)}
 
 
@@ -576,7 +577,7 @@ def _reverted_by(conn: Any, ids: Sequence[int], mark: str) -> set[int]:
     stmt = (
         select(ev.dead_letter_id)
         .where(
-            ev.dead_letter_id.in_(select(DL.id).where(transitions.id_in(conn, ids))),
+            ev.dead_letter_id.in_(select(DL.id).where(id_in(conn, ids))),
             ev.action == AuditAction.EDITED.value,
             ev.detail.startswith(mark, autoescape=True),
         )
@@ -588,7 +589,7 @@ def _reverted_by(conn: Any, ids: Sequence[int], mark: str) -> set[int]:
 def _originals(conn: Any, ids: Sequence[int]) -> dict[int, bytes]:
     if not ids:
         return {}
-    stmt = select(DL.id, DL.original_payload).where(transitions.id_in(conn, ids))
+    stmt = select(DL.id, DL.original_payload).where(id_in(conn, ids))
     return {r.id: r.original_payload for r in conn.execute(stmt)}
 
 

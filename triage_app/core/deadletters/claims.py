@@ -18,8 +18,8 @@ from sqlalchemy import Engine, select, update
 from triage_app.core.clock import utcnow
 from triage_app.core.db import DeadLetter, working_payload
 from triage_app.core.deadletters import leases
+from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.transitions import (
-    id_in,
     is_postgresql,
     last_change,
     slices,

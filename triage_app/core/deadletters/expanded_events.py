@@ -53,6 +53,7 @@ from triage_app.core.db import (
     signature_text,
 )
 from triage_app.core.deadletters.filters import contains_text
+from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.vocabulary import AuditAction
 
 DL = DeadLetter
@@ -302,8 +303,6 @@ def keep_quarantined(conn: Connection, ids: Sequence[int]) -> int:
     how many were stored."""
     if not ids:
         return 0
-    from triage_app.core.deadletters.transitions import id_in
-
     q = synthesized_quarantined().where(id_in(conn, list(ids))).order_by(DL.id)
     cols = [c for c in q.selected_columns if c.name not in ("id", "replaced_payload")]
     made = q.with_only_columns(*cols)

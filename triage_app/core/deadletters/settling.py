@@ -46,9 +46,9 @@ from triage_app.core.db import (
 )
 from triage_app.core.deadletters import leases
 from triage_app.core.deadletters.expanded_events import keep_quarantined
+from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.transitions import (
     audit_event,
-    id_in,
     is_postgresql,
     last_change,
     lock_rows,

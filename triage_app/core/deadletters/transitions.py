@@ -21,21 +21,15 @@ from typing import Any
 
 import orjson
 from sqlalchemy import (
-    ARRAY,
-    BigInteger,
     Connection,
     Engine,
     Row,
-    String,
-    any_,
     bindparam,
-    func,
     or_,
     select,
     update,
 )
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.sql.elements import ColumnElement
 
 from triage_app.core import text_input
 from triage_app.core.clock import iso, utcnow
@@ -53,6 +47,7 @@ from triage_app.core.db import (
     working_payload,
 )
 from triage_app.core.deadletters import expanded_events, leases
+from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import (
     CLOSED,
@@ -128,17 +123,6 @@ _STATE = (
 def is_postgresql(conn: Connection) -> bool:
     """Rows are locked with FOR UPDATE there; SQLite's write transaction locks everything."""
     return conn.dialect.name == "postgresql"
-
-
-def id_in(conn: Connection, ids: Sequence[int]) -> ColumnElement[bool]:
-    """``id IN ids`` as one bound value, however many ids: a JSON array that SQLite reads
-    with ``json_each``, an array on PostgreSQL. Thousands of ids as separate parameters
-    cost more to render and bind than the statement costs to run."""
-    values = [int(i) for i in ids]
-    if is_postgresql(conn):
-        return DL.id == any_(bindparam(None, values, type_=ARRAY(BigInteger())))
-    each = func.json_each(bindparam(None, orjson.dumps(values).decode(), type_=String()))
-    return DL.id.in_(select(each.table_valued("value").c.value))
 
 
 def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
