@@ -4,12 +4,15 @@ per second and the time left ("Re-driving 84,000 of 200,000 rows · 12,300 rows/
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from triage_app.core.db import WorkspaceConfig
 from triage_app.core.jobs import Job
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
+
+# The longest line a job says, as wide as the label is made for it.
+_WIDEST = "Re-driving 1,000,000 of 1,000,000 rows · 123,456 rows/s · about 59 min left"
 
 
 class JobStatus(QObject):
@@ -23,8 +26,17 @@ class JobStatus(QObject):
         self._lines: dict[JobRunner, str] = {}  # each running job's latest line
         self._fractions: dict[JobRunner, float] = {}
         self.label = QLabel(objectName="jobLabel")
+        # A fixed size, the line elided to it: a label whose size follows its text asks the
+        # status bar for a new layout at every report (ten a second), and that relayout
+        # and repaint blocked the event loop 70-170 ms at a time during a re-drive of a
+        # million rows (issue 23); fixed, a new text is a repaint of the label alone.
+        self.label.setFixedSize(
+            self.label.fontMetrics().horizontalAdvance(_WIDEST) + 8, self.label.sizeHint().height()
+        )
+        self._line = ""  # the whole line; the label may show it elided
         self.progress = QProgressBar(objectName="jobProgress", maximum=1000)
-        self.progress.setMaximumWidth(180)
+        self.progress.setFixedWidth(180)
+        self.progress.setTextVisible(False)  # the line says how far; no text to relayout
         self.cancel_button = QPushButton("Cancel", objectName="jobCancelButton")
         self.cancel_button.setToolTip("Stop the running work at its next chunk")
         self.cancel_button.clicked.connect(self.cancel_all)
@@ -52,8 +64,8 @@ class JobStatus(QObject):
         return [r for r in self.runners if r.is_running()]
 
     def text(self) -> str:
-        """What the status bar says about the running jobs."""
-        return self.label.text()
+        """What the status bar says about the running jobs (whole, as its tooltip has it)."""
+        return self._line
 
     @Slot()
     def cancel_all(self) -> None:
@@ -103,8 +115,15 @@ class JobStatus(QObject):
         newest = next(reversed(self._lines))
         more = len(self._lines) - 1
         line = self._lines[newest] + (f"  (+{more} more)" if more else "")
-        self.label.setText(line)
-        self.label.setToolTip("\n".join(r.job.title for r in self._lines))
+        self._line = line
+        shown = self.label.fontMetrics().elidedText(
+            line, Qt.TextElideMode.ElideRight, self.label.width()
+        )
+        if shown != self.label.text():
+            self.label.setText(shown)
+        titles = "\n".join(r.job.title for r in self._lines)
+        if titles != self.label.toolTip():
+            self.label.setToolTip(titles)
         self.progress.setValue(round(self._fractions[newest] * 1000))
         self.progress.setToolTip(line)
 
@@ -120,3 +139,4 @@ class JobStatus(QObject):
             for w in (self.label, self.progress, self.cancel_button):
                 w.hide()
             self.label.clear()
+            self._line = ""
