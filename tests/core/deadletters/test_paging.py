@@ -68,13 +68,18 @@ def test_batch_and_line_sort_by_position_in_the_batch(ws):
     assert [(r.batch_id, r.line) for r in rows] == sorted((r.batch_id, r.line) for r in rows)
 
 
-@pytest.fixture
-def pinned_ws(tmp_path):  # type: ignore[no-untyped-def]
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def pinned_ws(request, tmp_path):  # type: ignore[no-untyped-def]
     """48 dead letters over two batches with whole (32-character) ids, interleaved, so
     that each batch's, group's, class's or attempt count's rows are spread among the
-    others' ids."""
+    others' ids; on SQLite and on PostgreSQL, where such a page is read pinned."""
     t0 = dt.datetime(2026, 1, 1)
-    with open_workspace(tmp_path) as ws:
+    if request.param == "sqlite":
+        opened = open_workspace(tmp_path)
+    else:
+        wh, dl = request.getfixturevalue("pg_urls")
+        opened = open_workspace(warehouse_url=wh, dead_letter_url=dl)
+    with opened as ws:
         with StoreFiller(ws) as filler:
             for b in ("a" * 32, "b" * 32):
                 filler.batch(b, source_name="x", source_sha256="0", transform="t@1")
@@ -107,9 +112,9 @@ def pinned_ws(tmp_path):  # type: ignore[no-untyped-def]
 )
 @pytest.mark.parametrize("descending", [False, True])
 def test_a_page_pinned_to_one_value_is_the_same_rows_in_id_order(pinned_ws, pinned, descending):
-    """A filter that pins one indexed column is read as that column's one-value range,
-    ordered by (column, id) (``paging._pinned``): the same rows, in id order, whichever
-    way the table is paged."""
+    """A filter that pins one indexed column is read on PostgreSQL as that column's
+    one-value range, ordered by (column, id) (``paging._pinned``): the same rows, in id
+    order, whichever way the table is paged, as SQLite's equality gives them."""
     ws = pinned_ws
     every = fetch_rows(ws, DeadLetterFilter(), limit=1000)
     fields = {"signature": "signature"}

@@ -140,7 +140,8 @@ def _pinned(f: DeadLetterFilter) -> tuple[DeadLetterFilter, Any, Any] | None:
     id): the order of the column's index (``(column, id)``, or the column and the rowid on
     SQLite), read without a sort. As an equality, PostgreSQL drops the constant column
     from the order and walks the primary key instead, expecting matches spread evenly: at
-    ten million rows, 2.1 s to reach the newest batch's rows, 1.4 ms by its index."""
+    ten million rows, 2.1 s to reach the newest batch's rows, 1.4 ms by its index. (On
+    PostgreSQL only: SQLite answers the equality from the index already.)"""
     filter_clauses(f)  # refuses an unknown status or class, as every filter does
     dl = DeadLetter
     if f.batch_id and len(f.batch_id) >= 16:  # a whole id (a prefix is a range already)
@@ -177,7 +178,10 @@ def fetch_rows(
     if limit <= 0:
         return []
     reverse = descending != from_end
-    pin = _pinned(f) if sort == "id" else None
+    # PostgreSQL only: SQLite plans the equality well (its indexes end in the rowid), and
+    # without statistics it would take the range for a status lookup and a sort.
+    pinning = sort == "id" and ws.store.dialect.name == "postgresql"
+    pin = _pinned(f) if pinning else None
     if pin is None:
         stmt = _page_filter(select(*_ROW_COLUMNS), f, sort)
         order = _order(sort, reverse)
