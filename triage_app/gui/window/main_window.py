@@ -461,6 +461,7 @@ class MainWindow(QMainWindow):
             self.model.filter.status,
             self.selected_count(),
             has_workspace=self.ws is not None,
+            searching=self.model.searching(),
         )
 
     def _update_empty_state(self) -> None:

@@ -131,14 +131,23 @@ class RowCounts:
         bar.insertPermanentWidget(1, self.batch_label)
 
     def show_count(
-        self, total: int | None, status: str, selected: int, *, has_workspace: bool
+        self,
+        total: int | None,
+        status: str,
+        selected: int,
+        *,
+        has_workspace: bool,
+        searching: bool = False,
     ) -> None:
-        """``total`` rows of ``status`` match (None: still counting), ``selected`` chosen."""
+        """``total`` rows of ``status`` match (None: still counting; ``searching``: a
+        search's first page is still being read), ``selected`` chosen."""
         one = total == 1
         noun = ("dead letter" if one else "dead letters") + (" matches" if one else " match")
         if status != ALL:
             noun = f"{status} {noun}"
         matched = "counting…" if total is None else f"{total:,} {noun}"
+        if searching:
+            matched = "searching the payloads and errors…"
         if not has_workspace:
             matched = "no workspace open"
         self.count_label.setText(f"{matched} · {selected:,} selected")
