@@ -11,8 +11,9 @@ from triage_app.core.db import WorkspaceConfig
 from triage_app.core.jobs import Job
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
-# The longest line a job says, as wide as the label is made for it.
-_WIDEST = "Re-driving 1,000,000 of 1,000,000 rows · 123,456 rows/s · about 59 min left"
+# How wide the job's line is made: the start of a long one ("Re-driving 84,000 of 200,000
+# rows · 12,300 rows/s · about 9 s left" shows up to its pace).
+_WIDEST = "Re-driving 1,000,000 of 1,000,000 rows · 123,456 rows/s"
 
 
 class JobStatus(QObject):
@@ -30,12 +31,15 @@ class JobStatus(QObject):
         # status bar for a new layout at every report (ten a second), and that relayout
         # and repaint blocked the event loop 70-170 ms at a time during a re-drive of a
         # million rows (issue 23); fixed, a new text is a repaint of the label alone.
+        # Room for most of a line (the rest elided, the whole of it in the tooltip) and no
+        # more: with the counts and the last batch beside it, the status bar must still fit
+        # a 1280-pixel screen while a job runs.
         self.label.setFixedSize(
             self.label.fontMetrics().horizontalAdvance(_WIDEST) + 8, self.label.sizeHint().height()
         )
         self._line = ""  # the whole line; the label may show it elided
         self.progress = QProgressBar(objectName="jobProgress", maximum=1000)
-        self.progress.setFixedWidth(180)
+        self.progress.setFixedWidth(120)
         self.progress.setTextVisible(False)  # the line says how far; no text to relayout
         self.cancel_button = QPushButton("Cancel", objectName="jobCancelButton")
         self.cancel_button.setToolTip("Stop the running work at its next chunk")
