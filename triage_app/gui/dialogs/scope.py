@@ -204,7 +204,10 @@ class RowsScope(QWidget):
         if frozen is None:
             return
         if chosen.same_rows(frozen):
-            if chosen.count != frozen.count:
+            # A count that was not known yet when the preview froze (a search's page and
+            # count are read off the GUI thread) and is known now says nothing moved.
+            known = chosen.count is not None and frozen.count is not None
+            if known and chosen.count != frozen.count:
                 self._say_store_moved(chosen)
             return
         was = frozen.count if frozen.count is not None else self._covered
