@@ -17,6 +17,7 @@ from sqlalchemy import Connection, select
 
 from triage_app.core.db import (
     DeadLetter,
+    for_driver,
     keep_signatures,
     keep_tracebacks,
     stored_error,
@@ -176,15 +177,6 @@ def _quarantine_sqlite(conn: Connection, rows: list[tuple[object, ...]]) -> int:
         cur.close()
 
 
-def _as_stored(conn: Connection, moment: dt.datetime) -> object:
-    """A time as the store keeps it (SQLite: microseconds, ``db/instants.py``), for rows the
-    driver writes itself."""
-    process = DeadLetter.first_failed_at.type.dialect_impl(conn.dialect).bind_processor(
-        conn.dialect
-    )
-    return moment if process is None else process(moment)
-
-
 def _stored_lines(conn: Connection, batch_id: str, lines: Sequence[int]) -> set[int]:
     """Which of ``lines`` the batch has stored already (a replayed chunk): they are skipped
     by the insert and are counted in the summary already. Read under the write lock
@@ -253,7 +245,7 @@ def quarantine(
     )
     signatures = keep_signatures(conn, (f.signature for f in by_line.values()))
     sqlite = conn.dialect.name == "sqlite"
-    stamp = _as_stored(conn, now) if sqlite else now
+    stamp = for_driver(conn.dialect)(now)
     rows = _rows(
         batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
     )

@@ -5,7 +5,7 @@ warehouse's upserts, and the audit trail."""
 from triage_app.core.db import counts as summary
 from triage_app.core.db.audit import actor_for, current_actor, event_insert, record_event
 from triage_app.core.db.engines import check_reachable, make_engine
-from triage_app.core.db.instants import INSTANT
+from triage_app.core.db.instants import INSTANT, for_driver
 from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait
 from triage_app.core.db.lock_waits import explain as explain_lock_wait
 from triage_app.core.db.lock_waits import holding as holding_lock
@@ -112,6 +112,7 @@ __all__ = [
     "current_actor",
     "event_insert",
     "explain_lock_wait",
+    "for_driver",
     "forget_password",
     "has_hidden_password",
     "holding_lock",

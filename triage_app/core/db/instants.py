@@ -76,6 +76,18 @@ class _Micros(SQLITE_DATETIME):
 INSTANT = DateTime().with_variant(_Micros(), "sqlite")  # type: ignore[no-untyped-call]
 
 
+def for_driver(dialect: Any) -> Callable[[Any], Any]:
+    """How the driver takes an instant on ``dialect`` (SQLite: microseconds), for rows a
+    writer hands to the driver itself (``executemany`` on a bad day): the type's own form
+    for that dialect, never the base type's, whose SQLite form is text."""
+    process = INSTANT.dialect_impl(dialect).bind_processor(dialect)
+    return process if process is not None else _unchanged
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
 def day_of(column: ColumnElement[Any], dialect_name: str) -> ColumnElement[Any]:
     """The UTC day of an instant column, in SQL, as ``YYYY-MM-DD`` on SQLite (what a
     ``Date`` column holds there) and a ``date`` on PostgreSQL."""

@@ -35,11 +35,11 @@ from triage_app.core import text_input
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
-    AuditEvent,
     DeadLetter,
     actor_for,
     event_insert,
     explain_lock_wait,
+    for_driver,
     holding_lock,
     is_lock_wait,
     notify_change,
@@ -290,7 +290,7 @@ def edit_many(
     are locked and refused where they must be (``lock_rows``, ``refusal``) by the caller;
     the UPDATE is guarded again by version and lease, and a count that differs is never
     written blind."""
-    at = _bound(conn, AuditEvent.at, now)
+    at = for_driver(conn.dialect)(now)
     done = driver_many(
         conn,
         # A lease that ran out ends here too (see _apply).
@@ -315,13 +315,6 @@ def driver_many(conn: Any, sql: str, rows: list[tuple[Any, ...]]) -> int:
     if conn.dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
     return int(conn.exec_driver_sql(sql, rows).rowcount)
-
-
-def _bound(conn: Any, column: Any, value: Any) -> Any:
-    """``value`` as the driver takes it for ``column`` (SQLite keeps an instant as
-    microseconds: ``db/instants.py``; the type's dialect form knows)."""
-    process = column.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
-    return process(value) if process is not None else value
 
 
 # -- changes by hand to many rows -----------------------------------------------------------

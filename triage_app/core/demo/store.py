@@ -23,6 +23,7 @@ from triage_app.core.db import (
     Batch,
     DeadLetter,
     Workspace,
+    for_driver,
     keep_signatures,
     stored_error,
     summary,
@@ -317,19 +318,15 @@ def _as_stored(rows: list[tuple[Any, ...]], columns: list[Any], dialect: Any) ->
     """Rows with their timestamps as the engine stores them (on SQLite, microseconds:
     ``db/instants.py``). The driver's own rendering is text, and a row written that way
     would sort and compare wrongly."""
-    processors = {
-        i: process
-        for i, column in enumerate(columns)
-        if isinstance(column.type, DateTime)  # INSTANT is one, microseconds on SQLite
-        and (process := column.type.dialect_impl(dialect).bind_processor(dialect)) is not None
-    }
-    if not processors:
+    instants = [i for i, column in enumerate(columns) if isinstance(column.type, DateTime)]
+    if not instants or dialect.name != "sqlite":
         return rows
+    process = for_driver(dialect)
     # Only the time columns are touched: a million rows of 17 columns each are written here.
     out = []
     for r in rows:
         row = list(r)
-        for i, process in processors.items():
+        for i in instants:
             if row[i] is not None:
                 row[i] = process(row[i])
         out.append(row)

@@ -186,13 +186,9 @@ class DeadLetterTableModel(QAbstractTableModel):
         if first:
             self._anchors[0] = first[-1]
         self._resize(len(first))
-        if len(first) < PAGE:
-            self.set_total(generation, len(first))
-        elif self._counter is not None:
-            self._counter(self._filter, generation)
+        self._count_after(first)
+        if self._total is None:  # counted later: say meanwhile that the search is over
             self.totalChanged.emit()
-        else:
-            self.set_total(generation, self._count())
 
     def refresh_in_place(self) -> None:
         """Read again after someone else's change, keeping what the view holds: the row
@@ -211,7 +207,11 @@ class DeadLetterTableModel(QAbstractTableModel):
             self._reread_async()
             return
         self._reread_following()
-        first = self._page(0)
+        self._count_after(self._page(0))
+
+    def _count_after(self, first: list[DeadLetterRow]) -> None:
+        """The count, once the first page is read: that page's length when it is short,
+        else from the counter (later) or here."""
         if len(first) < PAGE:
             self.set_total(self._generation, len(first))
         elif self._counter is not None:

@@ -27,17 +27,14 @@ class JobStatus(QObject):
         self._lines: dict[JobRunner, str] = {}  # each running job's latest line
         self._fractions: dict[JobRunner, float] = {}
         self.label = QLabel(objectName="jobLabel")
-        # A fixed size, the line elided to it: a label whose size follows its text asks the
-        # status bar for a new layout at every report (ten a second), and that relayout
-        # and repaint blocked the event loop 70-170 ms at a time during a re-drive of a
-        # million rows (issue 23); fixed, a new text is a repaint of the label alone.
-        # Room for most of a line (the rest elided, the whole of it in the tooltip) and no
-        # more: with the counts and the last batch beside it, the status bar must still fit
-        # a 1280-pixel screen while a job runs.
+        # A fixed size, the line elided to it (whole in the tooltip): a label whose size
+        # follows its text asks the status bar for a new layout at every report (ten a
+        # second), which blocked the event loop 70-170 ms at a time during a re-drive of a
+        # million rows (issue 23). No wider than this: with the counts and the last batch
+        # beside it, the status bar must still fit a 1280-pixel screen while a job runs.
         self.label.setFixedSize(
             self.label.fontMetrics().horizontalAdvance(_WIDEST) + 8, self.label.sizeHint().height()
         )
-        self._line = ""  # the whole line; the label may show it elided
         self.progress = QProgressBar(objectName="jobProgress", maximum=1000)
         self.progress.setFixedWidth(120)
         self.progress.setTextVisible(False)  # the line says how far; no text to relayout
@@ -68,8 +65,13 @@ class JobStatus(QObject):
         return [r for r in self.runners if r.is_running()]
 
     def text(self) -> str:
-        """What the status bar says about the running jobs (whole, as its tooltip has it)."""
-        return self._line
+        """What the status bar says about the running jobs: the newest job's line, whole
+        (the label may show it elided), and how many more run."""
+        if not self._lines:
+            return ""
+        newest = next(reversed(self._lines))
+        more = len(self._lines) - 1
+        return self._lines[newest] + (f"  (+{more} more)" if more else "")
 
     @Slot()
     def cancel_all(self) -> None:
@@ -117,9 +119,7 @@ class JobStatus(QObject):
         if not self._lines:
             return
         newest = next(reversed(self._lines))
-        more = len(self._lines) - 1
-        line = self._lines[newest] + (f"  (+{more} more)" if more else "")
-        self._line = line
+        line = self.text()
         shown = self.label.fontMetrics().elidedText(
             line, Qt.TextElideMode.ElideRight, self.label.width()
         )
@@ -143,4 +143,3 @@ class JobStatus(QObject):
             for w in (self.label, self.progress, self.cancel_button):
                 w.hide()
             self.label.clear()
-            self._line = ""

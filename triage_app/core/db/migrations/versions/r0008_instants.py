@@ -12,6 +12,8 @@ fraction); each is rewritten in place, in one statement per column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from alembic import op
 
 revision = "0008"
@@ -49,17 +51,18 @@ def _text(column: str) -> str:
     )
 
 
-def upgrade() -> None:
+def _rewrite(value: Callable[[str], str], stored_as: str) -> None:
+    """Every instant stored as ``stored_as`` rewritten as ``value`` says (SQLite only)."""
     if op.get_bind().dialect.name != "sqlite":
         return
     for table, columns in INSTANTS.items():
         for c in columns:
-            op.execute(f"UPDATE {table} SET {c} = {_micros(c)} WHERE typeof({c}) = 'text'")
+            op.execute(f"UPDATE {table} SET {c} = {value(c)} WHERE typeof({c}) = '{stored_as}'")
+
+
+def upgrade() -> None:
+    _rewrite(_micros, "text")
 
 
 def downgrade() -> None:
-    if op.get_bind().dialect.name != "sqlite":
-        return
-    for table, columns in INSTANTS.items():
-        for c in columns:
-            op.execute(f"UPDATE {table} SET {c} = {_text(c)} WHERE typeof({c}) = 'integer'")
+    _rewrite(_text, "integer")
