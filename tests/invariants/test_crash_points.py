@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from tests.support import gen_batch
+from tests.support.events import whole_trail
 from triage_app.core.crashpoints import POINTS
 from triage_app.core.db import Workspace, open_workspace, table_sha256
 from triage_app.core.deadletters import (
@@ -416,9 +417,11 @@ def _change_set_state(args: list[str]) -> tuple[dict[int, Any], Counter[str], li
                 )
             )
         }
+        # As the trail tells them: stored, or expanded from the change-sets' lines.
+        trail = whole_trail()
         events = Counter(
             f"{r[0]} {r[1].split(':')[0]}" if r[0] == "edited" else r[0]
-            for r in conn.execute(text("SELECT action, detail FROM audit_events"))
+            for r in conn.execute(select(trail.c.action, trail.c.detail))
         )
         sets = [
             tuple(r)

@@ -25,7 +25,7 @@ import pytest
 from sqlalchemy import select, text
 
 from tests.support import REPO
-from tests.support.events import events_by_row
+from tests.support.events import events_by_row, whole_trail
 from triage_app.core.batch import run_batch
 from triage_app.core.db import (
     AuditEvent,
@@ -310,10 +310,11 @@ def test_two_fixes_of_one_set_change_each_row_in_turn(store: Store, tmp_path: Pa
                     select(ChangeSetRow.change_set_id).where(ChangeSetRow.dead_letter_id.in_(ids))
                 ).scalars()
             )
+            trail = whole_trail()  # a change-set's lines are its rows' events
             edits = Counter(
                 conn.execute(
-                    select(AuditEvent.dead_letter_id).where(
-                        AuditEvent.dead_letter_id.in_(ids), AuditEvent.action == "edited"
+                    select(trail.c.dead_letter_id).where(
+                        trail.c.dead_letter_id.in_(ids), trail.c.action == "edited"
                     )
                 ).scalars()
             )

@@ -23,9 +23,10 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.support import REPO
+from tests.support.events import whole_trail
 from triage_app.core import deadletters as dls
 from triage_app.core.batch import run_batch
-from triage_app.core.db import AuditEvent, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import DeadLetter, Workspace, open_workspace
 
 
 @dataclass
@@ -99,12 +100,14 @@ def payloads(store: Store) -> dict[int, bytes | None]:
 
 
 def revert_events(store: Store) -> int:
+    """The ``edited`` events of change-set 1's revert, as the trail tells them."""
+    trail = whole_trail()
     with store.open() as ws, ws.store.connect() as conn:
         return int(
             conn.execute(
                 select(func.count())
-                .select_from(AuditEvent)
-                .where(AuditEvent.detail.like("revert of change-set 1:%"))
+                .select_from(trail)
+                .where(trail.c.detail.like("revert of change-set 1:%"))
             ).scalar_one()
         )
 

@@ -45,6 +45,7 @@ STORE_TABLES = {
     "tracebacks",
     "change_sets",
     "change_set_rows",
+    "change_set_reverts",
     "error_groups",
     "dead_letter_counts",
     "redrive_runs",

@@ -204,13 +204,14 @@ def test_actions_are_the_vocabularys(ws: Workspace) -> None:
 
 
 # Each filter, and what each branch of the trail walks: the stored events, then (where
-# the action allows them) the quarantined rows a batch stands for, then the resolved rows
-# a re-drive stands for.
-BY_TIME = ("INDEX ix_event_at", "INDEX ix_dl_first_failed", "INDEX ix_dl_resolved")
+# the action allows them) the quarantined rows a batch stands for, the resolved rows a
+# re-drive stands for, and the rows change-sets and their reverts edited.
+CHANGE_SETS = ("INDEX ix_change_sets_at", "INDEX ix_change_set_reverts_at")
+BY_TIME = ("INDEX ix_event_at", "INDEX ix_dl_first_failed", "INDEX ix_dl_resolved", *CHANGE_SETS)
 FILTERS = {
     "everything": (AuditFilter(), BY_TIME),
     "since": (AuditFilter(since=T0), BY_TIME),
-    "action": (AuditFilter(action="edited"), ("INDEX ix_event_action_at",)),
+    "action": (AuditFilter(action="edited"), ("INDEX ix_event_action_at", *CHANGE_SETS)),
     "action and since": (AuditFilter(action="note", since=T0), ("INDEX ix_event_action_at",)),
     "quarantined": (
         AuditFilter(action="quarantined"),
@@ -222,7 +223,14 @@ FILTERS = {
     ),
     "dead letter": (
         AuditFilter(dead_letter_id=5),
-        ("INDEX ix_event_dl", "INTEGER PRIMARY KEY", "INTEGER PRIMARY KEY"),
+        (
+            "INDEX ix_event_dl",
+            "INTEGER PRIMARY KEY",
+            "INTEGER PRIMARY KEY",
+            # Each change-set (a few hundred in a year) asked for the row by its key.
+            "INDEX ix_change_sets_at",
+            "INDEX ix_change_set_rows_dead_letter",
+        ),
     ),
     "actor": (AuditFilter(actor="USER3"), BY_TIME),
 }
@@ -245,7 +253,8 @@ def branch_plans(plan: list[tuple[int, int, str]]) -> list[list[str]]:
 @pytest.mark.parametrize("name", list(FILTERS))
 def test_each_filter_uses_an_index(tmp_path: Path, name: str) -> None:
     """On a store of 6,000 events and 1,200 dead letters (half of them with no stored
-    ``quarantined`` event, a tenth resolved set-wise), SQLite's plan walks each branch's
+    ``quarantined`` event, a tenth resolved set-wise, some changed by change-sets and one
+    of those reverted), SQLite's plan walks each branch's
     named index in order and stops at a page: only the branches' first rows are sorted
     together, and one dead letter's few events after the lookup."""
     f, indexes = FILTERS[name]
@@ -263,6 +272,7 @@ def test_each_filter_uses_an_index(tmp_path: Path, name: str) -> None:
                         actor=f"user{i % 7}@host",
                     )
         resolve_setwise(ws, range(1, 1201, 10))
+        fix_setwise(ws, range(2, 1201, 40))
         stmt = expanded_events.newest_first(_branches(f), 101).limit(101)
         sql = str(stmt.compile(ws.store, compile_kwargs={"literal_binds": True}))
         with ws.store.connect() as conn:
@@ -275,6 +285,40 @@ def test_each_filter_uses_an_index(tmp_path: Path, name: str) -> None:
             if name != "dead letter":
                 assert not any("TEMP B-TREE" in w for w in walked), walked  # in index order
         assert len(audit_trail(ws, f, limit=100)) > 0
+
+
+def fix_setwise(ws: Workspace, ids: range) -> None:
+    """Three change-sets of ``ids`` (a few rows each), the second reverted, as
+    ``change_sets.py`` writes them."""
+    from sqlalchemy import insert, update
+
+    from triage_app.core.db import ChangeSet, ChangeSetRevert, ChangeSetRow
+
+    with ws.store.begin() as conn:
+        for n in range(3):
+            at = T0 + dt.timedelta(days=3, hours=n)
+            cs = conn.execute(
+                insert(ChangeSet)
+                .values(at=at, actor=f"user{n}@host", description="d", patch="[]", rows=0)
+                .returning(ChangeSet.id)
+            ).scalar_one()
+            for i in ids[n::3]:
+                conn.execute(
+                    insert(ChangeSetRow).values(
+                        change_set_id=cs, dead_letter_id=i, kind_before="jsonl", version_after=2
+                    )
+                )
+            if n == 1:
+                run = conn.execute(
+                    insert(ChangeSetRevert)
+                    .values(change_set_id=cs, at=at + dt.timedelta(minutes=5), actor="user3@host")
+                    .returning(ChangeSetRevert.id)
+                ).scalar_one()
+                conn.execute(
+                    update(ChangeSetRow)
+                    .where(ChangeSetRow.change_set_id == cs)
+                    .values(reverted_in=run, payload_reverted=b"{}")
+                )
 
 
 def resolve_setwise(ws: Workspace, ids: range) -> None:

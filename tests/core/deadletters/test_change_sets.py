@@ -20,6 +20,7 @@ from triage_app.core import deadletters as dls
 from triage_app.core.batch import run_batch
 from triage_app.core.db import AuditEvent, ChangeSetRow, DeadLetter, Workspace, open_workspace
 from triage_app.core.deadletters import DeadLetterFilter, Fix, Step
+from triage_app.core.deadletters.expanded_events import row_events
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 
@@ -64,20 +65,12 @@ def _stored(ws: Workspace, ids: list[int]) -> dict[int, tuple[bytes | None, str,
 
 
 def _events(ws: Workspace, ids: list[int]) -> list[tuple[int, str, str, bytes | None]]:
+    """The rows' events but their quarantine, as the trail tells them (stored, or expanded
+    from the change-sets), oldest first."""
     with ws.store.connect() as conn:
-        return [
-            tuple(r)  # type: ignore[misc]
-            for r in conn.execute(
-                select(
-                    AuditEvent.dead_letter_id,
-                    AuditEvent.action,
-                    AuditEvent.detail,
-                    AuditEvent.replaced_payload,
-                )
-                .where(AuditEvent.dead_letter_id.in_(ids), AuditEvent.action != "quarantined")
-                .order_by(AuditEvent.id)
-            )
-        ]
+        events = [e for i in ids for e in row_events(conn, i) if e.action != "quarantined"]
+    events.sort(key=lambda e: (e.at, e.id))
+    return [(e.dead_letter_id, e.action, e.detail, e.replaced_payload) for e in events]
 
 
 DEFAULT_DISKON = Fix(steps=(Step("default", "diskon", 0),))
@@ -408,9 +401,11 @@ def test_a_fix_killed_mid_way_says_exactly_which_rows_it_changed(tmp_path: Path)
         (info,) = dls.list_change_sets(ws)
         with ws.store.connect() as conn:
             lines = list(conn.execute(select(ChangeSetRow.dead_letter_id)).scalars())
-            edited = conn.execute(
+            stored_edits = conn.execute(
                 select(func.count()).select_from(AuditEvent).where(AuditEvent.action == "edited")
             ).scalar_one()
+        edited = dls.count_audit_events(ws, dls.AuditFilter(action="edited"))
+        assert stored_edits == 0  # the change-set's lines are its events
         assert info.rows == len(lines) == edited == CHUNK
         changed = set(lines)
         stored = _stored(ws, ids)

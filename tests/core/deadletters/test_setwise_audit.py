@@ -32,7 +32,7 @@ from triage_app.core.db import (
     open_workspace,
 )
 from triage_app.core.deadletters import AuditFilter, audit_page, audit_trail, count_audit_events
-from triage_app.core.deadletters.expanded_events import SET_RECORDS_FROM
+from triage_app.core.deadletters.expanded_events import SET_RECORDS_FROM, row_events
 from triage_app.core.deadletters.retention import purge
 from triage_app.core.demo import StoreFiller
 from triage_app.core.errors import TriageError
@@ -298,3 +298,109 @@ def test_a_purge_takes_a_rows_resolution_with_it(tmp_path: Path) -> None:
         assert left == 2
         assert count_audit_events(ws, AuditFilter(action="resolved")) == 0
         assert count_audit_events(ws, AuditFilter(action="quarantined")) == 2
+
+
+def check_change_sets(ws: Workspace, src: Path) -> None:
+    """A fix on three rows and its revert: one record each, no stored event per row, and
+    the trail, a row's history and the counts as when each edit was an event."""
+    run_batch(ws, src, "pesanan@1", actor=ANA)
+    line = ids_by_line(ws)
+    by_hand = order(1, diskon=None, kanal="web").strip()
+    dls.edit_payload(ws, line[1], by_hand, actor=ANA)
+    originals = {n: dls.get_dead_letter(ws, line[n]).original_payload for n in (2, 3)}
+    fix = dls.Fix(steps=(dls.Step("default", "diskon", 0),))
+    chosen = [line[n] for n in (1, 2, 3)]
+    report = dls.apply_fix(ws, fix, dls.preview_fix(ws, fix, chosen).versions, actor=ANA)
+    cs = report.change_set_id
+    assert sorted(report.changed) == sorted(chosen)
+    assert stored_events(ws, "edited") == 1  # the edit by hand; the change-set is the rest
+    fixed = {n: dls.get_dead_letter(ws, line[n]).payload for n in (1, 2, 3)}
+
+    detail = f"change-set {cs}: {fix.description}"
+    with ws.store.connect() as conn:
+        of_1 = [e for e in row_events(conn, line[1]) if e.action == "edited"]
+        of_2 = [e for e in row_events(conn, line[2]) if e.action == "edited"]
+    assert len(of_1) == 2 and of_1[0].id > 0  # the edit by hand, stored; then the fix's
+    assert (of_1[-1].detail, of_1[-1].version, bytes(of_1[-1].replaced_payload)) == (
+        detail,
+        3,
+        by_hand.encode(),
+    )
+    assert [(e.actor, e.detail, e.version) for e in of_2] == [(ANA, detail, 2)]
+    assert bytes(of_2[0].replaced_payload) == originals[2].encode()
+    assert of_2[0].id < 0
+    assert count_audit_events(ws, AuditFilter(action="edited")) == 1 + 3
+    # A refusal names the change-set's edit as the row's last change.
+    with pytest.raises(TriageError, match=f"edited by {ANA} at "):
+        dls.apply_change(ws, [line[2]], dls.park(), actor=BUDI, expected={line[2]: 1})
+
+    undone = dls.revert_change_set(ws, cs, actor=BUDI)
+    assert sorted(undone.changed) == sorted(chosen) and undone.reverted_at is not None
+    assert stored_events(ws, "edited") == 1
+    back = f"revert of change-set {cs}: {fix.description}"
+    for n in (1, 2, 3):
+        trail = audit_trail(ws, AuditFilter(dead_letter_id=line[n], action="edited"))
+        assert (trail[0].actor, trail[0].detail) == (BUDI, back)
+        with ws.store.connect() as conn:
+            newest = [e for e in row_events(conn, line[n]) if e.action == "edited"][-1]
+        assert bytes(newest.replaced_payload) == fixed[n].encode()  # what the fix had made
+        assert newest.version == dls.get_dead_letter(ws, line[n]).version
+    assert dls.get_dead_letter(ws, line[1]).payload == by_hand
+    assert dls.get_dead_letter(ws, line[2]).payload == originals[2]
+    assert count_audit_events(ws, AuditFilter(action="edited")) == 1 + 3 + 3
+    assert count_audit_events(ws, AuditFilter(actor="budi")) == 3
+    assert count_audit_events(ws, AuditFilter(action="edited", dead_letter_id=line[1])) == 3
+    with pytest.raises(TriageError, match=f"change-set {cs} was reverted at "):
+        dls.revert_change_set(ws, cs, actor=BUDI)
+    # Paging through the mix gives the whole trail, newest first, each event once.
+    whole = audit_trail(ws)
+    assert len(whole) == count_audit_events(ws)
+    assert len({(r.id, r.at) for r in whole}) == len(whole)
+    paged: list[Any] = []
+    offset = 0
+    while True:
+        page = audit_page(ws, limit=2, offset=offset)
+        paged += page.records
+        if not page.more:
+            break
+        offset = page.next_offset
+    assert paged == whole
+
+
+def test_a_change_set_and_its_revert_are_records_on_sqlite(tmp_path: Path) -> None:
+    with open_workspace(tmp_path / "ws") as ws:
+        check_change_sets(ws, source(tmp_path))
+
+
+@pytest.mark.postgres
+def test_a_change_set_and_its_revert_are_records_on_postgresql(
+    pg_urls: tuple[str, str], tmp_path: Path
+) -> None:
+    wh, dl = pg_urls
+    with open_workspace(None, warehouse_url=wh, dead_letter_url=dl) as ws:
+        check_change_sets(ws, source(tmp_path))
+
+
+def test_change_sets_from_before_keep_their_stored_events(tmp_path: Path) -> None:
+    """The 0009 fixture: a change-set kept and one reverted on row 4, each edit a stored
+    event. Upgraded, the row's history shows each once; a revert of the kept one (row 4
+    moved on since) names the revert that came after it."""
+    import shutil
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "stores" / "store-0009.db"
+    (tmp_path / "ws").mkdir()
+    shutil.copyfile(fixture, tmp_path / "ws" / "dead_letter.db")
+    with open_workspace(tmp_path / "ws") as ws:
+        with ws.store.connect() as conn:
+            edits = [e for e in row_events(conn, 4) if e.action == "edited"]
+        assert [e.detail.split(":")[0] for e in edits] == [
+            "change-set 1",
+            "change-set 2",
+            "revert of change-set 2",
+        ]
+        assert all(e.id > 0 for e in edits)  # stored, none expanded beside them
+        assert count_audit_events(ws, AuditFilter(action="edited", dead_letter_id=4)) == 3
+        report = dls.revert_change_set(ws, 1, actor=BUDI)
+        assert report.changed == () and [m.id for m in report.moved_on] == [4]
+        assert "edited by fixture" in report.moved_on[0].why
+        assert count_audit_events(ws, AuditFilter(action="edited", dead_letter_id=4)) == 3

@@ -367,6 +367,7 @@ class ChangeSetTable(Base):
     Patch and, for a fix made from the form, its words), and whether it was reverted."""
 
     __tablename__ = "change_sets"
+    __table_args__ = (Index("ix_change_sets_at", "at"),)  # the trail, newest first
 
     id = Column(IdType, primary_key=True, autoincrement=True)
     at = Column(INSTANT, nullable=False)
@@ -381,20 +382,50 @@ class ChangeSetTable(Base):
 ChangeSet = ChangeSetTable()
 
 
+class ChangeSetRevertTable(Base):
+    """One run of a change-set's revert that restored rows: who, when. The set record of
+    the rows it restored (``ChangeSetRow.reverted_in``); a revert killed mid way and run
+    again is two."""
+
+    __tablename__ = "change_set_reverts"
+    __table_args__ = (Index("ix_change_set_reverts_at", "at"),)  # the trail, newest first
+
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    change_set_id = Column(IdType, ForeignKey("change_sets.id"), nullable=False)
+    at = Column(INSTANT, nullable=False)
+    actor = Column(String(200), nullable=False)
+
+
+ChangeSetRevert = ChangeSetRevertTable()
+
+
 class ChangeSetRowTable(Base):
     """A row a change-set changed, and what it was before, byte for byte: the stored
     payload (None: the row still showed its original) and its kind, and the version the
-    change-set left it at, so that a revert restores only rows nobody changed since."""
+    change-set left it at, so that a revert restores only rows nobody changed since.
+
+    Since 0010 the line is also the row's ``edited`` event of the fix (the change-set says
+    who and when), and once a revert restored it, of the revert: ``reverted_in`` the run,
+    ``payload_reverted`` the payload the revert replaced (what the fix had made), so that
+    no edit is ever unrecoverable (deadletters/expanded_events.py)."""
 
     __tablename__ = "change_set_rows"
-    # A purge deletes dead letters: finding the lines that name them must not read all.
-    __table_args__ = (Index("ix_change_set_rows_dead_letter", "dead_letter_id"),)
+    __table_args__ = (
+        # A purge deletes dead letters: finding the lines that name them must not read all.
+        Index("ix_change_set_rows_dead_letter", "dead_letter_id"),
+        # A revert run's rows in id order, for the trail.
+        Index("ix_change_set_rows_reverted", "reverted_in", "dead_letter_id"),
+    )
 
     change_set_id = Column(IdType, ForeignKey("change_sets.id"), primary_key=True)
     dead_letter_id = Column(IdType, ForeignKey("dead_letters.id"), primary_key=True)
     payload_before: Column[bytes | None] = Column(LargeBinary, nullable=True)
     kind_before = Column(String(10), nullable=False)
     version_after = Column(Integer, nullable=False)
+    reverted_in: Column[int | None] = Column(
+        IdType, ForeignKey("change_set_reverts.id"), nullable=True
+    )
+    payload_reverted: Column[bytes | None] = Column(LargeBinary, nullable=True)
 
 
 ChangeSetRow = ChangeSetRowTable()

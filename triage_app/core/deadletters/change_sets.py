@@ -7,16 +7,18 @@ audited change-set, and reverted as a whole (issue 13).
   version it saw of every row the fix applies to.
 - **Apply** takes those versions. Each row is locked and guarded as an edit by hand is
   (``transitions``): a row that changed since the preview, or that a re-drive holds, is
-  left out and reported, never patched blind. The rest get the fix, an ``edited`` event
-  each (keeping the payload it replaced), and a line in ``change_set_rows`` with the
-  stored payload and kind from before, byte for byte. Chunks commit one at a time: a
-  killed apply leaves a change-set that says exactly which rows it changed.
+  left out and reported, never patched blind. The rest get the fix and a line in
+  ``change_set_rows`` with the stored payload and kind from before, byte for byte. The
+  change-set is the set record of the fix (who, when, what) and each line a row's
+  ``edited`` event, which the trail expands (``expanded_events.py``). Chunks commit one at
+  a time: a killed apply leaves a change-set that says exactly which rows it changed.
 - **Revert** restores each row the change-set changed, unless the row moved on since (a
-  later edit, a re-drive that resolved it), which is reported with who did what. A row this
-  change-set's own revert already restored (its ``edited`` event says so) is counted as
-  already restored, whatever happened to it after: a revert killed mid way, or run again,
-  never blames its own edits. The change-set is marked reverted once no row waits: each is
-  restored, or moved on for good (see ``revert_change_set``).
+  later edit, a re-drive that resolved it), which is reported with who did what. Each run
+  is one ``change_set_reverts`` record; a line it restored names it and keeps the payload
+  the revert replaced. A row this change-set's own revert already restored (its line says
+  so) is counted as already restored, whatever happened to it after: a revert killed mid
+  way, or run again, never blames its own edits. The change-set is marked reverted once no
+  row waits: each is restored, or moved on for good (see ``revert_change_set``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from triage_app.core.db import (
     AuditEvent,
     Batch,
     ChangeSet,
+    ChangeSetRevert,
     ChangeSetRow,
     DeadLetter,
     Workspace,
@@ -41,6 +44,7 @@ from triage_app.core.db import (
     working_payload,
 )
 from triage_app.core.deadletters import transitions
+from triage_app.core.deadletters.expanded_events import change_set_records_from
 from triage_app.core.deadletters.filters import DeadLetterFilter
 from triage_app.core.deadletters.fixes import (
     Fix,
@@ -392,17 +396,12 @@ def apply_fix(
             if kept:
                 if change_set is None:
                     change_set = _new_change_set(conn, fix, actor, now)
-                detail = f"change-set {change_set}: {fix.description}"
                 transitions.edit_many(
                     conn,
                     now,
                     [(new, kind, dl_id, seen) for dl_id, _, _, seen, _, new, kind in kept],
-                    [
-                        (dl_id, detail, seen + 1, replaced)
-                        for dl_id, _, _, seen, replaced, _, _ in kept
-                    ],
-                    actor,
                 )
+                # Each line is also the row's ``edited`` event (expanded_events.py).
                 transitions.driver_many(
                     conn,
                     "INSERT INTO change_set_rows (change_set_id, dead_letter_id, payload_before, "
@@ -445,9 +444,9 @@ def _headers(conn: Any, batch_ids: set[str]) -> dict[str, bytes | None]:
 
 # -- revert --------------------------------------------------------------------------------
 def revert_detail(change_set_id: int) -> str:
-    """How the ``edited`` events of this change-set's revert begin: the mark by which a
-    later run of the revert knows its own edits. The colon keeps change-set 1's apart
-    from 12's."""
+    """How the ``edited`` events of this change-set's revert begin (stored before 0010,
+    expanded since): the mark by which a later run of a change-set from before knows its
+    own edits. The colon keeps change-set 1's apart from 12's."""
     return f"revert of change-set {change_set_id}: "
 
 
@@ -458,9 +457,9 @@ def revert_change_set(
     byte, unless the row moved on since (reported). Each row is judged under its lock:
 
     - **restored**: still at the version the change-set left it, and free: restored now;
-    - **already restored**: an ``edited`` event of this change-set's revert names it (an
-      earlier run, killed mid way or left open), or its payload is back at the one from
-      before (edited back by hand);
+    - **already restored**: its line names a run of this revert (an earlier run, killed
+      mid way or left open), or its payload is back at the one from before (edited back
+      by hand);
     - **moved on**: changed since by someone else (with who and what). For good when the
       row is closed (resolved, discarded) or gone: nobody edits a closed row, and a revert
       that ran again could not restore it either, since versions only grow. Still open or
@@ -488,8 +487,8 @@ def revert_change_set(
                 .order_by(ChangeSetRow.dead_letter_id)
             )
         )
-    mark = revert_detail(change_set_id)
-    detail = mark + info.description
+    stored_events = change_set_id < _records_from(engine)
+    run: int | None = None  # this run's change_set_reverts row, made with its first restore
     changed: list[int] = []
     already: list[int] = []
     moved_on: list[MovedOn] = []
@@ -503,8 +502,9 @@ def revert_change_set(
             # Only a row no longer at the version the fix left can carry the revert's edit.
             ours = _reverted_by(
                 conn,
+                change_set_id,
                 [i for i, ln in zip(ids, part, strict=True) if _moved(rows.get(i), ln)],
-                mark,
+                stored_events,
             )
             back: list[tuple[int, bytes | None, str, int, bytes]] = []
             moved: list[tuple[Any, Any, transitions.Refused]] = []
@@ -539,12 +539,20 @@ def revert_change_set(
                 else:
                     moved_on.append(MovedOn(dl_id, str(why), still_open=row.status not in CLOSED))
             if back:
+                if run is None:
+                    run = _new_revert(conn, change_set_id, actor, now)
                 transitions.edit_many(
                     conn,
                     now,
                     [(before, kind, dl_id, seen) for dl_id, before, kind, seen, _ in back],
-                    [(dl_id, detail, seen + 1, replaced) for dl_id, _, _, seen, replaced in back],
-                    actor,
+                )
+                # The line names the run and keeps what the fix had made: the row's
+                # ``edited`` event of the revert (expanded_events.py).
+                transitions.driver_many(
+                    conn,
+                    "UPDATE change_set_rows SET reverted_in = ?, payload_reverted = ? "
+                    "WHERE change_set_id = ? AND dead_letter_id = ?",
+                    [(run, replaced, change_set_id, dl_id) for dl_id, _, _, _, replaced in back],
                 )
                 crash_point("mid-revert")
                 changed += [b[0] for b in back]
@@ -567,23 +575,54 @@ def _moved(row: Any, line: Any) -> bool:
     return row is None or row.version != line.version_after
 
 
-def _reverted_by(conn: Any, ids: Sequence[int], mark: str) -> set[int]:
-    """The rows of ``ids`` this change-set's revert already restored: an ``edited`` event
-    of theirs begins with ``mark``. Events are only ever added, so this stays true whatever
-    the row went through since."""
+def _reverted_by(
+    conn: Any, change_set_id: int, ids: Sequence[int], stored_events: bool
+) -> set[int]:
+    """The rows of ``ids`` this change-set's revert already restored: their line names a
+    revert run, or (a change-set from before 0010, ``stored_events``) an ``edited`` event
+    of theirs begins with ``revert_detail``. Both are only ever added, so this stays true
+    whatever the row went through since."""
     if not ids:
         return set()
+    csr = ChangeSetRow
+    ours = set(
+        conn.execute(
+            select(csr.dead_letter_id).where(
+                csr.change_set_id == change_set_id,
+                csr.dead_letter_id.in_(select(DL.id).where(id_in(conn, ids))),
+                csr.reverted_in.is_not(None),
+            )
+        ).scalars()
+    )
+    if not stored_events:
+        return ours
     ev = AuditEvent
     stmt = (
         select(ev.dead_letter_id)
         .where(
             ev.dead_letter_id.in_(select(DL.id).where(id_in(conn, ids))),
             ev.action == AuditAction.EDITED.value,
-            ev.detail.startswith(mark, autoescape=True),
+            ev.detail.startswith(revert_detail(change_set_id), autoescape=True),
         )
         .distinct()
     )
-    return set(conn.execute(stmt).scalars())
+    return ours | set(conn.execute(stmt).scalars())
+
+
+def _records_from(engine: Any) -> int:
+    """The first change-set whose lines are its events (0010); those before store theirs."""
+    with engine.connect() as conn:
+        return change_set_records_from(conn)
+
+
+def _new_revert(conn: Any, change_set_id: int, actor: str, now: dt.datetime) -> int:
+    return int(
+        conn.execute(
+            insert(ChangeSetRevert)
+            .values(change_set_id=change_set_id, at=now, actor=actor)
+            .returning(ChangeSetRevert.id)
+        ).scalar_one()
+    )
 
 
 def _originals(conn: Any, ids: Sequence[int]) -> dict[int, bytes]:

@@ -11,13 +11,23 @@ event (a re-drive before 0007 left no ``resolutions`` line, so there is nothing 
 synthesize). A change that overwrites what a synthesized event is made of (a re-drive's
 failure, a reclassify) first stores the row's real event (``keep_quarantined``).
 
+A fix applied to many rows is one ``change_sets`` row, and each row it changed one
+``change_set_rows`` line (schema 0010): the row's ``edited`` event is made from the two, at
+the change-set's time, replacing the payload from before. A revert run is one
+``change_set_reverts`` row, and a line it restored names it and keeps the payload it
+replaced: that row's second ``edited`` event. Change-sets from before 0010 keep their
+stored events (``change_set_records_from``).
+
 Each branch is read newest first along an index, at most as far as a page needs:
 stored events along ``ix_event_at`` (``ix_event_action_at`` for an action, ``ix_event_dl``
 for a row), quarantined rows along ``ix_dl_first_failed``, resolved ones along
 ``ix_dl_resolved`` (each with a primary-key lookup of ``resolutions`` and its run). A
 synthesized event has a negative id, fixed by its row (``2 * id - 2**62`` quarantined,
 one more resolved): pages are stable, (at desc, id desc) is a total order, and a branch's
-index (time, then row id) gives its events in that order.
+index (time, then row id) gives its events in that order. A change-set's and its revert's
+are ``2 * id - 2**61`` and one more, walked along ``ix_change_sets_at`` (then the lines'
+primary key) and ``ix_change_set_reverts_at`` (then ``ix_change_set_rows_reverted``); two
+change-sets of one row at one microsecond are the only tie, and cannot both apply.
 """
 
 from __future__ import annotations
@@ -46,6 +56,9 @@ from sqlalchemy import (
 from triage_app.core.db import (
     AuditEvent,
     Batch,
+    ChangeSet,
+    ChangeSetRevert,
+    ChangeSetRow,
     DeadLetter,
     RedriveRun,
     Resolution,
@@ -60,6 +73,7 @@ DL = DeadLetter
 AnySelect = Select[*tuple[Any, ...]]
 _QUARANTINED = AuditAction.QUARANTINED.value
 _RESOLVED = AuditAction.RESOLVED.value
+_EDITED = AuditAction.EDITED.value
 # The columns every branch yields, in this order.
 COLUMNS = ("id", "at", "actor", "action", "dead_letter_id", "detail", "version", "replaced_payload")
 # Below every stored id (positive) and rising with the row's id.
@@ -70,6 +84,11 @@ UNKNOWN_ACTOR = "unknown"  # a batch that never named who ran it (cannot happen 
 # asking: a store upgraded with ten million rows and a few new ones would otherwise probe
 # every old row for its event to fill one page.
 SET_RECORDS_FROM = "set_records_from"
+# Below every set-wise quarantined or resolved id, rising with the row's id.
+CHANGE_SET_IDS = -(2**61)
+# The store setting the upgrade to 0010 leaves: the first change-set whose lines are its
+# rows' events; those before have them stored.
+CHANGE_SET_RECORDS_FROM = "change_set_records_from"
 
 
 def _first_set_wise() -> Any:
@@ -160,6 +179,81 @@ def synthesized_resolved() -> AnySelect:
     )
 
 
+def _change_sets_from() -> Any:
+    value = select(cast(StoreSetting.value, BigInteger())).where(
+        StoreSetting.key == CHANGE_SET_RECORDS_FROM
+    )
+    return func.coalesce(value.scalar_subquery(), 0)
+
+
+def change_set_records_from(conn: Connection) -> int:
+    """The first change-set whose lines stand for its rows' ``edited`` events (0: all)."""
+    return int(conn.execute(select(_change_sets_from())).scalar_one())
+
+
+def _original(dl_id: Any) -> Any:
+    # A primary-key lookup per line: joined, SQLite would walk the dead letters instead.
+    return select(DL.original_payload).where(DL.id == dl_id).scalar_subquery()
+
+
+def synthesized_fixed() -> AnySelect:
+    """The ``edited`` event of each row a change-set (since 0010) changed, made from its
+    line and the change-set; unfiltered and unordered."""
+    cs, line = ChangeSet, ChangeSetRow
+    return (
+        select(
+            (line.dead_letter_id * 2 + CHANGE_SET_IDS).label("id"),
+            cs.at.label("at"),
+            cs.actor.label("actor"),
+            literal(_EDITED, String()).label("action"),
+            line.dead_letter_id.label("dead_letter_id"),
+            (
+                literal("change-set ", Text())
+                + cast(cs.id, Text())
+                + literal(": ", Text())
+                + cs.description
+            ).label("detail"),
+            line.version_after.label("version"),
+            func.coalesce(line.payload_before, _original(line.dead_letter_id)).label(
+                "replaced_payload"
+            ),
+        )
+        # ``+ 0``: SQLite cannot look a change-set up from a line, so it walks the
+        # change-sets along ix_change_sets_at and each one's lines by the primary key,
+        # never every line read and then sorted; the change-sets from before 0010 are
+        # checked on the way.
+        .select_from(cs)
+        .join(line, line.change_set_id == cs.id + 0)
+        .where((cs.id + 0) >= _change_sets_from())
+    )
+
+
+def synthesized_reverted() -> AnySelect:
+    """The ``edited`` event of each row a change-set's revert restored, made from its line
+    and the revert run; unfiltered and unordered."""
+    cs, run, line = ChangeSet, ChangeSetRevert, ChangeSetRow
+    return (
+        select(
+            (line.dead_letter_id * 2 + (CHANGE_SET_IDS + 1)).label("id"),
+            run.at.label("at"),
+            run.actor.label("actor"),
+            literal(_EDITED, String()).label("action"),
+            line.dead_letter_id.label("dead_letter_id"),
+            (
+                literal("revert of change-set ", Text())
+                + cast(cs.id, Text())
+                + literal(": ", Text())
+                + cs.description
+            ).label("detail"),
+            (line.version_after + 1).label("version"),
+            line.payload_reverted.label("replaced_payload"),
+        )
+        .select_from(run)
+        .join(line, line.reverted_in == run.id)
+        .join(cs, cs.id == run.change_set_id)
+    )
+
+
 def stored() -> AnySelect:
     e = AuditEvent
     return select(
@@ -174,7 +268,8 @@ class Branch:
 
     events: AnySelect
     at: Any
-    key: Any
+    # The columns after ``at`` its index gives its events in; the last rises with the id.
+    keys: tuple[Any, ...]
     # Counts whose sum (signed) is how many events it holds, each a statement of its own.
     how_many: tuple[tuple[int, AnySelect], ...]
 
@@ -235,7 +330,7 @@ def branches(
     if actor:
         where.append(contains_text(e.actor, actor))
     kept = stored().where(*where)
-    out.append(Branch(kept, e.at, e.id, _how_many(kept)))
+    out.append(Branch(kept, e.at, (e.id,), _how_many(kept)))
     if action in (None, _QUARANTINED) and first is not None:
         q = synthesized_quarantined(first)
         if since is not None:
@@ -245,7 +340,7 @@ def branches(
         if actor:
             q = q.where(contains_text(_batch_actor(), actor))
         how_many = _quarantined_count(since, actor, dead_letter_id, first)
-        out.append(Branch(q, DL.first_failed_at, DL.id, how_many))
+        out.append(Branch(q, DL.first_failed_at, (DL.id,), how_many))
     if action in (None, _RESOLVED):
         r = synthesized_resolved()
         if since is not None:
@@ -254,7 +349,30 @@ def branches(
             r = r.where(DL.id == dead_letter_id)
         if actor:
             r = r.where(contains_text(RedriveRun.actor, actor))
-        out.append(Branch(r, DL.resolved_at, DL.id, _how_many(r)))
+        out.append(Branch(r, DL.resolved_at, (DL.id,), _how_many(r)))
+    if action in (None, _EDITED):
+        out += _change_set_branches(since, actor, dead_letter_id)
+    return out
+
+
+def _change_set_branches(
+    since: dt.datetime | None, actor: str | None, dead_letter_id: int | None
+) -> list[Branch]:
+    """The ``edited`` events change-sets and their reverts stand for, filtered."""
+    line = ChangeSetRow
+    out: list[Branch] = []
+    for events, record in (
+        (synthesized_fixed(), ChangeSet),
+        (synthesized_reverted(), ChangeSetRevert),
+    ):
+        if since is not None:
+            events = events.where(record.at >= since)
+        if dead_letter_id is not None:
+            events = events.where(line.dead_letter_id == dead_letter_id)
+        if actor:
+            events = events.where(contains_text(record.actor, actor))
+        keys = (record.id, line.dead_letter_id)
+        out.append(Branch(events, record.at, keys, _how_many(events)))
     return out
 
 
@@ -266,7 +384,12 @@ def newest_first(parts: list[Branch], first: int) -> AnySelect:
     # with its row's, so the tie of two events at one time is broken alike).
     arms = [
         select(
-            *(b.events.order_by(b.at.desc(), b.key.desc()).limit(first).subquery(f"branch_{i}").c)
+            *(
+                b.events.order_by(b.at.desc(), *(k.desc() for k in b.keys))
+                .limit(first)
+                .subquery(f"branch_{i}")
+                .c
+            )
         )
         for i, b in enumerate(parts)
     ]

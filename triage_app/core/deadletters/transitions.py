@@ -280,16 +280,14 @@ def edit_many(
     conn: Any,
     now: dt.datetime,
     payloads: list[tuple[bytes | None, str, int, int]],
-    events: list[tuple[int, str, int, bytes]],
-    actor: str,
 ) -> None:
     """Edits of many rows at once (a change-set, its revert): the rows' new payloads
-    (payload, kind, id, the version they are at) and their ``edited`` events (id, detail,
-    the version after, the payload replaced), through the driver's executemany:
-    SQLAlchemy's parameter handling cost more than the writes at 100,000 rows. The rows
-    are locked and refused where they must be (``lock_rows``, ``refusal``) by the caller;
-    the UPDATE is guarded again by version and lease, and a count that differs is never
-    written blind."""
+    (payload, kind, id, the version they are at), through the driver's executemany:
+    SQLAlchemy's parameter handling cost more than the writes at 100,000 rows. Their
+    ``edited`` events are the change-set's lines (``change_set_rows``), written by the
+    caller. The rows are locked and refused where they must be (``lock_rows``,
+    ``refusal``) by the caller; the UPDATE is guarded again by version and lease, and a
+    count that differs is never written blind."""
     at = for_driver(conn.dialect)(now)
     done = driver_many(
         conn,
@@ -302,12 +300,6 @@ def edit_many(
     if done != len(payloads):
         changed = plural(len(payloads) - done, "dead letter")
         raise TriageError(f"{changed} changed while being fixed")
-    driver_many(
-        conn,
-        "INSERT INTO audit_events (dead_letter_id, at, actor, action, detail, version, "
-        "replaced_payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(i, at, actor, AuditAction.EDITED.value, d, v, r) for i, d, v, r in events],
-    )
 
 
 def driver_many(conn: Any, sql: str, rows: list[tuple[Any, ...]]) -> int:
