@@ -201,10 +201,15 @@ class Figures:
 
     def __init__(self) -> None:
         self.rows: list[tuple[str, float, float, str]] = []  # (what, value, target, unit)
+        self.notes: list[tuple[str, float]] = []  # (what, seconds)
 
     def add(self, what: str, value: float, target: float, unit: str = "s") -> float:
         self.rows.append((what, value, target, unit))
         return value
+
+    def note(self, what: str, value: float) -> None:
+        """A figure the issue sets no target for here: printed, neither met nor missed."""
+        self.notes.append((what, value))
 
     def report(self, title: str) -> int:
         print(f"\n== {title}: each against its target ==")
@@ -221,6 +226,8 @@ class Figures:
                 f"{target * 1000:.0f} ms" if unit == "s" and target < 10 else f"{target:.0f} {unit}"
             )
             print(f"  {what:52} {shown} < {limit:8} {'met' if ok else 'MISSED'}")
+        for what, value in self.notes:
+            print(f"  {what:52} {value * 1000:9.1f} ms   (no target here)")
         print(f"  {len(self.rows) - missed} met, {missed} MISSED")
         return missed
 
@@ -369,9 +376,12 @@ def measure_trends(app: Any, window: Any, figures: Figures) -> None:
     app.processEvents()
 
 
-def measure_stats(where: dict[str, str | None], figures: Figures) -> None:
+def measure_stats(where: dict[str, str | None], figures: Figures, targeted: bool) -> None:
     """``triage-app stats --json`` as a user runs it: a process, twice (the second run may
-    find the stats cache the first left). Python's own start is printed beside it."""
+    find the stats cache the first left). Python's own start is printed beside it. The
+    issue's 0.1 s is for the SQLite store (``targeted``): on PostgreSQL it asks the same
+    of the first page, filters and Trends only, and importing SQLAlchemy and psycopg alone
+    takes 0.4 s here."""
     args = [sys.executable, "-m", "triage_app"]
     if where.get("workspace"):
         args += ["--workspace", str(where["workspace"])]
@@ -388,7 +398,10 @@ def measure_stats(where: dict[str, str | None], figures: Figures) -> None:
             f"stats --json, {run} run                {_ms(took)}   (target < 100 ms; "
             f"python -c pass: {_ms(bare).strip()}), {len(out.stdout):,} bytes"
         )
-        figures.add(f"stats --json ({run} run, a process)", took, TARGETS["stats --json"])
+        if targeted:
+            figures.add(f"stats --json ({run} run, a process)", took, TARGETS["stats --json"])
+        else:
+            figures.note(f"stats --json ({run} run, a process)", took)
 
 
 def measure_redrive(app: Any, window: Any, figures: Figures, rows: int) -> None:
@@ -527,7 +540,7 @@ def explain(where: dict[str, str | None], cap: float) -> None:
 
     from triage_app.core.deadletters import DeadLetterFilter
     from triage_app.core.deadletters.filters import filtered
-    from triage_app.core.deadletters.paging import _ROW_COLUMNS, _order
+    from triage_app.core.deadletters.paging import _ROW_COLUMNS, page_statement
     from triage_app.core.trends import compute_trends
     from triage_app.gui.quarantine.model import PAGE, SORT_KEYS
 
@@ -540,7 +553,8 @@ def explain(where: dict[str, str | None], cap: float) -> None:
     with open_workspace(**where) as ws:
         dialect = ws.store.dialect.name
         for label, f, sort, desc in cases:
-            page = filtered(select(*_ROW_COLUMNS), f).order_by(*_order(sort, desc)).limit(PAGE)
+            # The statement the table runs (pinned or bounded where it is on PostgreSQL).
+            page = page_statement(dialect, f, sort=sort, descending=desc, limit=PAGE)
             count = filtered(select(func.count()).select_from(_ROW_COLUMNS[0].table), f)
             took = _capped(ws, lambda conn, page=page: conn.execute(page).all(), cap)
             if took is not None and took < 1.0:
@@ -637,7 +651,7 @@ def measure(
         measure_redrive(app, window, figures, args.redrive_rows)
     window.close()
     app.processEvents()
-    measure_stats(where, figures)
+    measure_stats(where, figures, targeted=not where.get("dead_letter_url"))
     peak_rss(figures)
     return figures.report(title)
 

@@ -8,6 +8,7 @@ import pytest
 
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import DeadLetterFilter, fetch_rows
+from triage_app.core.deadletters.paging import DeadLetterRow
 from triage_app.core.demo import StoreFiller
 
 
@@ -94,7 +95,7 @@ def pinned_ws(request, tmp_path):  # type: ignore[no-untyped-def]
                     attempts=1 + i % 2,
                     transform=("t@1", "t@2")[i % 7 == 0],
                     status=("open", "parked")[i % 6 == 0],
-                    failed_at=t0,
+                    failed_at=t0 + dt.timedelta(days=i % 4, minutes=i),
                 )
         yield ws
 
@@ -108,17 +109,29 @@ def pinned_ws(request, tmp_path):  # type: ignore[no-untyped-def]
         {"attempts": 2},
         {"error_class": "code"},
         {"batch_id": "a" * 32, "error_class": "code"},
+        # Spans of first failures: bounded by their first and last id on PostgreSQL.
+        {"failed_from": dt.date(2026, 1, 2), "failed_to": dt.date(2026, 1, 2)},
+        {"failed_from": dt.date(2026, 1, 3)},
+        {"failed_to": dt.date(2026, 1, 2), "error_class": "data"},
     ],
 )
 @pytest.mark.parametrize("descending", [False, True])
 def test_a_page_pinned_to_one_value_is_the_same_rows_in_id_order(pinned_ws, pinned, descending):
     """A filter that pins one indexed column is read on PostgreSQL as that column's
-    one-value range, ordered by (column, id) (``paging._pinned``): the same rows, in id
-    order, whichever way the table is paged, as SQLite's equality gives them."""
+    one-value range, ordered by (column, id) (``paging._pinned``), and a span of first
+    failures between its first and last id (``paging._span_bounds``): the same rows, in id
+    order, whichever way the table is paged, as SQLite gives them."""
     ws = pinned_ws
     every = fetch_rows(ws, DeadLetterFilter(), limit=1000)
-    fields = {"signature": "signature"}
-    want = [r for r in every if all(getattr(r, fields.get(k, k)) == v for k, v in pinned.items())]
+
+    def matches(r: DeadLetterRow, k: str, v: object) -> bool:
+        if k == "failed_from":
+            return r.first_failed_at.date() >= v  # type: ignore[operator]
+        if k == "failed_to":
+            return r.first_failed_at.date() <= v  # type: ignore[operator]
+        return getattr(r, k) == v
+
+    want = [r for r in every if all(matches(r, k, v) for k, v in pinned.items())]
     if descending:
         want.reverse()
     assert len(want) >= 3

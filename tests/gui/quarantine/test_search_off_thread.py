@@ -54,3 +54,20 @@ def test_a_search_typed_over_shows_only_the_newest(window, qtbot) -> None:  # ty
     rows = [model.row(r) for r in range(model.rowCount())]
     assert model.total() == len(rows) == 1
     assert rows[0] is not None and rows[0].error_class == "code"
+
+
+def test_a_search_that_cannot_be_read_says_why_and_stops_searching(  # type: ignore[no-untyped-def]
+    window, qtbot, monkeypatch
+) -> None:
+    model = window.model
+    qtbot.waitUntil(lambda: model.total() is not None and not window.queries.busy())
+
+    def broken(*_args: Any) -> Any:
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(table_model, "_fetch_page", broken)
+    model.set_filter(model.filter.with_(search="qty"))
+    assert model.searching()
+    qtbot.waitUntil(lambda: not model.searching(), timeout=10_000)
+    assert "disk I/O error" in window.statusBar().currentMessage()
+    assert "searching" not in window.counts.count_label.text()

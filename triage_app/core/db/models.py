@@ -183,8 +183,8 @@ class DeadLetterTable(Base):
         # The table's "last failed" sort.
         Index("ix_dl_last_failed", "last_failed_at"),
         # A day or span of Trends (first failure), purge cut-offs; the trail's quarantined
-        # rows in time order.
-        Index("ix_dl_first_failed", "first_failed_at"),
+        # rows in time order; a span's first and last id (paging._span_bounds).
+        Index("ix_dl_first_failed", "first_failed_at", "id", info=ENDS_IN_ROWID),
         # The transform picker and sort.
         Index("ix_dl_transform", "transform", "id", info=ENDS_IN_ROWID),
         # Each error group's last failure, one seek per group (groups, Trends).

@@ -67,7 +67,9 @@ _NUMERIC = (COL_ID, COL_LINE, COL_ATTEMPTS)
 # A counter takes (filter, generation) and, later, calls model.set_total(generation, n).
 Counter = Callable[[DeadLetterFilter, int], None]
 # A reader runs fn(ws) off the GUI thread and, later, calls back with its result in it.
-Reader = Callable[[Callable[[Workspace], Any], Callable[[Any], None]], None]
+# Reads ``fn`` off the GUI thread: its result to the second callable, or a one-line
+# failure to the third.
+Reader = Callable[[Callable[[Workspace], Any], Callable[[Any], None], Callable[[str], None]], None]
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -158,7 +160,11 @@ class DeadLetterTableModel(QAbstractTableModel):
             self.endResetModel()
             self.totalChanged.emit()
             read = _FirstPage(self._filter, self._sort, self._descending)
-            self._reader(read, partial(self._first_page_done, self._generation))
+            self._reader(
+                read,
+                partial(self._first_page_done, self._generation),
+                partial(self._read_failed, self._generation),
+            )
             return
         if self._ws is not None:
             first = self._page(0)
@@ -231,7 +237,20 @@ class DeadLetterTableModel(QAbstractTableModel):
     def _reread_async(self) -> None:
         assert self._reader is not None
         read = _Reread(self._filter, self._sort, self._descending, self._pages_in_view())
-        self._reader(read, partial(self._reread_done, self._generation))
+        self._reader(
+            read,
+            partial(self._reread_done, self._generation),
+            partial(self._read_failed, self._generation),
+        )
+
+    def _read_failed(self, generation: int, message: str) -> None:
+        """A read off the GUI thread failed: said in the status bar; a search no longer
+        says it is searching (the rows it had stay, as after any failed read)."""
+        if generation != self._generation or self._ws is None:
+            return
+        self._searching = False
+        self.loadFailed.emit(message)
+        self.totalChanged.emit()
 
     def _reread_done(
         self, generation: int, result: tuple[int, dict[int, list[DeadLetterRow]]]

@@ -290,9 +290,14 @@ class MainWindow(QMainWindow):
                 _count(f), partial(self.model.set_total, generation), self.show_message, key="count"
             )
 
-    def _read_async(self, fn: Callable[[Workspace], Any], on_done: Callable[[Any], None]) -> None:
+    def _read_async(
+        self,
+        fn: Callable[[Workspace], Any],
+        on_done: Callable[[Any], None],
+        on_failed: Callable[[str], None],
+    ) -> None:
         if self.queries is not None:
-            self.queries.submit(fn, on_done, self.show_message, key="pages")
+            self.queries.submit(fn, on_done, on_failed, key="pages")
 
     def load_batches(self) -> None:
         """The batch and transform pickers' choices, and the owners and tags in use."""

@@ -11,6 +11,11 @@ Change-sets from before keep their stored events: the store setting
 ``change_set_records_from`` names the first change-set whose lines stand for events, so
 none is told twice. ``change_sets.at`` and the revert runs' ``at`` are indexed for the
 trail's walk, newest first.
+
+On PostgreSQL ``ix_dl_first_failed`` ends in the id too, as 0009 made four others (SQLite's
+ends in the rowid already): a page of one day's first failures bounds its walk of the
+primary key by the day's first and last id, read from that index alone
+(``deadletters/paging.py``).
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ def upgrade() -> None:
     op.create_index(
         "ix_change_set_rows_reverted", "change_set_rows", ["reverted_in", "dead_letter_id"]
     )
+    if op.get_bind().dialect.name != "sqlite":
+        op.drop_index("ix_dl_first_failed", table_name="dead_letters")
+        op.create_index("ix_dl_first_failed", "dead_letters", ["first_failed_at", "id"])
 
 
 # The events the lines stand for, stored again before the columns that make them go.
@@ -85,6 +93,9 @@ _REVERT = {
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name != "sqlite":
+        op.drop_index("ix_dl_first_failed", table_name="dead_letters")
+        op.create_index("ix_dl_first_failed", "dead_letters", ["first_failed_at"])
     op.execute(_STORED_AGAIN.format(**_FIX))
     op.execute(_STORED_AGAIN.format(**_REVERT))
     op.drop_index("ix_change_set_rows_reverted", table_name="change_set_rows")
