@@ -554,7 +554,7 @@ def explain(where: dict[str, str | None], cap: float) -> None:
         dialect = ws.store.dialect.name
         for label, f, sort, desc in cases:
             # The statement the table runs (pinned or bounded where it is on PostgreSQL).
-            page = page_statement(dialect, f, sort=sort, descending=desc, limit=PAGE)
+            page = page_statement(dialect, f, sort, desc, PAGE, 0, None, False)
             count = filtered(select(func.count()).select_from(_ROW_COLUMNS[0].table), f)
             took = _capped(ws, lambda conn, page=page: conn.execute(page).all(), cap)
             if took is not None and took < 1.0:

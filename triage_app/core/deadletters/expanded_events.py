@@ -196,28 +196,33 @@ def _original(dl_id: Any) -> Any:
     return select(DL.original_payload).where(DL.id == dl_id).scalar_subquery()
 
 
+def _edited(
+    ids_from: int, at: Any, actor: Any, detail: str, version: Any, replaced: Any
+) -> AnySelect:
+    """An ``edited`` event per change-set line: ``detail`` and the change-set's id begin
+    it, as the events stored before 0010 did."""
+    cs, line = ChangeSet, ChangeSetRow
+    return select(
+        (line.dead_letter_id * 2 + ids_from).label("id"),
+        at.label("at"),
+        actor.label("actor"),
+        literal(_EDITED, String()).label("action"),
+        line.dead_letter_id.label("dead_letter_id"),
+        (
+            literal(detail, Text()) + cast(cs.id, Text()) + literal(": ", Text()) + cs.description
+        ).label("detail"),
+        version.label("version"),
+        replaced.label("replaced_payload"),
+    )
+
+
 def synthesized_fixed() -> AnySelect:
     """The ``edited`` event of each row a change-set (since 0010) changed, made from its
     line and the change-set; unfiltered and unordered."""
     cs, line = ChangeSet, ChangeSetRow
+    before = func.coalesce(line.payload_before, _original(line.dead_letter_id))
     return (
-        select(
-            (line.dead_letter_id * 2 + CHANGE_SET_IDS).label("id"),
-            cs.at.label("at"),
-            cs.actor.label("actor"),
-            literal(_EDITED, String()).label("action"),
-            line.dead_letter_id.label("dead_letter_id"),
-            (
-                literal("change-set ", Text())
-                + cast(cs.id, Text())
-                + literal(": ", Text())
-                + cs.description
-            ).label("detail"),
-            line.version_after.label("version"),
-            func.coalesce(line.payload_before, _original(line.dead_letter_id)).label(
-                "replaced_payload"
-            ),
-        )
+        _edited(CHANGE_SET_IDS, cs.at, cs.actor, "change-set ", line.version_after, before)
         # ``+ 0``: SQLite cannot look a change-set up from a line, so it walks the
         # change-sets along ix_change_sets_at and each one's lines by the primary key,
         # never every line read and then sorted; the change-sets from before 0010 are
@@ -233,20 +238,13 @@ def synthesized_reverted() -> AnySelect:
     and the revert run; unfiltered and unordered."""
     cs, run, line = ChangeSet, ChangeSetRevert, ChangeSetRow
     return (
-        select(
-            (line.dead_letter_id * 2 + (CHANGE_SET_IDS + 1)).label("id"),
-            run.at.label("at"),
-            run.actor.label("actor"),
-            literal(_EDITED, String()).label("action"),
-            line.dead_letter_id.label("dead_letter_id"),
-            (
-                literal("revert of change-set ", Text())
-                + cast(cs.id, Text())
-                + literal(": ", Text())
-                + cs.description
-            ).label("detail"),
-            (line.version_after + 1).label("version"),
-            line.payload_reverted.label("replaced_payload"),
+        _edited(
+            CHANGE_SET_IDS + 1,
+            run.at,
+            run.actor,
+            "revert of change-set ",
+            line.version_after + 1,
+            line.payload_reverted,
         )
         .select_from(run)
         .join(line, line.reverted_in == run.id)

@@ -199,16 +199,8 @@ def fetch_rows(
         raise ValueError("after and from_end exclude each other")
     if limit <= 0:
         return []
-    stmt = page_statement(
-        ws.store.dialect.name,
-        f,
-        sort=sort,
-        descending=descending,
-        limit=limit,
-        offset=offset,
-        after=after,
-        from_end=from_end,
-    )
+    dialect = ws.store.dialect.name
+    stmt = page_statement(dialect, f, sort, descending, limit, offset, after, from_end)
     with ws.store.connect() as conn:
         rows = [DeadLetterRow(*r) for r in conn.execute(stmt)]
     if from_end:
@@ -219,16 +211,15 @@ def fetch_rows(
 def page_statement(
     dialect: str,
     f: DeadLetterFilter,
-    *,
-    sort: str = "id",
-    descending: bool = False,
-    limit: int = 200,
-    offset: int = 0,
-    after: DeadLetterRow | None = None,
-    from_end: bool = False,
+    sort: str,
+    descending: bool,
+    limit: int,
+    offset: int,
+    after: DeadLetterRow | None,
+    from_end: bool,
 ) -> Any:
-    """The statement ``fetch_rows`` runs on a store of ``dialect`` (the bench explains it):
-    from the end, its rows come in reverse display order."""
+    """The statement ``fetch_rows`` runs on a store of ``dialect``, with its arguments (the
+    bench explains it): from the end, its rows come in reverse display order."""
     reverse = descending != from_end
     # PostgreSQL only: SQLite plans the equality well (its indexes end in the rowid), and
     # without statistics it would take the range for a status lookup and a sort.
