@@ -158,7 +158,9 @@ def test_an_in_place_refresh_with_a_reader_reads_on_its_thread(qtmodeltester, tm
 
     with open_workspace(tmp_path) as ws:
         model = DeadLetterTableModel()
-        model.set_workspace(ws, reader=lambda fn, on_done: pending.append((fn, on_done)))
+        model.set_workspace(
+            ws, reader=lambda fn, on_done, _on_failed: pending.append((fn, on_done))
+        )
         qtmodeltester.check(model)
         deep, near = N - 40, 5  # a page read from the end, and one from the start
         deep_id, near_id = model.row(deep).id, model.row(near).id
