@@ -333,13 +333,15 @@ class TrendsTab(QWidget):
         )
 
     def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # The numbers first: the query thread reads them while this one imports pyqtgraph
+        # and builds the charts; they are drawn when they come, after the build.
+        if self._stale:
+            self.refresh()
         if not self._charts_built:
             self._build_charts()
             if self.trends is not None:  # numbers read before the charts existed
                 self._draw(self.trends)
-        super().showEvent(event)
-        if self._stale:
-            self.refresh()
 
     def set_filter(self, f: DeadLetterFilter) -> None:
         """The table's filter changed: only the attempts histogram follows it."""
