@@ -487,7 +487,7 @@ def revert_change_set(
                 .order_by(ChangeSetRow.dead_letter_id)
             )
         )
-    stored_events = change_set_id < _records_from(engine)
+        stored_events = change_set_id < change_set_records_from(conn)
     run: int | None = None  # this run's change_set_reverts row, made with its first restore
     changed: list[int] = []
     already: list[int] = []
@@ -607,12 +607,6 @@ def _reverted_by(
         .distinct()
     )
     return ours | set(conn.execute(stmt).scalars())
-
-
-def _records_from(engine: Any) -> int:
-    """The first change-set whose lines are its events (0010); those before store theirs."""
-    with engine.connect() as conn:
-        return change_set_records_from(conn)
 
 
 def _new_revert(conn: Any, change_set_id: int, actor: str, now: dt.datetime) -> int:

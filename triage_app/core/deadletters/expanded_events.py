@@ -91,13 +91,16 @@ CHANGE_SET_IDS = -(2**61)
 CHANGE_SET_RECORDS_FROM = "change_set_records_from"
 
 
-def _first_set_wise() -> Any:
-    """The first dead-letter id a batch may stand for (0 on a store made at 0007 or later):
-    one lookup, made once per statement."""
-    value = select(cast(StoreSetting.value, BigInteger())).where(
-        StoreSetting.key == SET_RECORDS_FROM
-    )
+def _id_setting(key: str) -> Any:
+    """A store setting that names where set records begin, as an integer (0 when the
+    store was made with them and has none): one lookup, made once per statement."""
+    value = select(cast(StoreSetting.value, BigInteger())).where(StoreSetting.key == key)
     return func.coalesce(value.scalar_subquery(), 0)
+
+
+def _first_set_wise() -> Any:
+    """The first dead-letter id a batch may stand for (0 on a store made at 0007 or later)."""
+    return _id_setting(SET_RECORDS_FROM)
 
 
 def set_wise_from(conn: Connection) -> int | None:
@@ -180,10 +183,7 @@ def synthesized_resolved() -> AnySelect:
 
 
 def _change_sets_from() -> Any:
-    value = select(cast(StoreSetting.value, BigInteger())).where(
-        StoreSetting.key == CHANGE_SET_RECORDS_FROM
-    )
-    return func.coalesce(value.scalar_subquery(), 0)
+    return _id_setting(CHANGE_SET_RECORDS_FROM)
 
 
 def change_set_records_from(conn: Connection) -> int:
@@ -329,49 +329,46 @@ def branches(
         where.append(contains_text(e.actor, actor))
     kept = stored().where(*where)
     out.append(Branch(kept, e.at, (e.id,), _how_many(kept)))
+    asked = (since, actor, dead_letter_id)
     if action in (None, _QUARANTINED) and first is not None:
-        q = synthesized_quarantined(first)
-        if since is not None:
-            q = q.where(DL.first_failed_at >= since)
-        if dead_letter_id is not None:
-            q = q.where(DL.id == dead_letter_id)
-        if actor:
-            q = q.where(contains_text(_batch_actor(), actor))
+        q = _narrowed(
+            synthesized_quarantined(first), DL.first_failed_at, DL.id, _batch_actor(), *asked
+        )
         how_many = _quarantined_count(since, actor, dead_letter_id, first)
         out.append(Branch(q, DL.first_failed_at, (DL.id,), how_many))
     if action in (None, _RESOLVED):
-        r = synthesized_resolved()
-        if since is not None:
-            r = r.where(DL.resolved_at >= since)
-        if dead_letter_id is not None:
-            r = r.where(DL.id == dead_letter_id)
-        if actor:
-            r = r.where(contains_text(RedriveRun.actor, actor))
+        r = _narrowed(synthesized_resolved(), DL.resolved_at, DL.id, RedriveRun.actor, *asked)
         out.append(Branch(r, DL.resolved_at, (DL.id,), _how_many(r)))
-    if action in (None, _EDITED):
-        out += _change_set_branches(since, actor, dead_letter_id)
+    if action in (None, _EDITED):  # change-sets' and their reverts' edits
+        line = ChangeSetRow
+        for events, record in (
+            (synthesized_fixed(), ChangeSet),
+            (synthesized_reverted(), ChangeSetRevert),
+        ):
+            edits = _narrowed(events, record.at, line.dead_letter_id, record.actor, *asked)
+            keys = (record.id, line.dead_letter_id)
+            out.append(Branch(edits, record.at, keys, _how_many(edits)))
     return out
 
 
-def _change_set_branches(
-    since: dt.datetime | None, actor: str | None, dead_letter_id: int | None
-) -> list[Branch]:
-    """The ``edited`` events change-sets and their reverts stand for, filtered."""
-    line = ChangeSetRow
-    out: list[Branch] = []
-    for events, record in (
-        (synthesized_fixed(), ChangeSet),
-        (synthesized_reverted(), ChangeSetRevert),
-    ):
-        if since is not None:
-            events = events.where(record.at >= since)
-        if dead_letter_id is not None:
-            events = events.where(line.dead_letter_id == dead_letter_id)
-        if actor:
-            events = events.where(contains_text(record.actor, actor))
-        keys = (record.id, line.dead_letter_id)
-        out.append(Branch(events, record.at, keys, _how_many(events)))
-    return out
+def _narrowed(
+    events: AnySelect,
+    at: Any,
+    row: Any,
+    who: Any,
+    since: dt.datetime | None,
+    actor: str | None,
+    dead_letter_id: int | None,
+) -> AnySelect:
+    """A synthesized branch's events narrowed: from ``since`` by its time ``at``, to one
+    dead letter by its ``row`` column, to an actor by ``who`` (a substring, any case)."""
+    if since is not None:
+        events = events.where(at >= since)
+    if dead_letter_id is not None:
+        events = events.where(row == dead_letter_id)
+    if actor:
+        events = events.where(contains_text(who, actor))
+    return events
 
 
 def newest_first(parts: list[Branch], first: int) -> AnySelect:

@@ -384,8 +384,9 @@ def _first_failures(
         first_day: dict[tuple[str, int, str], dt.date] = {}
         for c, s, st, d in conn.execute(days):
             day = summary.as_day(d)
-            for key in ((str(c), int(s), _ANY), (str(c), int(s), str(st))):
-                if key[2] in (_ANY, Status.OPEN) and (key not in first_day or day < first_day[key]):
+            walks = (_ANY, str(st)) if st == Status.OPEN else (_ANY,)
+            for key in ((str(c), int(s), walk) for walk in walks):
+                if key not in first_day or day < first_day[key]:
                     first_day[key] = day
         starts += [(c, s, st, day_start(d)) for (c, s, st), d in first_day.items()]
     found: dict[tuple[str, int], dict[str, dt.datetime | None]] = {}
