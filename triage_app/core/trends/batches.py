@@ -12,6 +12,7 @@ from sqlalchemy import Connection, select
 
 from triage_app.core.clock import day_start
 from triage_app.core.db import Batch
+from triage_app.core.trends.causes import spike_causes
 from triage_app.core.trends.model import BatchPoint, Trends
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
 
@@ -69,5 +70,7 @@ def batches_json(conn: Connection, rule: SpikeRule | None = None) -> dict[str, A
     ``compute_trends`` makes them, without counting a dead letter."""
     rule = rule or SpikeRule()
     batches = per_batch(conn)
-    whole = Trends(None, (), (), batches, (), (), spike_checks(batches, rule), rule).to_json()
+    checks = spike_checks(batches, rule)
+    causes = spike_causes(conn, batches, checks)
+    whole = Trends(None, (), (), batches, (), (), checks, rule, causes=causes).to_json()
     return {k: whole[k] for k in BATCH_KEYS}

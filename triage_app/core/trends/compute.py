@@ -8,6 +8,7 @@ import datetime as dt
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import DeadLetterFilter, error_groups
 from triage_app.core.trends.batches import per_batch, spike_checks
+from triage_app.core.trends.causes import spike_causes
 from triage_app.core.trends.counting import (
     STATUSES,
     attempts_histogram,
@@ -55,7 +56,8 @@ def compute_trends(
             status_now = status_totals(by_class_status)
         queue = backlog(conn, since, held, status_now, purged)
         groups = error_groups(conn, since=since, top=top, cells=cells, earliest=earliest)
-    checks = spike_checks(batches, rule)
+        checks = spike_checks(batches, rule)
+        causes = spike_causes(conn, batches, checks)
     return Trends(
         since,
         hist,
@@ -68,6 +70,7 @@ def compute_trends(
         by_class_status,
         by_attempts_status,
         purged.notes,
+        causes,
     )
 
 
@@ -79,5 +82,6 @@ def banner_spike(
     rule = rule or SpikeRule()
     with ws.store.connect() as conn:
         batches = per_batch(conn, since)
-    checks = spike_checks(batches, rule)
-    return Trends(since, (), (), batches, (), (), checks, rule).banner_spike()
+        checks = spike_checks(batches, rule)
+        causes = spike_causes(conn, batches, checks)
+    return Trends(since, (), (), batches, (), (), checks, rule, causes=causes).banner_spike()

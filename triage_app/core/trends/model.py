@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triage_app.core.clock import iso
+from triage_app.core.trends.causes import SpikeCause
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
 from triage_app.core.vocabulary import plural
 
@@ -98,6 +99,7 @@ class Spike:
     baseline: float
     threshold: float
     newest: bool  # among the RECENT_BATCHES newest batches: the banner shows it
+    cause: SpikeCause | None = None  # the evidence and its verdict (causes.py)
 
     @property
     def ratio(self) -> float:
@@ -109,11 +111,11 @@ class Spike:
             against = f"{self.ratio:.1f}x the median {self.baseline:.1%} of the batches before it"
         else:  # after clean batches a ratio says nothing ("infx"): the median does
             against = "where the batches before it quarantined almost nothing (median 0%)"
-        return (
+        said = (
             f"Quarantine spike in batch {b.batch_id[:8]} ({b.source_name}, transform "
-            f"{b.transform}): {b.rate:.1%} of {plural(b.rows, 'row')} quarantined, {against}. "
-            f"A new release of {b.transform} may have broken the transform."
+            f"{b.transform}): {b.rate:.1%} of {plural(b.rows, 'row')} quarantined, {against}."
         )
+        return f"{said} {self.cause.sentence()}" if self.cause is not None else said
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,8 @@ class Trends:
     # Retention purges, oldest first; their rows are added back into ``per_day`` and
     # ``backlog`` (the cube and the error groups count the rows the store still holds).
     purges: tuple[PurgeNote, ...] = ()
+    # Each spike's cause, by batch id (causes.py).
+    causes: dict[str, SpikeCause] = field(default_factory=dict)
 
     @property
     def spikes(self) -> tuple[Spike, ...]:
@@ -144,6 +148,7 @@ class Trends:
                 c.baseline or 0.0,
                 c.threshold or 0.0,
                 c.index >= n - RECENT_BATCHES,
+                self.causes.get(self.per_batch[c.index].batch_id),
             )
             for c in self.checks
             if c.is_spike
@@ -187,6 +192,7 @@ class Trends:
                     "baseline": round(s.baseline, 6),
                     "recent": s.newest,
                     "message": s.message(),
+                    "cause": None if s.cause is None else s.cause.to_json(),
                 }
                 for s in self.spikes
             ],
