@@ -29,7 +29,8 @@ def add_commands(subparsers: Subparsers) -> None:
         "--sort",
         choices=GROUP_SORTS,
         default="open",
-        help="most open first (default), oldest open row first, largest, or by owner",
+        help="most open first (default), oldest open row first, largest, by owner, or the "
+        "most new rows in 24 h first",
     )
 
     sp = command(subparsers, "group", cmd_group, "assign, tag or note an error group (audited)")
@@ -50,12 +51,12 @@ def add_commands(subparsers: Subparsers) -> None:
     )
 
 
-def _days(g: Any, now: Any) -> str:
+def _waited(g: Any, now: Any) -> str:
+    """How long its oldest open row has waited, to the unit that matters ("12 min")."""
+    from triage_app.core.clock import waited
+
     age = g.age(now)
-    if age is None:
-        return "-"
-    days = age.total_seconds() / 86400
-    return f"{days:.0f} d" if days >= 1 else f"{age.total_seconds() / 3600:.0f} h"
+    return "-" if age is None else waited(age)
 
 
 def cmd_groups(args: argparse.Namespace) -> int:
@@ -70,16 +71,22 @@ def cmd_groups(args: argparse.Namespace) -> int:
         if not groups:
             return "no error groups match"
         lines = [
-            f"{'open':>7} {'all':>7} {'oldest':>7}  {'owner':12} {'class':9} signature  [tags]"
+            f"{'open':>7} {'all':>7} {'oldest':>7} {'24 h':>6} {'trend':8} {'owner':12} "
+            f"{'class':9} signature  [tags]"
         ]
         t = for_terminal  # owners, tags and notes are the team's text; signatures a partner's
+        indent = " " * 24  # under the trend
         for g in groups:
             tags = f"  [{t(', '.join(g.tags))}]" if g.tags else ""
-            note = f"\n{'':45}note: {t(g.note)}" if g.note else ""
+            owner = t(g.owner)[:12] if g.owner else "unowned"
             lines.append(
-                f"{g.open:>7,} {g.count:>7,} {_days(g, now):>7}  {t(g.owner or '-')[:12]:12} "
-                f"{g.error_class:9} {t(g.signature)}{tags}{note}"
+                f"{g.open:>7,} {g.count:>7,} {_waited(g, now):>7} {f'+{g.last_24h:,}':>6} "
+                f"{g.trend:8} {owner:12} {g.error_class:9} {t(g.signature)}{tags}"
             )
+            if g.first_seen is not None:
+                lines.append(f"{indent}first: {t(g.first_said())}")
+            if g.note:
+                lines.append(f"{indent}note: {t(g.note)}")
         return "\n".join(lines)
 
     emit([g.to_json(now) for g in groups], args.json, text)

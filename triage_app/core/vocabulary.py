@@ -58,11 +58,13 @@ class GroupSort(enum.StrEnum):
     LAST_SEEN = "last_seen"
     TAGS = "tags"
     NOTE = "note"
+    GROWTH = "growth"  # the most new rows in the last 24 h against the 24 h before first
 
 
 # The orders of ``groups --sort`` (and ``deadletters.error_groups``): a team's backlog.
 GROUP_SORTS: tuple[str, ...] = tuple(
-    s.value for s in (GroupSort.OPEN, GroupSort.OLDEST, GroupSort.COUNT, GroupSort.OWNER)
+    s.value
+    for s in (GroupSort.OPEN, GroupSort.OLDEST, GroupSort.COUNT, GroupSort.OWNER, GroupSort.GROWTH)
 )
 
 

@@ -38,6 +38,7 @@ from sqlalchemy.sql.expression import ColumnElement
 from triage_app.core.clock import day_start, iso, utcnow
 from triage_app.core.db import (
     INSTANT,
+    Batch,
     DeadLetter,
     DeadLetterCount,
     ErrorGroupNotes,
@@ -83,6 +84,15 @@ class ErrorGroup:
     note: str = ""
     version: int = 0  # of its owner, tags and note (0: never touched); a change names it
     oldest_open: dt.datetime | None = None  # the first failure of its oldest open row
+    # Since when and which release: the batch its first row came in, that batch's source
+    # file and the transform version the row went through.
+    first_batch: str | None = None
+    first_source: str | None = None
+    first_transform: str | None = None
+    # Is it still growing: its rows that first failed in the 24 h before the groups were
+    # counted, and in the 24 h before those.
+    last_24h: int = 0
+    previous_24h: int = 0
 
     @property
     def open(self) -> int:
@@ -91,6 +101,38 @@ class ErrorGroup:
     @property
     def resolved(self) -> int:
         return self.by_status.get(Status.RESOLVED, 0)
+
+    @property
+    def trend(self) -> str:
+        """``growing`` (more rows in the last 24 h than the 24 h before), ``steady``,
+        ``slowing``, ``stopped`` (none in the last 24 h after some before) or ``quiet``."""
+        last, before = self.last_24h, self.previous_24h
+        if last > before:
+            return "growing"
+        if last and last == before:
+            return "steady"
+        if last:
+            return "slowing"
+        return "stopped" if before else "quiet"
+
+    def trend_said(self) -> str:
+        """``growing: +12 in 24 h (3 the day before)``; ``quiet`` alone."""
+        if self.trend == "quiet":
+            return "quiet: none in 48 h"
+        return f"{self.trend}: +{self.last_24h:,} in 24 h ({self.previous_24h:,} the 24 h before)"
+
+    def first_said(self) -> str:
+        """Since when and which release: ``2026-03-01 02:00, batch 0123abcd (night_1.jsonl),
+        pesanan@2``."""
+        if self.first_seen is None:
+            return ""
+        parts = [self.first_seen.strftime("%Y-%m-%d %H:%M")]
+        if self.first_batch:
+            source = f" ({self.first_source})" if self.first_source else ""
+            parts.append(f"batch {self.first_batch[:8]}{source}")
+        if self.first_transform:
+            parts.append(self.first_transform)
+        return ", ".join(parts)
 
     def age(self, now: dt.datetime) -> dt.timedelta | None:
         """How long its oldest open row has waited; None when none is open."""
@@ -123,6 +165,19 @@ class ErrorGroup:
             "tags": list(self.tags),
             "note": self.note,
             "version": self.version,
+            **self._history_json(),
+        }
+
+    def _history_json(self) -> dict[str, Any]:
+        """Since when, which release, still growing: in both JSON views."""
+        return {
+            "first_seen": iso(self.first_seen) or None,
+            "first_batch": self.first_batch,
+            "first_source": self.first_source,
+            "first_transform": self.first_transform,
+            "last_24h": self.last_24h,
+            "previous_24h": self.previous_24h,
+            "trend": self.trend,
         }
 
     def to_trends_json(self) -> dict[str, Any]:
@@ -134,12 +189,12 @@ class ErrorGroup:
             "open": self.open,
             "resolved": self.resolved,
             "by_status": self.by_status,
-            "first_seen": iso(self.first_seen) or None,
             "last_seen": iso(self.last_seen) or None,
             "oldest_open": iso(self.oldest_open) or None,
             "owner": self.owner,
             "tags": list(self.tags),
             "note": self.note,
+            **self._history_json(),
         }
 
 
@@ -170,6 +225,7 @@ _ORDERS: dict[GroupSort, _Order] = {
     GroupSort.LAST_SEEN: _Order(lambda g: g.last_seen),
     GroupSort.TAGS: _Order(lambda g: ", ".join(g.tags).casefold() or None),
     GroupSort.NOTE: _Order(lambda g: g.note.casefold() or None),
+    GroupSort.GROWTH: _Order(lambda g: (g.last_24h - g.previous_24h, g.last_24h), most_first=True),
 }
 
 
@@ -207,12 +263,15 @@ def error_groups(
     top: int | None = None,
     cells: dict[Cell, int] | None = None,
     earliest: dict[Cell, dt.datetime | None] | None = None,
+    now: dt.datetime | None = None,
 ) -> tuple[ErrorGroup, ...]:
     """The error groups of the dead letters ``f`` chooses (default: all of them) that first
     failed from ``since`` (a UTC day) on: count by status, first and last failure, the
     oldest open row, owner, tags, note and version. Only the group of ``signature``,
     ``owner``'s (``NOBODY``: nobody's) or those tagged ``tag``, when given; sorted by
     ``sort`` (one of ``GROUP_SORTS``; default largest first); ``top`` keeps the first few.
+    Each group says where its first row came from (batch, source, version) and its new
+    rows in the 24 h before ``now`` (default: the clock) and the 24 h before those.
 
     ``cells`` and ``earliest``: Trends' cube over the same dead letters and each cell's
     first failure, when counted already; otherwise the summary's cells (``counts``), or the
@@ -232,8 +291,10 @@ def error_groups(
                 top=top,
                 cells=cells,
                 earliest=earliest,
+                now=now,
             )
     conn = source
+    now = now or utcnow()
     if signature is not None:  # its rows alone, along the signature's index
         f = (f or DeadLetterFilter(status=ALL)).with_(signature=signature)
     where = filter_clauses(f) if f is not None else []
@@ -256,15 +317,34 @@ def error_groups(
     notes = _group_notes(conn)
     nobody: tuple[str | None, tuple[str, ...], str, int] = (None, (), "", 0)
 
-    def group(key: tuple[str, str], last_seen: dt.datetime | None = None) -> ErrorGroup:
+    def group(
+        key: tuple[str, str],
+        last_seen: dt.datetime | None = None,
+        first: _FirstRow | None = None,
+        recent: tuple[int, int] = (0, 0),
+    ) -> ErrorGroup:
         t = counted[key]
         cls, sig = key
         total = sum(t.by_status.values())
         owned = notes.get(sig, nobody)
+        first = first or _FirstRow()
         return ErrorGroup(
-            sig, cls, total, t.by_status, t.first, last_seen, *owned, oldest_open=t.oldest_open
+            sig,
+            cls,
+            total,
+            t.by_status,
+            t.first,
+            last_seen,
+            *owned,
+            oldest_open=t.oldest_open,
+            first_batch=first.batch_id,
+            first_source=first.source_name,
+            first_transform=first.transform,
+            last_24h=recent[0],
+            previous_24h=recent[1],
         )
 
+    recent = _recent_arrivals(conn, where, now)
     # As counted: largest first, then by signature.
     keys = sorted(counted, key=lambda k: (-sum(counted[k].by_status.values()), k[1], k[0]))
     if not timed and sort in (GroupSort.OLDEST, GroupSort.FIRST_SEEN):
@@ -273,14 +353,16 @@ def error_groups(
     if owner is not None or tag is not None or sort != GroupSort.COUNT:
         # Narrowed or ordered by what the group says: the groups without their last
         # failure (sought below, for the groups kept) to choose from.
-        drafts = [g for g in map(group, keys) if g.matches(owner, tag)]
+        drafts = [group(k, recent=recent.get(k, (0, 0))) for k in keys]
+        drafts = [g for g in drafts if g.matches(owner, tag)]
         keys = [(g.error_class, g.signature) for g in sort_groups(drafts, sort)]
     if top is not None:
         keys = keys[:top]
     if not timed:
         _first_failures(conn, counted, keys, where, on_cells)  # the groups shown only
     last = _last_failures(conn, keys, where)
-    return tuple(group(k, last.get(k)) for k in keys)
+    firsts = _first_rows(conn, [(k, counted[k].first) for k in keys], where)
+    return tuple(group(k, last.get(k), firsts.get(k), recent.get(k, (0, 0))) for k in keys)
 
 
 @dataclass
@@ -452,6 +534,96 @@ def _first_in_walks(
         )
         for c, s, st, when in conn.execute(select(cell.c.c, cell.c.s, cell.c.st, first)):
             yield str(c), int(s), str(st), _as_datetime(when)
+
+
+@dataclass(frozen=True)
+class _FirstRow:
+    batch_id: str | None = None
+    source_name: str | None = None
+    transform: str | None = None
+
+
+def _first_rows(
+    conn: Connection,
+    groups: Sequence[tuple[tuple[str, str], dt.datetime | None]],
+    where: Sequence[ColumnElement[bool]],
+) -> dict[tuple[str, str], _FirstRow]:
+    """Each group's first row (at the first failure already found): its batch, that
+    batch's source file, and the version it went through. One seek of
+    ``ix_dl_first_failed`` at that instant per group, a few hundred to a statement."""
+    ids = signature_ids(conn, {s for (_c, s), when in groups if when is not None})
+    text = {i: s for s, i in ids.items()}
+    seeks = [(c, ids[s], when) for (c, s), when in groups if when is not None and s in ids]
+    dl = DeadLetter
+    found: dict[tuple[str, str], tuple[str, str]] = {}
+    for start in range(0, len(seeks), _PER_STATEMENT):
+        cell = (
+            values(
+                column("c", String()), column("s", Integer()), column("t", INSTANT), name="firsts"
+            )
+            .data(seeks[start : start + _PER_STATEMENT])
+            .cte("firsts")
+        )
+
+        stmt = select(
+            cell.c.c,
+            cell.c.s,
+            _of_first(dl.batch_id, cell, where),
+            _of_first(dl.transform, cell, where),
+        )
+        for c, s, batch_id, transform in conn.execute(stmt):
+            if batch_id is not None:
+                found[(str(c), text[int(s)])] = (str(batch_id), str(transform))
+    sources = dict(
+        conn.execute(
+            select(Batch.batch_id, Batch.source_name).where(
+                Batch.batch_id.in_({b for b, _t in found.values()})
+            )
+        ).all()
+    )
+    return {k: _FirstRow(b, sources.get(b), t) for k, (b, t) in found.items()}
+
+
+def _of_first(col: Any, cell: Any, where: Sequence[ColumnElement[bool]]) -> Any:
+    """``col`` of the group's row that first failed at the seek's instant (``_first_rows``);
+    the group's columns compared row by row, as in ``_first_in_walks``."""
+    dl = DeadLetter
+    return (
+        select(col)
+        .where(
+            dl.first_failed_at == cell.c.t,
+            (dl.error_class + "") == cell.c.c,
+            (dl.signature_id + 0) == cell.c.s,
+            *where,
+        )
+        .order_by(dl.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+def _recent_arrivals(
+    conn: Connection, where: Sequence[ColumnElement[bool]], now: dt.datetime
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """Per group, its rows that first failed in the 24 h before ``now`` (and any after, a
+    clock ahead of this one) and in the 24 h before those: one range of
+    ``ix_dl_first_failed``, two days of rows however old the store."""
+    dl = DeadLetter
+    day_ago = now - dt.timedelta(hours=24)
+    newer = dl.first_failed_at >= day_ago
+    stmt = (
+        select(
+            dl.error_class,
+            dl.signature_id,
+            func.count().filter(newer),
+            func.count().filter(~newer),
+        )
+        .where(dl.first_failed_at >= now - dt.timedelta(hours=48), *where)
+        .group_by(dl.error_class, dl.signature_id)
+    )
+    rows = conn.execute(stmt).all()
+    text = signature_texts(conn, {int(s) for _c, s, _a, _b in rows})
+    return {(str(c), text[int(s)]): (int(a), int(b)) for c, s, a, b in rows}
 
 
 def _group_notes(conn: Connection) -> dict[str, tuple[str | None, tuple[str, ...], str, int]]:
