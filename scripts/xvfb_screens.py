@@ -30,8 +30,14 @@ def settle(seconds: float) -> None:
         time.sleep(0.01)
 
 
-def on_screens(script: str, out: Path, screens: Sequence[Screen]) -> int:
-    """Run ``script --child WORKSPACE OUT NAME`` once per screen under Xvfb."""
+def on_screens(
+    script: str,
+    out: Path,
+    screens: Sequence[Screen],
+    prepare: Callable[[Path], None] | None = None,
+) -> int:
+    """Run ``script --child WORKSPACE OUT NAME`` once per screen under Xvfb, on the demo
+    workspace or on the one ``prepare(folder)`` makes."""
     xvfb = shutil.which("xvfb-run")
     if xvfb is None:
         sys.exit("xvfb-run is not installed: apt-get install xvfb (and the README's xcb libraries)")
@@ -41,8 +47,11 @@ def on_screens(script: str, out: Path, screens: Sequence[Screen]) -> int:
 
     with tempfile.TemporaryDirectory(prefix="triage-shots-") as tmp:
         workspace = Path(tmp) / "ws"
-        with open_workspace(workspace) as ws:
-            make_demo(ws)
+        if prepare is not None:
+            prepare(workspace)
+        else:
+            with open_workspace(workspace) as ws:
+                make_demo(ws)
         for name, screen, scale in screens:
             home = Path(tmp) / f"home-{name}"  # a first run: no remembered geometry
             env = {
@@ -71,10 +80,15 @@ def on_screens(script: str, out: Path, screens: Sequence[Screen]) -> int:
     return 0
 
 
-def main(script: str, shoot: Callable[[Path, Path, str], None], screens: Sequence[Screen]) -> int:
+def main(
+    script: str,
+    shoot: Callable[[Path, Path, str], None],
+    screens: Sequence[Screen],
+    prepare: Callable[[Path], None] | None = None,
+) -> int:
     """The script's entry point: the parent starts a child per screen; a child shoots."""
     if sys.argv[1:2] == ["--child"]:
         shoot(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4])
         return 0
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
-    return on_screens(script, out, screens)
+    return on_screens(script, out, screens, prepare)

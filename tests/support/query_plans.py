@@ -155,6 +155,20 @@ ALLOWED_FULL_SCANS: tuple[AllowedFullScan, ...] = (
         frozenset(),
         "every row counted, until groups reads dead_letter_counts",
     ),
+    # A Trends chart the lead set to follow a search of the table: the rows the text
+    # chooses, counted per batch and per group, are every row looked at (as the count).
+    AllowedFullScan(
+        "core/trends/batches.py:per_batch_of",
+        "dead_letters",
+        _SEARCHED,
+        "substring search over every row, per batch",
+    ),
+    AllowedFullScan(
+        "core/deadletters/groups.py:_grouped",
+        "dead_letters",
+        _SEARCHED,
+        "substring search over every row, per error group",
+    ),
     # The same for the audit trail's ``--actor`` (actors containing the text, any case).
     AllowedFullScan(
         "core/deadletters/expanded_events.py:count",

@@ -67,7 +67,13 @@ from triage_app.core.deadletters.transitions import discard, park
 from triage_app.core.demo import fill_history, write_orders
 from triage_app.core.demo.orders import write_orders_csv
 from triage_app.core.places import STORE_FILE
-from triage_app.core.trends import banner_spike, compute_stats, compute_trends, stats_json
+from triage_app.core.trends import (
+    banner_spike,
+    compute_filtered_trends,
+    compute_stats,
+    compute_trends,
+    stats_json,
+)
 from triage_app.core.vocabulary import ALL, CLASSES, STATUS_FILTERS
 from triage_app.gui.quarantine.model import SORT_KEYS
 
@@ -351,6 +357,10 @@ def trends(rec: Recorder, ws: Workspace, s: dict[str, Any]) -> None:
         compute_trends(ws, F(signature=s["signature"], status="parked"))
         compute_trends(ws, F(search="qty", status=ALL))
         compute_trends(ws, since=dt.date(2026, 2, 15))
+    with rec.doing("trends: charts that follow the table's filter"):
+        compute_filtered_trends(ws, F())
+        compute_filtered_trends(ws, F(signature=s["signature"], status=ALL))
+        compute_filtered_trends(ws, F(search="qty", status=ALL))
         banner_spike(ws)
     with rec.doing("trends: stats"):
         compute_stats(ws, F(error_class="data", status=ALL), since=dt.date(2026, 2, 1))

@@ -117,7 +117,7 @@ def test_error_groups_table_and_bars(tab) -> None:  # type: ignore[no-untyped-de
     columns = (COL_CLASS, COL_COUNT, COL_OPEN, COL_RESOLVED)
     assert [model.index(0, c).data() for c in columns] == ["data", "3", "1", "1"]
     widths = sorted(
-        float(w) for item in tab.groups.chart.bar_items for w in np.asarray(item.opts["width"])
+        float(w) for item in tab.groups_chart.bar_items for w in np.asarray(item.opts["width"])
     )
     assert widths == [1, 1, 2, 3]
 
@@ -275,7 +275,7 @@ def test_hovering_shows_the_numbers(tab) -> None:  # type: ignore[no-untyped-def
     assert tab.backlog.describe(day_x(MAR[3]), 1).startswith("end of 2026-03-04: 5 waiting")
     assert "40.00% of 10 rows (too few batches" in tab.rate.describe(0, 10)
     assert tab.attempts.describe(3, 0.5) == "3 attempts: 1 dead letter, 1 parked"
-    assert tab.groups.chart.describe(1, 3).startswith(QTY)
+    assert tab.groups_chart.describe(1, 3).startswith(QTY)
 
 
 def test_off_screen_only_the_spike_is_read(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -6,15 +6,19 @@ else again (``stats_cache.py``)."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from triage_app.core.clock import day_start
 from triage_app.core.db import Batch
 from triage_app.core.trends.causes import spike_causes
 from triage_app.core.trends.model import BatchPoint, Trends
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
+
+if TYPE_CHECKING:  # the filter is only named: a clean batch's re-stamp loads no filter code
+    from triage_app.core.deadletters import DeadLetterFilter
 
 # The keys of ``Trends.to_json()`` made from the batches alone (per_batch and the checks).
 BATCH_KEYS = ("per_batch", "spikes")
@@ -58,6 +62,34 @@ def per_batch(conn: Connection, since: dt.date | None = None) -> tuple[BatchPoin
         )
         for r in conn.execute(stmt)
     )
+
+
+def per_batch_of(
+    conn: Connection, f: DeadLetterFilter, since: dt.date | None = None
+) -> tuple[BatchPoint, ...]:
+    """The batches as ``per_batch`` has them, each counting only the quarantined rows the
+    table's filter chooses that the store still holds (by class: from the summary's cells,
+    or the rows for a filter the cells cannot answer)."""
+    from triage_app.core.db import DeadLetter, DeadLetterCount
+    from triage_app.core.deadletters import cell_clauses, filter_clauses
+
+    on_cells = cell_clauses(f)
+    if on_cells is not None:
+        t = DeadLetterCount
+        stmt = select(t.batch_id, t.error_class, func.sum(t.n)).where(*on_cells)
+        stmt = stmt.group_by(t.batch_id, t.error_class)
+    else:
+        dl = DeadLetter
+        stmt = select(dl.batch_id, dl.error_class, func.count()).where(*filter_clauses(f))
+        stmt = stmt.group_by(dl.batch_id, dl.error_class)
+    chosen: dict[str, dict[str, int]] = {}
+    for batch_id, cls, n in conn.execute(stmt):
+        chosen.setdefault(batch_id, {})[cls] = int(n)
+    out = []
+    for b in per_batch(conn, since):
+        by_class = {c: chosen.get(b.batch_id, {}).get(c, 0) for c in b.by_class}
+        out.append(replace(b, quarantined=sum(by_class.values()), by_class=by_class))
+    return tuple(out)
 
 
 def spike_checks(batches: tuple[BatchPoint, ...], rule: SpikeRule) -> tuple[SpikeCheck, ...]:

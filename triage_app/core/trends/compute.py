@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 from triage_app.core.db import Workspace
-from triage_app.core.deadletters import DeadLetterFilter, error_groups
-from triage_app.core.trends.batches import per_batch, spike_checks
+from triage_app.core.deadletters import DeadLetterFilter, ErrorGroup, error_groups
+from triage_app.core.trends.batches import per_batch, per_batch_of, spike_checks
 from triage_app.core.trends.causes import spike_causes
 from triage_app.core.trends.counting import (
     STATUSES,
@@ -18,7 +18,14 @@ from triage_app.core.trends.counting import (
     failures_per_day,
     status_totals,
 )
-from triage_app.core.trends.model import AttemptsBucket, Spike, Trends
+from triage_app.core.trends.model import (
+    AttemptsBucket,
+    BacklogPoint,
+    BatchPoint,
+    DayCount,
+    Spike,
+    Trends,
+)
 from triage_app.core.trends.purged import add_back, purged_back
 from triage_app.core.trends.spikes import SpikeRule
 from triage_app.core.vocabulary import Status
@@ -72,6 +79,44 @@ def compute_trends(
         purged.notes,
         causes,
     )
+
+
+# What each chart of the tab needs of ``compute_filtered_trends``.
+FILTERED_PARTS = frozenset({"failures", "backlog", "rate", "attempts", "groups"})
+
+
+def compute_filtered_trends(
+    ws: Workspace,
+    f: DeadLetterFilter,
+    *,
+    since: dt.date | None = None,
+    rule: SpikeRule | None = None,
+    top: int | None = 20,
+    parts: frozenset[str] = FILTERED_PARTS,
+) -> Trends:
+    """The Trends picture of only the dead letters the table's filter ``f`` chooses: what
+    a chart shows when the lead asks it to follow the filter. Per batch, the rate is the
+    chosen rows' share of the batch; the backlog takes ``f`` without its status; rows a
+    retention purge removed are not added back (no filter can choose among them).
+    ``parts``: only the charts named there are counted (the others stay empty)."""
+    rule = rule or SpikeRule()
+    days: tuple[DayCount, ...] = ()
+    batches: tuple[BatchPoint, ...] = ()
+    queue: tuple[BacklogPoint, ...] = ()
+    groups: tuple[ErrorGroup, ...] = ()
+    hist: tuple[AttemptsBucket, ...] = ()
+    with ws.store.connect() as conn:
+        if "failures" in parts:
+            days = failures_per_day(conn, f, since)
+        if parts & {"failures", "rate"}:
+            batches = per_batch_of(conn, f, since)
+        if "backlog" in parts:
+            queue = backlog(conn, since, f=f)
+        if "groups" in parts:
+            groups = error_groups(conn, f, since, top=top)
+        if "attempts" in parts:
+            hist = attempts_histogram(conn, f)
+    return Trends(since, hist, days, batches, queue, groups, spike_checks(batches, rule), rule)
 
 
 def banner_spike(

@@ -209,6 +209,7 @@ def backlog(
     arrivals: Sequence[DayCount] | None = None,
     status_now: dict[str, int] | None = None,
     purged: PurgedBack | None = None,
+    f: DeadLetterFilter | None = None,
 ) -> tuple[BacklogPoint, ...]:
     """The queue at the end of each day: open (open or parked) and resolved (all time).
 
@@ -219,33 +220,48 @@ def backlog(
     ``status_now`` (dead letters by status, whole store) save counting them again; both
     are the rows the store holds. ``purged``: rows a retention purge removed, added back
     on the days they arrived and were closed, so that a purge changes no day's numbers.
+
+    ``f``: only the dead letters the table's filter chooses (its status aside: the backlog
+    is statuses over time); the purged rows are not added back then, as no filter can
+    choose among rows that are gone.
     """
-    purged = purged or PurgedBack()
     dl = DeadLetter
+    on_rows: list[ColumnElement[bool]] = []
+    on_events: list[ColumnElement[bool]] = []
+    if f is not None:
+        f = f.with_(status=ALL)
+        purged = PurgedBack()
+        on_rows = filter_clauses(f)
+        # An event counts when its dead letter is one the filter chooses (a seek each).
+        on_events = [select(dl.id).where(dl.id == AuditEvent.dead_letter_id, *on_rows).exists()]
+    purged = purged or PurgedBack()
     now = status_now
-    if now is None:  # from the summary's cells
-        t = DeadLetterCount
-        now = {
-            s: int(n)
-            for s, n in conn.execute(
-                select(t.status, func.sum(t.n))
-                .where(t.status.in_((*WAITING, Status.RESOLVED)))
-                .group_by(t.status)
-            )
-        }
+    if now is None:
+        now = _status_now(conn, f)
     ev_at, ev_where = _discarded_at()
+    ev_where = [*ev_where, *on_events]
     start_bound = [] if since is None else [day_start(since)]
     t = DeadLetterCount
+    on_cells = summary_where(f, since)
+    day_bounds = (
+        _min_max(conn, t.day, on_cells)
+        if on_cells is not None
+        else tuple(map(_as_date, _min_max(conn, dl.first_failed_at, scope(f, since))))
+    )
     bounds = [
-        _min_max(conn, t.day, [] if since is None else [t.day >= since]),
-        _min_max(conn, dl.resolved_at, [dl.resolved_at >= b for b in start_bound]),
+        day_bounds,
+        _min_max(conn, dl.resolved_at, [*on_rows, *(dl.resolved_at >= b for b in start_bound)]),
         _min_max(conn, ev_at, [*ev_where, *(ev_at >= b for b in start_bound)]),
         # Any reopen (an index range): its day must be counted even if nothing else
         # happened that day.
         _min_max(
             conn,
             ev_at,
-            [AuditEvent.action == AuditAction.REOPENED, *(ev_at >= b for b in start_bound)],
+            [
+                AuditEvent.action == AuditAction.REOPENED,
+                *on_events,
+                *(ev_at >= b for b in start_bound),
+            ],
         ),
     ]
     extra_days = purged.days()
@@ -258,12 +274,12 @@ def backlog(
     if arrivals is not None and set(known) <= set(days):
         arrived = [known.get(d, 0) for d in days]  # counted already, by failures_per_day
     else:
-        per_day = {a.day: a.total for a in failures_per_day(conn, None, days[0])}
+        per_day = {a.day: a.total for a in failures_per_day(conn, f, days[0])}
         arrived = [per_day.get(d, 0) for d in days]
-    resolved = [c[0] for c in _count_per_day(conn, dl.resolved_at, days)]
+    resolved = [c[0] for c in _count_per_day(conn, dl.resolved_at, days, on_rows)]
     discarded = [c[0] for c in _count_per_day(conn, ev_at, days, ev_where)]
     back_at, back_where = _reopened_from_discarded()
-    reopened = [c[0] for c in _count_per_day(conn, back_at, days, back_where)]
+    reopened = [c[0] for c in _count_per_day(conn, back_at, days, [*back_where, *on_events])]
     for i, d in enumerate(days):
         arrived[i] += purged.backlog_arrived.get(d, 0)
         resolved[i] += purged.resolved.get(d, 0)
@@ -278,6 +294,21 @@ def backlog(
         open_ += -arrived[i] + resolved[i] + discarded[i] - reopened[i]
         res -= resolved[i]
     return tuple(reversed(points))
+
+
+def _status_now(conn: Connection, f: DeadLetterFilter | None) -> dict[str, int]:
+    """Waiting and resolved dead letters now (of ``f``, its status aside): from the
+    summary's cells, or the rows for a filter the cells cannot answer."""
+    wanted = (*WAITING, Status.RESOLVED)
+    on_cells = cell_clauses(f)
+    if on_cells is not None:
+        t = DeadLetterCount
+        stmt = select(t.status, func.sum(t.n)).where(t.status.in_(wanted), *on_cells)
+        return {s: int(n) for s, n in conn.execute(stmt.group_by(t.status))}
+    assert f is not None  # every filter's cells but a search's or chosen ids'
+    dl = DeadLetter
+    stmt = select(dl.status, func.count()).where(dl.status.in_(wanted), *filter_clauses(f))
+    return {s: int(n) for s, n in conn.execute(stmt.group_by(dl.status))}
 
 
 def _in_cell(cell: Any) -> list[ColumnElement[bool]]:

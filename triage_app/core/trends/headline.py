@@ -3,6 +3,7 @@ something, in numbers."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from triage_app.core.deadletters import ErrorGroup
@@ -23,6 +24,10 @@ class Headline:
     arrived_previous_7: int | None
     top_group: ErrorGroup | None
     spike: Spike | None  # the banner's spike, if any
+    # Whose it is: the groups nobody owns, and of those the ones with rows waiting.
+    unowned: int = 0
+    unowned_open: int = 0
+    oldest_open: dt.datetime | None = None  # the first failure of the oldest open row
 
     @classmethod
     def of(cls, t: Trends) -> Headline:
@@ -42,11 +47,28 @@ class Headline:
             arrived_previous_7=previous_7,
             top_group=t.groups[0] if t.groups else None,
             spike=t.banner_spike(),
+            unowned=sum(1 for g in t.groups if g.owner is None),
+            unowned_open=sum(1 for g in t.groups if g.owner is None and g.open),
+            oldest_open=min((g.oldest_open for g in t.groups if g.oldest_open), default=None),
         )
 
     @property
     def backlog_change(self) -> int | None:
         return None if self.open_week_ago is None else self.open_now - self.open_week_ago
+
+    def oldest_wait(self, now: dt.datetime) -> dt.timedelta | None:
+        """How long the oldest open row has waited at ``now``; None when none is open."""
+        return None if self.oldest_open is None else now - self.oldest_open
+
+    def ownership(self) -> str:
+        """``3 error groups nobody owns (2 with open rows)``; ``every error group has an
+        owner``."""
+        if not self.unowned:
+            return "every error group has an owner"
+        return (
+            f"{plural(self.unowned, 'error group')} nobody owns "
+            f"({self.unowned_open:,} with open rows)"
+        )
 
     def direction(self) -> str:
         """One sentence on the backlog: "falling", "rising" or "flat", with the numbers."""

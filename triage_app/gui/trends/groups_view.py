@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -16,7 +15,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
-    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -34,48 +32,49 @@ from PySide6.QtWidgets import (
 from triage_app.core.clock import minute, utcnow, waited
 from triage_app.core.deadletters import ErrorGroup, sort_groups
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import GroupSort, plural
-from triage_app.gui import pickers
+from triage_app.core.vocabulary import NOBODY, GroupSort, plural
+from triage_app.gui import pickers, style
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
-from triage_app.gui.trends.base import TrendChart, bars, dead_letters
 from triage_app.gui.trends.link import Link
 
 Index = QModelIndex | QPersistentModelIndex
 
-# The backlog's columns (wait, owner, tags, note) come before the history's, so a panel
-# of ordinary width shows them without scrolling sideways.
+# What a lead reads first comes first: how much waits and for how long, whose it is, is it
+# still growing and since which release; the history's totals after, for sideways scrolling.
 (
     COL_SIGNATURE,
     COL_CLASS,
-    COL_COUNT,
     COL_OPEN,
     COL_WAITED,
     COL_OWNER,
     COL_TAGS,
     COL_NOTE,
-    COL_RESOLVED,
+    COL_TREND,
     COL_FIRST,
+    COL_COUNT,
+    COL_RESOLVED,
     COL_LAST,
-) = range(11)
+) = range(12)
 HEADERS = (
     "signature",
     "class",
-    "count",
     "open",
     "oldest open",
     "owner",
     "tags",
     "note",
+    "24 h",
+    "first seen (release)",
+    "count",
     "resolved",
-    "first seen",
     "last seen",
 )
+UNOWNED = "unowned"  # what the owner column says of a group nobody owns
 # What a steward can change of a group from its menu (the team backlog, issue 13).
 EDITS = (("owner", "Assign owner…"), ("tags", "Tags…"), ("note", "Note…"))
-_NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED, COL_WAITED)
-BARS = 10  # the chart shows the largest few; the table has them all
-LABEL_CHARS = 30
+_NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED, COL_WAITED, COL_TREND)
+_TREND_ARROWS = {"growing": "▲", "steady": "▶", "slowing": "▼", "stopped": "▼", "quiet": ""}
 
 
 def group_link(g: ErrorGroup) -> Link:
@@ -109,11 +108,8 @@ _SORTS: dict[int, GroupSort] = {
     COL_OWNER: GroupSort.OWNER,
     COL_TAGS: GroupSort.TAGS,
     COL_NOTE: GroupSort.NOTE,
+    COL_TREND: GroupSort.GROWTH,
 }
-
-
-def short(signature: str) -> str:
-    return signature if len(signature) <= LABEL_CHARS else signature[: LABEL_CHARS - 1] + "…"
 
 
 class GroupsModel(QAbstractTableModel):
@@ -180,20 +176,30 @@ class GroupsModel(QAbstractTableModel):
             return (
                 g.signature,
                 g.error_class,
-                f"{g.count:,}",
                 f"{g.open:,}",
                 _waited(g, self.now),
-                g.owner or "",
+                g.owner or UNOWNED,
                 ", ".join(g.tags),
                 g.note.replace("\n", " "),
+                _trend(g),
+                _release(g),
+                f"{g.count:,}",
                 f"{g.resolved:,}",
-                _when(g.first_seen),
                 _when(g.last_seen),
             )[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return _tooltip(g, col)
-        if role == Qt.ItemDataRole.ForegroundRole and col == COL_CLASS:
-            return QColor(class_colour(g.error_class))
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if col == COL_CLASS:
+                return QColor(class_colour(g.error_class))
+            if col == COL_OWNER and g.owner is None:
+                return QColor(style.MUTED)
+            if col == COL_TREND and g.trend == "growing":
+                return QColor(style.ALERT)
+        if role == Qt.ItemDataRole.FontRole and col == COL_OWNER and g.owner is None:
+            font = QFont()
+            font.setItalic(True)
+            return font
         if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -201,6 +207,25 @@ class GroupsModel(QAbstractTableModel):
 
 def _when(t: Any) -> str:
     return "" if t is None else minute(t)
+
+
+def _trend(g: ErrorGroup) -> str:
+    """``▲ +12``: new rows in the last 24 h, with the way they go."""
+    if g.trend == "quiet":
+        return ""
+    return f"{_TREND_ARROWS[g.trend]} +{g.last_24h:,}"
+
+
+def _release(g: ErrorGroup) -> str:
+    """``2026-03-09 · pesanan@2 · night_8.jsonl``: since when, through which release."""
+    if g.first_seen is None:
+        return ""
+    parts = [g.first_seen.strftime("%Y-%m-%d")]
+    if g.first_transform:
+        parts.append(g.first_transform)
+    if g.first_source or g.first_batch:
+        parts.append(g.first_source or (g.first_batch or "")[:8])
+    return " · ".join(parts)
 
 
 def _waited(g: ErrorGroup, now: dt.datetime) -> str:
@@ -219,72 +244,26 @@ def _tooltip(g: ErrorGroup, col: int) -> str | None:
         return g.note
     if col == COL_OWNER and g.owner:
         return f"Click: the rows of every group {g.owner} owns"
+    if col == COL_OWNER:
+        return "Nobody owns this group. Right-click: assign an owner"
+    if col == COL_TREND:
+        return g.trend_said()
+    if col == COL_FIRST and g.first_seen is not None:
+        return f"first failed {g.first_said()} (UTC)"
     if col == COL_TAGS and g.tags:
         return f"Click: the rows of every group tagged {g.tags[0]}"
     return None
 
 
-class GroupsChart(TrendChart):
-    """Horizontal bars, largest group on top, coloured by class."""
-
-    table_name = "error_groups"
-
-    def __init__(self) -> None:
-        super().__init__("", "dead letters")
-        self.items: dict[str, Any] = {}
-        self.groups: tuple[ErrorGroup, ...] = ()
-        self.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
-        self.getPlotItem().getAxis("left").setWidth(250)
-        self.bar_items: list[Any] = []
-
-    def draw(self, t: Trends) -> None:
-        for item in self.bar_items:
-            self.removeItem(item)
-        self.bar_items = []
-        self.groups = t.groups[:BARS]
-        n = len(self.groups)
-        # One item per class, so each keeps the table's class colour.
-        for cls in sorted({g.error_class for g in self.groups}):
-            idx = [i for i, g in enumerate(self.groups) if g.error_class == cls]
-            item = bars(
-                x0=np.zeros(len(idx)),
-                y=np.array([n - 1 - i for i in idx], dtype=float),
-                width=np.array([self.groups[i].count for i in idx], dtype=float),
-                height=0.7,
-                brush=class_colour(cls),
-            )
-            self.addItem(item)
-            self.bar_items.append(item)
-        axis = self.getPlotItem().getAxis("left")
-        axis.setTicks([[(float(n - 1 - i), short(g.signature)) for i, g in enumerate(self.groups)]])
-        top = max((g.count for g in self.groups), default=1)
-        self.getPlotItem().setXRange(0, top * 1.05, padding=0)
-        self.getPlotItem().setYRange(-0.6, max(n, 1) - 0.4, padding=0)
-
-    def describe(self, x: float, y: float) -> str | None:
-        link = self.pick(x, y)
-        if link is None:
-            return None
-        g = next(g for g in self.groups if ("signature", g.signature) in link.changes)
-        return f"{g.signature}\n{g.error_class}: {dead_letters(g.count)}, {g.open:,} open"
-
-    def pick(self, x: float, y: float) -> Link | None:
-        n = len(self.groups)
-        row = n - 1 - round(y)
-        if not 0 <= row < n or abs(y - round(y)) > 0.35 or x < 0:
-            return None
-        g = self.groups[row]
-        return group_link(g) if x <= g.count else None
-
-
-class GroupsView(QSplitter):
-    """The table beside the chart; a row or a bar chooses a group."""
+class GroupsView(QWidget):
+    """The error groups' table under its filter row (owner, tag, text); a row chooses a
+    group. Its bar chart (``GroupsChart``) is one of the tab's charts."""
 
     linked = Signal(object)  # Link
     editRequested = Signal(object, str)  # ErrorGroup, what (owner, tags, note)
 
     def __init__(self) -> None:
-        super().__init__(Qt.Orientation.Horizontal)
+        super().__init__()
         self.setObjectName("groupsView")
         self.model = GroupsModel(self)
         self.model.modelReset.connect(self._say_count)
@@ -305,12 +284,16 @@ class GroupsView(QSplitter):
         self.count_label = QLabel(objectName="groupsCount")
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 2)
+        row.setSpacing(6)
+        title = QLabel("<b>Error groups</b>", objectName="title_groups_table")
+        row.addWidget(title)
+        row.addSpacing(10)
         for label, widget in (("Owner", self.owner_combo), ("Tag", self.tag_combo)):
             shown = QLabel(label)
             shown.setBuddy(widget)
             row.addWidget(shown)
             row.addWidget(widget)
-            row.addSpacing(6)
+            row.addSpacing(8)
         row.addWidget(self.search, 1)
         row.addWidget(self.count_label)
         self.table = QTableView(objectName="groupsTable")
@@ -328,18 +311,20 @@ class GroupsView(QSplitter):
         # narrow); the last column takes what is left.
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
+        # Up to the release column, they fit a 1280-pixel window.
         widths = {
-            COL_SIGNATURE: 270,
-            COL_CLASS: 64,
-            COL_COUNT: 64,
-            COL_OPEN: 60,
-            COL_RESOLVED: 70,
+            COL_SIGNATURE: 280,
+            COL_CLASS: 70,
+            COL_OPEN: 56,
             COL_WAITED: 84,
-            COL_FIRST: 118,
-            COL_LAST: 118,
-            COL_OWNER: 70,
+            COL_OWNER: 90,
             COL_TAGS: 120,
-            COL_NOTE: 140,
+            COL_NOTE: 150,
+            COL_TREND: 64,
+            COL_FIRST: 250,
+            COL_COUNT: 64,
+            COL_RESOLVED: 70,
+            COL_LAST: 118,
         }
         for col, width in widths.items():
             self.table.setColumnWidth(col, width)
@@ -357,19 +342,15 @@ class GroupsView(QSplitter):
         )
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._menu)
-        self.chart = GroupsChart()
-        self.chart.linked.connect(self.linked)
-        left = QWidget()
-        column = QVBoxLayout(left)
+        column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addLayout(row)
         column.addWidget(self.table, 1)
-        self.addWidget(left)
-        self.addWidget(self.chart)
-        self.setStretchFactor(0, 3)
-        self.setStretchFactor(1, 2)
-        self.setSizes([900, 400])
+
+    def show_unowned(self) -> None:
+        """Only the groups nobody owns (the headline's count, clicked)."""
+        self.owner_combo.setCurrentIndex(max(self.owner_combo.findData(NOBODY), 0))
 
     def show_trends(self, t: Trends) -> None:
         owners = sorted({g.owner for g in t.groups if g.owner}, key=str.casefold)
@@ -377,7 +358,6 @@ class GroupsView(QSplitter):
         pickers.refill(self.owner_combo, [*OWNER_CHOICES, *((n, n) for n in owners)])
         pickers.refill(self.tag_combo, [*TAG_CHOICES, *((t, t) for t in tags)])
         self.model.set_groups(t.groups)
-        self.chart.show_trends(t)
 
     @Slot()
     def _narrow(self) -> None:

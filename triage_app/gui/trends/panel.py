@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -20,9 +21,15 @@ from triage_app.core.trends import chart_tables, write_csv
 from triage_app.gui import style
 from triage_app.gui.trends.base import TrendChart
 
+WHOLE_STORE = "whole store"
+
 
 class ChartPanel(QFrame):
+    """A chart under its title, with what it covers: the whole store, or the quarantine
+    table's filter (the "follows the filter" box, which a lead toggles)."""
+
     exported = Signal(str)  # a line for the status bar
+    followToggled = Signal(str, bool)  # the panel's name, follows the table's filter
 
     def __init__(
         self,
@@ -43,6 +50,16 @@ class ChartPanel(QFrame):
         self.title = QLabel(f"<b>{title}</b>", objectName=f"title_{name}")
         self.hint = QLabel(hint)
         self.hint.setStyleSheet(style.HINT)
+        self.hint.setMinimumWidth(20)  # elided by the layout, never pushing the buttons out
+        self.follow = QCheckBox("follows the filter", objectName=f"follow_{name}")
+        self.follow.setToolTip(
+            "Checked: this chart counts only the rows the quarantine table's filter "
+            "chooses. Unchecked: the whole store."
+        )
+        self.follow.setAccessibleName(f"{title} follows the table's filter")
+        self.follow.toggled.connect(lambda on: self.followToggled.emit(self.name, on))
+        self.scope = QLabel(WHOLE_STORE, objectName=f"scope_{name}")
+        self.scope.setStyleSheet(style.HINT)
         head.addWidget(self.title)
         head.addSpacing(8)
         head.addWidget(self.hint, 1)
@@ -55,11 +72,24 @@ class ChartPanel(QFrame):
         self.csv_button.setAccessibleName(f"Export {title} as CSV")
         head.addWidget(self.png_button)
         head.addWidget(self.csv_button)
+        foot = QHBoxLayout()
+        foot.setContentsMargins(0, 0, 0, 0)
+        foot.addWidget(self.follow)
+        foot.addWidget(self.scope, 1)
         v = QVBoxLayout(self)
         v.setContentsMargins(8, 6, 8, 6)
-        v.setSpacing(4)
+        v.setSpacing(2)
         v.addLayout(head)
         v.addWidget(body, 1)
+        v.addLayout(foot)
+
+    def say_scope(self, follows: bool, described: str) -> None:
+        """Say what the chart covers: the filter, in words, or the whole store."""
+        self.follow.blockSignals(True)
+        self.follow.setChecked(follows)
+        self.follow.blockSignals(False)
+        self.scope.setText(f"— {described}" if follows else f"— {WHOLE_STORE}")
+        self.scope.setToolTip(described if follows else "")
 
     def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
         b = QToolButton(text=text, objectName=f"{text[:3].lower()}_{self.name}")

@@ -36,7 +36,7 @@ from triage_app.gui.lifetime import dispose
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
 from triage_app.gui.trends.failures_chart import FailuresChart
-from triage_app.gui.trends.groups_view import GroupsChart
+from triage_app.gui.trends.groups_chart import GroupsChart
 from triage_app.gui.trends.rate_chart import RateChart
 
 CHART_SIZE = (1100, 440)

@@ -14,9 +14,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QScrollArea,
     QSpinBox,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -38,27 +40,36 @@ from triage_app.core.deadletters import DeadLetterFilter
 from triage_app.core.trends import (
     DEFAULT_SPIKE_FACTOR,
     DEFAULT_SPIKE_WINDOW,
-    AttemptsBucket,
+    Headline,
     Spike,
     SpikeRule,
     Trends,
-    attempts_histogram,
     banner_spike,
+    compute_filtered_trends,
     compute_trends,
 )
-from triage_app.core.vocabulary import plural
+from triage_app.core.trends.compute import FILTERED_PARTS
+from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.settings import settings_store
+from triage_app.gui.trends.groups_view import GroupsView
+from triage_app.gui.trends.headline_bar import HeadlineBar
+from triage_app.gui.trends.link import Link
 from triage_app.gui.workers import QueryThread
 
 if TYPE_CHECKING:
     from triage_app.gui.trends.base import TrendChart
 
 SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
-PANEL_MIN_HEIGHT = 200  # three rows fit a 900-pixel window under the banner
-GROUPS_MIN_HEIGHT = 340
+PANEL_MIN_HEIGHT = 210  # a chart's axes, bars and labels stay readable
+PANEL_MIN_WIDTH = 300
+GROUPS_MIN_HEIGHT = 150  # the groups' filter row, header and four groups
 FACTOR_KEY = "trends/spike_factor"
 WINDOW_KEY = "trends/spike_window"
+FOLLOW_KEY = "trends/follow/{}"
+# Which charts follow the quarantine table's filter until the lead says otherwise: the
+# attempts histogram, as it always did; the rest show the whole store.
+FOLLOWS_BY_DEFAULT = frozenset({"attempts"})
 PER_DAY_HINT = "quarantined, stacked by class (UTC days)"
 PER_BATCH_HINT = "quarantined per batch, from its counters"
 PRELOAD_AFTER_MS = 300
@@ -87,30 +98,54 @@ def _preload_chart_libraries() -> None:
 
 # What ``_build_charts`` makes: asked for before the tab was shown, they are built then.
 _CHART_ATTRIBUTES = frozenset(
-    {"failures", "backlog", "rate", "attempts", "groups", "per_day", "per_batch", "panels"}
+    {"failures", "backlog", "rate", "attempts", "groups_chart", "per_day", "per_batch", "panels"}
 )
 
 
+@dataclass(frozen=True)
+class TrendsRead:
+    """One refresh: the whole store, and the table's filter for the charts that follow it
+    (None when none does)."""
+
+    whole: Trends | None
+    chosen: Trends | None
+    parts: frozenset[str] = frozenset()  # the charts ``chosen`` was counted for
+
+
 def _trends_call(
-    f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule
-) -> Callable[[Workspace], Trends]:
-    def run(ws: Workspace) -> Trends:
-        return compute_trends(ws, f, since=since, rule=rule, top=None)  # every group: the backlog
+    f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule, following: frozenset[str]
+) -> Callable[[Workspace], TrendsRead]:
+    def run(ws: Workspace) -> TrendsRead:
+        whole = compute_trends(ws, None, since=since, rule=rule, top=None)  # every group
+        return TrendsRead(whole, _chosen(ws, f, since, rule, following), following)
 
     return run
+
+
+def _chosen_call(
+    f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule, following: frozenset[str]
+) -> Callable[[Workspace], TrendsRead]:
+    def run(ws: Workspace) -> TrendsRead:
+        return TrendsRead(None, _chosen(ws, f, since, rule, following), following)
+
+    return run
+
+
+def _chosen(
+    ws: Workspace,
+    f: DeadLetterFilter,
+    since: dt.date | None,
+    rule: SpikeRule,
+    following: frozenset[str],
+) -> Trends | None:
+    if not following:
+        return None
+    return compute_filtered_trends(ws, f, since=since, rule=rule, top=None, parts=following)
 
 
 def _spike_call(since: dt.date | None, rule: SpikeRule) -> Callable[[Workspace], Spike | None]:
     def run(ws: Workspace) -> Spike | None:
         return banner_spike(ws, since=since, rule=rule)
-
-    return run
-
-
-def _histogram_call(f: DeadLetterFilter) -> Callable[[Workspace], tuple[AttemptsBucket, ...]]:
-    def run(ws: Workspace) -> tuple[AttemptsBucket, ...]:
-        with ws.store.connect() as conn:
-            return attempts_histogram(conn, f)
 
     return run
 
@@ -127,7 +162,9 @@ class TrendsTab(QWidget):
         self.setObjectName("trendsTab")
         self.queries: QueryThread | None = None
         self.filter = DeadLetterFilter()
-        self.trends: Trends | None = None
+        self.trends: Trends | None = None  # the whole store
+        self.chosen: Trends | None = None  # the table's filter, for the charts that follow it
+        self._chosen_parts: frozenset[str] = frozenset()
         self.last_render_ms = 0.0
         self._stale = False  # refreshed while off screen: read again when shown
         self._settings = settings_store()
@@ -166,28 +203,55 @@ class TrendsTab(QWidget):
         self.window_spin.setAccessibleName("Spike window in batches")
         self.updated_label = QLabel(objectName="trendsUpdated")
         self.updated_label.setStyleSheet(style.HINT)
-        bar.addWidget(QLabel("Show"))
-        bar.addWidget(self.since_combo)
-        bar.addSpacing(16)
-        bar.addWidget(QLabel("Spike: rate above"))
-        bar.addWidget(self.factor_spin)
-        bar.addWidget(QLabel("the median of the previous"))
-        bar.addWidget(self.window_spin)
+        bar.setSpacing(6)  # a label never touches its box
+        for text, widget in (
+            ("Show", self.since_combo),
+            ("Spike: rate above", self.factor_spin),
+            ("the median of the previous", self.window_spin),
+        ):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            bar.addWidget(label)
+            bar.addWidget(widget)
+            bar.addSpacing(10 if widget is self.since_combo else 0)
         bar.addWidget(QLabel("batches"))
         bar.addStretch(1)
         bar.addWidget(self.updated_label)
 
+        # What a lead reads first, without scrolling at 1280x720: the headline, then the
+        # error groups with their owners; the charts below, in a pane of their own.
+        self.headline = HeadlineBar()
+        self.headline.unownedRequested.connect(self.show_unowned)
+        self.headline.spikeRequested.connect(self._show_batch)
+        self.groups = GroupsView()
+        self.groups.setMinimumHeight(GROUPS_MIN_HEIGHT)
+        self.groups.editRequested.connect(self.groupEditRequested)
+        self.groups.linked.connect(self.linked)
         # The charts come when the tab is first shown (``_build_charts``): they import
         # pyqtgraph and numpy, a third of a second the window's first page need not wait
         # for (issue 23: the first page at ten million rows under 0.5 s).
-        self._scroll = QScrollArea()
+        self._scroll = QScrollArea(objectName="trendsCharts")
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._scroll.setMinimumHeight(PANEL_MIN_HEIGHT // 2)
+        self.split = QSplitter(Qt.Orientation.Vertical, objectName="trendsSplit")
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.groups)
+        self.split.addWidget(self._scroll)
+        self.split.setStretchFactor(0, 5)
+        self.split.setStretchFactor(1, 6)
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
-        v.setSpacing(0)
+        v.setSpacing(4)
         v.addLayout(bar)
-        v.addWidget(self._scroll, 1)
+        head = QHBoxLayout()
+        head.setContentsMargins(6, 0, 6, 0)
+        head.addWidget(self.headline)
+        v.addLayout(head)
+        body = QHBoxLayout()
+        body.setContentsMargins(6, 0, 6, 4)
+        body.addWidget(self.split)
+        v.addLayout(body, 1)
 
     def __getattr__(self, name: str) -> Any:
         # A chart asked for before the tab was shown (a link, a test, the report): built
@@ -201,7 +265,7 @@ class TrendsTab(QWidget):
         from triage_app.gui.trends.attempts_chart import AttemptsChart
         from triage_app.gui.trends.backlog_chart import BacklogChart
         from triage_app.gui.trends.failures_chart import FailuresChart
-        from triage_app.gui.trends.groups_view import GroupsView
+        from triage_app.gui.trends.groups_chart import GroupsChart
         from triage_app.gui.trends.panel import ChartPanel
         from triage_app.gui.trends.rate_chart import RateChart
 
@@ -210,8 +274,7 @@ class TrendsTab(QWidget):
         self.backlog = BacklogChart()
         self.rate = RateChart()
         self.attempts = AttemptsChart()
-        self.groups = GroupsView()
-        self.groups.editRequested.connect(self.groupEditRequested)
+        self.groups_chart = GroupsChart()
 
         mode = QWidget()
         mh = QHBoxLayout(mode)
@@ -227,62 +290,91 @@ class TrendsTab(QWidget):
         hint = "click a bar: the table shows those rows"
         self.panels = {
             "failures": ChartPanel(
-                "failures",
-                "Failures over time",
-                PER_DAY_HINT,
-                self.failures,
-                self.failures,
-                mode,
+                "failures", "Failures over time", PER_DAY_HINT, self.failures, self.failures, mode
             ),
             "backlog": ChartPanel(
-                "backlog", "Backlog", "waiting for a person vs resolved", self.backlog, self.backlog
+                "backlog", "Backlog", "waiting vs resolved", self.backlog, self.backlog
             ),
             "rate": ChartPanel(
                 "rate", "Quarantine rate per batch", "spikes in red", self.rate, self.rate
             ),
             "attempts": ChartPanel(
-                "attempts",
-                "Attempts",
-                "over the table's filter; parked in red",
-                self.attempts,
-                self.attempts,
+                "attempts", "Attempts", "parked in red", self.attempts, self.attempts
             ),
             "groups": ChartPanel(
                 "groups",
-                "Error groups",
-                "one cause each: click to select its rows in the table",
-                self.groups,
-                self.groups.chart,
+                "Largest error groups",
+                "click a bar: its rows, selected",
+                self.groups_chart,
+                self.groups_chart,
             ),
         }
-        for chart in (self.failures, self.backlog, self.rate, self.attempts):
+        for chart in self.charts():
             chart.setToolTip(hint)
-        for chart in (self.failures, self.backlog, self.rate, self.attempts, self.groups):
             chart.linked.connect(self.linked)
         for panel in self.panels.values():
-            panel.setMinimumHeight(PANEL_MIN_HEIGHT)
+            panel.setMinimumSize(PANEL_MIN_WIDTH, PANEL_MIN_HEIGHT)
             panel.exported.connect(self.message)
-        # The groups are the team's backlog, worked in: room for a dozen of them.
-        self.panels["groups"].setMinimumHeight(GROUPS_MIN_HEIGHT)
+            panel.followToggled.connect(self._on_follow)
+        self._say_scopes()
 
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
-        grid.setContentsMargins(6, 4, 6, 6)
+        grid.setContentsMargins(0, 4, 0, 0)
         grid.setSpacing(6)
         grid.addWidget(self.panels["failures"], 0, 0)
         grid.addWidget(self.panels["backlog"], 0, 1)
-        grid.addWidget(self.panels["rate"], 1, 0)
-        grid.addWidget(self.panels["attempts"], 1, 1)
-        grid.addWidget(self.panels["groups"], 2, 0, 1, 2)
-        grid.setRowStretch(0, 2)
-        grid.setRowStretch(1, 2)
-        grid.setRowStretch(2, 3)
-        grid.setColumnStretch(0, 3)
-        grid.setColumnStretch(1, 2)
+        grid.addWidget(self.panels["rate"], 0, 2)
+        grid.addWidget(self.panels["groups"], 1, 0, 1, 2)
+        grid.addWidget(self.panels["attempts"], 1, 2)
+        for col in range(3):
+            grid.setColumnStretch(col, 1)
         self._scroll.setWidget(grid_host)
 
     def charts(self) -> list[TrendChart]:
-        return [self.failures, self.backlog, self.rate, self.attempts, self.groups.chart]
+        return [self.failures, self.backlog, self.rate, self.attempts, self.groups_chart]
+
+    def chart_of(self, name: str) -> TrendChart:
+        return {
+            "failures": self.failures,
+            "backlog": self.backlog,
+            "rate": self.rate,
+            "attempts": self.attempts,
+            "groups": self.groups_chart,
+        }[name]
+
+    # -- which charts follow the table's filter ---------------------------------------------
+    def follows(self, name: str) -> bool:
+        stored = self._settings.value(FOLLOW_KEY.format(name), name in FOLLOWS_BY_DEFAULT)
+        return stored in (True, "true", "1", 1)
+
+    def following(self) -> frozenset[str]:
+        return frozenset(n for n in FILTERED_PARTS if self.follows(n))
+
+    def set_follows(self, name: str, on: bool) -> None:
+        """Make chart ``name`` follow the table's filter (or show the whole store), and
+        read its numbers again."""
+        self._settings.setValue(FOLLOW_KEY.format(name), on)
+        if self._charts_built:
+            self._say_scopes()
+        self._read_chosen() if on else self._draw_all()
+
+    @Slot(str, bool)
+    def _on_follow(self, name: str, on: bool) -> None:
+        self.set_follows(name, on)
+
+    def _say_scopes(self) -> None:
+        described = self.filter.describe()
+        for name, panel in self.panels.items():
+            panel.say_scope(self.follows(name), f"the table's filter: {described}")
+
+    @Slot()
+    def show_unowned(self) -> None:
+        self.groups.show_unowned()
+
+    @Slot(str)
+    def _show_batch(self, batch_id: str) -> None:
+        self.linked.emit(Link(f"batch {batch_id[:8]}", (("batch_id", batch_id), ("status", ALL))))
 
     # -- the workspace --------------------------------------------------------------------
     def open_workspace(self, config: WorkspaceConfig | None) -> None:
@@ -326,10 +418,22 @@ class TrendsTab(QWidget):
             return
         self._stale = False
         self.queries.submit(
-            _trends_call(self.filter, self.since(), self.rule()),
-            self.show_trends,
+            _trends_call(self.filter, self.since(), self.rule(), self.following()),
+            self.show_read,
             self._failed,
             key="trends",
+        )
+
+    def _read_chosen(self) -> None:
+        """Only what the charts that follow the table's filter show."""
+        if self.queries is None or not self.isVisible():
+            self._stale = True
+            return
+        self.queries.submit(
+            _chosen_call(self.filter, self.since(), self.rule(), self.following()),
+            self.show_read,
+            self._failed,
+            key="trends-chosen",
         )
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -341,41 +445,55 @@ class TrendsTab(QWidget):
         if not self._charts_built:
             self._build_charts()
             if self.trends is not None:  # numbers read before the charts existed
-                self._draw(self.trends)
+                self._draw_all()
 
     def set_filter(self, f: DeadLetterFilter) -> None:
-        """The table's filter changed: only the attempts histogram follows it."""
+        """The table's filter changed: the charts that follow it read it again."""
         if f == self.filter:
             return
         self.filter = f
-        if self.queries is not None and self.isVisible():
-            self.queries.submit(
-                _histogram_call(f), self.attempts.show_buckets, self._failed, key="trends-attempts"
-            )
-        else:
-            self._stale = True
+        if self._charts_built:
+            self._say_scopes()
+        if self.following():
+            self._read_chosen()
 
     def busy(self) -> bool:
         return self.queries is not None and self.queries.busy()
 
     @Slot(object)
-    def show_trends(self, t: Trends) -> None:
-        self.trends = t
-        self._draw(t)
+    def show_read(self, read: TrendsRead) -> None:
+        if read.whole is not None:
+            self.trends = read.whole
+        if read.parts or read.whole is None:
+            self.chosen, self._chosen_parts = read.chosen, read.parts
+        if self.trends is None:
+            return
+        t = self.trends
+        self.headline.show_headline(Headline.of(t))
+        self.groups.show_trends(t)
+        self._draw_all()
         total = sum(g.count for g in t.groups)
         self.updated_label.setText(
             f"{plural(len(t.per_batch), 'batch')} · updated {local_time_of_day()}"
             if t.per_batch or total
             else "no dead letters yet"
         )
-        self.spikeChanged.emit(t.banner_spike())
+        if read.whole is not None:
+            self.spikeChanged.emit(t.banner_spike())
         self.updated.emit()
 
-    def _draw(self, t: Trends) -> None:
+    def show_trends(self, t: Trends) -> None:
+        """Show ``t`` (the whole store) everywhere; a chart that follows the filter keeps
+        its own numbers until they are read."""
+        self.show_read(TrendsRead(t, self.chosen, self._chosen_parts))
+
+    def _draw_all(self) -> None:
+        if self.trends is None or not self._charts_built:
+            return
         started = time.perf_counter()
-        for chart in (self.failures, self.backlog, self.rate, self.attempts):
-            chart.show_trends(t)
-        self.groups.show_trends(t)
+        for name in FILTERED_PARTS:
+            chosen = self.chosen if name in self._chosen_parts and self.follows(name) else None
+            self.chart_of(name).show_trends(chosen or self.trends)
         self.last_render_ms = (time.perf_counter() - started) * 1000
 
     def _failed(self, message: str) -> None:
