@@ -21,7 +21,11 @@ class BacklogChart(TrendChart):
     table_name = "backlog"
 
     def __init__(self) -> None:
-        super().__init__("waiting for a person", axis_items={"bottom": DayAxis()})
+        super().__init__(
+            "waiting for a person",
+            axis_items={"bottom": DayAxis()},
+            counts=("left", "right"),
+        )
         item = self.getPlotItem()
         item.getAxis("left").setTextPen(pg.mkPen(style.OPEN))
         item.setLabel("left", "waiting for a person", color=style.OPEN)

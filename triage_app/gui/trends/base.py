@@ -1,5 +1,6 @@
-"""What every Trends chart shares: a white plot with readable axes, the class colours of
-the quarantine table, a click that becomes a table filter, and PNG export."""
+"""What every Trends chart shares: a white plot with readable axes (whole-number ticks on
+the axes that count), the class colours of the quarantine table, a click that becomes a
+table filter, and PNG export."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.lifetime import dispose
+from triage_app.gui.trends.count_axis import CountAxis
 from triage_app.gui.trends.link import Link
 
 GRID_ALPHA = 0.15
 DAY_SECONDS = 86_400.0
 HEADROOM = 1.28  # the y range above the tallest value: room for the legend row
+RIGHT_MARGIN = 14  # pixels right of the plot
 
 
 def dead_letters(n: int) -> str:
@@ -38,14 +41,31 @@ def _dispose_all(objects: list[QObject], *_: object) -> None:
         dispose(obj)
 
 
+def style_axis(axis: pg.AxisItem) -> None:
+    """The charts' axis look: dark text and line, the tick font at 9 pt."""
+    font = QFont()
+    font.setPointSize(9)
+    axis.setPen(pg.mkPen(style.TEXT))
+    axis.setTextPen(pg.mkPen(style.TEXT))
+    axis.setStyle(tickFont=font, tickTextOffset=4)
+
+
 class TrendChart(pg.PlotWidget):
     """A pyqtgraph plot styled for reading at a glance; subclasses draw one chart."""
 
     linked = Signal(object)  # Link
     table_name = ""  # the chart_tables() entry its CSV export writes
 
-    def __init__(self, left: str, bottom: str = "", axis_items: dict[str, Any] | None = None):
-        super().__init__(background="w", axisItems=axis_items or {})
+    def __init__(
+        self,
+        left: str,
+        bottom: str = "",
+        axis_items: dict[str, Any] | None = None,
+        counts: tuple[str, ...] = (),
+    ):
+        """``counts``: the axes that count dead letters, ticked on whole numbers."""
+        axes = {name: CountAxis(name) for name in counts} | (axis_items or {})
+        super().__init__(background="w", axisItems=axes)
         self.setObjectName(type(self).__name__)
         self.setAntialiasing(True)
         item = self.getPlotItem()
@@ -57,13 +77,10 @@ class TrendChart(pg.PlotWidget):
         item.setMenuEnabled(False)
         item.hideButtons()
         item.showGrid(x=False, y=True, alpha=GRID_ALPHA)
-        font = QFont()
-        font.setPointSize(9)
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(style.TEXT))
-            axis.setTextPen(pg.mkPen(style.TEXT))
-            axis.setStyle(tickFont=font, tickTextOffset=4)
+        for name in ("left", "bottom", "right"):
+            style_axis(item.getAxis(name))
+        # Room at the right for the last tick label's overhang, where no axis is.
+        item.layout.setContentsMargins(1, 1, RIGHT_MARGIN, 1)
         item.setLabel("left", left, color=style.TEXT)
         if bottom:
             item.setLabel("bottom", bottom, color=style.TEXT)

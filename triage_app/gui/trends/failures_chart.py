@@ -13,7 +13,14 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, CLASSES, plural
 from triage_app.gui import style
 from triage_app.gui.style import class_colour
-from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, bars, day_x
+from triage_app.gui.trends.base import (
+    DAY_SECONDS,
+    HEADROOM,
+    TrendChart,
+    bars,
+    day_x,
+    style_axis,
+)
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
 
@@ -23,8 +30,11 @@ class FailuresChart(TrendChart):
 
     def __init__(self) -> None:
         self.date_axis = DayAxis()
-        super().__init__("dead letters quarantined", axis_items={"bottom": self.date_axis})
+        super().__init__(
+            "dead letters quarantined", axis_items={"bottom": self.date_axis}, counts=("left",)
+        )
         self.batch_axis = BatchAxis()
+        style_axis(self.batch_axis)
         self.mode = "day"
         self.legend(columns=3)
         self.stack: dict[str, pg.BarGraphItem] = {}
