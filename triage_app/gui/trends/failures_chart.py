@@ -47,12 +47,13 @@ class FailuresChart(TrendChart):
         self._keys: list[object] = []  # a date per bar, or a batch id
         self._purged: list[int] = []  # per bar: rows of it a retention purge removed
         # Names each purge: its rows are still counted in the bars, no longer in the table.
+        # At the right of the legend's row, above the plot: never over a bar.
         self.purge_note = pg.TextItem(
             "", color=style.NOTE_TEXT, fill=pg.mkBrush(style.NOTE_FILL), anchor=(1, 0)
         )
-        self.purge_note.setZValue(10)
         self.purge_note.hide()
-        self.addItem(self.purge_note, ignoreBounds=True)
+        self.purge_note.setParentItem(self.legend_row)
+        self.legend_row.geometryChanged.connect(self._place_purge_note)
 
     @property
     def table_name(self) -> str:  # type: ignore[override]
@@ -94,7 +95,7 @@ class FailuresChart(TrendChart):
             item.setXRange(min(self._x) - pad, max(self._x) + pad, padding=0)
         top = (float(base.max()) if len(base) else 1.0) * HEADROOM or 1.0
         item.setYRange(0, top, padding=0)
-        self._show_purges(t, top)
+        self._show_purges(t)
 
     def purge_text(self, t: Trends) -> str:
         """One line per purge: "N rows purged on DATE", and that the bars still count them."""
@@ -106,15 +107,20 @@ class FailuresChart(TrendChart):
         lines[-1] += " · still counted in the bars"
         return "\n".join(lines)
 
-    def _show_purges(self, t: Trends, top: float) -> None:
+    def _show_purges(self, t: Trends) -> None:
         text = self.purge_text(t) if self.mode == "day" else ""
         self.purge_note.setText(text)
-        if not text or not self._x:
-            self.purge_note.hide()
-            return
-        # Top right, in the headroom beside the legend's row.
-        self.purge_note.setPos(max(self._x) + DAY_SECONDS * 0.8, top)
-        self.purge_note.show()
+        self.purge_note.setVisible(bool(text and self._x))
+        self._place_purge_note()
+
+    def _place_purge_note(self) -> None:
+        """At the right of the legend; under it where the row is too narrow for both."""
+        row = self.legend_row.size().width()
+        legend = self.getPlotItem().legend
+        note = self.purge_note.boundingRect().width()
+        beside = legend is None or legend.width() + note + 12 <= row
+        self.purge_note.setPos(row, 0 if beside or legend is None else legend.height() + 2)
+        self.legend_row.fit()
 
     def pick(self, x: float, y: float) -> Link | None:
         if not self._x:
