@@ -65,9 +65,14 @@ class FailuresChart(TrendChart):
         self.mode = mode
         axis = self.date_axis if mode == "day" else self.batch_axis
         self.getPlotItem().setAxisItems({"bottom": axis})
-        self.getPlotItem().setLabel("bottom", "" if mode == "day" else "batch (started)")
+        self._label_batches()
         if self.trends is not None:
             self.draw(self.trends)
+
+    def _label_batches(self) -> None:
+        """Per batch, the axis says what names the bars: source files, or batch ids."""
+        text = "" if self.mode == "day" else f"batch ({self.batch_axis.kind})"
+        self.getPlotItem().setLabel("bottom", text, color=style.TEXT)
 
     def draw(self, t: Trends) -> None:
         if self.mode == "day":
@@ -82,6 +87,7 @@ class FailuresChart(TrendChart):
             counts = {c: [float(b.by_class.get(c, 0)) for b in t.per_batch] for c in CLASSES}
             self._purged = [0] * len(t.per_batch)  # batch counters outlive a purge as they are
             self.batch_axis.set_batches(t.per_batch)
+            self._label_batches()
             width = 0.8
         self._heights = counts
         base = np.zeros(len(self._x))
