@@ -15,8 +15,8 @@ class AttemptsChart(TrendChart):
     table_name = "attempts"
 
     def __init__(self) -> None:
-        super().__init__("dead letters", "attempts")
-        self.legend(columns=2, right=True)  # the tallest bar is usually the first
+        super().__init__("dead letters", "attempts", counts=("left",))
+        self.legend(columns=2)
         self.waiting = bars(x=[], height=[], width=0.6, brush=style.WAITING, name="not parked")
         self.parked = bars(x=[], height=[], width=0.6, brush=style.ALERT, name="parked")
         self.addItem(self.waiting)

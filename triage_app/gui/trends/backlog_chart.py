@@ -13,6 +13,11 @@ from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, day_x
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import DayAxis
 
+# Up to this many days each day is marked with a point on both lines: a line of one day is
+# nothing but its point, and on a few days the points say where the days are.
+MARKED_DAYS = 31
+MARKER_SIZE = 7
+
 
 class BacklogChart(TrendChart):
     """Two y axes: the queue (left) is a few thousand while resolved-all-time (right) grows
@@ -21,7 +26,11 @@ class BacklogChart(TrendChart):
     table_name = "backlog"
 
     def __init__(self) -> None:
-        super().__init__("waiting for a person", axis_items={"bottom": DayAxis()})
+        super().__init__(
+            "waiting for a person",
+            axis_items={"bottom": DayAxis()},
+            counts=("left", "right"),
+        )
         item = self.getPlotItem()
         item.getAxis("left").setTextPen(pg.mkPen(style.OPEN))
         item.setLabel("left", "waiting for a person", color=style.OPEN)
@@ -56,8 +65,19 @@ class BacklogChart(TrendChart):
     def draw(self, t: Trends) -> None:
         self._x = [day_x(p.day) for p in t.backlog]
         x = np.array(self._x)
-        self.open_line.setData(x, np.array([p.open for p in t.backlog], dtype=float))
-        self.resolved_line.setData(x, np.array([p.resolved for p in t.backlog], dtype=float))
+        marked = len(self._x) <= MARKED_DAYS
+        for line, colour, values in (
+            (self.open_line, style.OPEN, [p.open for p in t.backlog]),
+            (self.resolved_line, style.RESOLVED, [p.resolved for p in t.backlog]),
+        ):
+            line.setData(
+                x,
+                np.array(values, dtype=float),
+                symbol="o" if marked else None,
+                symbolSize=MARKER_SIZE,
+                symbolPen=pg.mkPen(colour),
+                symbolBrush=pg.mkBrush(colour),
+            )
         item = self.getPlotItem()
         if self._x:
             item.setXRange(

@@ -1,5 +1,6 @@
-"""What every Trends chart shares: a white plot with readable axes, the class colours of
-the quarantine table, a click that becomes a table filter, and PNG export."""
+"""What every Trends chart shares: a white plot with readable axes (whole-number ticks on
+the axes that count), the class colours of the quarantine table, a legend in a row of its
+own above the plot, a click that becomes a table filter, and PNG export."""
 
 from __future__ import annotations
 
@@ -11,17 +12,22 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QSizePolicy, QToolTip
 
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.lifetime import dispose
+from triage_app.gui.trends.count_axis import CountAxis
 from triage_app.gui.trends.link import Link
 
 GRID_ALPHA = 0.15
 DAY_SECONDS = 86_400.0
-HEADROOM = 1.28  # the y range above the tallest value: room for the legend row
+# The y range above the tallest value: a little air, so a bar or a line's point never
+# touches the frame (the legend has a row of its own, outside the plot).
+HEADROOM = 1.06
+LEGEND_GAP = 4  # pixels between the legend row and the plot
+RIGHT_MARGIN = 14  # pixels right of the plot
 
 
 def dead_letters(n: int) -> str:
@@ -38,14 +44,58 @@ def _dispose_all(objects: list[QObject], *_: object) -> None:
         dispose(obj)
 
 
+def style_axis(axis: pg.AxisItem) -> None:
+    """The charts' axis look: dark text and line, the tick font at 9 pt."""
+    font = QFont()
+    font.setPointSize(9)
+    axis.setPen(pg.mkPen(style.TEXT))
+    axis.setTextPen(pg.mkPen(style.TEXT))
+    axis.setStyle(tickFont=font, tickTextOffset=4)
+
+
+class LegendRow(pg.GraphicsWidget):
+    """A row of the PlotItem's layout between its title and its view box, as wide as the
+    view box: what is drawn here (the legend, a note) never covers a bar or a line. Its
+    height follows what it holds; empty, it takes none."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.fit()
+
+    def fit(self) -> None:
+        shown = [c for c in self.childItems() if c.isVisible()]
+        bottom = max((c.mapRectToParent(c.boundingRect()).bottom() for c in shown), default=0)
+        height = bottom + LEGEND_GAP if bottom > 0 else 0
+        self.setMinimumHeight(height)
+        self.setMaximumHeight(height)
+        self.setPreferredHeight(height)
+        self.updateGeometry()
+
+
+class RowLegend(pg.LegendItem):
+    """A legend that stays in its row: pyqtgraph's can be dragged over the data."""
+
+    def mouseDragEvent(self, ev: Any) -> None:
+        ev.ignore()
+
+
 class TrendChart(pg.PlotWidget):
     """A pyqtgraph plot styled for reading at a glance; subclasses draw one chart."""
 
     linked = Signal(object)  # Link
     table_name = ""  # the chart_tables() entry its CSV export writes
 
-    def __init__(self, left: str, bottom: str = "", axis_items: dict[str, Any] | None = None):
-        super().__init__(background="w", axisItems=axis_items or {})
+    def __init__(
+        self,
+        left: str,
+        bottom: str = "",
+        axis_items: dict[str, Any] | None = None,
+        counts: tuple[str, ...] = (),
+    ):
+        """``counts``: the axes that count dead letters, ticked on whole numbers."""
+        axes = {name: CountAxis(name) for name in counts} | (axis_items or {})
+        super().__init__(background="w", axisItems=axes)
         self.setObjectName(type(self).__name__)
         self.setAntialiasing(True)
         item = self.getPlotItem()
@@ -57,13 +107,10 @@ class TrendChart(pg.PlotWidget):
         item.setMenuEnabled(False)
         item.hideButtons()
         item.showGrid(x=False, y=True, alpha=GRID_ALPHA)
-        font = QFont()
-        font.setPointSize(9)
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(style.TEXT))
-            axis.setTextPen(pg.mkPen(style.TEXT))
-            axis.setStyle(tickFont=font, tickTextOffset=4)
+        for name in ("left", "bottom", "right"):
+            style_axis(item.getAxis(name))
+        # Room at the right for the last tick label's overhang, where no axis is.
+        item.layout.setContentsMargins(1, 1, RIGHT_MARGIN, 1)
         item.setLabel("left", left, color=style.TEXT)
         if bottom:
             item.setLabel("bottom", bottom, color=style.TEXT)
@@ -75,14 +122,21 @@ class TrendChart(pg.PlotWidget):
         self.scene().sigMouseClicked.connect(self._on_click)
         self.scene().sigMouseMoved.connect(self._on_hover)
         self.trends: Trends | None = None
+        # The legend row takes the top axis's cell of the PlotItem's layout (row 1, between
+        # the title and the view box): no chart shows a top axis.
+        item.layout.removeItem(item.getAxis("top"))
+        self.legend_row = LegendRow()
+        item.layout.addItem(self.legend_row, 1, 1)
 
-    def legend(self, columns: int = 1, right: bool = False) -> pg.LegendItem:
-        """One row at the top (left, or right), over the headroom the y range leaves."""
-        legend = self.getPlotItem().addLegend(
-            offset=(-6 if right else 6, 2), labelTextColor=style.TEXT, colCount=columns
-        )
-        legend.setBrush(pg.mkBrush(255, 255, 255, 220))
-        legend.setPen(pg.mkPen(style.RULE))
+    def legend(self, columns: int = 1) -> pg.LegendItem:
+        """The legend, at the left of the row above the plot: items added with a ``name``
+        after this join it."""
+        legend = RowLegend(labelTextColor=style.TEXT, colCount=columns, frame=False)
+        legend.setParentItem(self.legend_row)
+        legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(0, 0))
+        legend.geometryChanged.connect(self.legend_row.fit)
+        self.getPlotItem().legend = legend  # PlotItem.addItem() adds named items to it
+        self.legend_row.fit()
         return legend
 
     def show_trends(self, t: Trends) -> None:

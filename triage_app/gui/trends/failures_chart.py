@@ -13,7 +13,14 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, CLASSES, plural
 from triage_app.gui import style
 from triage_app.gui.style import class_colour
-from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, bars, day_x
+from triage_app.gui.trends.base import (
+    DAY_SECONDS,
+    HEADROOM,
+    TrendChart,
+    bars,
+    day_x,
+    style_axis,
+)
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
 
@@ -23,8 +30,11 @@ class FailuresChart(TrendChart):
 
     def __init__(self) -> None:
         self.date_axis = DayAxis()
-        super().__init__("dead letters quarantined", axis_items={"bottom": self.date_axis})
+        super().__init__(
+            "dead letters quarantined", axis_items={"bottom": self.date_axis}, counts=("left",)
+        )
         self.batch_axis = BatchAxis()
+        style_axis(self.batch_axis)
         self.mode = "day"
         self.legend(columns=3)
         self.stack: dict[str, pg.BarGraphItem] = {}
@@ -37,12 +47,13 @@ class FailuresChart(TrendChart):
         self._keys: list[object] = []  # a date per bar, or a batch id
         self._purged: list[int] = []  # per bar: rows of it a retention purge removed
         # Names each purge: its rows are still counted in the bars, no longer in the table.
+        # At the right of the legend's row, above the plot: never over a bar.
         self.purge_note = pg.TextItem(
             "", color=style.NOTE_TEXT, fill=pg.mkBrush(style.NOTE_FILL), anchor=(1, 0)
         )
-        self.purge_note.setZValue(10)
         self.purge_note.hide()
-        self.addItem(self.purge_note, ignoreBounds=True)
+        self.purge_note.setParentItem(self.legend_row)
+        self.legend_row.geometryChanged.connect(self._place_purge_note)
 
     @property
     def table_name(self) -> str:  # type: ignore[override]
@@ -54,9 +65,14 @@ class FailuresChart(TrendChart):
         self.mode = mode
         axis = self.date_axis if mode == "day" else self.batch_axis
         self.getPlotItem().setAxisItems({"bottom": axis})
-        self.getPlotItem().setLabel("bottom", "" if mode == "day" else "batch (started)")
+        self._label_batches()
         if self.trends is not None:
             self.draw(self.trends)
+
+    def _label_batches(self) -> None:
+        """Per batch, the axis says what names the bars: source files, or batch ids."""
+        text = "" if self.mode == "day" else f"batch ({self.batch_axis.kind})"
+        self.getPlotItem().setLabel("bottom", text, color=style.TEXT)
 
     def draw(self, t: Trends) -> None:
         if self.mode == "day":
@@ -71,6 +87,7 @@ class FailuresChart(TrendChart):
             counts = {c: [float(b.by_class.get(c, 0)) for b in t.per_batch] for c in CLASSES}
             self._purged = [0] * len(t.per_batch)  # batch counters outlive a purge as they are
             self.batch_axis.set_batches(t.per_batch)
+            self._label_batches()
             width = 0.8
         self._heights = counts
         base = np.zeros(len(self._x))
@@ -84,7 +101,7 @@ class FailuresChart(TrendChart):
             item.setXRange(min(self._x) - pad, max(self._x) + pad, padding=0)
         top = (float(base.max()) if len(base) else 1.0) * HEADROOM or 1.0
         item.setYRange(0, top, padding=0)
-        self._show_purges(t, top)
+        self._show_purges(t)
 
     def purge_text(self, t: Trends) -> str:
         """One line per purge: "N rows purged on DATE", and that the bars still count them."""
@@ -96,15 +113,20 @@ class FailuresChart(TrendChart):
         lines[-1] += " · still counted in the bars"
         return "\n".join(lines)
 
-    def _show_purges(self, t: Trends, top: float) -> None:
+    def _show_purges(self, t: Trends) -> None:
         text = self.purge_text(t) if self.mode == "day" else ""
         self.purge_note.setText(text)
-        if not text or not self._x:
-            self.purge_note.hide()
-            return
-        # Top right, in the headroom beside the legend's row.
-        self.purge_note.setPos(max(self._x) + DAY_SECONDS * 0.8, top)
-        self.purge_note.show()
+        self.purge_note.setVisible(bool(text and self._x))
+        self._place_purge_note()
+
+    def _place_purge_note(self) -> None:
+        """At the right of the legend; under it where the row is too narrow for both."""
+        row = self.legend_row.size().width()
+        legend = self.getPlotItem().legend
+        note = self.purge_note.boundingRect().width()
+        beside = legend is None or legend.width() + note + 12 <= row
+        self.purge_note.setPos(row, 0 if beside or legend is None else legend.height() + 2)
+        self.legend_row.fit()
 
     def pick(self, x: float, y: float) -> Link | None:
         if not self._x:

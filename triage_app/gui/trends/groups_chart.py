@@ -28,7 +28,7 @@ class GroupsChart(TrendChart):
     table_name = "error_groups"
 
     def __init__(self) -> None:
-        super().__init__("", "dead letters")
+        super().__init__("", "dead letters", counts=("bottom",))
         self.items: dict[str, Any] = {}
         self.groups: tuple[ErrorGroup, ...] = ()
         self.getPlotItem().showGrid(x=True, y=False, alpha=0.15)

@@ -12,6 +12,7 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.trends.base import HEADROOM, TrendChart, bars
+from triage_app.gui.trends.count_axis import EndsAxis
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis
 
@@ -21,7 +22,10 @@ class RateChart(TrendChart):
 
     def __init__(self) -> None:
         self.batch_axis = BatchAxis()
-        super().__init__("% of rows quarantined", axis_items={"bottom": self.batch_axis})
+        super().__init__(
+            "% of rows quarantined",
+            axis_items={"bottom": self.batch_axis, "left": EndsAxis("left")},
+        )
         self.legend(columns=3)
         self.normal = bars(x=[], height=[], width=0.8, brush=style.RATE, name="rate")
         self.spiked = bars(x=[], height=[], width=0.8, brush=style.ALERT, name="spike")
