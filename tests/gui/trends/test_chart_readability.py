@@ -24,7 +24,7 @@ from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
 from triage_app.gui.trends.count_axis import CountAxis, count_text
 from triage_app.gui.trends.failures_chart import FailuresChart
-from triage_app.gui.trends.groups_view import GroupsChart
+from triage_app.gui.trends.groups_chart import GroupsChart
 from triage_app.gui.trends.rate_chart import RateChart
 from triage_app.gui.trends.time_axis import BatchAxis
 

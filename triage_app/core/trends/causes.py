@@ -132,6 +132,29 @@ class SpikeCause:
             "sentence": self.sentence(),
         }
 
+    def short(self) -> str:
+        """The verdict in one sentence, for a banner (``sentence`` has the evidence)."""
+        v, t = self.verdict, self.transform
+        n = self.quarantined
+        main = self.by_class.get(self.main_class or "", 0)
+        of = f"all {n:,}" if main == n else f"{main:,} of {n:,}"
+        if v is Verdict.DATA:
+            same = next((g for g in self.top if g.error_class == ErrorClass.DATA), None)
+            what = (
+                f"{plural(same.count, 'row')} that fail the same check ({same.signature})"
+                if same is not None
+                else f"{plural(main, 'row')} that fail its checks"
+            )
+            release = "is new, but these are data errors" if self.new_version else "is not new"
+            return f"The source sent {what}; {t} {release}."
+        if v is Verdict.RELEASE:
+            return f"Code errors ({of}) and {t} is new: the release likely broke the transform."
+        if v is Verdict.CODE:
+            return f"Code errors ({of}) through {t}, which is not new: likely new input."
+        if v is Verdict.TRANSIENT:
+            return f"Transient errors ({of}): something was down; a re-drive should load them."
+        return f"No one class holds most rows ({self.mix()})."
+
     def sentence(self) -> str:
         """The cause, in one or two sentences a lead can forward."""
         n, v = self.quarantined, self.verdict

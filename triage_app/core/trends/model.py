@@ -117,6 +117,20 @@ class Spike:
         )
         return f"{said} {self.cause.sentence()}" if self.cause is not None else said
 
+    def short_message(self) -> str:
+        """Two lines for the banner: the batch, its rate against the usual, the verdict."""
+        b = self.batch
+        usual = (
+            f"{self.ratio:.1f}x the usual {self.baseline:.1%}"
+            if self.baseline
+            else ("where the batches before quarantined almost nothing")
+        )
+        said = (
+            f"Spike in batch {b.batch_id[:8]} ({b.source_name}, {b.transform}): "
+            f"{b.rate:.1%} quarantined, {usual}."
+        )
+        return f"{said} {self.cause.short()}" if self.cause is not None else said
+
 
 @dataclass(frozen=True)
 class Trends:

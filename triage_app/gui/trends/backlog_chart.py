@@ -27,13 +27,13 @@ class BacklogChart(TrendChart):
 
     def __init__(self) -> None:
         super().__init__(
-            "waiting for a person",
+            "waiting",
             axis_items={"bottom": DayAxis()},
             counts=("left", "right"),
         )
         item = self.getPlotItem()
         item.getAxis("left").setTextPen(pg.mkPen(style.OPEN))
-        item.setLabel("left", "waiting for a person", color=style.OPEN)
+        item.setLabel("left", "waiting", color=style.OPEN)
         legend = self.legend(columns=2)
         self.open_line = self.plot(
             [], [], pen=pg.mkPen(style.OPEN, width=2.5), name="open + parked (left)"

@@ -30,9 +30,7 @@ class FailuresChart(TrendChart):
 
     def __init__(self) -> None:
         self.date_axis = DayAxis()
-        super().__init__(
-            "dead letters quarantined", axis_items={"bottom": self.date_axis}, counts=("left",)
-        )
+        super().__init__("quarantined", axis_items={"bottom": self.date_axis}, counts=("left",))
         self.batch_axis = BatchAxis()
         style_axis(self.batch_axis)
         self.mode = "day"

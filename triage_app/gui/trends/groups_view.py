@@ -217,14 +217,15 @@ def _trend(g: ErrorGroup) -> str:
 
 
 def _release(g: ErrorGroup) -> str:
-    """``2026-03-09 · pesanan@2 · night_8.jsonl``: since when, through which release."""
+    """``2026-03-09 · pesanan@2 · 0123abcd``: since when, through which release, in which
+    batch (its source file is in the tooltip)."""
     if g.first_seen is None:
         return ""
     parts = [g.first_seen.strftime("%Y-%m-%d")]
     if g.first_transform:
         parts.append(g.first_transform)
-    if g.first_source or g.first_batch:
-        parts.append(g.first_source or (g.first_batch or "")[:8])
+    if g.first_batch:
+        parts.append(g.first_batch[:8])
     return " · ".join(parts)
 
 
@@ -321,7 +322,7 @@ class GroupsView(QWidget):
             COL_TAGS: 120,
             COL_NOTE: 150,
             COL_TREND: 64,
-            COL_FIRST: 250,
+            COL_FIRST: 230,
             COL_COUNT: 64,
             COL_RESOLVED: 70,
             COL_LAST: 118,
@@ -347,6 +348,16 @@ class GroupsView(QWidget):
         column.setSpacing(0)
         column.addLayout(row)
         column.addWidget(self.table, 1)
+
+    def wanted_height(self) -> int:
+        """Room for the filter row, the header, every group shown and the scroll bar."""
+        rows = self.table.verticalHeader().defaultSectionSize() * max(len(self.model.groups), 4)
+        chrome = (
+            self.table.horizontalHeader().sizeHint().height()
+            + self.table.horizontalScrollBar().sizeHint().height()
+            + 2 * self.table.frameWidth()
+        )
+        return self.search.sizeHint().height() + 2 + chrome + rows
 
     def show_unowned(self) -> None:
         """Only the groups nobody owns (the headline's count, clicked)."""

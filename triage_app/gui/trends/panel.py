@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -48,9 +49,11 @@ class ChartPanel(QFrame):
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel(f"<b>{title}</b>", objectName=f"title_{name}")
+        # A third of a laptop screen is narrow: the hint is clipped before anything else.
         self.hint = QLabel(hint)
         self.hint.setStyleSheet(style.HINT)
-        self.hint.setMinimumWidth(20)  # elided by the layout, never pushing the buttons out
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setToolTip(hint)
         self.follow = QCheckBox("follows the filter", objectName=f"follow_{name}")
         self.follow.setToolTip(
             "Checked: this chart counts only the rows the quarantine table's filter "
@@ -60,22 +63,26 @@ class ChartPanel(QFrame):
         self.follow.toggled.connect(lambda on: self.followToggled.emit(self.name, on))
         self.scope = QLabel(WHOLE_STORE, objectName=f"scope_{name}")
         self.scope.setStyleSheet(style.HINT)
+        self.scope.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head.addWidget(self.title)
         head.addSpacing(8)
-        head.addWidget(self.hint, 1)
-        if extra is not None:
+        if extra is None:
+            head.addWidget(self.hint, 1)
+        else:  # its own controls say what it shows; the hint is the title's tooltip
+            self.hint.hide()
+            head.addStretch(1)
             head.addWidget(extra)
         self.png_button = self._button("PNG…", "Save the chart as a PNG image", self.ask_png)
         self.csv_button = self._button("CSV…", "Save the chart's numbers as CSV", self.ask_csv)
         # Five panels each have a "PNG…": the spoken name says which chart.
         self.png_button.setAccessibleName(f"Export {title} as PNG")
         self.csv_button.setAccessibleName(f"Export {title} as CSV")
-        head.addWidget(self.png_button)
-        head.addWidget(self.csv_button)
         foot = QHBoxLayout()
         foot.setContentsMargins(0, 0, 0, 0)
         foot.addWidget(self.follow)
         foot.addWidget(self.scope, 1)
+        foot.addWidget(self.png_button)
+        foot.addWidget(self.csv_button)
         v = QVBoxLayout(self)
         v.setContentsMargins(8, 6, 8, 6)
         v.setSpacing(2)

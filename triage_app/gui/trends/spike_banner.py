@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
+from triage_app.core.text_input import shown
 from triage_app.core.trends import Spike
 from triage_app.gui import style
 
@@ -23,6 +24,7 @@ class SpikeBanner(QFrame):
         icon.setStyleSheet(f"color: {style.ALERT}; font-weight: bold;")
         self.text = QLabel(objectName="spikeText")
         self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.TextFormat.PlainText)  # a signature may hold "<n>"
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.show_button = QPushButton("Show its dead letters", objectName="spikeShowButton")
         self.show_button.clicked.connect(self._on_show)
@@ -47,7 +49,8 @@ class SpikeBanner(QFrame):
             self.hide()
             return
         self.spike = spike
-        self.text.setText(spike.message())
+        self.text.setText(shown(spike.short_message()))
+        self.text.setToolTip(shown(spike.message()))  # the evidence in full
         self.show()
 
     @Slot()

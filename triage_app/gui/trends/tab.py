@@ -238,8 +238,10 @@ class TrendsTab(QWidget):
         self.split.setChildrenCollapsible(False)
         self.split.addWidget(self.groups)
         self.split.addWidget(self._scroll)
-        self.split.setStretchFactor(0, 5)
-        self.split.setStretchFactor(1, 6)
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        self._split_moved = False  # the lead dragged it: the groups keep that height
+        self.split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(4)
@@ -471,6 +473,7 @@ class TrendsTab(QWidget):
         t = self.trends
         self.headline.show_headline(Headline.of(t))
         self.groups.show_trends(t)
+        self._fit_groups()
         self._draw_all()
         total = sum(g.count for g in t.groups)
         self.updated_label.setText(
@@ -486,6 +489,16 @@ class TrendsTab(QWidget):
         """Show ``t`` (the whole store) everywhere; a chart that follows the filter keeps
         its own numbers until they are read."""
         self.show_read(TrendsRead(t, self.chosen, self._chosen_parts))
+
+    def _fit_groups(self) -> None:
+        """The groups' pane as tall as its rows need (within half the room), the charts
+        taking the rest; not once the lead has dragged the divider."""
+        total = sum(self.split.sizes())
+        if self._split_moved or total <= 0:
+            return
+        wanted = self.groups.wanted_height()
+        groups = max(GROUPS_MIN_HEIGHT, min(wanted, total // 2))
+        self.split.setSizes([groups, total - groups])
 
     def _draw_all(self) -> None:
         if self.trends is None or not self._charts_built:
