@@ -50,7 +50,7 @@ class ChartPanel(QFrame):
         head.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel(f"<b>{title}</b>", objectName=f"title_{name}")
         # A third of a laptop screen is narrow: the hint is clipped before anything else.
-        self.hint = QLabel(hint)
+        self.hint = QLabel(hint, self)
         self.hint.setStyleSheet(style.HINT)
         self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setToolTip(hint)
