@@ -28,6 +28,16 @@ HEADERS = {
         "discarded",
         "first_seen",
         "last_seen",
+        "owner",
+        "tags",
+        "note",
+        "oldest_open",
+        "first_batch",
+        "first_source",
+        "first_transform",
+        "last_24h",
+        "previous_24h",
+        "trend",
     ],
 }
 

@@ -86,7 +86,7 @@ def test_a_spike_raises_the_banner_in_the_window(open_main_window, tmp_path, qtb
     build_spike_store(folder)
     w = open_main_window(folder)
     qtbot.waitUntil(lambda: not w.spike_banner.isHidden(), timeout=10_000)
-    assert "transform pesanan@2" in w.spike_banner.text.text()
+    assert "pesanan@2 is new: the release likely broke the transform" in w.spike_banner.text.text()
     w.spike_banner.show_button.click()
     assert w.model.filter.batch_id == f"{8:016x}"
     assert w.tabs.currentWidget() is w.quarantine

@@ -19,6 +19,7 @@ from triage_app.core.lazy_package import lazy_interface
 _PARTS: dict[str, tuple[str, ...]] = {
     "compute": ("banner_spike", "compute_filtered_trends", "compute_trends"),
     "counting": ("attempts_histogram",),
+    "digest": ("Digest", "compute_digest", "judged_on_history"),
     "headline": ("Headline",),
     "model": (
         "AttemptsBucket",
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
         compute_trends,
     )
     from triage_app.core.trends.counting import attempts_histogram
+    from triage_app.core.trends.digest import Digest, compute_digest, judged_on_history
     from triage_app.core.trends.headline import Headline
     from triage_app.core.trends.model import (
         AttemptsBucket,

@@ -24,6 +24,21 @@ CHART_TITLES = {
 }
 
 
+# Who works on an error group, since when and which release, still growing: after its
+# counts. ``owner`` is empty for a group nobody owns; ``tags`` are joined by "; ".
+_TEAM = [
+    "owner",
+    "tags",
+    "note",
+    "oldest_open",
+    "first_batch",
+    "first_source",
+    "first_transform",
+    "last_24h",
+    "previous_24h",
+    "trend",
+]
+
 # What both per-batch tables begin with.
 _BATCH_HEADERS = ["batch_id", "source_name", "transform", "started_at", "rows", "quarantined"]
 
@@ -79,7 +94,7 @@ def chart_tables(t: Trends) -> dict[str, Table]:
             [[b.attempts, b.total, b.parked] for b in t.attempts],
         ),
         "error_groups": (
-            ["signature", "class", "count", *STATUSES, "first_seen", "last_seen"],
+            ["signature", "class", "count", *STATUSES, "first_seen", "last_seen", *_TEAM],
             [
                 [
                     g.signature,
@@ -88,6 +103,16 @@ def chart_tables(t: Trends) -> dict[str, Table]:
                     *(g.by_status.get(s, 0) for s in STATUSES),
                     iso(g.first_seen),
                     iso(g.last_seen),
+                    g.owner or "",
+                    "; ".join(g.tags),
+                    g.note,
+                    iso(g.oldest_open),
+                    g.first_batch or "",
+                    g.first_source or "",
+                    g.first_transform or "",
+                    g.last_24h,
+                    g.previous_24h,
+                    g.trend,
                 ]
                 for g in t.groups
             ],
