@@ -99,10 +99,12 @@ def measure(folder: Path, tmp: Path) -> None:
     with open_workspace(folder) as ws, ws.store.connect() as conn:
         total = conn.exec_driver_sql("SELECT count(*) FROM dead_letters").scalar_one()
         batches = conn.exec_driver_sql("SELECT count(*) FROM batches").scalar_one()
-        days = conn.exec_driver_sql(
-            "SELECT julianday(max(first_failed_at)) - julianday(min(first_failed_at)) "
-            "FROM dead_letters"
-        ).scalar_one()
+        # Instants are whole microseconds on SQLite since schema 0008 (julianday() of one
+        # is NULL).
+        lo, hi = conn.exec_driver_sql(
+            "SELECT min(first_failed_at), max(first_failed_at) FROM dead_letters"
+        ).one()
+        days = (hi - lo) / 86_400e6 if lo is not None else 0.0
     print(f"store: {total:,} dead letters, {batches} batches over {days:.0f} days")
 
     empty = tmp / "empty"
