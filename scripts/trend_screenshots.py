@@ -8,6 +8,7 @@ Look at the images after running.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import tempfile
 from pathlib import Path
@@ -23,6 +24,7 @@ from screenshots import ROOT, SIZE, save, wait_until
 
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import fill_history
+from triage_app.core.demo.history import DAYS
 
 
 def main() -> None:
@@ -37,7 +39,9 @@ def main() -> None:
         QCoreApplication.setOrganizationName("TriageDeskScreenshots")
         folder = Path(tmp) / "TokoKita"
         with open_workspace(folder) as ws:
-            fill_history(ws, args.rows, 200)
+            # Ending this morning, as a lead sees it: waits in days, growth in the last 24 h.
+            now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+            fill_history(ws, args.rows, 200, first=now - dt.timedelta(days=DAYS, hours=6))
         app = QApplication.instance() or QApplication([])
         assert isinstance(app, QApplication)
         shoot(app, folder, args.out)
@@ -74,9 +78,8 @@ def shoot(app: QApplication, folder: Path, out: Path) -> None:
         set_group(ws, groups[3].signature, owner="dewi", note="transform bug, fix in pesanan@3")
     window.reload()
     wait_until(app, lambda: window.trends.groups.owner_combo.findData("dewi") > 0, timeout=60.0)
-    panel = window.trends.panels["groups"]
-    save(panel, out / "trends-groups.png")
     view = window.trends.groups
+    save(view, out / "trends-groups.png")
     view.owner_combo.setCurrentIndex(view.owner_combo.findData("ani"))
     wait_until(app, lambda: view.model.rowCount() == 2)
     from triage_app.gui.dialogs.group_dialog import GroupDialog

@@ -59,14 +59,14 @@ class _Night:
         return "pesanan@2" if self.spike else "pesanan@1"
 
 
-def _plan(total: int, batches: int, rnd: random.Random) -> list[_Night]:
+def _plan(total: int, batches: int, rnd: random.Random, first: dt.datetime = EPOCH) -> list[_Night]:
     """The batches, oldest first, each with how many of the ``total`` it quarantined."""
     plan = []
     spikes = {int(batches * 0.55), batches - 1}
     for b in range(batches):
         rows = rnd.randrange(80_000, 120_000)
         rate = rnd.uniform(0.03, 0.06) * (4.5 if b in spikes else 1.0)
-        start = EPOCH + dt.timedelta(days=DAYS * b / batches, minutes=rnd.randrange(0, 300))
+        start = first + dt.timedelta(days=DAYS * b / batches, minutes=rnd.randrange(0, 300))
         plan.append(_Night(b, rows, rate, start, b in spikes))
     weights = [p.rows * p.rate for p in plan]
     scale = total / sum(weights)
@@ -77,12 +77,17 @@ def _plan(total: int, batches: int, rnd: random.Random) -> list[_Night]:
     return plan
 
 
-def fill_history(ws: Workspace, dead_letters: int = 1_000_000, batches: int = 200) -> None:
+def fill_history(
+    ws: Workspace,
+    dead_letters: int = 1_000_000,
+    batches: int = 200,
+    first: dt.datetime = EPOCH,
+) -> None:
     """Write the history into ``ws``'s store (empty, or holding other batches)."""
     rnd = random.Random(5)
-    now = EPOCH + dt.timedelta(days=DAYS)
+    now = first + dt.timedelta(days=DAYS)
     with StoreFiller(ws) as filler:
-        for p in _plan(dead_letters, batches, rnd):
+        for p in _plan(dead_letters, batches, rnd, first):
             bid = f"{p.number:04d}{rnd.getrandbits(48):012x}"
             n = p.quarantined
             by_class = {"data": 0, "code": 0, "transient": 0}

@@ -15,7 +15,7 @@ from triage_app.core.trends import BatchPoint
 
 SHORT_ID = 8  # a batch id's characters shown where the source names do not tell batches apart
 LABEL_GAP = 10.0  # pixels between two batch labels
-MIN_LABEL_PIXELS = 60.0  # the narrowest a batch label is elided to before ticks are thinned
+MIN_LABEL_PIXELS = 110.0  # the narrowest a batch label is elided to before ticks are thinned
 # Past each end of the axis: the first bar is 0.8 of a bar's room in, a label one or two.
 END_PIXELS = 40.0
 
