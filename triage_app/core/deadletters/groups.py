@@ -168,17 +168,19 @@ class ErrorGroup:
             **self._history_json(),
         }
 
-    def _history_json(self) -> dict[str, Any]:
-        """Since when, which release, still growing: in both JSON views."""
-        return {
+    def _history_json(self, growth: bool = True) -> dict[str, Any]:
+        """Since when, which release, and (``growth``) still growing. ``stats --json``
+        leaves the growth out: its cache is kept while the store does not change, and the
+        last 24 h move on with the clock."""
+        said: dict[str, Any] = {
             "first_seen": iso(self.first_seen) or None,
             "first_batch": self.first_batch,
             "first_source": self.first_source,
             "first_transform": self.first_transform,
-            "last_24h": self.last_24h,
-            "previous_24h": self.previous_24h,
-            "trend": self.trend,
         }
+        if growth:
+            said.update(last_24h=self.last_24h, previous_24h=self.previous_24h, trend=self.trend)
+        return said
 
     def to_trends_json(self) -> dict[str, Any]:
         """The group as ``stats --json`` carries it under ``trends``: its history."""
@@ -194,7 +196,7 @@ class ErrorGroup:
             "owner": self.owner,
             "tags": list(self.tags),
             "note": self.note,
-            **self._history_json(),
+            **self._history_json(growth=False),
         }
 
 
