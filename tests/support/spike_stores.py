@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from triage_app.core.db import Workspace
 from triage_app.core.demo import StoreFiller
+from triage_app.core.demo.morning import write_night
 
 NIGHTS = 8
 ROWS = 1000
@@ -44,33 +45,6 @@ def build_spike(
     nights.append((transform, list(failures), source_name))
     with StoreFiller(ws) as filler:
         for i, (version, fails, name) in enumerate(nights):
-            batch_id = f"{i:016x}"
             started = FIRST_NIGHT + dt.timedelta(days=i)
-            by_class: dict[str, int] = {}
-            for cls, _sig, n in fails:
-                by_class[cls] = by_class.get(cls, 0) + n
-            filler.batch(
-                batch_id,
-                source_name=name,
-                source_sha256=f"{i:064x}",
-                transform=version,
-                rows=ROWS,
-                loaded=ROWS - sum(by_class.values()),
-                quarantined=sum(by_class.values()),
-                by_class=by_class,
-                started_at=started,
-                finished_at=started + dt.timedelta(minutes=5),
-            )
-            line = 0
-            for cls, sig, n in fails:
-                for _ in range(n):
-                    line += 1
-                    filler.dead_letter(
-                        batch_id,
-                        line,
-                        error=sig,
-                        error_class=cls,
-                        transform=version,
-                        failed_at=started + dt.timedelta(seconds=line),
-                    )
+            write_night(filler, f"{i:016x}", started, version, fails, source_name=name, rows=ROWS)
     return spike_id()

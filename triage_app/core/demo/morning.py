@@ -12,6 +12,8 @@ given ``now``.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+from collections.abc import Sequence
 
 from triage_app.core.db import Workspace
 from triage_app.core.demo.history import SIGNATURES
@@ -49,7 +51,6 @@ def fill_morning(ws: Workspace, spike: str | None = "data", now: dt.datetime | N
     first = (now - dt.timedelta(days=NIGHTS - 1)).replace(hour=1, minute=30, second=0)
     if first + dt.timedelta(days=NIGHTS - 1) > now:  # before 01:30 today: last night was yesterday
         first -= dt.timedelta(days=1)
-    messages = {sig: msg for _c, sig, msg in SIGNATURES}
     with StoreFiller(ws) as filler:
         for i in range(NIGHTS):
             last = i == NIGHTS - 1
@@ -61,44 +62,71 @@ def fill_morning(ws: Workspace, spike: str | None = "data", now: dt.datetime | N
             elif last and spike == "release":
                 transform = "pesanan@2"
                 fails.append(("code", TYPE_ERROR, 240))
-            by_class: dict[str, int] = {}
-            for cls, _sig, n in fails:
-                by_class[cls] = by_class.get(cls, 0) + n
-            batch_id = f"{0xB47C0000 + i:08x}{i:08x}"
-            filler.batch(
-                batch_id,
+            write_night(
+                filler,
+                f"{0xB47C0000 + i:08x}{i:08x}",
+                started,
+                transform,
+                fails,
                 source_name=f"pesanan_{started:%Y-%m-%d}.jsonl",
-                source_sha256=f"{0xB47C0000 + i:064x}",
-                transform=transform,
-                rows=ROWS,
-                loaded=ROWS - sum(by_class.values()),
-                quarantined=sum(by_class.values()),
-                by_class=by_class,
-                started_at=started,
-                finished_at=started + dt.timedelta(minutes=4),
-                seconds=240.0,
-                actor="nightly",
+                worked_off=i < NIGHTS - 3,  # older nights mostly; the last three still wait
             )
-            line = 0
-            for cls, sig, n in fails:
-                for k in range(n):
-                    line += 1
-                    at = started + dt.timedelta(seconds=line)
-                    # Older nights are mostly worked off; the last three still wait.
-                    done = i < NIGHTS - 3 and k % 3 != 0
-                    filler.dead_letter(
-                        batch_id,
-                        line,
-                        error=messages.get(sig, sig),
-                        error_class=cls,
-                        signature=sig,
-                        payload=order_payload(i * 10_000 + line),
-                        status=Status.RESOLVED if done else Status.OPEN,
-                        transform=transform,
-                        failed_at=at,
-                        resolved_at=at + dt.timedelta(hours=6) if done else None,
-                    )
     _own(ws)
+
+
+Failures = Sequence[tuple[str, str, int]]  # (class, signature, rows)
+
+
+def write_night(
+    filler: StoreFiller,
+    batch_id: str,
+    started: dt.datetime,
+    transform: str,
+    fails: Failures,
+    *,
+    source_name: str,
+    rows: int = ROWS,
+    worked_off: bool = False,
+) -> None:
+    """One nightly batch whose counters agree with its dead letters: ``fails`` rows of
+    each (class, signature), one a second from ``started``. ``worked_off``: two in three of
+    them resolved six hours later."""
+    messages = {sig: msg for _c, sig, msg in SIGNATURES}
+    by_class: dict[str, int] = {}
+    for cls, _sig, n in fails:
+        by_class[cls] = by_class.get(cls, 0) + n
+    filler.batch(
+        batch_id,
+        source_name=source_name,
+        source_sha256=hashlib.sha256(batch_id.encode()).hexdigest(),
+        transform=transform,
+        rows=rows,
+        loaded=rows - sum(by_class.values()),
+        quarantined=sum(by_class.values()),
+        by_class=by_class,
+        started_at=started,
+        finished_at=started + dt.timedelta(minutes=4),
+        seconds=240.0,
+        actor="nightly",
+    )
+    line = 0
+    for cls, sig, n in fails:
+        for k in range(n):
+            line += 1
+            at = started + dt.timedelta(seconds=line)
+            done = worked_off and k % 3 != 0
+            filler.dead_letter(
+                batch_id,
+                line,
+                error=messages.get(sig, sig),
+                error_class=cls,
+                signature=sig,
+                payload=order_payload(line),
+                status=Status.RESOLVED if done else Status.OPEN,
+                transform=transform,
+                failed_at=at,
+                resolved_at=at + dt.timedelta(hours=6) if done else None,
+            )
 
 
 def _own(ws: Workspace) -> None:

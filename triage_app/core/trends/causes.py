@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, func, select
 
@@ -21,8 +21,20 @@ from triage_app.core.db import DeadLetterCount, signature_texts
 from triage_app.core.trends.spikes import SpikeCheck
 from triage_app.core.vocabulary import CLASSES, ErrorClass, plural
 
-if TYPE_CHECKING:  # model.py holds a cause in each Spike: only named here
-    from triage_app.core.trends.model import BatchPoint
+
+class BatchCounters(Protocol):
+    """What a cause reads of a batch (``model.BatchPoint``, which holds a cause in each
+    ``Spike``: named by shape, so the two modules do not import each other)."""
+
+    @property
+    def batch_id(self) -> str: ...
+    @property
+    def source_name(self) -> str: ...
+    @property
+    def transform(self) -> str: ...
+    @property
+    def by_class(self) -> dict[str, int]: ...
+
 
 TOP_SIGNATURES = 3  # the error groups a cause names
 MOST = 0.5  # a class holding more than this share of the rows is the spike's class
@@ -211,7 +223,7 @@ def _name(transform: str) -> str:
 
 def spike_causes(
     conn: Connection | None,
-    batches: Sequence[BatchPoint],
+    batches: Sequence[BatchCounters],
     checks: Sequence[SpikeCheck],
 ) -> dict[str, SpikeCause]:
     """The cause of each spike among ``batches`` (``BatchPoint``s, oldest first, one check
