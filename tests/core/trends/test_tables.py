@@ -116,6 +116,16 @@ def test_row_counts_and_values_match_the_trends(
         0,  # discarded
         "2026-03-01T10:00:00Z",
         "2026-03-03T15:00:00Z",
+        "",  # owner: nobody
+        "",  # tags
+        "",  # note
+        "2026-03-02T10:00:00Z",  # its oldest open row's first failure
+        b["b1"],  # first seen in b1, its file, through pesanan@1
+        "b1.jsonl",
+        "pesanan@1",
+        0,  # none in the last 24 h (March is long past)
+        0,
+        "quiet",
     ]
     assert [(g[0], g[2]) for g in groups] == [(g.signature, g.count) for g in t.groups]
     assert all(sum(g[3:7]) == g[2] for g in groups)  # the statuses add up to the count
