@@ -117,20 +117,21 @@ def _add_report(subparsers: Subparsers) -> None:
         "HTML summary into a folder; needs no display",
     )
     sp.add_argument("--out", required=True, metavar="DIR", help="folder to write (created)")
-    sp.add_argument("--since", metavar="DATE", help="first day to cover, YYYY-MM-DD")
+    sp.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="a morning digest: what happened since WHEN (YYYY-MM-DD, or YYYY-MM-DDTHH:MM "
+        "in UTC): dead letters, batches and spikes, new error groups and those that grew; "
+        "the charts cover from its UTC day on. Without it: the whole store, no digest",
+    )
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import datetime as dt
-
+    from triage_app.core.deadletters import parse_since
     from triage_app.core.errors import TriageError
 
-    since = None
-    if args.since:
-        try:
-            since = dt.date.fromisoformat(args.since)
-        except ValueError:
-            raise TriageError(f"--since {args.since!r} is not a date (YYYY-MM-DD)") from None
+    # A day (its start) or a moment, naive UTC; else a one-line refusal.
+    since = parse_since(args.since) if args.since else None
     if not args.out.strip():
         raise TriageError("--out names no folder: give the folder to write the report in")
     from triage_app.core.places import printable
@@ -155,6 +156,11 @@ def cmd_report(args: argparse.Namespace) -> int:
             f"report in {r.out_dir}: {plural(len(r.images), 'chart')}, "
             f"{plural(r.dead_letters, 'dead letter')}"
             + (f", {plural(r.spikes, 'spike')}" if r.spikes else "")
+            + (
+                f", {plural(r.new_groups, 'new error group')} since {r.since:%Y-%m-%d %H:%M}"
+                if r.since is not None and r.new_groups is not None
+                else ""
+            )
             + f"; open {r.html.name} or {r.markdown.name}"
         ),
     )

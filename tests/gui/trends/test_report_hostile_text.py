@@ -7,6 +7,7 @@ pipe. The CSVs guard formulas, the HTML page escapes, the Markdown shows the con
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -32,6 +33,15 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # Every group's signature made hostile (the largest is named in the findings too).
         conn.execute(text("UPDATE signatures SET text = :s || id"), {"s": HOSTILE})
         conn.execute(text("UPDATE dead_letters SET error = :e"), {"e": HOSTILE})
+        # And who works on each: owner, tags and note as hostile (the report shows them).
+        conn.execute(
+            text(
+                "INSERT INTO error_groups (signature_id, owner, tags, note, version, "
+                "changed_at, changed_by) SELECT id, :h, :tags, :h, 1, 0, 'planted' "
+                "FROM signatures"
+            ),
+            {"h": HOSTILE, "tags": json.dumps([HOSTILE])},
+        )
     engine.dispose()
     return ws
 
@@ -67,14 +77,27 @@ def test_the_report_shows_it_and_obeys_none_of_it(planted: Path, tmp_path: Path)
     assert not any("<script>" in ln for ln in sentences), sentences
     assert "\\x1b]0;T\\x07" in md and "\\u202e" in md  # shown, not dropped
     assert "&lt;script&gt;" in page and "\\x1b]0;T\\x07" in page
-    # In the groups table, each signature one cell: its backticks and pipe fenced/escaped.
-    rows = [ln for ln in md.splitlines() if ln.startswith("| ``")]
+    # In the groups tables, each signature one cell: its backticks and pipe fenced/escaped;
+    # the owner, tags and note each one cell too, their pipes and backticks escaped: a row
+    # has its table's columns, no more.
+    lines = md.splitlines()
+    rows = [ln for ln in lines if ln.startswith("| ``")]
     assert rows and all("`a\\|b`" in r for r in rows), md
-    assert all(r.count(" | ") - r.count("\\| ") == 6 for r in rows), rows
+    for i, row in enumerate(lines):
+        if row.startswith("| ``"):
+            header = next(h for h in reversed(lines[:i]) if h.startswith("| signature"))
+            assert cells(row) == cells(header), (header, row)
+    owned = [r for r in rows if r.count("\\`a\\|b\\`") == 3]  # owner, tags, note
+    assert owned, rows
     for table in out.glob("*.csv"):
         with table.open(encoding="utf-8", newline="") as fh:
             for row in csv.reader(fh):
                 assert not any(c.startswith(("=", "+", "-", "@")) for c in row), (table, row)
+
+
+def cells(row: str) -> int:
+    """The cells of a Markdown table row: its pipes, less the escaped ones, less one."""
+    return row.count("|") - row.count("\\|") - 1
 
 
 def test_an_export_guards_formulas(planted: Path, tmp_path: Path) -> None:

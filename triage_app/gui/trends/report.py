@@ -14,20 +14,25 @@ import html
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from triage_app.core.clock import day, minute, utcnow
+from triage_app.core.clock import day_start, iso, minute, utcnow, waited
 from triage_app.core.db import Workspace
+from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.text_input import shown
 from triage_app.core.trends import (
     CHART_TITLES,
+    BatchPoint,
+    Digest,
     Headline,
     SpikeRule,
     Trends,
     chart_tables,
+    compute_digest,
     compute_trends,
+    judged_on_history,
     write_csv,
 )
 from triage_app.core.vocabulary import plural
@@ -42,6 +47,8 @@ from triage_app.gui.trends.rate_chart import RateChart
 CHART_SIZE = (1100, 440)
 GROUPS_SIZE = (1100, 480)
 TOP_GROUPS = 10
+DIGEST_ROWS = 20  # batches and groups listed in the digest, at most
+UNOWNED = "unowned"
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,8 @@ class ReportSummary:
     dead_letters: int
     spikes: int  # batches the spike rule flagged in the period
     seconds: float
+    since: dt.datetime | None = None  # the digest's start (naive UTC); None: no digest
+    new_groups: int | None = None  # error groups first seen since then
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +74,8 @@ class ReportSummary:
             "dead_letters": self.dead_letters,
             "spikes": self.spikes,
             "seconds": round(self.seconds, 3),
+            "since": iso(self.since) or None,
+            "new_groups": self.new_groups,
         }
 
 
@@ -113,16 +124,30 @@ def render_charts(t: Trends, out_dir: Path) -> list[Path]:
 def write_report(
     ws: Workspace,
     out_dir: str | os.PathLike[str],
-    since: dt.date | None = None,
+    since: dt.date | dt.datetime | None = None,
     *,
     rule: SpikeRule | None = None,
 ) -> ReportSummary:
     """Write the charts (PNG), their numbers (CSV) and ``summary.md`` / ``summary.html``
-    into ``out_dir`` (created if missing). ``since``: the first UTC day to cover."""
+    into ``out_dir`` (created if missing). ``since``: a UTC day, or a moment (naive UTC):
+    the charts cover from its UTC day on, and the summaries open with what happened since
+    it (the digest). Without it: the whole store, no digest."""
     started = time.perf_counter()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    t = compute_trends(ws, None, since=since, rule=rule)
+    if isinstance(since, dt.datetime):
+        since_at: dt.datetime | None = since
+        first_day: dt.date | None = since.date()
+    else:
+        since_at = None if since is None else day_start(since)
+        first_day = since
+    t = compute_trends(ws, None, since=first_day, rule=rule)
+    digest = None
+    if since_at is not None:
+        t = judged_on_history(ws, t)
+        digest = compute_digest(ws, since_at, t)
+        # A group's first failure, oldest open row and growth are the store's, not the period's.
+        t = replace(t, groups=tuple(digest.history(g) for g in t.groups))
     images = render_charts(t, out)
     tables = []
     for name, table in chart_tables(t).items():
@@ -130,24 +155,38 @@ def write_report(
         write_csv(path, table)
         tables.append(path)
     h = Headline.of(t)
-    where = ws.config.description
+    page = _Page(t, h, images, ws.config.description, utcnow(), digest)
     md = out / "summary.md"
-    md.write_text(markdown_summary(t, h, images, where), encoding="utf-8")
-    page = out / "summary.html"
-    page.write_text(html_summary(t, h, images, where), encoding="utf-8")
+    md.write_text(markdown_summary(page), encoding="utf-8")
+    html_page = out / "summary.html"
+    html_page.write_text(html_summary(page), encoding="utf-8")
     return ReportSummary(
         out,
         md,
-        page,
+        html_page,
         tuple(images),
         tuple(tables),
         h.dead_letters,
         len(t.spikes),
         time.perf_counter() - started,
+        since_at,
+        None if digest is None else len(digest.new_groups),
     )
 
 
-# -- the summary, in two formats ------------------------------------------------------------
+@dataclass(frozen=True)
+class _Page:
+    """What both summaries say."""
+
+    t: Trends
+    h: Headline
+    images: list[Path]
+    where: str
+    now: dt.datetime
+    digest: Digest | None = None
+
+
+# -- the words, for both formats ------------------------------------------------------------
 def _period(t: Trends) -> str:
     if t.since is not None:
         return f"since {t.since.isoformat()} (UTC days)"
@@ -156,9 +195,19 @@ def _period(t: Trends) -> str:
     return "no dead letters yet"
 
 
-def _findings(t: Trends, h: Headline) -> list[str]:
-    """The sentences a lead reads first; plain text, formatted by each writer."""
+def _findings(
+    t: Trends, h: Headline, now: dt.datetime | None = None, told: Digest | None = None
+) -> list[str]:
+    """The sentences a lead reads first; plain text, formatted by each writer. A spike the
+    digest ``told`` already is named, not told twice."""
+    now = now or utcnow()
     out = [h.direction()]
+    wait = h.oldest_wait(now)
+    if wait is not None and h.oldest_open is not None:
+        out.append(
+            f"The oldest open dead letter has waited {waited(wait)} "
+            f"(it first failed {minute(h.oldest_open)} UTC)."
+        )
     if h.arrived_previous_7 is not None:
         diff = h.arrived_last_7 - h.arrived_previous_7
         word = "more" if diff > 0 else "fewer" if diff < 0 else "as many"
@@ -175,10 +224,16 @@ def _findings(t: Trends, h: Headline) -> list[str]:
         out.append(
             f"The largest cause is {g.signature} ({g.error_class}): "
             f"{plural(g.count, 'dead letter')}, "
-            f"{share:.0%} of all, {g.open:,} still open."
+            f"{share:.0%} of all, {g.open:,} still open, "
+            + (f"owned by {g.owner}." if g.owner else "nobody owns it.")
         )
-    if h.spike is not None:
-        out.append(h.spike.message())
+    if t.groups:
+        said = h.ownership()
+        out.append(said[0].upper() + said[1:] + ".")
+    if h.spike is not None and told is not None and h.spike in told.spikes:
+        out.append(f"The spike in batch {h.spike.batch.batch_id[:8]}: see above.")
+    elif h.spike is not None:
+        out.append(h.spike.message())  # the banner's words: the numbers, the cause's verdict
     older = [s for s in t.spikes if not s.newest]
     if older:
         names = ", ".join(f"{s.batch.batch_id[:8]} ({s.batch.transform})" for s in older[-5:])
@@ -188,39 +243,162 @@ def _findings(t: Trends, h: Headline) -> list[str]:
     return out
 
 
-def markdown_summary(t: Trends, h: Headline, images: list[Path], where: str) -> str:
+def _owner(g: ErrorGroup) -> str:
+    return g.owner or UNOWNED
+
+
+def _oldest(g: ErrorGroup, now: dt.datetime) -> str:
+    """How long its oldest open row has waited: ``3 d``; "—" with none open."""
+    age = g.age(now)
+    return "—" if age is None else waited(age)
+
+
+def _trend(g: ErrorGroup) -> str:
+    """``▲ +12 (3 the 24 h before)``: its new rows in the last 24 h against the 24 h before."""
+    before = f"({g.previous_24h:,} the 24 h before)"
+    if g.trend == "quiet":
+        return "quiet (none in 48 h)"
+    if g.trend == "stopped":
+        return f"■ stopped {before}"
+    mark = {"growing": "▲", "steady": "=", "slowing": "▼"}[g.trend]
+    return f"{mark} +{g.last_24h:,} {before}"
+
+
+def _first(g: ErrorGroup) -> str:
+    return "" if g.first_seen is None else minute(g.first_seen)
+
+
+def _batch(b: BatchPoint) -> str:
+    return f"{b.rate:.1%} of {b.rows:,}"
+
+
+def _since_lines(d: Digest) -> list[str]:
+    """The digest's sentences (its tables are each writer's)."""
+    classes = ", ".join(f"{c} {n:,}" for c, n in d.by_class.items())
+    out = [
+        f"{plural(d.dead_letters, 'dead letter')} quarantined"
+        + (f": {classes}." if classes else ".")
+    ]
+    spiked = ", ".join(s.batch.batch_id[:8] for s in d.spikes)
+    out.append(
+        f"{plural(len(d.batches), 'batch')} ran"
+        + (f"; {plural(len(d.spikes), 'spike')} ({spiked})." if d.spikes else ", no spike.")
+    )
+    out += [s.message() for s in d.spikes]
+    out.append(
+        f"{plural(len(d.new_groups), 'new error group')} (first seen since then); "
+        f"{plural(len(d.grew), 'older group')} grew."
+    )
+    return out
+
+
+def _since_when(d: Digest) -> str:
+    return f"Since {minute(d.since)} UTC"
+
+
+# -- Markdown -------------------------------------------------------------------------------
+def markdown_summary(p: _Page) -> str:
+    t, h, now = p.t, p.h, p.now
     lines = [
         "# Dead-letter trends",
         "",
-        f"{_period(t)} · {where} · written {minute(utcnow())} UTC",
+        f"{_period(t)} · {_md_text(p.where)} · written {minute(now)} UTC",
         "",
     ]
-    lines += [f"- {_md_text(s)}" for s in _findings(t, h)]
+    if p.digest is not None:
+        lines += _md_digest(p.digest, now)
+        lines += [f"## The period: {_period(t)}", ""]
+    lines += [f"- {_md_text(s)}" for s in _findings(t, h, now, p.digest)]
     lines += ["", "| status | dead letters |", "|---|---:|"]
     lines += [f"| {s} | {n:,} |" for s, n in h.by_status.items()]
+    top = t.groups[:TOP_GROUPS]
     lines += [
         "",
-        "## Error groups",
+        "## Error groups: who works on what",
         "",
-        "| signature | class | count | open | resolved | first seen | last seen |",
-        "|---|---|---:|---:|---:|---|---|",
+        "| signature | class | count | open | oldest open | owner | tags | note |",
+        "|---|---|---:|---:|---:|---|---|---|",
     ]
-    for g in t.groups[:TOP_GROUPS]:
-        lines.append(
-            f"| {_md_code(g.signature)} | {g.error_class} | {g.count:,} | {g.open:,} "
-            f"| {g.resolved:,} "
-            f"| {_day(g.first_seen)} | {_day(g.last_seen)} |"
-        )
-    for path in images:
+    lines += [
+        f"| {_md_code(g.signature)} | {g.error_class} | {g.count:,} | {g.open:,} "
+        f"| {_oldest(g, now)} | {_md_cell(_owner(g))} | {_md_cell(', '.join(g.tags))} "
+        f"| {_md_cell(g.note)} |"
+        for g in top
+    ]
+    lines += [
+        "",
+        "## Error groups: since when, which release, still growing",
+        "",
+        "| signature | first seen (UTC) | first batch | source | version | last 24 h |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {_md_code(g.signature)} | {_first(g)} | {_md_cell((g.first_batch or '')[:8])} "
+        f"| {_md_cell(g.first_source or '')} | {_md_cell(g.first_transform or '')} "
+        f"| {_trend(g)} |"
+        for g in top
+    ]
+    for path in p.images:
         title = CHART_TITLES.get(path.stem, path.stem)
         lines += ["", f"## {title}", "", f"![{title}]({path.name})"]
     return "\n".join(lines) + "\n"
+
+
+def _md_digest(d: Digest, now: dt.datetime) -> list[str]:
+    lines = [f"## {_since_when(d)}", ""]
+    lines += [f"- {_md_text(s)}" for s in _since_lines(d)]
+    if d.batches:
+        spiked = {s.batch.batch_id for s in d.spikes}
+        lines += [
+            "",
+            "| batch | source | version | quarantined | spike |",
+            "|---|---|---|---:|---|",
+        ]
+        lines += [
+            f"| {_md_cell(b.batch_id[:8])} | {_md_cell(b.source_name)} "
+            f"| {_md_cell(b.transform)} | {_batch(b)} | {'spike' if b.batch_id in spiked else ''} |"
+            for b in d.batches[-DIGEST_ROWS:]
+        ]
+    if d.new_groups:
+        lines += [
+            "",
+            "New error groups:",
+            "",
+            "| signature | class | count | first seen (UTC) | first batch | version | owner |",
+            "|---|---|---:|---|---|---|---|",
+        ]
+        lines += [
+            f"| {_md_code(g.signature)} | {g.error_class} | {g.count:,} | {_first(g)} "
+            f"| {_md_cell((g.first_batch or '')[:8])} | {_md_cell(g.first_transform or '')} "
+            f"| {_md_cell(_owner(g))} |"
+            for g in d.new_groups[:DIGEST_ROWS]
+        ]
+    if d.grew:
+        lines += [
+            "",
+            "Older groups that grew:",
+            "",
+            "| signature | class | since then | open | oldest open | owner |",
+            "|---|---|---:|---:|---:|---|",
+        ]
+        lines += [
+            f"| {_md_code(g.signature)} | {g.error_class} | +{n:,} | {g.open:,} "
+            f"| {_oldest(g, now)} | {_md_cell(_owner(g))} |"
+            for g, n in d.grew[:DIGEST_ROWS]
+        ]
+    return [*lines, ""]
 
 
 def _md_text(text: str) -> str:
     """Text from the store in Markdown: no control reaches a terminal that shows the file,
     and no tag or entity is read as HTML by a renderer."""
     return html.escape(shown(text), quote=False)
+
+
+def _md_cell(text: str) -> str:
+    """Text from the store in a table cell, not a code span: as ``_md_text``, and neither a
+    pipe (it ends a cell) nor a backtick (it opens a span) read as Markdown."""
+    return _md_text(text).replace("|", "\\|").replace("`", "\\`")
 
 
 def _md_code(text: str) -> str:
@@ -232,43 +410,174 @@ def _md_code(text: str) -> str:
     return f"{fence}{pad}{body}{pad}{fence}"
 
 
+# -- HTML -----------------------------------------------------------------------------------
 def _html(text: str) -> str:
     return html.escape(shown(text))
 
 
-def html_summary(t: Trends, h: Headline, images: list[Path], where: str) -> str:
+def _table(
+    headers: list[str],
+    rows: list[list[str]],
+    numeric: frozenset[int] = frozenset(),
+    wrap: frozenset[int] = frozenset({0}),
+) -> str:
+    """A table of cells already escaped: the ``numeric`` columns aligned right; only the
+    ``wrap`` columns (a signature, a note) break lines, so a time, a version or a trend
+    stays on one line and a narrow pane squeezes the long text instead."""
+
+    def cell(i: int, c: str) -> str:
+        kind = "n" if i in numeric else "w" if i in wrap else ""
+        return f"<td class={kind}>{c}</td>" if kind else f"<td>{c}</td>"
+
+    head = "".join(f"<th>{h}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(cell(i, c) for i, c in enumerate(r)) + "</tr>" for r in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _h_owner(g: ErrorGroup) -> str:
+    return _html(g.owner) if g.owner else f"<span class=unowned>{UNOWNED}</span>"
+
+
+def _h_sig(g: ErrorGroup) -> str:
+    return f"<code>{_html(g.signature)}</code>"
+
+
+def html_summary(p: _Page) -> str:
     """One self-contained page: the images are inside it, so it survives being mailed."""
-    e = _html
-    rows = "".join(
-        f"<tr><td><code>{e(g.signature)}</code></td><td>{e(g.error_class)}</td>"
-        f"<td class=n>{g.count:,}</td><td class=n>{g.open:,}</td><td class=n>{g.resolved:,}</td>"
-        f"<td>{_day(g.first_seen)}</td><td>{_day(g.last_seen)}</td></tr>"
-        for g in t.groups[:TOP_GROUPS]
+    t, h, now, e = p.t, p.h, p.now, _html
+    top = t.groups[:TOP_GROUPS]
+    who = _table(
+        ["signature", "class", "count", "open", "oldest open", "owner", "tags", "note"],
+        [
+            [
+                _h_sig(g),
+                e(g.error_class),
+                f"{g.count:,}",
+                f"{g.open:,}",
+                _oldest(g, now),
+                _h_owner(g),
+                e(", ".join(g.tags)),
+                e(g.note),
+            ]
+            for g in top
+        ],
+        frozenset({2, 3, 4}),
+        frozenset({0, 6, 7}),
     )
-    status = "".join(
-        f"<tr><td>{e(s)}</td><td class=n>{n:,}</td></tr>" for s, n in h.by_status.items()
+    since = _table(
+        ["signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h"],
+        [
+            [
+                _h_sig(g),
+                _first(g),
+                e((g.first_batch or "")[:8]),
+                e(g.first_source or ""),
+                e(g.first_transform or ""),
+                _trend(g),
+            ]
+            for g in top
+        ],
+        frozenset(),
+    )
+    status = _table(
+        ["status", "dead letters"],
+        [[e(s), f"{n:,}"] for s, n in h.by_status.items()],
+        frozenset({1}),
     )
     figures = "".join(
-        f"<h2>{e(CHART_TITLES.get(p.stem, p.stem))}</h2>"
-        f'<img alt="{e(p.stem)}" src="data:image/png;base64,'
-        f'{base64.b64encode(p.read_bytes()).decode()}">'
-        for p in images
+        f"<h2>{e(CHART_TITLES.get(i.stem, i.stem))}</h2>"
+        f'<img alt="{e(i.stem)}" src="data:image/png;base64,'
+        f'{base64.b64encode(i.read_bytes()).decode()}">'
+        for i in p.images
     )
-    findings = "".join(f"<li>{e(s)}</li>" for s in _findings(t, h))
+    findings = "".join(f"<li>{e(s)}</li>" for s in _findings(t, h, now, p.digest))
+    digest = ""
+    if p.digest is not None:
+        digest = _html_digest(p.digest, now) + f"<h2>The period: {e(_period(t))}</h2>"
     return (
         "<!doctype html><html><head><meta charset=utf-8><title>Dead-letter trends</title>"
         "<style>body{font-family:sans-serif;color:#1f2937;max-width:1140px;margin:24px}"
         "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #e5e7eb;"
-        "padding:3px 8px;text-align:left}.n{text-align:right}img{max-width:100%}"
-        ".meta{color:#6b7280}</style></head><body>"
-        f"<h1>Dead-letter trends</h1><p class=meta>{e(_period(t))} · {e(where)} · written "
-        f"{minute(utcnow())} UTC</p><ul>{findings}</ul>"
-        f"<table><tr><th>status</th><th>dead letters</th></tr>{status}</table>"
-        "<h2>Error groups</h2><table><tr><th>signature</th><th>class</th><th>count</th>"
-        "<th>open</th><th>resolved</th><th>first seen</th><th>last seen</th></tr>"
-        f"{rows}</table>{figures}</body></html>\n"
+        "padding:3px 8px;text-align:left;vertical-align:top;white-space:nowrap}"
+        "th{background:#f9fafb}.n{text-align:right}.w{white-space:normal}img{max-width:100%}"
+        "code{overflow-wrap:anywhere}.meta{color:#6b7280}.unowned{color:#b45309}"
+        "li{margin:3px 0}</style></head><body>"
+        f"<h1>Dead-letter trends</h1><p class=meta>{e(_period(t))} · {e(p.where)} · written "
+        f"{minute(now)} UTC</p>{digest}<ul>{findings}</ul>{status}"
+        f"<h2>Error groups: who works on what</h2>{who}"
+        f"<h2>Error groups: since when, which release, still growing</h2>{since}"
+        f"{figures}</body></html>\n"
     )
 
 
-def _day(t: dt.datetime | None) -> str:
-    return "" if t is None else day(t)
+def _html_digest(d: Digest, now: dt.datetime) -> str:
+    e = _html
+    parts = [f"<h2>{e(_since_when(d))}</h2>"]
+    parts.append("<ul>" + "".join(f"<li>{e(s)}</li>" for s in _since_lines(d)) + "</ul>")
+    if d.batches:
+        spiked = {s.batch.batch_id for s in d.spikes}
+        parts.append(
+            _table(
+                ["batch", "source", "version", "quarantined", "spike"],
+                [
+                    [
+                        e(b.batch_id[:8]),
+                        e(b.source_name),
+                        e(b.transform),
+                        _batch(b),
+                        "spike" if b.batch_id in spiked else "",
+                    ]
+                    for b in d.batches[-DIGEST_ROWS:]
+                ],
+                frozenset({3}),
+                frozenset({1}),
+            )
+        )
+    if d.new_groups:
+        parts.append("<h3>New error groups</h3>")
+        parts.append(
+            _table(
+                [
+                    "signature",
+                    "class",
+                    "count",
+                    "first seen (UTC)",
+                    "first batch",
+                    "version",
+                    "owner",
+                ],
+                [
+                    [
+                        _h_sig(g),
+                        e(g.error_class),
+                        f"{g.count:,}",
+                        _first(g),
+                        e((g.first_batch or "")[:8]),
+                        e(g.first_transform or ""),
+                        _h_owner(g),
+                    ]
+                    for g in d.new_groups[:DIGEST_ROWS]
+                ],
+                frozenset({2}),
+            )
+        )
+    if d.grew:
+        parts.append("<h3>Older groups that grew</h3>")
+        parts.append(
+            _table(
+                ["signature", "class", "since then", "open", "oldest open", "owner"],
+                [
+                    [
+                        _h_sig(g),
+                        e(g.error_class),
+                        f"+{n:,}",
+                        f"{g.open:,}",
+                        _oldest(g, now),
+                        _h_owner(g),
+                    ]
+                    for g, n in d.grew[:DIGEST_ROWS]
+                ],
+                frozenset({2, 3, 4}),
+            )
+        )
+    return "".join(parts)
