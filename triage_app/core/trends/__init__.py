@@ -17,7 +17,8 @@ from triage_app.core.lazy_package import lazy_interface
 # The interface: each part, and the names it defines that the package exports. Each name is
 # listed here once; ``__all__`` and the loading of a part on first use derive from it.
 _PARTS: dict[str, tuple[str, ...]] = {
-    "compute": ("banner_spike", "compute_filtered_trends", "compute_trends"),
+    "causes": ("SpikeCause", "Verdict"),
+    "compute": ("FILTERED_PARTS", "banner_spike", "compute_filtered_trends", "compute_trends"),
     "counting": ("attempts_histogram",),
     "digest": ("Digest", "compute_digest", "judged_on_history"),
     "headline": ("Headline",),
@@ -39,7 +40,9 @@ __all__, __getattr__, __dir__ = lazy_interface(__name__, _PARTS, globals())
 # The same names as ``_PARTS``, imported for the checkers (mypy, import-linter) only; a test
 # (tests/cli/test_startup_imports.py) holds the two equal.
 if TYPE_CHECKING:
+    from triage_app.core.trends.causes import SpikeCause, Verdict
     from triage_app.core.trends.compute import (
+        FILTERED_PARTS,
         banner_spike,
         compute_filtered_trends,
         compute_trends,

@@ -11,8 +11,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from triage_app.core.clock import utcnow, waited
 from triage_app.core.text_input import shown
-from triage_app.core.trends import Headline
-from triage_app.core.trends.causes import Verdict
+from triage_app.core.trends import Headline, Verdict
 from triage_app.gui import style
 
 # The spike tile's short verdict; the banner and the tooltip carry the whole sentence.

@@ -40,6 +40,7 @@ from triage_app.core.deadletters import DeadLetterFilter
 from triage_app.core.trends import (
     DEFAULT_SPIKE_FACTOR,
     DEFAULT_SPIKE_WINDOW,
+    FILTERED_PARTS,
     Headline,
     Spike,
     SpikeRule,
@@ -48,7 +49,6 @@ from triage_app.core.trends import (
     compute_filtered_trends,
     compute_trends,
 )
-from triage_app.core.trends.compute import FILTERED_PARTS
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui import style
 from triage_app.gui.settings import settings_store
