@@ -297,6 +297,14 @@ def _since_when(d: Digest) -> str:
 
 
 # -- Markdown -------------------------------------------------------------------------------
+def _status_column(t: Trends) -> str:
+    """What the status table counts: with a period, only its rows (the backlog's "wait
+    for a person" line is the whole store)."""
+    if t.since is None:
+        return "dead letters"
+    return f"dead letters first failed since {t.since.isoformat()}"
+
+
 def markdown_summary(p: _Page) -> str:
     t, h, now = p.t, p.h, p.now
     lines = [
@@ -309,7 +317,7 @@ def markdown_summary(p: _Page) -> str:
         lines += _md_digest(p.digest, now)
         lines += [f"## The period: {_period(t)}", ""]
     lines += [f"- {_md_text(s)}" for s in _findings(t, h, now, p.digest)]
-    lines += ["", "| status | dead letters |", "|---|---:|"]
+    lines += ["", f"| status | {_status_column(t)} |", "|---|---:|"]
     lines += [f"| {s} | {n:,} |" for s, n in h.by_status.items()]
     top = t.groups[:TOP_GROUPS]
     lines += [
@@ -480,7 +488,7 @@ def html_summary(p: _Page) -> str:
         frozenset(),
     )
     status = _table(
-        ["status", "dead letters"],
+        ["status", e(_status_column(t))],
         [[e(s), f"{n:,}"] for s, n in h.by_status.items()],
         frozenset({1}),
     )
