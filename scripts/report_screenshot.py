@@ -21,13 +21,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-ROOT = Path(__file__).resolve().parent.parent
 WINDOW = "1200,2400"  # a mail pane's width; tall enough for the summary and the first charts
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("out", nargs="?", type=Path, default=Path("/tmp/report-shots"))
+    ap.add_argument(
+        "out",
+        nargs="?",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "report-shots",
+        help="where the PNG and the summaries go (default: report-shots in the temp folder)",
+    )
     ap.add_argument("--spike", choices=("data", "release", "none"), default="data")
     ap.add_argument("--since", help="the digest's start, as `report --since` takes it")
     ap.add_argument("--chromium", default="/usr/bin/chromium")

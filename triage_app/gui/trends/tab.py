@@ -359,7 +359,10 @@ class TrendsTab(QWidget):
         self._settings.setValue(FOLLOW_KEY.format(name), on)
         if self._charts_built:
             self._say_scopes()
-        self._read_chosen() if on else self._draw_all()
+        if on:
+            self._read_chosen()
+        else:
+            self._draw_all()
 
     @Slot(str, bool)
     def _on_follow(self, name: str, on: bool) -> None:
