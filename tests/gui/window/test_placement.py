@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QMargins, QRect, QSize
@@ -115,13 +116,21 @@ PROBE = REPO / "tests" / "support" / "window_placement.py"
 
 
 def place_window(
-    home: Path, ws: Path, platform: str, *, prefix: tuple[str, ...] = (), move: tuple[int, ...] = ()
-) -> dict[str, list[int]]:
+    home: Path,
+    ws: Path,
+    platform: str,
+    *,
+    prefix: tuple[str, ...] = (),
+    move: tuple[int, ...] = (),
+    trends: bool = False,
+) -> dict[str, Any]:
     """The probe's report of the window opened on ``ws`` in a process of its own, with its
-    own settings in ``home`` (the remembered geometry among them)."""
+    own settings in ``home`` (the remembered geometry among them); with ``trends``, of the
+    Trends tab shown too."""
     env = {**os.environ, "QT_QPA_PLATFORM": platform, "XDG_CONFIG_HOME": str(home)}
     env.update(HOME=str(home), TRIAGE_SETTINGS_DIR=str(home))
     args = [str(ws), *(["--move", *map(str, move)] if move else [])]
+    args += ["--trends"] if trends else []
     out = subprocess.run(
         [*prefix, sys.executable, str(PROBE), *args],
         capture_output=True,
@@ -134,7 +143,7 @@ def place_window(
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def open_on(config: Path, home: Path, ws: Path, *move: int) -> dict[str, list[int]]:
+def open_on(config: Path, home: Path, ws: Path, *move: int) -> dict[str, Any]:
     return place_window(home, ws, f"offscreen:configfile={config}", move=move)
 
 
@@ -229,3 +238,28 @@ def test_on_a_laptop_the_status_column_is_shown_whole(window, qtbot, size: QSize
     assert hh.sectionSize(COL_STATUS) >= widest + 8
     header = hh.fontMetrics().horizontalAdvance(HEADERS[COL_STATUS])
     assert hh.sectionSize(COL_STATUS) >= header + 8
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1366x768"])
+def test_under_x_trends_answers_the_lead_without_scrolling(tmp_path: Path, size: str) -> None:
+    """Issue 24: on a laptop screen, as a first run opens the window, with the spike banner
+    up: the headline and the error groups with the lead's columns, whole, on the screen."""
+    from triage_app.core.db import open_workspace
+    from triage_app.core.demo.morning import fill_morning
+
+    ws = tmp_path / "morning"
+    with open_workspace(ws) as w:
+        fill_morning(w, "data")
+    width, height = (int(v) for v in size.split("x"))
+    xvfb = (xvfb_run(), "--auto-servernum", f"--server-args=-screen 0 {size}x24")
+    got = place_window(tmp_path / "home", ws, "xcb", prefix=xvfb, trends=True)
+    screen = QRect(0, 0, width, height)
+    assert got["banner"] is not None and inside(QRect(*got["banner"]), screen)
+    for tile in got["tiles"]:
+        assert inside(QRect(*tile), screen), tile
+    viewport = QRect(*got["groups_viewport"])
+    assert inside(viewport, screen)
+    for left, width_ in got["columns"]:  # oldest open, owner, tags, note
+        assert left >= 0 and left + width_ <= viewport.width()
+    assert got["rows_seen"] >= 5
+    assert got["owned_rows"] and max(got["owned_rows"]) < got["rows_seen"]

@@ -64,6 +64,7 @@ SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), (
 PANEL_MIN_HEIGHT = 210  # a chart's axes, bars and labels stay readable
 PANEL_MIN_WIDTH = 300
 GROUPS_MIN_HEIGHT = 150  # the groups' filter row, header and four groups
+GROUPS_SHARE = 66  # at most this % of the room below the headline, while groups need it
 FACTOR_KEY = "trends/spike_factor"
 WINDOW_KEY = "trends/spike_window"
 FOLLOW_KEY = "trends/follow/{}"
@@ -494,13 +495,14 @@ class TrendsTab(QWidget):
         self.show_read(TrendsRead(t, self.chosen, self._chosen_parts))
 
     def _fit_groups(self) -> None:
-        """The groups' pane as tall as its rows need (within half the room), the charts
-        taking the rest; not once the lead has dragged the divider."""
+        """The groups' pane as tall as its rows need (within two thirds of the room: on a
+        laptop the groups come first, the charts below them), the charts taking the rest;
+        not once the lead has dragged the divider."""
         total = sum(self.split.sizes())
         if self._split_moved or total <= 0:
             return
         wanted = self.groups.wanted_height()
-        groups = max(GROUPS_MIN_HEIGHT, min(wanted, total // 2))
+        groups = max(GROUPS_MIN_HEIGHT, min(wanted, total * GROUPS_SHARE // 100))
         self.split.setSizes([groups, total - groups])
 
     def _draw_all(self) -> None:
