@@ -145,7 +145,7 @@ def test_write_fills_the_warehouse_and_store_records_the_chunk(
     try:
         written = c.write(first)
         # The warehouse half alone: rows in, nothing in the store yet.
-        assert [(r[0], r[-2], r[-1]) for r in warehouse(workspace, "pesanan")] == [
+        assert [(r[0], r[-3], r[-2]) for r in warehouse(workspace, "pesanan")] == [
             (1, BATCH, 1),
             (2, BATCH, 2),
         ]
@@ -166,7 +166,7 @@ def test_write_fills_the_warehouse_and_store_records_the_chunk(
         c.close()
     assert ledger(workspace) == [(1, 4, 4, 2, 0, 2), (5, 8, 4, 3, 0, 1), (9, 10, 2, 2, 0, 0)]
     assert counters(workspace) == (10, 10, 7, 0, 3, 3, 0, 0)
-    assert sorted(r[-1] for r in warehouse(workspace, "pesanan")) == [1, 2, 5, 7, 8, 9, 10]
+    assert sorted(r[-2] for r in warehouse(workspace, "pesanan")) == [1, 2, 5, 7, 8, 9, 10]
     assert [d[0] for d in dead_letters(workspace)] == [3, 4, 6]
 
 
@@ -247,7 +247,9 @@ def test_an_older_version_in_a_later_chunk_is_superseded_by_the_warehouse(
     assert (again.loaded, again.superseded) == (0, 1)
     c.store(second, again)
     c.close()
-    assert warehouse(workspace, "orders") == [(7, "Budi", "selesai", 10, "2026-01-03", BATCH, 2)]
+    assert warehouse(workspace, "orders") == [
+        (7, "Budi", "selesai", 10, "2026-01-03", BATCH, 2, "orders@1")
+    ]
     assert ledger(workspace) == [(2, 2, 1, 1, 0, 0), (3, 3, 1, 0, 1, 0)]
     assert counters(workspace)[:4] == (3, 2, 1, 1)
 

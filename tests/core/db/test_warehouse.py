@@ -39,7 +39,7 @@ def test_blocks_and_the_remainder_all_land(writer: WarehouseWriter, tmp_path: Pa
     rows = [row(k, k) for k in range(1, 251)]  # two blocks and 50 rows one by one
     result = writer.upsert(rows)
     assert (result.changed, result.failed) == (250, [])
-    assert table(tmp_path / "ws") == [(*r[:7], BATCH, r[7]) for r in rows]
+    assert table(tmp_path / "ws") == [(*r[:7], BATCH, r[7], PESANAN.ref) for r in rows]
 
 
 def test_one_refused_row_fails_alone(writer: WarehouseWriter, tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_rows_of_the_wrong_width_never_shift_values(
     rows[20] = (*rows[20][:-1], "extra", 21)  # a value long
     result = writer.upsert(rows)
     assert sorted(i for i, _ in result.failed) == [10, 20]
-    want = [(*r[:7], BATCH, r[7]) for i, r in enumerate(rows) if i not in (10, 20)]
+    want = [(*r[:7], BATCH, r[7], PESANAN.ref) for i, r in enumerate(rows) if i not in (10, 20)]
     assert table(tmp_path / "ws") == want
 
 

@@ -52,7 +52,9 @@ def test_a_line_loaded_and_quarantined_is_doubled(workspace: Workspace, batch: s
     dl = list_dead_letters(workspace)[0]
     with workspace.warehouse.begin() as conn:
         conn.execute(
-            text("INSERT INTO pesanan VALUES (999999, 'w', 'p', 'x', 1, 1, 1, :b, :l)"),
+            text(
+                "INSERT INTO pesanan VALUES (999999, 'w', 'p', 'x', 1, 1, 1, :b, :l, 'pesanan@1')"
+            ),
             {"b": batch, "l": dl.line},
         )
     r = reconcile(workspace, batch)

@@ -24,7 +24,14 @@ from triage_app.core.batch.readers import Format, read_csv, skip_bom, strip_eol
 from triage_app.core.batch.source import Source
 from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db import Batch, BatchChunk, WarehouseWriter, Workspace, notify_change
+from triage_app.core.db import (
+    Batch,
+    BatchChunk,
+    WarehouseWriter,
+    Workspace,
+    batch_versions,
+    notify_change,
+)
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Transform
 from triage_app.core.vocabulary import ErrorClass
@@ -66,7 +73,13 @@ class ChunkCommitter:
         self._checkpointing: threading.Thread | None = None
         # Creating the table is a write too: a locked or lost warehouse is retried here.
         self.writer = with_retry(
-            lambda: WarehouseWriter(ws.warehouse, transform, batch_id, checkpoints_apart=two_lanes),
+            lambda: WarehouseWriter(
+                ws.warehouse,
+                transform,
+                batch_id,
+                checkpoints_apart=two_lanes,
+                versions=batch_versions(ws.store),
+            ),
             retry,
             sleep=sleep,
         )

@@ -61,6 +61,7 @@ from triage_app.core.db.tracebacks import keep_tracebacks
 from triage_app.core.db.warehouse import (
     UpsertResult,
     WarehouseWriter,
+    batch_versions,
     count_rows,
     table_sha256,
     target_table,
@@ -108,6 +109,7 @@ __all__ = [
     "WorkspaceConfig",
     "actor_for",
     "apply_every_migration",
+    "batch_versions",
     "check_reachable",
     "complete_url",
     "count_rows",

@@ -32,7 +32,7 @@ _KEYS_PER_READ = 5_000
 @dataclass(frozen=True)
 class Loaded:
     """One row a re-drive wrote: its key, the values written (the transform's columns, then
-    the lineage) and the row it replaced (None: there was none)."""
+    the lineage: batch, line, version) and the row it replaced (None: there was none)."""
 
     key: Any
     written: tuple[Any, ...]

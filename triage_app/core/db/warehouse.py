@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any
@@ -39,7 +39,10 @@ from triage_app.core.errors import TriageError, error_message
 from triage_app.core.retry import is_transient
 from triage_app.core.transforms import Transform
 
-LINEAGE = ("_batch_id", "_line")  # which batch and line last wrote the row
+# Which batch, line and transform version last wrote the row. The version is part of each
+# statement's text (a writer serves one transform), so no row binds a value more for it.
+LINEAGE = ("_batch_id", "_line", "_transform")
+_REF = re.compile(r"[A-Za-z0-9_.-]{1,80}@[0-9]{1,9}")
 DEFAULT_AUTOCHECKPOINT = 1000  # SQLite's own, in pages
 
 
@@ -60,8 +63,20 @@ def target_table(transform: Transform, metadata: MetaData | None = None) -> Tabl
         )
         for c in transform.columns
     ]
-    cols += [Column("_batch_id", Text()), Column("_line", BigInteger())]
+    cols += [
+        Column("_batch_id", Text()),
+        Column("_line", BigInteger()),
+        Column("_transform", Text()),
+    ]
     return Table(transform.table, md, *cols)
+
+
+def version_literal(transform: Transform) -> str:
+    """The transform's ref as an SQL string literal, for the statements' text: checked to
+    hold nothing a literal could not (a plugin names its own transforms)."""
+    if not _REF.fullmatch(transform.ref):
+        raise TriageError(f"transform {transform.ref!r}: a name of letters, digits, _ . - only")
+    return f"'{transform.ref}'"
 
 
 @dataclass
@@ -218,11 +233,12 @@ class WarehouseWriter:
         transform: Transform,
         batch_id: str | None = None,
         checkpoints_apart: bool = False,
+        versions: Callable[[], dict[str, str]] | None = None,
     ) -> None:
         self.engine = engine
         self.transform = transform
         self.table = target_table(transform)
-        self._ensure_table()
+        self._ensure_table(versions)
         self.sql = upsert_sql(transform, engine.dialect.name, batch_id)
         self.blocks: Blocks | None = None
         self.staged: Staged | None = None
@@ -239,7 +255,7 @@ class WarehouseWriter:
         # checkpoint(), called by a lane while the other one writes (see batch/lanes.py).
         self.checkpoints_apart = checkpoints_apart and engine.dialect.name == "sqlite"
 
-    def _ensure_table(self) -> None:
+    def _ensure_table(self, versions: Callable[[], dict[str, str]] | None) -> None:
         insp = inspect(self.engine)
         name = self.transform.table
         if not insp.has_table(name):
@@ -247,6 +263,9 @@ class WarehouseWriter:
             insp = inspect(self.engine)
         have = [c["name"] for c in insp.get_columns(name)]
         want = [c.name for c in self.table.columns]
+        if sorted([*have, "_transform"]) == sorted(want):  # a table from before the version
+            add_version_column(self.engine, self.table, versions() if versions else {})
+            have.append("_transform")
         if sorted(have) != sorted(want):
             raise TriageError(
                 f"warehouse table {name} has columns {', '.join(have)}; "
@@ -331,15 +350,57 @@ class WarehouseWriter:
 _BATCH_ID = re.compile(r"[0-9a-f]{16}")
 
 
+def batch_versions(store: Engine) -> Callable[[], dict[str, str]]:
+    """Each batch's transform, read from the dead-letter store when asked (only a table
+    from before the version column asks)."""
+    from triage_app.core.db.models import Batch
+
+    def read() -> dict[str, str]:
+        with store.connect() as conn:
+            return {b: t for b, t in conn.execute(sa_select(Batch.batch_id, Batch.transform))}
+
+    return read
+
+
+def add_version_column(engine: Engine, table: Table, versions: dict[str, str]) -> None:
+    """Migrate a warehouse table from before lineage kept the version: add ``_transform``
+    and fill it, for the rows a batch wrote, with that batch's transform (``versions``:
+    batch id -> ref, from the dead-letter store's batches). A row a re-drive wrote before
+    then stays NULL: which version wrote it was never recorded. Once, under the same lock
+    as a table's creation; a second process finds the column there and does nothing."""
+
+    def migrate(conn: Any) -> None:
+        if "_transform" in {c["name"] for c in inspect(conn).get_columns(table.name)}:
+            return
+        conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN _transform TEXT"))
+        by_version: dict[str, list[str]] = {}
+        for batch_id, ref in versions.items():
+            by_version.setdefault(ref, []).append(batch_id)
+        for ref, batch_ids in by_version.items():
+            for start in range(0, len(batch_ids), 500):
+                conn.execute(
+                    table.update()
+                    .where(table.c._batch_id.in_(batch_ids[start : start + 500]))
+                    .values(_transform=ref)
+                )
+
+    _under_table_lock(engine, table, migrate)
+
+
 def create_table_locked(engine: Engine, table: Table) -> None:
     """Create ``table`` unless it exists, under a lock that every process creating a
     warehouse table takes: two files run into a fresh warehouse at once both found no table
     and both created it, and one failed with a raw duplicate key (PostgreSQL's
     ``pg_type_typname_nsp_index``) or "table already exists" (SQLite; issue 21). The check
-    is made again under the lock, so the second creator finds the first one's table.
-    PostgreSQL: a transaction-scoped advisory lock per schema and table (DDL is
-    transactional there); SQLite: a transaction that holds the write lock from its start,
-    with the DDL inside it."""
+    is made again under the lock, so the second creator finds the first one's table."""
+    _under_table_lock(engine, table, lambda conn: table.create(conn, checkfirst=True))
+
+
+def _under_table_lock(engine: Engine, table: Table, change: Callable[[Any], None]) -> None:
+    """Run ``change(conn)`` (DDL on ``table``) in a transaction every process changing that
+    table takes in turn. PostgreSQL: a transaction-scoped advisory lock per schema and
+    table (DDL is transactional there); SQLite: a transaction that holds the write lock
+    from its start, with the DDL inside it."""
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.execute(
@@ -349,15 +410,16 @@ def create_table_locked(engine: Engine, table: Table) -> None:
                 ),
                 {"name": table.name},
             )
-            table.create(conn, checkfirst=True)
+            change(conn)
         return
     if engine.url.database in (None, "", ":memory:"):  # no other process can see it
-        table.create(engine, checkfirst=True)
+        with engine.begin() as conn:
+            change(conn)
         return
     locked = write_locked_engine(engine)
     try:
         with locked.begin() as conn:  # BEGIN IMMEDIATE: the write lock, taken now
-            table.create(conn, checkfirst=True)
+            change(conn)
     finally:
         locked.dispose()
 
@@ -371,6 +433,7 @@ def upsert_sql(
     names = [*transform.column_names, *LINEAGE]
     marker = "?" if dialect == "sqlite" else "%s"
     values = [marker] * len(names)
+    values[names.index("_transform")] = version_literal(transform)
     if batch_id is not None:
         if not _BATCH_ID.fullmatch(batch_id):  # it goes into the SQL text: hex only
             raise ValueError(f"not a batch id: {batch_id!r}")
@@ -398,8 +461,9 @@ def staged_sql(transform: Transform, batch_id: str | None = None) -> Staged:
     Keys are unique within a chunk (the chunk keeps the newest of each), which the single
     INSERT needs: it may not touch one target row twice."""
     names = [*transform.column_names, *LINEAGE]
-    copied = list(names)
+    copied = [n for n in names if n != "_transform"]
     selected = list(names)
+    selected[names.index("_transform")] = version_literal(transform)
     if batch_id is not None:
         if not _BATCH_ID.fullmatch(batch_id):  # it goes into the SQL text: hex only
             raise ValueError(f"not a batch id: {batch_id!r}")

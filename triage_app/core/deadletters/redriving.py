@@ -46,6 +46,7 @@ from triage_app.core.db import (
     WarehouseWriter,
     Workspace,
     actor_for,
+    batch_versions,
     rows_before,
     take_back,
     working_payload,
@@ -370,7 +371,9 @@ def redrive(
     run = _Run(
         ws,
         transform,
-        None if dry_run else WarehouseWriter(ws.warehouse, transform),
+        None
+        if dry_run
+        else WarehouseWriter(ws.warehouse, transform, versions=batch_versions(ws.store)),
         max_attempts,
         retry,
         actor,
@@ -798,7 +801,9 @@ class _Run:
         writer = self.writer
         assert writer is not None
         entries = {
-            i: Loaded(row[key_at], tuple(row), before.get(row[key_at])) for i, row in loads.items()
+            # As stored: the row bound, and the version the statement wrote beside it.
+            i: Loaded(row[key_at], (*row, self.transform.ref), before.get(row[key_at]))
+            for i, row in loads.items()
         }
         put_back = with_retry(
             lambda: take_back(writer.engine, self.transform, list(entries.values())),
