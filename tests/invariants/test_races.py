@@ -198,6 +198,34 @@ def test_files_into_a_fresh_warehouse_at_once(store: Store, tmp_path: Path) -> N
             assert n == 600
 
 
+@pytest.mark.slow
+def test_files_into_a_warehouse_from_before_the_version_at_once(
+    store: Store, tmp_path: Path
+) -> None:
+    """Issue 25's lineage: three processes write into a table from before ``_transform``
+    at once; one of them adds and fills the column, the others find it there, and every
+    row ends with the version that wrote it."""
+    first = _orders(tmp_path / "old.jsonl", 90_000, 200)
+    with store.open() as ws:
+        run_batch(ws, first, "pesanan@1")
+        with ws.warehouse.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE pesanan DROP COLUMN _transform")
+    files = [_orders(tmp_path / f"new_{k}.jsonl", k * 1000, 200) for k in range(3)]
+    ended = race(
+        tmp_path,
+        *([*store.args, "run", str(f), "--transform", "pesanan@2", "--json"] for f in files),
+    )
+    assert [e.code for e in ended] == [0, 0, 0], [e.err for e in ended]
+    with store.open() as ws, ws.warehouse.connect() as conn:
+        rows = conn.exec_driver_sql(
+            "SELECT pesanan_id >= 90000, _transform, count(*) FROM pesanan GROUP BY 1, 2"
+        ).all()
+    assert sorted((bool(old), v, n) for old, v, n in rows) == [
+        (False, "pesanan@2", 600),
+        (True, "pesanan@1", 200),
+    ]
+
+
 # -- two runs of one file at once ------------------------------------------------------------
 
 BUSY = "this file is being loaded by another process"
