@@ -58,6 +58,7 @@ from triage_app.core.vocabulary import ALL, GROUP_SORTS, NOBODY, AuditAction, Gr
 SUGGESTED_TAGS = ("needs source fix", "waiting on vendor")
 UNCHANGED: Any = object()  # set_group: leave the owner as it is
 
+_TREND_MARKS = {"growing": "▲", "steady": "=", "slowing": "▼", "stopped": "■", "quiet": ""}
 # A cube cell, as Trends counts it: (class, signature, status, attempts).
 Cell = tuple[str, str, str, int]
 _ANY = "*"  # a walk to a group's first row of any status (``_first_failures``)
@@ -114,6 +115,12 @@ class ErrorGroup:
         if last:
             return "slowing"
         return "stopped" if before else "quiet"
+
+    @property
+    def trend_mark(self) -> str:
+        """The trend as one mark, as the window and the report show it: ▲ = ▼ ■ ("" for
+        quiet)."""
+        return _TREND_MARKS[self.trend]
 
     def trend_said(self) -> str:
         """``growing: +12 in 24 h (3 the day before)``; ``quiet`` alone."""
@@ -552,12 +559,14 @@ def _first_rows(
 ) -> dict[tuple[str, str], _FirstRow]:
     """Each group's first row (at the first failure already found): its batch, that
     batch's source file, and the version it went through. One seek of
-    ``ix_dl_first_failed`` at that instant per group, a few hundred to a statement."""
+    ``ix_dl_first_failed`` at that instant per group, a few hundred to a statement (the
+    group's columns compared row by row, as in ``_first_in_walks``), then those rows by
+    id with their batches."""
     ids = signature_ids(conn, {s for (_c, s), when in groups if when is not None})
     text = {i: s for s, i in ids.items()}
     seeks = [(c, ids[s], when) for (c, s), when in groups if when is not None and s in ids]
     dl = DeadLetter
-    found: dict[tuple[str, str], tuple[str, str]] = {}
+    row_of: dict[int, tuple[str, str]] = {}  # the first row's id -> its group
     for start in range(0, len(seeks), _PER_STATEMENT):
         cell = (
             values(
@@ -566,42 +575,32 @@ def _first_rows(
             .data(seeks[start : start + _PER_STATEMENT])
             .cte("firsts")
         )
-
-        stmt = select(
-            cell.c.c,
-            cell.c.s,
-            _of_first(dl.batch_id, cell, where),
-            _of_first(dl.transform, cell, where),
-        )
-        for c, s, batch_id, transform in conn.execute(stmt):
-            if batch_id is not None:
-                found[(str(c), text[int(s)])] = (str(batch_id), str(transform))
-    sources = dict(
-        conn.execute(
-            select(Batch.batch_id, Batch.source_name).where(
-                Batch.batch_id.in_({b for b, _t in found.values()})
+        first = (
+            select(dl.id)
+            .where(
+                dl.first_failed_at == cell.c.t,
+                (dl.error_class + "") == cell.c.c,
+                (dl.signature_id + 0) == cell.c.s,
+                *where,
             )
-        ).all()
-    )
-    return {k: _FirstRow(b, sources.get(b), t) for k, (b, t) in found.items()}
-
-
-def _of_first(col: Any, cell: Any, where: Sequence[ColumnElement[bool]]) -> Any:
-    """``col`` of the group's row that first failed at the seek's instant (``_first_rows``);
-    the group's columns compared row by row, as in ``_first_in_walks``."""
-    dl = DeadLetter
-    return (
-        select(col)
-        .where(
-            dl.first_failed_at == cell.c.t,
-            (dl.error_class + "") == cell.c.c,
-            (dl.signature_id + 0) == cell.c.s,
-            *where,
+            .order_by(dl.id)
+            .limit(1)
+            .scalar_subquery()
         )
-        .order_by(dl.id)
-        .limit(1)
-        .scalar_subquery()
-    )
+        for c, s, row_id in conn.execute(select(cell.c.c, cell.c.s, first)):
+            if row_id is not None:
+                row_of[int(row_id)] = (str(c), text[int(s)])
+    found: dict[tuple[str, str], _FirstRow] = {}
+    rows = list(row_of)
+    for start in range(0, len(rows), _PER_STATEMENT):
+        stmt = (
+            select(dl.id, dl.batch_id, Batch.source_name, dl.transform)
+            .outerjoin(Batch, Batch.batch_id == dl.batch_id)
+            .where(dl.id.in_(rows[start : start + _PER_STATEMENT]))
+        )
+        for row_id, batch_id, source, transform in conn.execute(stmt):
+            found[row_of[int(row_id)]] = _FirstRow(str(batch_id), source, str(transform))
+    return found
 
 
 def _recent_arrivals(

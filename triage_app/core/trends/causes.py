@@ -86,6 +86,16 @@ class SpikeCause:
         return None
 
     @property
+    def main_rows(self) -> int:
+        """The rows of the main class (0 without one)."""
+        return self.by_class.get(self.main_class or "", 0)
+
+    @property
+    def same_check(self) -> GroupCount | None:
+        """The largest data group: the check the source's rows fail most."""
+        return next((g for g in self.top if g.error_class == ErrorClass.DATA), None)
+
+    @property
     def new_version(self) -> bool:
         """The version is new: first used in this batch, or not the one the previous
         normal batch ran."""
@@ -119,14 +129,13 @@ class SpikeCause:
             return f"{t} is new: this batch is the first through it" + (
                 before if self.previous_version else ""
             )
-        if self.previous_version is not None and self.previous_version != t:
+        if self.new_version:
             return f"{t} is new since the previous normal batch, which ran {self.previous_version}"
         return f"{t} is not new: it ran earlier batches without a spike"
 
-    def top_said(self, cls: str | None = None) -> str:
-        """The largest error groups (of ``cls`` only, when given), with their counts."""
-        groups = [g for g in self.top if cls is None or g.error_class == cls]
-        return "; ".join(f"{g.signature} ({g.count:,})" for g in groups)
+    def top_said(self) -> str:
+        """The largest error groups, with their counts."""
+        return "; ".join(f"{g.signature} ({g.count:,})" for g in self.top)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -147,11 +156,9 @@ class SpikeCause:
     def short(self) -> str:
         """The verdict in one sentence, for a banner (``sentence`` has the evidence)."""
         v, t = self.verdict, self.transform
-        n = self.quarantined
-        main = self.by_class.get(self.main_class or "", 0)
+        n, main, same = self.quarantined, self.main_rows, self.same_check
         of = f"all {n:,}" if main == n else f"{main:,} of {n:,}"
         if v is Verdict.DATA:
-            same = next((g for g in self.top if g.error_class == ErrorClass.DATA), None)
             what = (
                 f"{plural(same.count, 'row')} that fail the same check ({same.signature})"
                 if same is not None
@@ -169,8 +176,7 @@ class SpikeCause:
 
     def sentence(self) -> str:
         """The cause, in one or two sentences a lead can forward."""
-        n, v = self.quarantined, self.verdict
-        main = self.by_class.get(self.main_class or "", 0)
+        n, v, main, same = self.quarantined, self.verdict, self.main_rows, self.same_check
         of = (
             f"All {n:,} quarantined rows"
             if main == n
@@ -179,7 +185,6 @@ class SpikeCause:
         top = self.top_said()
         largest = f" Largest: {top}." if top else ""
         if v is Verdict.DATA:
-            same = next((g for g in self.top if g.error_class == ErrorClass.DATA), None)
             if same is not None:
                 said = (
                     f"the source sent {plural(same.count, 'row')} that fail the same check "
@@ -222,17 +227,17 @@ def _name(transform: str) -> str:
 
 
 def spike_causes(
-    conn: Connection | None,
+    conn: Connection,
     batches: Sequence[BatchCounters],
     checks: Sequence[SpikeCheck],
 ) -> dict[str, SpikeCause]:
     """The cause of each spike among ``batches`` (``BatchPoint``s, oldest first, one check
-    each), by batch id. With ``conn``, each cause names the batch's largest error groups
-    from the summary's cells; without, the counters alone speak."""
+    each), by batch id; each cause names the batch's largest error groups from the
+    summary's cells."""
     spiking = [i for i, c in enumerate(checks) if c.is_spike]
     if not spiking:
         return {}
-    tops = _top_groups(conn, [batches[i].batch_id for i in spiking]) if conn else {}
+    tops = _top_groups(conn, [batches[i].batch_id for i in spiking])
     out: dict[str, SpikeCause] = {}
     for i in spiking:
         b = batches[i]

@@ -74,7 +74,6 @@ UNOWNED = "unowned"  # what the owner column says of a group nobody owns
 # What a steward can change of a group from its menu (the team backlog, issue 13).
 EDITS = (("owner", "Assign owner…"), ("tags", "Tags…"), ("note", "Note…"))
 _NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED, COL_WAITED, COL_TREND)
-_TREND_ARROWS = {"growing": "▲", "steady": "▶", "slowing": "▼", "stopped": "▼", "quiet": ""}
 
 
 def group_link(g: ErrorGroup) -> Link:
@@ -213,7 +212,7 @@ def _trend(g: ErrorGroup) -> str:
     """``▲ +12``: new rows in the last 24 h, with the way they go."""
     if g.trend == "quiet":
         return ""
-    return f"{_TREND_ARROWS[g.trend]} +{g.last_24h:,}"
+    return f"{g.trend_mark} +{g.last_24h:,}"
 
 
 def _release(g: ErrorGroup) -> str:

@@ -25,7 +25,7 @@ _VERDICTS = {
 
 
 class _Tile(QLabel):
-    """A number over its caption; clickable when ``link`` is given."""
+    """A number over its caption (which may hold a link, for a tile that acts)."""
 
     def __init__(self, name: str) -> None:
         super().__init__(objectName=name)

@@ -259,9 +259,8 @@ def _trend(g: ErrorGroup) -> str:
     if g.trend == "quiet":
         return "quiet (none in 48 h)"
     if g.trend == "stopped":
-        return f"■ stopped {before}"
-    mark = {"growing": "▲", "steady": "=", "slowing": "▼"}[g.trend]
-    return f"{mark} +{g.last_24h:,} {before}"
+        return f"{g.trend_mark} stopped {before}"
+    return f"{g.trend_mark} +{g.last_24h:,} {before}"
 
 
 def _first(g: ErrorGroup) -> str:

@@ -114,20 +114,19 @@ class TrendsRead:
 
 
 def _trends_call(
-    f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule, following: frozenset[str]
+    f: DeadLetterFilter,
+    since: dt.date | None,
+    rule: SpikeRule,
+    following: frozenset[str],
+    whole: bool = True,
 ) -> Callable[[Workspace], TrendsRead]:
+    """A refresh: the whole store (unless ``whole`` is False: the filter changed, only the
+    charts that follow it are read) and the charts that follow the filter."""
+
     def run(ws: Workspace) -> TrendsRead:
-        whole = compute_trends(ws, None, since=since, rule=rule, top=None)  # every group
-        return TrendsRead(whole, _chosen(ws, f, since, rule, following), following)
-
-    return run
-
-
-def _chosen_call(
-    f: DeadLetterFilter, since: dt.date | None, rule: SpikeRule, following: frozenset[str]
-) -> Callable[[Workspace], TrendsRead]:
-    def run(ws: Workspace) -> TrendsRead:
-        return TrendsRead(None, _chosen(ws, f, since, rule, following), following)
+        # Every group: the groups' table is the team's backlog.
+        everything = compute_trends(ws, None, since=since, rule=rule, top=None) if whole else None
+        return TrendsRead(everything, _chosen(ws, f, since, rule, following), following)
 
     return run
 
@@ -318,7 +317,7 @@ class TrendsTab(QWidget):
         for panel in self.panels.values():
             panel.setMinimumSize(PANEL_MIN_WIDTH, PANEL_MIN_HEIGHT)
             panel.exported.connect(self.message)
-            panel.followToggled.connect(self._on_follow)
+            panel.followToggled.connect(self.set_follows)
         self._say_scopes()
 
         grid_host = QWidget()
@@ -337,15 +336,6 @@ class TrendsTab(QWidget):
     def charts(self) -> list[TrendChart]:
         return [self.failures, self.backlog, self.rate, self.attempts, self.groups_chart]
 
-    def chart_of(self, name: str) -> TrendChart:
-        return {
-            "failures": self.failures,
-            "backlog": self.backlog,
-            "rate": self.rate,
-            "attempts": self.attempts,
-            "groups": self.groups_chart,
-        }[name]
-
     # -- which charts follow the table's filter ---------------------------------------------
     def follows(self, name: str) -> bool:
         stored = self._settings.value(FOLLOW_KEY.format(name), name in FOLLOWS_BY_DEFAULT)
@@ -354,6 +344,7 @@ class TrendsTab(QWidget):
     def following(self) -> frozenset[str]:
         return frozenset(n for n in FILTERED_PARTS if self.follows(n))
 
+    @Slot(str, bool)
     def set_follows(self, name: str, on: bool) -> None:
         """Make chart ``name`` follow the table's filter (or show the whole store), and
         read its numbers again."""
@@ -364,10 +355,6 @@ class TrendsTab(QWidget):
             self._read_chosen()
         else:
             self._draw_all()
-
-    @Slot(str, bool)
-    def _on_follow(self, name: str, on: bool) -> None:
-        self.set_follows(name, on)
 
     def _say_scopes(self) -> None:
         described = self.filter.describe()
@@ -436,7 +423,7 @@ class TrendsTab(QWidget):
             self._stale = True
             return
         self.queries.submit(
-            _chosen_call(self.filter, self.since(), self.rule(), self.following()),
+            _trends_call(self.filter, self.since(), self.rule(), self.following(), whole=False),
             self.show_read,
             self._failed,
             key="trends-chosen",
@@ -511,7 +498,7 @@ class TrendsTab(QWidget):
         started = time.perf_counter()
         for name in FILTERED_PARTS:
             chosen = self.chosen if name in self._chosen_parts and self.follows(name) else None
-            self.chart_of(name).show_trends(chosen or self.trends)
+            self.panels[name].chart.show_trends(chosen or self.trends)
         self.last_render_ms = (time.perf_counter() - started) * 1000
 
     def _failed(self, message: str) -> None:
