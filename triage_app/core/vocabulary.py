@@ -71,6 +71,14 @@ GROUP_SORTS: tuple[str, ...] = tuple(
 class BatchState(enum.StrEnum):
     RUNNING = "running"  # started, or interrupted: the next run of the same file resumes it
     COMPLETE = "complete"
+    # An atomic batch with rows failing: nothing of it is in the warehouse, its healthy rows
+    # wait in held_rows until every dead letter is fixed and the whole batch loads at once.
+    HELD = "held"
+
+
+class BatchKind(enum.StrEnum):
+    FILE = "file"  # a source file through a transform
+    REPROCESS = "reprocess"  # the rows a suspect version wrote, run again through another
 
 
 class AuditAction(enum.StrEnum):

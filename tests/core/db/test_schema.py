@@ -51,6 +51,9 @@ STORE_TABLES = {
     "redrive_runs",
     "resolutions",
     "signatures",
+    "kept_sources",
+    "source_blobs",
+    "held_rows",
 }
 # What 7e0d82e's ensure_schema wrote into user_version: a CRC of its column names.
 CRC_7E0D82E = 558_651_226

@@ -43,7 +43,7 @@ from sqlalchemy import (
 from triage_app.core.clock import utcnow
 from triage_app.core.db.index_shapes import ENDS_IN_ROWID
 from triage_app.core.db.instants import INSTANT
-from triage_app.core.vocabulary import BatchState, Status
+from triage_app.core.vocabulary import BatchKind, BatchState, Status
 
 # SQLite only makes INTEGER PRIMARY KEY a rowid alias (fast, auto-increment); BIGINT elsewhere.
 IdType = BigInteger().with_variant(Integer(), "sqlite")
@@ -102,9 +102,63 @@ class BatchTable(Base):
     # it quarantined needs no event of its own (schema 0007; NULL for batches from before,
     # whose rows kept one ``quarantined`` event each).
     actor: Column[str | None] = Column(String(200), nullable=True)
+    # Schema 0011 (issue 25). ``file`` or ``reprocess`` (BatchKind); a reprocess run names
+    # the version it suspects and the one batch it was limited to, if any.
+    kind = Column(String(12), nullable=False, default=BatchKind.FILE, server_default="file")
+    produced_by: Column[str | None] = Column(String(100), nullable=True)
+    scope: Column[str | None] = Column(String(32), nullable=True)
+    # An atomic batch's healthy rows waiting in held_rows, never in the warehouse, until
+    # the whole batch loads in one transaction.
+    held = Column(BigInteger, nullable=False, default=0, server_default="0")
 
 
 Batch = BatchTable()
+
+
+class KeptSourceTable(Base):
+    """A batch's input kept, by the SHA-256 of its bytes, compressed: in the workspace's
+    folder (``place`` ``folder``) or, on a team store, in ``source_blobs`` (``table``)."""
+
+    __tablename__ = "kept_sources"
+    __table_args__ = (Index("ix_kept_sources_kept_at", "kept_at"),)  # retention's cut-off
+
+    sha256 = Column(String(64), primary_key=True)
+    format = Column(String(10), nullable=False)
+    size = Column(BigInteger, nullable=False)  # of the source as read
+    stored_size = Column(BigInteger, nullable=False)  # compressed
+    codec = Column(String(10), nullable=False)
+    place = Column(String(10), nullable=False)
+    kept_at = Column(INSTANT, nullable=False, default=utcnow)
+
+
+KeptSource = KeptSourceTable()
+
+
+class SourceBlobTable(Base):
+    """A kept source's compressed bytes on a team store, in parts of a few MB each."""
+
+    __tablename__ = "source_blobs"
+
+    sha256 = Column(String(64), ForeignKey("kept_sources.sha256"), primary_key=True)
+    part = Column(Integer, primary_key=True)
+    data = Column(LargeBinary, nullable=False)
+
+
+SourceBlob = SourceBlobTable()
+
+
+class HeldRowTable(Base):
+    """A healthy row of an atomic batch that is not yet whole: the transform's output,
+    encoded, waiting for the batch to load in one transaction."""
+
+    __tablename__ = "held_rows"
+
+    batch_id = Column(String(32), ForeignKey("batches.batch_id"), primary_key=True)
+    line = Column(BigInteger, primary_key=True)
+    row = Column(LargeBinary, nullable=False)
+
+
+HeldRow = HeldRowTable()
 
 
 class BatchChunkTable(Base):
