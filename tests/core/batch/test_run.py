@@ -232,7 +232,10 @@ def test_summary_to_json(workspace: Workspace, seed_batch: Path) -> None:
         "already_loaded",
         "resumed",
         "cancelled",
+        "source_kept",
+        "source_problem",
     ]
+    assert (data["source_kept"], data["source_problem"]) == (True, "")
     assert data["by_class"] == {"data": 3, "code": 1}  # classes with none are left out
     assert (data["transform"], data["format"], data["source_name"]) == (
         "pesanan@1",

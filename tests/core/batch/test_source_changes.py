@@ -10,6 +10,7 @@ after its first committed chunk until the test has changed the file."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import pty
 import subprocess
@@ -278,7 +279,14 @@ def test_standard_input_is_read_hashed_and_spooled(
             assert got == clean and b.source_name == "<stdin>"
         else:
             assert "already loaded" in ran.stdout  # the same bytes again: the same batch
-    assert sorted(p.name for p in ws_dir.iterdir()) == ["dead_letter.db", "warehouse.db"]
+    # No spool left behind; the source kept (issue 25): the bytes that came in, once.
+    assert sorted(p.name for p in ws_dir.iterdir()) == [
+        "dead_letter.db",
+        "sources",
+        "warehouse.db",
+    ]
+    (kept,) = [p for p in (ws_dir / "sources").rglob("*") if p.is_file()]
+    assert gzip.decompress(kept.read_bytes()) == intact
 
 
 def test_standard_input_needs_a_format(tmp_path: Path) -> None:

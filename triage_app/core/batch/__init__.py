@@ -4,6 +4,26 @@ by chunk (in one or two lanes) so that a killed run resumes where it stopped, an
 only for the bytes its source's hash was taken of."""
 
 from triage_app.core.batch.incoming import batch_files, next_batch_file
+from triage_app.core.batch.kept_sources import (
+    DEFAULT_KEEP_DAYS,
+    KeptSourceInfo,
+    NotKept,
+    SourceDamaged,
+    SourceGone,
+    SourcesForgotten,
+    batch_records,
+    check_keep_days,
+    describe_retention,
+    forget_sources,
+    give_source,
+    is_kept,
+    keep_source,
+    list_kept,
+    open_kept,
+    set_sources_retention,
+    source_state,
+    sources_retention,
+)
 from triage_app.core.batch.loading_lock import BatchBeingLoaded
 from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
 from triage_app.core.batch.readers import (
@@ -23,20 +43,38 @@ from triage_app.core.batch.source import SourceChanged, check_source
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "DEFAULT_KEEP_DAYS",
     "BatchBeingLoaded",
     "BatchInfo",
     "BatchSummary",
     "Failure",
+    "KeptSourceInfo",
+    "NotKept",
     "SourceChanged",
+    "SourceDamaged",
+    "SourceGone",
+    "SourcesForgotten",
     "batch_files",
+    "batch_records",
+    "check_keep_days",
     "check_source",
     "csv_header_names",
     "decode_csv",
     "decode_payload",
+    "describe_retention",
     "detect_format",
     "failure_from",
     "failure_from_message",
+    "forget_sources",
+    "give_source",
+    "is_kept",
+    "keep_source",
     "list_batches",
+    "list_kept",
     "next_batch_file",
+    "open_kept",
     "run_batch",
+    "set_sources_retention",
+    "source_state",
+    "sources_retention",
 ]

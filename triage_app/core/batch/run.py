@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Row, Select, func, insert, select, update
 
+from triage_app.core.batch.kept_sources import Keeping, is_kept
 from triage_app.core.batch.lanes import LaneTask, Partner, lanes_for, run_lanes
 from triage_app.core.batch.loading_lock import hold_batch
 from triage_app.core.batch.source import Source, check_input_format, source_format
@@ -57,12 +58,22 @@ class BatchSummary:
     already_loaded: bool
     resumed: bool = False
     cancelled: bool = False
+    # Its source kept (kept_sources.py): by this run, or before; a batch is complete even
+    # when its source could not be kept, and ``source_problem`` says why.
+    source_kept: bool = False
+    source_problem: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     def describe(self) -> str:
         """The run in one sentence a person reads: the window shows it, the CLI prints it."""
+        text = self._said()
+        if self.source_problem:
+            text += f" Its source was not kept: {self.source_problem}"
+        return text
+
+    def _said(self) -> str:
         if self.already_loaded:
             return (
                 f"Batch {self.batch_id} was already loaded: nothing to do "
@@ -86,7 +97,14 @@ def batch_identity(sha256: str, transform: Transform, fmt: str) -> str:
 
 
 def _summary(
-    b: Row[Any], *, already: bool, resumed: bool, cancelled: bool, seconds: float
+    b: Row[Any],
+    *,
+    already: bool,
+    resumed: bool,
+    cancelled: bool,
+    seconds: float,
+    kept: bool = False,
+    problem: str = "",
 ) -> BatchSummary:
     counts = zip(ErrorClass, (b.q_data, b.q_code, b.q_transient), strict=True)
     by_class = {c.value: n for c, n in counts if n}
@@ -104,6 +122,8 @@ def _summary(
         already_loaded=already,
         resumed=resumed,
         cancelled=cancelled,
+        source_kept=kept,
+        source_problem=problem,
     )
 
 
@@ -161,25 +181,78 @@ def run_batch(
                 header = source.csv_header() if source.format == "csv" else None
                 stored = _open_batch(ws, source, batch_id, transform, header, actor, retry, sleep)
                 if stored is not None and stored.state == BatchState.COMPLETE:
+                    # Complete, perhaps from before sources were kept, or its source since
+                    # forgotten: one lookup, and kept now from the file in hand if not.
+                    kept, problem = _keep_now(ws, source)
                     return _summary(
                         stored,
                         already=True,
                         resumed=False,
                         cancelled=False,
                         seconds=time.perf_counter() - started,
+                        kept=kept,
+                        problem=problem,
                     )
                 resumed = stored is not None
                 resume_after = stored.lines_done if stored is not None else 0
                 task = _task(source, transform, batch_id, resume_after, chunk_size, actor, retry)
-                cancelled = run_lanes(ws, task, transform, source, partner, progress, retry, sleep)
+                # Compressed on a thread while the lanes run (after the second lane forked),
+                # recorded once the batch is complete.
+                keeping = _keeping(ws, source)
+                try:
+                    cancelled = run_lanes(
+                        ws, task, transform, source, partner, progress, retry, sleep
+                    )
+                except BaseException:
+                    if keeping is not None:
+                        keeping.abandon()
+                    raise
             finally:
                 if partner is not None:
                     partner.close()  # closing twice is harmless; never leave it running
             elapsed = time.perf_counter() - started
-            final = _finish(
-                ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep
-            )
-    return _summary(final, already=False, resumed=resumed, cancelled=cancelled, seconds=elapsed)
+            try:
+                final = _finish(
+                    ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep
+                )
+            except BaseException:
+                if keeping is not None:
+                    keeping.abandon()
+                raise
+            kept, problem = True, ""
+            if keeping is None:
+                pass
+            elif cancelled:
+                keeping.abandon()
+                kept = False
+            else:
+                keeping.finish()
+                kept, problem = keeping.problem is None, keeping.problem or ""
+    return _summary(
+        final,
+        already=False,
+        resumed=resumed,
+        cancelled=cancelled,
+        seconds=elapsed,
+        kept=kept,
+        problem=problem,
+    )
+
+
+def _keeping(ws: Workspace, source: Source) -> Keeping | None:
+    """The source's copy begun, unless it is kept already (one lookup)."""
+    if is_kept(ws, source.sha256):
+        return None
+    return Keeping(ws, source.sha256, source.format, source.open_reader)
+
+
+def _keep_now(ws: Workspace, source: Source) -> tuple[bool, str]:
+    """Keep the source of a batch found complete, if it is not kept: (kept, why not)."""
+    if is_kept(ws, source.sha256):
+        return True, ""
+    keeping = Keeping(ws, source.sha256, source.format, source.open_reader)
+    keeping.finish()
+    return keeping.problem is None, keeping.problem or ""
 
 
 def _task(
