@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from triage_app import __version__
-from triage_app.cli import batches, change_sets, dead_letters, groups, store
+from triage_app.cli import batches, change_sets, dead_letters, groups, reprocess, store
 from triage_app.cli.support import (
     Parser,
     Subparsers,
@@ -49,6 +49,7 @@ COMMANDS = (
     "groups",
     "group",
     "redrive",
+    "reprocess",
     "transforms",
     "stats",
     "demo",
@@ -93,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         "in a temporary workspace, one line per check, and exit",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for family in (batches, dead_letters, change_sets, groups, store):
+    for family in (batches, dead_letters, change_sets, groups, reprocess, store):
         family.add_commands(sub)
     command(sub, "gui", cmd_gui, "open the window", opens_workspace=False)
     _list_in_order(sub, COMMANDS)

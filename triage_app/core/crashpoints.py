@@ -29,7 +29,10 @@ of a revert's restored rows written, not committed), ``migrate-mid-backup`` (a s
 copy an SQLite upgrade keeps of the store written, the copy not finished),
 ``migrate-mid-upgrade`` (a revision applied inside the upgrade's transaction, not committed;
 the k-th time: after k revisions), ``mid-counts`` (the summary's cells written for a change
-to the rows, in its transaction, not committed: the k-th time, the k-th such write).
+to the rows, in its transaction, not committed: the k-th time, the k-th such write),
+``reprocess-after-plan`` (a reprocess run's input kept and the run recorded, nothing
+applied), ``reprocess-after-warehouse`` (a reprocess chunk's rows updated in the warehouse,
+the store not told), ``reprocess-after-chunk`` (a reprocess chunk committed in both).
 """
 
 from __future__ import annotations
@@ -61,6 +64,9 @@ POINTS = (
     "migrate-mid-backup",
     "migrate-mid-upgrade",
     "mid-counts",
+    "reprocess-after-plan",
+    "reprocess-after-warehouse",
+    "reprocess-after-chunk",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds

@@ -3,6 +3,7 @@ upserted into the warehouse and failures quarantined with their evidence, commit
 by chunk (in one or two lanes) so that a killed run resumes where it stopped, and complete
 only for the bytes its source's hash was taken of."""
 
+from triage_app.core.batch.commit import batch_advance, ledger_row
 from triage_app.core.batch.incoming import batch_files, next_batch_file
 from triage_app.core.batch.kept_sources import (
     DEFAULT_KEEP_DAYS,
@@ -24,8 +25,9 @@ from triage_app.core.batch.kept_sources import (
     source_state,
     sources_retention,
 )
-from triage_app.core.batch.loading_lock import BatchBeingLoaded
+from triage_app.core.batch.loading_lock import BatchBeingLoaded, hold_batch
 from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
+from triage_app.core.batch.quarantine import quarantine as quarantine_failures
 from triage_app.core.batch.readers import (
     csv_header_names,
     decode_csv,
@@ -54,6 +56,7 @@ __all__ = [
     "SourceDamaged",
     "SourceGone",
     "SourcesForgotten",
+    "batch_advance",
     "batch_files",
     "batch_records",
     "check_keep_days",
@@ -67,12 +70,15 @@ __all__ = [
     "failure_from_message",
     "forget_sources",
     "give_source",
+    "hold_batch",
     "is_kept",
     "keep_source",
+    "ledger_row",
     "list_batches",
     "list_kept",
     "next_batch_file",
     "open_kept",
+    "quarantine_failures",
     "run_batch",
     "set_sources_retention",
     "source_state",

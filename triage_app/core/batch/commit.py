@@ -130,7 +130,7 @@ class ChunkCommitter:
                     now=now,
                 )
                 conn.execute(
-                    _ledger_row(),
+                    ledger_row(),
                     {
                         "batch_id": self.batch_id,
                         "first_line": chunk.first_line,
@@ -143,7 +143,7 @@ class ChunkCommitter:
                     },
                 )
                 conn.execute(
-                    _batch_advance(),
+                    batch_advance(),
                     {
                         "id_": self.batch_id,
                         "lines_done_": chunk.last_line,
@@ -216,12 +216,12 @@ class ChunkCommitter:
 
 # A chunk's store statements, built once: building them costs more than running them.
 @functools.cache
-def _ledger_row() -> Insert:
+def ledger_row() -> Insert:
     return insert(BatchChunk)
 
 
 @functools.cache
-def _batch_advance() -> Update:
+def batch_advance() -> Update:
     """The batch's checkpoint and running totals, moved on by one chunk."""
     counts = ("rows", "loaded", "superseded", "quarantined", "q_data", "q_code", "q_transient")
     return (

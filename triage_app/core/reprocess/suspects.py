@@ -1,0 +1,219 @@
+"""The rows a suspect transform version wrote, each with the record it was written from.
+
+A warehouse row's lineage (``_batch_id``, ``_line``, ``_transform``) names the batch and
+line that last wrote it. The record behind it is one of three things:
+
+- a dead letter at that batch and line: the row failed in its batch and a re-drive loaded
+  it, so the record is the dead letter's working payload (the fixed one);
+- a line of a reprocess run: the run's kept input holds the record it was given;
+- otherwise the batch's own line, read from its kept source.
+
+The rows are read in (batch, line) order, so each batch's kept source is read once, from
+start to end, beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, Row, inspect, select, tuple_
+
+from triage_app.core.batch import SourceGone, batch_records, csv_header_names, decode_csv
+from triage_app.core.db import Batch, DeadLetter, Workspace, target_table, working_payload
+from triage_app.core.errors import TriageError
+from triage_app.core.transforms import Transform
+from triage_app.core.vocabulary import BatchKind, PayloadKind
+
+PAGE = 2_000  # rows whose dead letters are looked up at once
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A warehouse row the suspect version wrote, and what it was written from."""
+
+    key: Any
+    values: tuple[Any, ...]  # the row's columns, in the transform's order
+    batch_id: str
+    line: int
+    raw: bytes | None  # the record; None when it cannot be read (``missing`` says why)
+    kind: str  # PayloadKind of ``raw``: a CSV row always comes as a JSON object
+    missing: str | None = None
+
+
+def check_pair(suspect: Transform, fixer: Transform) -> None:
+    """Refuse a pair that cannot be compared row for row."""
+    if suspect.ref == fixer.ref:
+        raise TriageError(f"reprocess {suspect.ref} with another version, not itself")
+    if (suspect.table, suspect.key, suspect.column_names) != (
+        fixer.table,
+        fixer.key,
+        fixer.column_names,
+    ):
+        raise TriageError(
+            f"{fixer.ref} writes {fixer.table} ({', '.join(fixer.column_names)}) and "
+            f"{suspect.ref} wrote {suspect.table} ({', '.join(suspect.column_names)}): "
+            "a reprocess compares rows of one table with the same columns"
+        )
+
+
+def count_suspects(ws: Workspace, suspect: Transform, scope: str | None = None) -> int:
+    """How many warehouse rows ``suspect`` last wrote (within batch ``scope``)."""
+    from sqlalchemy import func
+
+    if not inspect(ws.warehouse).has_table(suspect.table):
+        return 0
+    table = target_table(suspect)
+    stmt = select(func.count()).select_from(table).where(table.c._transform == suspect.ref)
+    if scope is not None:
+        stmt = stmt.where(table.c._batch_id == scope)
+    with ws.warehouse.connect() as conn:
+        return int(conn.execute(stmt).scalar_one())
+
+
+def suspects(ws: Workspace, suspect: Transform, scope: str | None = None) -> Iterator[Suspect]:
+    """Every row ``suspect`` last wrote (only batch ``scope``'s, if given), with its record,
+    in (batch, line) order."""
+    if not inspect(ws.warehouse).has_table(suspect.table):
+        return
+    table = target_table(suspect)
+    cols = [table.c[n] for n in suspect.column_names]
+    stmt = select(*cols, table.c._batch_id, table.c._line).where(table.c._transform == suspect.ref)
+    if scope is not None:
+        stmt = stmt.where(table.c._batch_id == scope)
+    stmt = stmt.order_by(table.c._batch_id, table.c._line)
+    key_at = suspect.column_names.index(suspect.key)
+    width = len(cols)
+    with ws.warehouse.connect() as conn:
+        rows = conn.execution_options(stream_results=True, yield_per=PAGE).execute(stmt)
+        for batch_id, group in groupby(rows, key=lambda r: r[width]):
+            yield from _of_batch(ws, batch_id, group, width, key_at)
+
+
+@dataclass(frozen=True)
+class _BatchOrigin:
+    kind: str
+    fmt: str
+    names: list[str] | None
+
+
+def _origin(store: Engine, batch_id: str) -> _BatchOrigin | None:
+    with store.connect() as conn:
+        b = conn.execute(
+            select(Batch.kind, Batch.format, Batch.csv_header).where(Batch.batch_id == batch_id)
+        ).one_or_none()
+    if b is None:
+        return None
+    names = csv_header_names(b.csv_header) if b.csv_header else None
+    return _BatchOrigin(b.kind, b.format, names)
+
+
+def _of_batch(
+    ws: Workspace, batch_id: str, group: Iterator[Any], width: int, key_at: int
+) -> Iterator[Suspect]:
+    origin = _origin(ws.store, batch_id)
+    records = _Records(ws, batch_id, origin)
+    page: list[Row[Any]] = []
+    for row in group:
+        page.append(row)
+        if len(page) == PAGE:
+            yield from _page(ws, batch_id, page, records, width, key_at)
+            page = []
+    if page:
+        yield from _page(ws, batch_id, page, records, width, key_at)
+
+
+def _page(
+    ws: Workspace,
+    batch_id: str,
+    page: list[Row[Any]],
+    records: _Records,
+    width: int,
+    key_at: int,
+) -> Iterator[Suspect]:
+    lines = [int(r[width + 1]) for r in page]
+    fixed = _dead_letters(ws.store, batch_id, lines)
+    for row, line in zip(page, lines, strict=True):
+        values = tuple(row[:width])
+        key = values[key_at]
+        found = fixed.get(line)
+        if found is not None:
+            payload, kind = found
+            if kind == PayloadKind.CSV:
+                payload, kind = records.as_object(payload), PayloadKind.JSON_CSV
+            yield Suspect(key, values, batch_id, line, payload, kind)
+            continue
+        raw, kind, missing = records.at(line)
+        yield Suspect(key, values, batch_id, line, raw, kind, missing)
+
+
+def _dead_letters(store: Engine, batch_id: str, lines: list[int]) -> dict[int, tuple[bytes, str]]:
+    """The working payloads of the dead letters at these lines of the batch: the rows a
+    re-drive loaded."""
+    out: dict[int, tuple[bytes, str]] = {}
+    with store.connect() as conn:
+        for start in range(0, len(lines), 500):
+            part = lines[start : start + 500]
+            stmt = select(DeadLetter.line, working_payload(), DeadLetter.payload_kind).where(
+                tuple_(DeadLetter.batch_id, DeadLetter.line).in_([(batch_id, n) for n in part])
+            )
+            for line, payload, kind in conn.execute(stmt):
+                out[int(line)] = (bytes(payload), kind)
+    return out
+
+
+class _Records:
+    """A batch's records by line, read forward once from its kept source."""
+
+    def __init__(self, ws: Workspace, batch_id: str, origin: _BatchOrigin | None) -> None:
+        self.ws = ws
+        self.batch_id = batch_id
+        self.origin = origin
+        self._it: Iterator[tuple[int, bytes]] | None = None
+        self._last: tuple[int, bytes] | None = None
+        self._missing: str | None = None
+        if origin is None:
+            self._missing = f"batch {batch_id} is not in the store"
+
+    def as_object(self, raw: bytes) -> bytes:
+        names = self.origin.names if self.origin is not None else None
+        return orjson.dumps(decode_csv(raw, names or []))
+
+    def at(self, line: int) -> tuple[bytes | None, str, str | None]:
+        if self._missing is not None:
+            return None, PayloadKind.JSONL, self._missing
+        assert self.origin is not None
+        try:
+            if self._it is None:
+                self._it = batch_records(self.ws, self.batch_id)
+            while self._last is None or self._last[0] < line:
+                self._last = next(self._it)
+        except SourceGone as exc:
+            self._missing = str(exc)
+            return None, PayloadKind.JSONL, self._missing
+        except StopIteration:
+            return None, PayloadKind.JSONL, f"line {line} is not in batch {self.batch_id}'s source"
+        if self._last[0] != line:
+            return None, PayloadKind.JSONL, f"line {line} is not in batch {self.batch_id}'s source"
+        raw = self._last[1]
+        if self.origin.kind == BatchKind.REPROCESS:
+            return _from_envelope(raw)
+        if self.origin.fmt == PayloadKind.CSV:
+            return self.as_object(raw), PayloadKind.JSON_CSV, None
+        return raw, PayloadKind.JSONL, None
+
+
+def envelope(key: Any, batch_id: str, line: int, raw: bytes, kind: str) -> bytes:
+    """A reprocess run's input line: the record, its kind, and the row it was meant for
+    (its key and the lineage it had), so that a resumed run needs nothing else."""
+    return orjson.dumps(
+        {"key": key, "batch": batch_id, "line": line, "kind": kind, "record": raw.decode()}
+    )
+
+
+def _from_envelope(raw: bytes) -> tuple[bytes | None, str, str | None]:
+    e = orjson.loads(raw)
+    return e["record"].encode(), e["kind"], None
