@@ -67,6 +67,7 @@ from triage_app.core.db.warehouse import (
     count_rows,
     table_sha256,
     target_table,
+    version_literal,
 )
 from triage_app.core.db.watch import StoreWatch, notify_change, watch_store
 from triage_app.core.db.workspace import (
@@ -156,6 +157,7 @@ __all__ = [
     "take_back",
     "target_table",
     "user_message",
+    "version_literal",
     "watch_store",
     "working_payload",
 ]

@@ -20,7 +20,7 @@ from itertools import groupby
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, Row, inspect, select, tuple_
+from sqlalchemy import Engine, Row, inspect, select
 
 from triage_app.core.batch import SourceGone, batch_records, csv_header_names, decode_csv
 from triage_app.core.db import Batch, DeadLetter, Workspace, target_table, working_payload
@@ -116,14 +116,15 @@ def _of_batch(
 ) -> Iterator[Suspect]:
     origin = _origin(ws.store, batch_id)
     records = _Records(ws, batch_id, origin)
+    have = _dead_letter_lines(ws.store, batch_id)
     page: list[Row[Any]] = []
     for row in group:
         page.append(row)
         if len(page) == PAGE:
-            yield from _page(ws, batch_id, page, records, width, key_at)
+            yield from _page(ws, batch_id, page, records, width, key_at, have)
             page = []
     if page:
-        yield from _page(ws, batch_id, page, records, width, key_at)
+        yield from _page(ws, batch_id, page, records, width, key_at, have)
 
 
 def _page(
@@ -133,9 +134,10 @@ def _page(
     records: _Records,
     width: int,
     key_at: int,
+    have: set[int],
 ) -> Iterator[Suspect]:
     lines = [int(r[width + 1]) for r in page]
-    fixed = _dead_letters(ws.store, batch_id, lines)
+    fixed = _dead_letters(ws.store, batch_id, lines, have)
     for row, line in zip(page, lines, strict=True):
         values = tuple(row[:width])
         key = values[key_at]
@@ -150,15 +152,29 @@ def _page(
         yield Suspect(key, values, batch_id, line, raw, kind, missing)
 
 
-def _dead_letters(store: Engine, batch_id: str, lines: list[int]) -> dict[int, tuple[bytes, str]]:
-    """The working payloads of the dead letters at these lines of the batch: the rows a
-    re-drive loaded."""
-    out: dict[int, tuple[bytes, str]] = {}
+def _dead_letter_lines(store: Engine, batch_id: str) -> set[int]:
+    """The lines of the batch that have a dead letter (one walk of its unique index)."""
     with store.connect() as conn:
-        for start in range(0, len(lines), 500):
-            part = lines[start : start + 500]
+        return set(
+            conn.execute(select(DeadLetter.line).where(DeadLetter.batch_id == batch_id)).scalars()
+        )
+
+
+def _dead_letters(
+    store: Engine, batch_id: str, lines: list[int], have: set[int]
+) -> dict[int, tuple[bytes, str]]:
+    """The working payloads of the dead letters at these lines of the batch: the rows a
+    re-drive loaded. ``have``: the batch's lines with a dead letter, so that a page with
+    none asks nothing."""
+    wanted = [n for n in lines if n in have]
+    out: dict[int, tuple[bytes, str]] = {}
+    if not wanted:
+        return out
+    with store.connect() as conn:
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
             stmt = select(DeadLetter.line, working_payload(), DeadLetter.payload_kind).where(
-                tuple_(DeadLetter.batch_id, DeadLetter.line).in_([(batch_id, n) for n in part])
+                DeadLetter.batch_id == batch_id, DeadLetter.line.in_(part)
             )
             for line, payload, kind in conn.execute(stmt):
                 out[int(line)] = (bytes(payload), kind)

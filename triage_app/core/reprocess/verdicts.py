@@ -72,46 +72,55 @@ def transformed(fixer: Transform, raw: bytes, kind: str) -> tuple[Any, ...]:
     return fixer.fn(decode_payload(raw, kind, None))
 
 
-def outcome(fixer: Transform, s: Suspect) -> tuple[tuple[Any, ...] | None, Failure | None]:
-    """The row ``fixer`` makes of the suspect's record, or why it fails. A row under
-    another key fails: moving a row between keys would leave or replace a row no batch
-    named."""
-    assert s.raw is not None
-    try:
-        row = transformed(fixer, s.raw, s.kind)
-    except TriageError as exc:
-        return None, failure_from(s.line, s.raw, exc, ErrorClass.DATA)
-    except Exception as exc:
-        return None, failure_from(s.line, s.raw, exc)
-    names = fixer.column_names
-    if len(row) != len(names):
-        message = f"{fixer.ref} returned {len(row)} values for {len(names)} columns"
-        return None, failure_from_message(s.line, s.raw, message, ErrorClass.CODE)
-    key = row[names.index(fixer.key)]
-    if key != s.key:
-        message = (
-            f"{fixer.ref} gives {fixer.key} {key!r} for the row written as {s.key!r}; "
-            "a reprocess does not move rows between keys"
+class Judge:
+    """``fixer``'s verdicts, its columns and key looked up once for every row."""
+
+    def __init__(self, fixer: Transform) -> None:
+        self.fixer = fixer
+        self.names = fixer.column_names
+        self.key_at = self.names.index(fixer.key)
+
+    def outcome(self, s: Suspect) -> tuple[tuple[Any, ...] | None, Failure | None]:
+        """The row ``fixer`` makes of the suspect's record, or why it fails. A row under
+        another key fails: moving a row between keys would leave or replace a row no batch
+        named."""
+        fixer, raw = self.fixer, s.raw
+        assert raw is not None
+        try:
+            row = transformed(fixer, raw, s.kind)
+        except TriageError as exc:
+            return None, failure_from(s.line, raw, exc, ErrorClass.DATA)
+        except Exception as exc:
+            return None, failure_from(s.line, raw, exc)
+        if len(row) != len(self.names):
+            message = f"{fixer.ref} returned {len(row)} values for {len(self.names)} columns"
+            return None, failure_from_message(s.line, raw, message, ErrorClass.CODE)
+        key = row[self.key_at]
+        if key != s.key:
+            message = (
+                f"{fixer.ref} gives {fixer.key} {key!r} for the row written as {s.key!r}; "
+                "a reprocess does not move rows between keys"
+            )
+            return None, failure_from_message(s.line, raw, message, ErrorClass.CODE)
+        return tuple(row), None
+
+    def verdict(self, s: Suspect) -> Verdict:
+        """Compared column by column with what is stored."""
+        if s.raw is None:
+            return Verdict(VerdictKind.NO_INPUT, s)
+        row, failure = self.outcome(s)
+        if row is None:
+            return Verdict(VerdictKind.FAILING, s, failure=failure)
+        if row == s.values:  # the common case, at the cost of one comparison
+            return Verdict(VerdictKind.UNCHANGED, s)
+        diff = tuple(
+            (n, was, new)
+            for n, was, new in zip(self.names, s.values, row, strict=True)
+            if not _same(was, new)
         )
-        return None, failure_from_message(s.line, s.raw, message, ErrorClass.CODE)
-    return tuple(row), None
-
-
-def judge(fixer: Transform, s: Suspect) -> Verdict:
-    """The verdict of ``fixer`` on a row: compared column by column with what is stored."""
-    if s.raw is None:
-        return Verdict(VerdictKind.NO_INPUT, s)
-    row, failure = outcome(fixer, s)
-    if row is None:
-        return Verdict(VerdictKind.FAILING, s, failure=failure)
-    diff = tuple(
-        (n, was, new)
-        for n, was, new in zip(fixer.column_names, s.values, row, strict=True)
-        if not _same(was, new)
-    )
-    if not diff:
-        return Verdict(VerdictKind.UNCHANGED, s)
-    return Verdict(VerdictKind.CHANGED, s, row=row, diff=diff)
+        if not diff:
+            return Verdict(VerdictKind.UNCHANGED, s)
+        return Verdict(VerdictKind.CHANGED, s, row=row, diff=diff)
 
 
 def _same(stored: Any, new: Any) -> bool:
