@@ -5,12 +5,15 @@ discount (it ignores ``diskon``), and takes a discount no fixed version accepts 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from triage_app.core.transforms import Registry, Transform
+from triage_app.core.transforms.orders import TRANSFORMS as ORDERS
+from triage_app.core.transforms.orders import orders_v1
 from triage_app.core.transforms.pesanan import COLUMNS, TRANSFORMS, _fields
 
 
@@ -55,3 +58,18 @@ def write_night(path: Path, n: int, *, seed: int = 7, first: int = 1) -> list[di
 def right_total(r: dict[str, Any]) -> int:
     """The total computed apart from every transform."""
     return int(r["qty"] * r["harga"] - (r["diskon"] or 0))
+
+
+def _orders_keeping_case(record: Any) -> tuple[Any, ...]:
+    oid, pelanggan, _status, total, updated_at = orders_v1(record)
+    return (oid, pelanggan, record["status"].strip(), total, updated_at)  # case kept: the bug
+
+
+def csv_registry() -> Registry:
+    """A CSV pair: ``orders@1`` that forgot to lower-case the status, ``orders@2`` the
+    seed's own (``orders_v1`` of the built-ins), newest ``updated_at`` wins in both."""
+    reg = Registry()
+    real = ORDERS[0]
+    reg.register(replace(real, fn=_orders_keeping_case, fast=None))
+    reg.register(replace(real, version=2))
+    return reg

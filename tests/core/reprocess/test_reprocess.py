@@ -213,3 +213,48 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
             reprocess(ws, "pesanan@1", "pesanan@2", scope="nope", registry=registry())
         with pytest.raises(TriageError, match="compares rows of one table"):
             reprocess(ws, "pesanan@1", "orders@1")
+
+
+CSV = (
+    "\ufefforder_id,pelanggan,status,total,updated_at\r\n"
+    "1,Budi,Shipped,1000,2026-11-01\r\n"
+    '2,"Siti, ""Toko""\r\nBaru",shipped,2000,2026-11-01\r\n'
+    "3,Dewi,PAID,abc,2026-11-01\r\n"
+    "4,Rina,paid,4000,2026-11-01\r\n"
+    '5,"Ani\nAyu",New,5000,2026-11-01\r\n'
+)
+
+
+def test_a_csv_batch_and_a_row_a_re_drive_loaded(tmp_path: Path) -> None:
+    """CSV with a byte-order mark, CRLF and quoted line breaks: each record is found by the
+    line its batch numbered it with; a row a re-drive loaded is judged on the fixed payload
+    its dead letter holds, not the source's line."""
+    from tests.core.reprocess.crafted import csv_registry
+    from triage_app.core.deadletters import edit_payload, redrive
+
+    (tmp_path / "orders.csv").write_bytes(CSV.encode())
+    with open_workspace(tmp_path / "ws") as ws:
+        b = run_batch(ws, tmp_path / "orders.csv", "orders@1", registry=csv_registry())
+        assert (b.loaded, b.quarantined) == (4, 1)
+        with ws.store.connect() as conn:
+            dl = conn.execute(select(DeadLetter.id)).scalar_one()
+        fixed = (
+            '{"order_id": "3", "pelanggan": "Dewi", "status": "PAID", "total": "3000", '
+            '"updated_at": "2026-11-01"}'
+        )
+        edit_payload(ws, dl, fixed)
+        assert redrive(ws, "orders@1", ids=[dl], registry=csv_registry()).succeeded == 1
+
+        s = reprocess(ws, "orders@1", "orders@2", dry_run=True, registry=csv_registry())
+        said = {v.suspect.key: v.diff_said() for v in s.verdicts}
+        assert said == {
+            1: "status: 'Shipped' -> 'shipped'",
+            3: "status: 'PAID' -> 'paid'",
+            5: "status: 'New' -> 'new'",
+        }
+        assert (s.checked, s.unchanged) == (5, 2)
+        applied = reprocess(ws, "orders@1", "orders@2", registry=csv_registry())
+        assert applied.applied == 3
+        with ws.warehouse.connect() as conn:
+            rows = dict(conn.execute(text("SELECT order_id, status FROM orders")).all())
+        assert rows == {1: "shipped", 2: "shipped", 3: "paid", 4: "paid", 5: "new"}
