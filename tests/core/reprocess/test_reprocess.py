@@ -258,3 +258,20 @@ def test_a_csv_batch_and_a_row_a_re_drive_loaded(tmp_path: Path) -> None:
         with ws.warehouse.connect() as conn:
             rows = dict(conn.execute(text("SELECT order_id, status FROM orders")).all())
         assert rows == {1: "shipped", 2: "shipped", 3: "paid", 4: "paid", 5: "new"}
+
+
+def test_a_reprocess_limited_to_one_batch_touches_only_its_rows(tmp_path: Path) -> None:
+    with open_workspace(tmp_path / "ws") as ws:
+        first, records = _night(ws, tmp_path)
+        more = write_night(tmp_path / "more.jsonl", 60, seed=9, first=N + 1)
+        second = run_batch(ws, tmp_path / "more.jsonl", "pesanan@1", registry=registry()).batch_id
+        s = reprocess(ws, "pesanan@1", "pesanan@2", scope=second[:6], registry=registry())
+        assert s.scope == second and s.checked == 60
+        changed, _, _ = _kinds(more)
+        assert s.applied == len(changed)
+        after = _warehouse(ws)
+        for r in records:  # the first night's rows: as the suspect version wrote them
+            assert after[r["pesanan_id"]][1:] == (first, r["pesanan_id"], "pesanan@1")
+        with ws.store.connect() as conn:
+            run = conn.execute(select(Batch.__table__).where(Batch.batch_id == s.run_id)).one()
+        assert run.scope == second and run.source_name.endswith(f"(batch {second})")
