@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select, text
 
+from tests.core.reprocess.conftest import open_place as _open
 from tests.core.reprocess.crafted import registry, right_total, write_night
 from triage_app.core import crashpoints
 from triage_app.core.batch import run_batch
@@ -24,19 +24,6 @@ from triage_app.core.verify import reconcile
 from triage_app.core.vocabulary import BatchKind, BatchState
 
 N = 140
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def place(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    if request.param == "sqlite":
-        yield {"folder": tmp_path / "ws"}
-    else:
-        wh, dl = request.getfixturevalue("pg_urls")
-        yield {"folder": None, "warehouse_url": wh, "dead_letter_url": dl}
-
-
-def _open(place: dict[str, Any]) -> Workspace:
-    return open_workspace(place["folder"], **{k: v for k, v in place.items() if k != "folder"})
 
 
 def _warehouse(ws: Workspace) -> dict[int, tuple[int, str, int, str]]:
