@@ -141,7 +141,7 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
 
 def test_transforms_and_demo(ws_args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     ts = run_json(capsys, "transforms")
-    assert [t["ref"] for t in ts] == ["orders@1", "pesanan@1", "pesanan@2"]  # type: ignore[union-attr]
+    assert [t["ref"] for t in ts] == ["jurnal@1", "orders@1", "pesanan@1", "pesanan@2"]  # type: ignore[union-attr]
     demo = run_json(capsys, *ws_args, "demo")
     assert isinstance(demo, dict)
     assert Path(demo["workspace"], "warehouse.db").exists()

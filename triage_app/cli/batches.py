@@ -165,6 +165,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
             "columns": list(t.column_names),
             "format": t.input_format,
             "description": t.description,
+            "atomic": t.atomic,
         }
         for t in ts
     ]
@@ -175,6 +176,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
             "\n".join(
                 f"{t.ref:14} -> {t.table} (key {t.key}"
                 + (f", newest {t.ordering} wins" if t.ordering else "")
+                + (", all or nothing" if t.atomic else "")
                 + f")  {t.description}"
                 for t in ts
             )
@@ -208,6 +210,12 @@ def _add_demo(subparsers: Subparsers) -> None:
     sp.add_argument(
         "--seed", type=int, default=43, help="with --rows: the generator's seed (default 43)"
     )
+    sp.add_argument(
+        "--journal",
+        action="store_true",
+        help="also a journal posting through the all-or-nothing jurnal@1: a held batch "
+        "(one journal does not balance), nothing of it loaded until it is fixed",
+    )
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -230,7 +238,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 f"({', '.join(map(for_terminal, own[:3]))}{more}): the demo's made-up orders "
                 "go into a workspace of their own: triage-app --workspace DIR demo"
             )
-        incoming, s = DemoJob(args.rows, args.bad, args.seed).run(ws)
+        incoming, s = DemoJob(args.rows, args.bad, args.seed, journal=args.journal).run(ws)
     data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
     named = workspace_args(args, where)
 
@@ -241,8 +249,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"{s.quarantined:,} quarantined"
         )
         already = " (already there: nothing to do)" if s.already_loaded else ""
+        journal = (
+            "\nand a journal posting through jurnal@1, held: all or nothing, it loads once "
+            "its dead letters are fixed (triage-app redrive --batch ID)"
+            if args.journal
+            else ""
+        )
         return (
-            f"demo in {head} at {where}: {counts}{already}\n"
+            f"demo in {head} at {where}: {counts}{already}{journal}\n"
             f"see it with: triage-app{named} list, or triage-app{named} gui"
         )
 
@@ -277,10 +291,18 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
         )
         head = (
             f"batch {r.batch_id}: {plural(r.rows, 'row')} = {r.loaded} loaded + "
-            f"{r.superseded} superseded + {r.quarantined} quarantined{gone} over "
-            f"{plural(r.chunks, 'chunk')}"
+            f"{r.superseded} superseded + {r.quarantined} quarantined{gone}"
+            + (f" + {r.held} held" if r.held or r.state == "held" else "")
+            + f" over {plural(r.chunks, 'chunk')}"
         )
         if r.ok:
+            if r.state in ("held", "discarded"):
+                state = (
+                    " (held: nothing loaded until every dead letter is fixed)"
+                    if r.state == "held"
+                    else " (discarded whole: its held rows dropped)"
+                )
+                return head + state + ": consistent"
             return head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
         out = [head + ": NOT consistent"]
         out += [f"  missing lines {a}-{b}" for a, b in r.missing_lines]

@@ -196,8 +196,13 @@ def _add_row_actions(subparsers: Subparsers) -> None:
     row_action("park", "set dead letters aside for a person").add_argument(
         "--reason", metavar="TEXT", help="why (kept in the history)"
     )
-    row_action("discard", "discard dead letters as junk (kept for the audit)").add_argument(
-        "--reason", metavar="TEXT", required=True, help="why they are junk"
+    discarding = row_action("discard", "discard dead letters as junk (kept for the audit)")
+    discarding.add_argument("--reason", metavar="TEXT", required=True, help="why they are junk")
+    discarding.add_argument(
+        "--whole-batch",
+        metavar="BATCH",
+        help="an all-or-nothing batch whole: every dead letter of it discarded and its held "
+        "rows dropped, one audited action (its rows one by one are refused)",
     )
     row_action("reopen", "reopen parked or discarded dead letters").add_argument(
         "--reason", metavar="TEXT", help="why (kept in the history)"
@@ -228,6 +233,8 @@ def cmd_row_action(args: argparse.Namespace) -> int:
     from triage_app.core.errors import TriageError
 
     action = args.command
+    if action == "discard" and args.whole_batch is not None:
+        return _discard_whole_batch(args)
     if action == "discard":
         change = dls.discard(args.reason or "")
     elif action == "park":
@@ -266,6 +273,21 @@ def cmd_row_action(args: argparse.Namespace) -> int:
 
     emit(report.to_json(), args.json, text)
     return 1 if report.refused else 0
+
+
+def _discard_whole_batch(args: argparse.Namespace) -> int:
+    """``discard --whole-batch ID --reason TEXT``: an all-or-nothing batch, whole."""
+    from triage_app.core.deadletters import discard_held_batch
+    from triage_app.core.errors import TriageError
+
+    if args.ids or any(v is not None for v in (args.status, args.error_class, args.batch)):
+        raise TriageError("discard --whole-batch names a batch: no ids or filter with it")
+    if args.dry_run:
+        raise TriageError("discard --whole-batch has no dry run: list the batch's rows instead")
+    with open_workspace_of(args) as ws:
+        d = discard_held_batch(ws, args.whole_batch, args.reason or "")
+    emit(d.to_json(), args.json, lambda: for_terminal(d.describe()))
+    return 0
 
 
 def _would(preview: Any, action: str, *, by_ids: bool) -> str:
@@ -324,9 +346,9 @@ def _add_redrive(subparsers: Subparsers) -> None:
     )
     sp.add_argument(
         "--transform",
-        required=True,
         metavar="NAME@VERSION",
-        help="transform version to re-drive through, e.g. pesanan@2",
+        help="transform version to re-drive through, e.g. pesanan@2 (required, except for "
+        "--batch of an all-or-nothing batch, which loads whole through its own)",
     )
     sp.add_argument(
         "--dry-run", action="store_true", help="report each row's outcome and write nothing"
@@ -362,12 +384,22 @@ def _add_redrive(subparsers: Subparsers) -> None:
 
 def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import DeadLetterFilter
+    from triage_app.core.errors import TriageError
     from triage_app.core.jobs import RedriveJob
     from triage_app.core.vocabulary import Status
 
     ids = chosen_ids(
         args, "redrive", {"--all-open": "all_open", "--class": "error_class", "--batch": "batch"}
     )
+    if args.batch:
+        from triage_app.core.deadletters import is_whole_batch
+
+        with open_workspace_of(args, create=False) as ws:
+            whole_batch = is_whole_batch(ws, args.batch)
+        if whole_batch:
+            return _redrive_whole_batch(args)
+    if args.transform is None:
+        raise TriageError("redrive: the argument --transform is required")
     args.transform = full_ref(args.transform, writes=not args.dry_run)
     where = None
     if args.all_open:
@@ -411,6 +443,26 @@ def cmd_redrive(args: argparse.Namespace) -> int:
 
     emit(data, args.json, text)
     return 1 if s.stopped else 0
+
+
+def _redrive_whole_batch(args: argparse.Namespace) -> int:
+    """``redrive --batch ID`` of an all-or-nothing batch: the whole batch in one
+    transaction once every dead letter of it is fixed (core: ``load_held_batch``). Exit 0
+    when it loaded (or had been loaded), 1 when something still fails (nothing loaded)."""
+    from triage_app.core.errors import TriageError
+    from triage_app.core.jobs import HeldBatchJob
+
+    if args.dry_run:
+        raise TriageError(
+            "a whole batch has no dry run: its load writes nothing unless every line passes"
+        )
+    if _guard(args) is not None:
+        raise TriageError("--canary, --max-failure-rate and --pace are for row-by-row re-drives")
+    job = HeldBatchJob(args.batch, transform=args.transform, max_attempts=args.max_attempts)
+    with open_workspace_of(args) as ws:
+        s = job.run(ws)
+    emit(s.to_json(), args.json, lambda: for_terminal(s.describe()))
+    return 0 if s.loaded or s.already else 1
 
 
 def _guard(args: argparse.Namespace):  # type: ignore[no-untyped-def]

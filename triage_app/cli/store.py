@@ -64,6 +64,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
         out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
         out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
         out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
+        held = (st.get("trends") or {}).get("held") or {}
+        if held.get("rows"):
+            out.append(
+                f"held:      {plural(held['rows'], 'row')} in {plural(held['batches'], 'batch')} "
+                "(all or nothing: they load when every dead letter of their batch is fixed)"
+            )
         out += _per_day(st["failures_per_day"], args.days)
         out.append("top signatures:")
         out += [

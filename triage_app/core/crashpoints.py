@@ -14,8 +14,11 @@ at most PAUSE_LIMIT seconds, so a test that dies never leaves one waiting for go
 Unarmed, each point costs one set lookup.
 
 Points: ``mid-parse`` (a chunk read, nothing of it committed), ``before-chunk-commit``,
-``mid-upsert`` (warehouse rows written, not committed), ``after-warehouse-commit`` (the
-warehouse has the chunk, the store not yet), ``after-chunk-commit``,
+``mid-upsert`` (warehouse rows written, not committed), ``atomic-mid-load`` (an atomic
+batch's rows all written in its one warehouse transaction, not committed),
+``atomic-after-load`` (that transaction committed, the store not yet told),
+``after-warehouse-commit`` (the warehouse has the chunk, the store not yet),
+``after-chunk-commit``,
 ``redrive-after-claim`` (a re-drive chunk's leases committed, nothing transformed or
 loaded), ``redrive-after-warehouse`` (a re-drive's rows committed, its dead letters not
 resolved), ``redrive-mid-settle`` (a chunk's outcomes and events written, not committed),
@@ -49,6 +52,8 @@ POINTS = (
     "mid-parse",
     "before-chunk-commit",
     "mid-upsert",
+    "atomic-mid-load",
+    "atomic-after-load",
     "after-warehouse-commit",
     "after-chunk-commit",
     "redrive-after-claim",

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         ExportSummary,
         Fix,
         FixPreview,
+        HeldBatchLoad,
         PurgeSummary,
         RedriveGuard,
         RedriveResult,
@@ -111,6 +112,7 @@ class DemoJob:
     bad: float = 0.01
     seed: int = 43
     title: str = "demo workspace"
+    journal: bool = False  # and the demo's held journal batch (all or nothing)
 
     def run(
         self, ws: Workspace | None, progress: Progress | None = None
@@ -119,7 +121,9 @@ class DemoJob:
         from triage_app.core.trends import warm_stats_cache
 
         ws = _needs(ws)
-        incoming, summary = make_demo(ws, self.rows, bad=self.bad, seed=self.seed)
+        incoming, summary = make_demo(
+            ws, self.rows, bad=self.bad, seed=self.seed, journal=self.journal
+        )
         if not summary.already_loaded:
             warm_stats_cache(ws)
         return incoming, summary
@@ -174,6 +178,31 @@ class RedriveJob:
         if not self.dry_run:
             warm_stats_cache(ws)
         return summary
+
+
+@dataclass(frozen=True)
+class HeldBatchJob:
+    """Load a held (all-or-nothing) batch whole, once every dead letter of it is fixed."""
+
+    batch_id: str
+    transform: str | None = None  # if named, it must be the batch's own
+    max_attempts: int = field(default_factory=_default_max_attempts)
+
+    @property
+    def title(self) -> str:
+        return f"loading batch {self.batch_id} whole"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> HeldBatchLoad:
+        from triage_app.core.deadletters import load_held_batch
+        from triage_app.core.trends import warm_stats_cache
+
+        ws = _needs(ws)
+        done = load_held_batch(
+            ws, self.batch_id, transform=self.transform, max_attempts=self.max_attempts
+        )
+        if not done.already:
+            warm_stats_cache(ws)
+        return done
 
 
 @dataclass(frozen=True)

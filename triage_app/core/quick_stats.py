@@ -28,7 +28,8 @@ from triage_app.core.places import (
 # A batch that quarantined nothing moves the batches' totals alone: the engine then
 # re-stamps its cached entry instead of counting again (trends/stats_cache.py).
 BATCHES_SQL = (
-    "SELECT count(*), sum(rows), sum(quarantined), max(started_at), max(finished_at) FROM batches"
+    "SELECT count(*), sum(rows), sum(quarantined), max(started_at), max(finished_at), "
+    "sum(held) FROM batches"
 )
 VERSION_SQL = (
     "SELECT max(id) FROM audit_events",

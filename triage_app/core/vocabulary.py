@@ -74,6 +74,9 @@ class BatchState(enum.StrEnum):
     # An atomic batch with rows failing: nothing of it is in the warehouse, its healthy rows
     # wait in held_rows until every dead letter is fixed and the whole batch loads at once.
     HELD = "held"
+    # An atomic batch a steward discarded whole: its dead letters discarded, its held rows
+    # dropped (still counted in ``held``: what it held when it was discarded), nothing loaded.
+    DISCARDED = "discarded"
 
 
 class BatchKind(enum.StrEnum):

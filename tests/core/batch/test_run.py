@@ -234,6 +234,8 @@ def test_summary_to_json(workspace: Workspace, seed_batch: Path) -> None:
         "cancelled",
         "source_kept",
         "source_problem",
+        "held",
+        "state",
     ]
     assert (data["source_kept"], data["source_problem"]) == (True, "")
     assert data["by_class"] == {"data": 3, "code": 1}  # classes with none are left out

@@ -76,7 +76,12 @@ def test_a_batch_writing_the_same_rows_while_a_reprocess_applies(
     results = _start((_reprocess, place), (_later_batch, place, tmp_path / "later.jsonl"))
     [(_, applied, left, _q, run_id)] = [r for r in results if r[0] == "done"]
     [(_, batch_id, _loaded)] = [r for r in results if r[0] == "batch"]
-    assert applied + left == len(changed)
+    # A later batch's row was not the suspect's any more when the reprocess read it, or was
+    # left alone when it came to it, or was applied and then written over by the batch;
+    # every other changed row was applied. The end state is checked below, row by row.
+    later_keys = {r["pesanan_id"] for r in later}
+    assert len(changed - later_keys) <= applied and applied + left <= len(changed)
+    assert left <= len(later_keys)
     with open_place(place) as ws:
         with ws.warehouse.connect() as conn:
             rows = {
@@ -85,7 +90,6 @@ def test_a_batch_writing_the_same_rows_while_a_reprocess_applies(
                     text("SELECT pesanan_id, total, _batch_id, _transform FROM pesanan")
                 )
             }
-        later_keys = {r["pesanan_id"] for r in later}
         for r in records:
             key = r["pesanan_id"]
             total, batch, version = rows[key]

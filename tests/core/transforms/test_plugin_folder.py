@@ -108,7 +108,8 @@ def test_a_broken_plugin_warns_but_the_builtins_keep_working(tmp_path: Path) -> 
 
     listed = cli("--json", "transforms", env=env)
     assert listed.returncode == 0, listed.stderr
-    assert [t["ref"] for t in json.loads(listed.stdout)] == ["orders@1", "pesanan@1", "pesanan@2"]
+    refs = [t["ref"] for t in json.loads(listed.stdout)]
+    assert refs == ["jurnal@1", "orders@1", "pesanan@1", "pesanan@2"]
     warning = listed.stderr.strip()
     assert warning.startswith(f"warning: plugin {plugins / 'rusak.py'}: ModuleNotFoundError:")
     assert "Traceback" not in warning and "\n" not in warning

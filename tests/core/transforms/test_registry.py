@@ -15,7 +15,7 @@ from triage_app.core.transforms import default_registry
 
 def test_builtins_declare_their_tables() -> None:
     reg = default_registry()
-    assert [t.ref for t in reg.all()] == ["orders@1", "pesanan@1", "pesanan@2"]
+    assert [t.ref for t in reg.all()] == ["jurnal@1", "orders@1", "pesanan@1", "pesanan@2"]
     p2 = reg.get("pesanan@2")
     assert p2.column_names == (
         "pesanan_id",
@@ -34,7 +34,7 @@ def test_builtins_declare_their_tables() -> None:
 
 
 def test_unknown_transform_is_a_clear_error() -> None:
-    with pytest.raises(TriageError, match="known: orders@1, pesanan@1, pesanan@2"):
+    with pytest.raises(TriageError, match="known: jurnal@1, orders@1, pesanan@1, pesanan@2"):
         default_registry().get("pesanan@9")
 
 

@@ -1,8 +1,22 @@
 """Batches: a source file read in chunks, each record through a transform, healthy rows
 upserted into the warehouse and failures quarantined with their evidence, committed chunk
 by chunk (in one or two lanes) so that a killed run resumes where it stopped, and complete
-only for the bytes its source's hash was taken of."""
+only for the bytes its source's hash was taken of. A batch through an atomic transform is
+all or nothing: its rows are held until every one passes, then load in one transaction
+(``atomic.py``)."""
 
+from triage_app.core.batch.atomic import (
+    HeldLine,
+    atomic_batches,
+    mark_loaded,
+    newest_per_key,
+    quarantine_held,
+    read_held,
+    unhold,
+    waiting_dead_letters,
+    whole_check,
+)
+from triage_app.core.batch.atomic import load as load_whole_batch
 from triage_app.core.batch.commit import batch_advance, ledger_row
 from triage_app.core.batch.incoming import batch_files, next_batch_file
 from triage_app.core.batch.kept_sources import (
@@ -50,12 +64,14 @@ __all__ = [
     "BatchInfo",
     "BatchSummary",
     "Failure",
+    "HeldLine",
     "KeptSourceInfo",
     "NotKept",
     "SourceChanged",
     "SourceDamaged",
     "SourceGone",
     "SourcesForgotten",
+    "atomic_batches",
     "batch_advance",
     "batch_files",
     "batch_records",
@@ -76,11 +92,19 @@ __all__ = [
     "ledger_row",
     "list_batches",
     "list_kept",
+    "load_whole_batch",
+    "mark_loaded",
+    "newest_per_key",
     "next_batch_file",
     "open_kept",
     "quarantine_failures",
+    "quarantine_held",
+    "read_held",
     "run_batch",
     "set_sources_retention",
     "source_state",
     "sources_retention",
+    "unhold",
+    "waiting_dead_letters",
+    "whole_check",
 ]

@@ -49,6 +49,9 @@ class Chunk:
     superseded: int  # older versions of a key met in the same chunk
     first_line: int  # the lines this chunk covers, for the batch's ledger
     last_line: int  # the resume point once this chunk is committed
+    # An atomic transform's chunk: each row's record as read (by line), held with the row
+    # so that a line a whole-batch check fails later becomes a dead letter with its bytes.
+    raws: dict[int, bytes] | None = None
 
 
 class ChunkSource:
@@ -155,10 +158,13 @@ class ChunkParser:
         names = transform.column_names
         self.key_idx = names.index(transform.key)
         self.ord_idx = names.index(transform.ordering) if transform.ordering else None
+        self.atomic = transform.atomic
 
     def parse(self, source: ChunkSource) -> Chunk:
         """The source's next chunk, parsed: ``lines`` is 0 at the end of the file."""
         items = source.take()
+        if self.atomic:
+            items = list(items)
         crash_point("mid-parse")
         pending: dict[Any, tuple[Any, ...]] = {}
         failures: list[Failure] = []
@@ -179,6 +185,10 @@ class ChunkParser:
         # as they are.
         with contextlib.suppress(TypeError):
             rows.sort(key=itemgetter(self.key_idx))
+        raws = None
+        if self.atomic:
+            kept = {row[-1] for row in rows}
+            raws = {n: strip_eol(raw) for n, raw in items if n in kept}
         return Chunk(
             rows,
             failures,
@@ -187,6 +197,7 @@ class ChunkParser:
             superseded,
             source.first_line,
             source.line,
+            raws,
         )
 
     def _latest(

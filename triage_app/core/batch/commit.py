@@ -4,7 +4,8 @@ A chunk commits in two halves, always in this order: its rows to the warehouse (
 transaction), then its dead letters, its ledger row and the batch's checkpoint (one
 transaction in the store). A crash between the two replays the chunk on resume: the upsert
 is idempotent and dead letters are unique per (batch, line), so nothing is doubled, and the
-ledger says exactly which lines each committed chunk counted.
+ledger says exactly which lines each committed chunk counted. An atomic batch's chunk
+writes nothing to the warehouse: its rows are held in the store half (``atomic.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Insert, Update, bindparam, insert, update
 
+from triage_app.core.batch.atomic import held_rows_of, hold
 from triage_app.core.batch.chunks import Chunk
 from triage_app.core.batch.quarantine import Failure, failure_from_message, quarantine
 from triage_app.core.batch.readers import Format, read_csv, skip_bom, strip_eol
@@ -44,6 +46,8 @@ class Written:
     loaded: int
     superseded: int
     failures: list[Failure]
+    # An atomic batch's chunk: its healthy rows as ``held_rows`` parameters (atomic.py).
+    held: list[dict[str, Any]] | None = None
 
 
 class ChunkCommitter:
@@ -100,6 +104,11 @@ class ChunkCommitter:
         changed since raises SourceChanged here and nothing of the chunk is written."""
         self.source.check_unchanged()
         crash_point("before-chunk-commit")
+        if self.transform.atomic:
+            # Nothing of an atomic batch reaches the warehouse before all of it passes: its
+            # rows wait with the batch, stored in the store half of this commit.
+            held, unkept = held_rows_of(chunk.rows, chunk.raws or {})
+            return Written(0, chunk.superseded, chunk.failures + unkept, held)
         result = with_retry(lambda: self.writer.upsert(chunk.rows), self.retry, sleep=self.sleep)
         crash_point("after-warehouse-commit")
         failures = chunk.failures
@@ -129,6 +138,8 @@ class ChunkCommitter:
                     actor=self.actor,
                     now=now,
                 )
+                if written.held is not None:
+                    hold(conn, self.batch_id, written.held)
                 conn.execute(
                     ledger_row(),
                     {
@@ -154,6 +165,7 @@ class ChunkCommitter:
                         "q_data_": by_class[ErrorClass.DATA],
                         "q_code_": by_class[ErrorClass.CODE],
                         "q_transient_": by_class[ErrorClass.TRANSIENT],
+                        "held_": len(written.held or ()),
                     },
                 )
 
@@ -223,7 +235,16 @@ def ledger_row() -> Insert:
 @functools.cache
 def batch_advance() -> Update:
     """The batch's checkpoint and running totals, moved on by one chunk."""
-    counts = ("rows", "loaded", "superseded", "quarantined", "q_data", "q_code", "q_transient")
+    counts = (
+        "rows",
+        "loaded",
+        "superseded",
+        "quarantined",
+        "q_data",
+        "q_code",
+        "q_transient",
+        "held",
+    )
     return (
         update(Batch)
         .where(Batch.batch_id == bindparam("id_"))

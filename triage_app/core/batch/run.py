@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Row, Select, func, insert, select, update
 
+from triage_app.core.batch import atomic
 from triage_app.core.batch.kept_sources import Keeping, is_kept
 from triage_app.core.batch.lanes import LaneTask, Partner, lanes_for, run_lanes
 from triage_app.core.batch.loading_lock import hold_batch
@@ -35,6 +36,9 @@ from triage_app.core.vocabulary import BatchState, ErrorClass, plural
 
 # The batches table (the store's tables are Core tables: db/models.py).
 _BATCHES = Batch.__table__
+
+# A stored batch in one of these states is done with its file.
+_DONE = (BatchState.COMPLETE, BatchState.HELD, BatchState.DISCARDED)
 
 # 20,000 lines: at 25,000 each process peaked at 105 MB against 80 MB here (1M-row
 # benchmark), for no gain in speed.
@@ -62,6 +66,10 @@ class BatchSummary:
     # when its source could not be kept, and ``source_problem`` says why.
     source_kept: bool = False
     source_problem: str = ""
+    # An atomic batch (issue 25): its healthy rows waiting, never in the warehouse, until
+    # every dead letter of it is fixed and it loads whole; ``state`` as stored after the run.
+    held: int = 0
+    state: str = BatchState.COMPLETE.value
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -74,6 +82,19 @@ class BatchSummary:
         return text
 
     def _said(self) -> str:
+        if self.state == BatchState.DISCARDED:
+            return (
+                f"Batch {self.batch_id} was discarded whole: nothing of it loaded "
+                f"({plural(self.rows, 'row')}: {self.quarantined:,} dead letters discarded, "
+                f"{self.held:,} held rows dropped)."
+            )
+        if self.already_loaded and self.state == BatchState.HELD:
+            return (
+                f"Batch {self.batch_id} is held, all or nothing: nothing to do for its file "
+                f"({plural(self.rows, 'row')}: {self.quarantined:,} quarantined); held: "
+                f"{self.held:,} rows wait until every dead letter of the batch is fixed "
+                f"(then: redrive --batch {self.batch_id})."
+            )
         if self.already_loaded:
             return (
                 f"Batch {self.batch_id} was already loaded: nothing to do "
@@ -89,6 +110,11 @@ class BatchSummary:
         )
         if self.cancelled:
             text += " Run the same file again to resume where it stopped."
+        if self.state == BatchState.HELD:
+            text += (
+                f" Nothing loaded, all or nothing: held: {self.held:,} rows wait until every "
+                f"dead letter of the batch is fixed (then: redrive --batch {self.batch_id})."
+            )
         return text
 
 
@@ -124,6 +150,8 @@ def _summary(
         cancelled=cancelled,
         source_kept=kept,
         source_problem=problem,
+        held=b.held,
+        state=b.state,
     )
 
 
@@ -174,15 +202,19 @@ def run_batch(
         with hold_batch(ws.store, batch_id):
             custom = registry not in (None, default_registry())
             n_lanes = lanes or lanes_for(source.size, custom)
+            if transform.atomic:
+                n_lanes = 1  # its rows are held in the store: a lane's turn gains nothing
             if source.path is None and os.name != "posix":
                 n_lanes = 1  # spooled standard input, and no way to hand its descriptor on
             partner = Partner(ws, source.fd) if n_lanes == 2 else None
             try:
                 header = source.csv_header() if source.format == "csv" else None
                 stored = _open_batch(ws, source, batch_id, transform, header, actor, retry, sleep)
-                if stored is not None and stored.state == BatchState.COMPLETE:
-                    # Complete, perhaps from before sources were kept, or its source since
-                    # forgotten: one lookup, and kept now from the file in hand if not.
+                if stored is not None and stored.state in _DONE:
+                    # Complete, or an atomic batch held (it loads through its dead letters:
+                    # redrive --batch) or discarded whole: the file has nothing more to give.
+                    # Perhaps from before sources were kept, or its source since forgotten:
+                    # one lookup, and kept now from the file in hand if not.
                     kept, problem = _keep_now(ws, source)
                     return _summary(
                         stored,
@@ -210,10 +242,13 @@ def run_batch(
             finally:
                 if partner is not None:
                     partner.close()  # closing twice is harmless; never leave it running
+            state = None if cancelled else BatchState.COMPLETE
+            if transform.atomic and not cancelled:
+                state = atomic.finish(ws, transform, batch_id, actor, retry, sleep)
             elapsed = time.perf_counter() - started
             try:
                 final = _finish(
-                    ws, batch_id, complete=not cancelled, seconds=elapsed, retry=retry, sleep=sleep
+                    ws, batch_id, state=state, seconds=elapsed, retry=retry, sleep=sleep
                 )
             except BaseException:
                 if keeping is not None:
@@ -351,16 +386,19 @@ def _finish(
     ws: Workspace,
     batch_id: str,
     *,
-    complete: bool,
+    state: BatchState | None,
     seconds: float,
     retry: RetryPolicy,
     sleep: Callable[[float], None],
 ) -> Row[Any]:
-    """Add this run's seconds (a resumed batch sums its runs), mark it complete unless it
-    was cancelled, and read it back with the counters the lanes committed."""
+    """Add this run's seconds (a resumed batch sums its runs), set its ``state`` (None when
+    it was cancelled: still running), and read it back with the counters the lanes
+    committed."""
     changes: dict[str, Any] = {"seconds": func.coalesce(_BATCHES.c.seconds, 0.0) + seconds}
-    if complete:
+    if state is BatchState.COMPLETE:
         changes |= {"state": BatchState.COMPLETE.value, "finished_at": utcnow()}
+    elif state is not None:
+        changes |= {"state": state.value}
     stmt = update(_BATCHES).where(_BATCHES.c.batch_id == batch_id).values(changes)
 
     def _update() -> Row[Any]:
@@ -385,6 +423,7 @@ class BatchInfo:
     quarantined: int
     started_at: str
     finished_at: str
+    held: int = 0
 
 
 def list_batches(ws: Workspace, limit: int | None = None) -> list[BatchInfo]:
@@ -405,6 +444,7 @@ def list_batches(ws: Workspace, limit: int | None = None) -> list[BatchInfo]:
                 b.quarantined,
                 iso(b.started_at),
                 iso(b.finished_at),
+                b.held,
             )
             for b in conn.execute(stmt)
         ]

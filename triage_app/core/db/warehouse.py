@@ -124,13 +124,17 @@ def upsert_rows(
     blocks: Blocks | None = None,
     staged: Staged | None = None,
     copied: bool = False,
+    all_or_none: bool = False,
 ) -> UpsertResult:
     """The driver's executemany in one transaction; if the sink refuses the chunk, each row
     again in a savepoint, so that one bad row (an integer too large for its column) fails
     alone and the rest of its chunk still loads. With ``blocks``, most rows go in blocks of
     many rows per statement, the rest one by one. With ``staged`` (PostgreSQL), the chunk
     goes through COPY and one set-wise upsert instead of executemany; ``copied`` when the
-    open transaction of ``conn`` already copied ``rows`` into the staging table."""
+    open transaction of ``conn`` already copied ``rows`` into the staging table.
+
+    ``all_or_none`` (an atomic batch): all rows or none. A refused row is still found row by row,
+    to say which, but then everything is rolled back and ``changed`` is 0."""
     cur = conn.cursor()
     try:
         changed = 0
@@ -158,6 +162,8 @@ def upsert_rows(
             cur.executemany(sql, rows[whole:])
             changed += max(cur.rowcount, 0)
         crash_point("mid-upsert")
+        if all_or_none:
+            crash_point("atomic-mid-load")
         conn.commit()
         return UpsertResult(changed, [])
     except Exception as exc:
@@ -170,7 +176,7 @@ def upsert_rows(
             # savepoint a row; a value the column refuses fails that too, then row by row.
             if getattr(exc, "sqlstate", None) == _NO_PRIVILEGE:
                 staged.unavailable = True  # no TEMPORARY on the database: never again
-            return upsert_rows(conn, sql, rows, is_sqlite, blocks)
+            return upsert_rows(conn, sql, rows, is_sqlite, blocks, all_or_none=all_or_none)
     if is_sqlite:
         cur.execute("BEGIN")
     changed = 0
@@ -188,6 +194,9 @@ def upsert_rows(
             cur.execute("ROLLBACK TO SAVEPOINT one_row")
             cur.execute("RELEASE SAVEPOINT one_row")
             failed.append((i, error_message(exc)))
+    if all_or_none and failed:
+        conn.rollback()
+        return UpsertResult(0, failed)
     conn.commit()
     return UpsertResult(changed, failed)
 
@@ -304,6 +313,28 @@ class WarehouseWriter:
                 return upsert_rows(conn, self.sql, rows, True, self.blocks)
             finally:
                 cur.execute(f"PRAGMA wal_autocheckpoint={DEFAULT_AUTOCHECKPOINT}")
+        finally:
+            conn.close()
+
+    def load_whole(self, rows: Sequence[Sequence[Any]]) -> UpsertResult:
+        """An atomic batch's rows in ONE transaction: all of them, or (a row refused) none,
+        with the refused ones named. Transient errors propagate, nothing written."""
+        if not rows:
+            return UpsertResult(0, [])
+        self.discard_staged()
+        if self.staged is not None and self.staged.unavailable:
+            self.staged = None
+        conn = self.engine.raw_connection()
+        try:
+            return upsert_rows(
+                conn,
+                self.sql,
+                rows,
+                self.engine.dialect.name == "sqlite",
+                self.blocks,
+                self.staged,
+                all_or_none=True,
+            )
         finally:
             conn.close()
 

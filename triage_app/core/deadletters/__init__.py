@@ -56,6 +56,13 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "sort_groups",
         "team_labels",
     ),
+    "held_batches": (
+        "HeldBatchDiscard",
+        "HeldBatchLoad",
+        "discard_held_batch",
+        "is_whole_batch",
+        "load_held_batch",
+    ),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -163,6 +170,13 @@ if TYPE_CHECKING:
         set_group,
         sort_groups,
         team_labels,
+    )
+    from triage_app.core.deadletters.held_batches import (
+        HeldBatchDiscard,
+        HeldBatchLoad,
+        discard_held_batch,
+        is_whole_batch,
+        load_held_batch,
     )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
     from triage_app.core.deadletters.payload_view import (

@@ -33,6 +33,7 @@ from sqlalchemy import select
 
 from triage_app.core.batch import (
     Failure,
+    atomic_batches,
     csv_header_names,
     decode_payload,
     failure_from,
@@ -363,10 +364,12 @@ def redrive(
         missing = [i for i in chosen if i not in found]
         if missing:
             raise not_found(missing)
+        _refuse_whole_batches(ws, chosen, None)
         total = len(chosen)
     elif where is None:
         raise TriageError("choose dead letters to re-drive: ids, a filter, or all open")
     else:
+        _refuse_whole_batches(ws, None, where.batch_id)
         total = count_dead_letters(ws, where)
     run = _Run(
         ws,
@@ -394,8 +397,8 @@ def redrive(
     sizes = watch.sizes(CHUNK, most) if watch is not None else _growing(CHUNK, most)
     for start, part in _chunks(ws, chosen, where, sizes):
         if would is not None:
-            items = _load(ws, part)
-            chunk = run.preview(items)
+            items, alone = run.whole_only(_load(ws, part))
+            chunk = sorted([*run.preview(items), *alone], key=lambda r: r.id)
             tried = {r.id for r in chunk if r.outcome not in _NOT_ATTEMPTED}
             for item in items:
                 if item.id in tried:
@@ -431,6 +434,46 @@ def redrive(
             on_results(chunk)
     summary = tally.summary(transform.ref, dry_run, cancelled)
     return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
+
+
+WHOLE_BATCH_WHY = "all or nothing: it loads only with its whole batch (redrive --batch ID)"
+
+
+def _refuse_whole_batches(
+    ws: Workspace, chosen: Sequence[int] | None, batch_prefix: str | None
+) -> None:
+    """A re-drive that names rows of an all-or-nothing batch (by id, or by its batch) is
+    refused in one line pointing at the whole-batch load: such a batch never loads
+    piecemeal."""
+    with ws.store.connect() as conn:
+        if chosen is not None:
+            for start in range(0, len(chosen), MAX_CHUNK):
+                part = list(chosen[start : start + MAX_CHUNK])
+                pairs = dict(
+                    conn.execute(
+                        select(DeadLetter.id, DeadLetter.batch_id).where(DeadLetter.id.in_(part))
+                    ).all()
+                )
+                atomic = atomic_batches(conn, pairs.values())
+                for i in part:
+                    if pairs.get(i) in atomic:
+                        raise TriageError(_whole_batch_refusal(f"dead letter {i}", pairs[i]))
+        elif batch_prefix:
+            found = conn.execute(
+                select(Batch.batch_id).where(
+                    Batch.batch_id.startswith(batch_prefix, autoescape=True)
+                )
+            ).scalars()
+            for b in sorted(atomic_batches(conn, found)):
+                raise TriageError(_whole_batch_refusal(f"batch {b}", b, own=True))
+
+
+def _whole_batch_refusal(what: str, batch_id: str, own: bool = False) -> str:
+    belongs = "loads" if own else f"belongs to batch {batch_id}, which loads"
+    return (
+        f"{what} {belongs} all or nothing: it is never re-driven row by row; fix its dead "
+        f"letters, then load the whole batch: triage-app redrive --batch {batch_id}"
+    )
 
 
 def _given(chosen: Sequence[int] | None, where: DeadLetterFilter | None) -> str:
@@ -565,10 +608,13 @@ class _Run:
             sleep=self.sleep,
         )
         crash_point("redrive-after-claim")
+        rows, alone = self.whole_only(list(got.rows))
+        if alone:
+            claims.release(ws.store, [r.id for r in alone], self.token)
         try:
-            done = self._redrive(list(got.rows), claimed_at)
+            done = self._redrive(rows, claimed_at) + alone
         except BaseException:
-            claims.release(ws.store, [r.id for r in got.rows], self.token)
+            claims.release(ws.store, [r.id for r in rows], self.token)
             raise
         lines = _lines(ws, [*got.taken, *got.closed, *got.changed])
         others = (
@@ -618,6 +664,24 @@ class _Run:
             for i in left
         ]
         return sorted(out, key=lambda r: r.id)
+
+    def whole_only(self, items: list[_Item]) -> tuple[list[_Item], list[RedriveResult]]:
+        """The rows a re-drive may load one by one, and those of an all-or-nothing batch
+        (``held_batches``), each skipped with why: they load only with their whole batch."""
+        batches = {item.batch_id for item in items}
+        if not batches:
+            return items, []
+        with self.ws.store.connect() as conn:
+            atomic = atomic_batches(conn, batches)
+        if not atomic:
+            return items, []
+        keep = [item for item in items if item.batch_id not in atomic]
+        alone = [
+            RedriveResult(item.id, item.line, RedriveOutcome.SKIPPED, WHOLE_BATCH_WHY)
+            for item in items
+            if item.batch_id in atomic
+        ]
+        return keep, alone
 
     def preview(self, items: list[_Item]) -> list[RedriveResult]:
         """A dry run of the chunk: what each row would do, nothing written."""

@@ -32,6 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 
 from triage_app.core import text_input
+from triage_app.core.batch import atomic_batches
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
@@ -53,6 +54,7 @@ from triage_app.core.vocabulary import (
     CLOSED,
     WAITING,
     AuditAction,
+    BatchState,
     ErrorClass,
     Status,
     edited_kind,
@@ -434,56 +436,101 @@ def change_rows(
 ) -> ChangeReport:
     """Apply ``change`` to each row it may apply to, guarded row by row, in one
     transaction; the others are reported with the reason (missing, held by a re-drive,
-    changed since the ``expected`` version, or in a status the change does not apply to).
-    ``all_or_nothing``: the first refusal is raised and nothing is written."""
+    changed since the ``expected`` version, or in a status the change does not apply to,
+    or a discard of one row of an all-or-nothing batch). ``all_or_nothing``: the first
+    refusal is raised and nothing is written."""
     actor = actor or actor_for(engine)
+    with write_transaction(engine) as conn, summary.deferred(conn):
+        return change_rows_in(conn, ids, change, expected, actor, all_or_nothing)
+
+
+def whole_batch_refusal(conn: Connection, rows: Mapping[int, Row[Any]]) -> dict[int, str]:
+    """The rows of ``rows`` that belong to an all-or-nothing batch not yet loaded, with why
+    no one of them may be discarded alone."""
+    atomic = atomic_batches(conn, {r.batch_id for r in rows.values()})
+    return {
+        i: (
+            f"dead letter {i} belongs to batch {r.batch_id}, which loads all or nothing: "
+            f"fix it, or discard the whole batch (discard --whole-batch {r.batch_id})"
+        )
+        for i, r in rows.items()
+        if r.batch_id in atomic
+    }
+
+
+def _of_discarded_batches(conn: Connection, rows: Mapping[int, Row[Any]]) -> dict[int, str]:
+    """Rows of a batch discarded whole: they stay discarded with it."""
+    gone = atomic_batches(conn, {r.batch_id for r in rows.values()})
+    return {
+        i: f"dead letter {i} belongs to batch {r.batch_id}, which was discarded whole"
+        for i, r in rows.items()
+        if gone.get(r.batch_id) == BatchState.DISCARDED
+    }
+
+
+def change_rows_in(
+    conn: Connection,
+    ids: Sequence[int],
+    change: RowChange,
+    expected: Mapping[int, int] | None,
+    actor: str,
+    all_or_nothing: bool = False,
+    whole_batch: bool = False,
+) -> ChangeReport:
+    """``change_rows`` inside the caller's write transaction (``summary.deferred`` too).
+    ``whole_batch``: the caller discards whole batches, which a discard of their rows is
+    part of."""
     changed: list[int] = []
     unchanged: list[int] = []
     refused: list[tuple[int, str]] = []
     wanted = sorted(set(ids))
-    with write_transaction(engine) as conn, summary.deferred(conn):
-        now = utcnow()
-        for start in range(0, len(wanted), CHUNK):
-            part = wanted[start : start + CHUNK]
-            rows = lock_rows(conn, part)
-            updates: list[dict[str, Any]] = []
-            events: list[dict[str, Any]] = []
-            for dl_id in part:
-                row = rows.get(dl_id)
-                seen = expected.get(dl_id) if expected else None
-                why = refusal(
-                    conn, dl_id, row, seen, change.verb, now, change.judged_in, change.check_claim
-                )
-                if why is not None:
-                    if all_or_nothing:
-                        raise why
-                    refused.append((dl_id, str(why)))
-                    continue
-                assert row is not None
-                plan = change.values(row)
-                if plan is None:
-                    unchanged.append(dl_id)
-                    continue
-                values, detail = plan
-                void = leases.void_holder(row, now)
-                updates.append({"b_id": dl_id, "b_version": row.version, "b_void": void, **values})
-                events.append(
-                    audit_event(dl_id, change.action, detail, actor, now, row.version + 1)
-                )
-            if change.error_class is not None:
-                # A reclassify overwrites the class its synthesized ``quarantined`` event
-                # is made of: that event is stored first, as it was.
-                expanded_events.keep_quarantined(conn, [u["b_id"] for u in updates])
-            # A status or a class moves the rows between the summary's cells (``counts``);
-            # they are locked above.
-            moving = [u["b_id"] for u in updates if summary.touches(u)]
-            cells_of_rows = [id_in(conn, moving)] if moving else None
-            cells_before = summary.cells_of(conn, cells_of_rows)
-            _apply(conn, updates, now, change.check_claim)
-            summary.moved(conn, cells_of_rows, cells_before)
-            if events:
-                conn.execute(event_insert(), events)
-            changed += [u["b_id"] for u in updates]
+    now = utcnow()
+    for start in range(0, len(wanted), CHUNK):
+        part = wanted[start : start + CHUNK]
+        rows = lock_rows(conn, part)
+        alone: dict[int, str] = {}
+        if change.action == AuditAction.DISCARDED and not whole_batch:
+            alone = whole_batch_refusal(conn, rows)
+        elif change.action == AuditAction.REOPENED:
+            alone = _of_discarded_batches(conn, rows)
+        updates: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        for dl_id in part:
+            row = rows.get(dl_id)
+            seen = expected.get(dl_id) if expected else None
+            why = refusal(
+                conn, dl_id, row, seen, change.verb, now, change.judged_in, change.check_claim
+            )
+            if why is None and dl_id in alone:
+                why = Refused(dl_id, alone[dl_id])
+            if why is not None:
+                if all_or_nothing:
+                    raise why
+                refused.append((dl_id, str(why)))
+                continue
+            assert row is not None
+            plan = change.values(row)
+            if plan is None:
+                unchanged.append(dl_id)
+                continue
+            values, detail = plan
+            void = leases.void_holder(row, now)
+            updates.append({"b_id": dl_id, "b_version": row.version, "b_void": void, **values})
+            events.append(audit_event(dl_id, change.action, detail, actor, now, row.version + 1))
+        if change.error_class is not None:
+            # A reclassify overwrites the class its synthesized ``quarantined`` event
+            # is made of: that event is stored first, as it was.
+            expanded_events.keep_quarantined(conn, [u["b_id"] for u in updates])
+        # A status or a class moves the rows between the summary's cells (``counts``);
+        # they are locked above.
+        moving = [u["b_id"] for u in updates if summary.touches(u)]
+        cells_of_rows = [id_in(conn, moving)] if moving else None
+        cells_before = summary.cells_of(conn, cells_of_rows)
+        _apply(conn, updates, now, change.check_claim)
+        summary.moved(conn, cells_of_rows, cells_before)
+        if events:
+            conn.execute(event_insert(), events)
+        changed += [u["b_id"] for u in updates]
     return ChangeReport(change.action.value, tuple(changed), tuple(unchanged), tuple(refused))
 
 
@@ -513,11 +560,16 @@ def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVer
             stmt = select(*_STATE).where(id_in(conn, part)).order_by(DL.id)
             found: list[Row[Any]] = list(conn.execute(stmt))
             rows = {r.id: r for r in found}
+            alone: dict[int, str] = {}
+            if change.action == AuditAction.DISCARDED:
+                alone = whole_batch_refusal(conn, rows)
             for dl_id in part:
                 row = rows.get(dl_id)
                 why = refusal(
                     conn, dl_id, row, None, change.verb, now, change.judged_in, change.check_claim
                 )
+                if why is None and dl_id in alone:
+                    why = Refused(dl_id, alone[dl_id])
                 if why is not None:
                     refused.append((dl_id, str(why)))
                     continue

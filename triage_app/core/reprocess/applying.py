@@ -512,6 +512,7 @@ class _Applier:
                         "q_data_": by_class[ErrorClass.DATA],
                         "q_code_": by_class[ErrorClass.CODE],
                         "q_transient_": by_class[ErrorClass.TRANSIENT],
+                        "held_": 0,
                     },
                 )
 

@@ -1,6 +1,6 @@
 """Transforms: what a transform is, the built-ins (``pesanan@1``, ``pesanan@2``,
-``orders@1``) and the registry that finds them and the plugins (entry points, and the
-plugins folder in the user's data folder)."""
+``orders@1``, and the all-or-nothing ``jurnal@1``) and the registry that finds them and the
+plugins (entry points, and the plugins folder in the user's data folder)."""
 
 from triage_app.core.transforms.plugin_folder import (
     load_plugin_folder,

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 
 from triage_app.core.errors import TriageError
-from triage_app.core.transforms import orders, pesanan
+from triage_app.core.transforms import jurnal, orders, pesanan
 from triage_app.core.transforms.transform import Transform
 from triage_app.core.vocabulary import plural
 
@@ -131,7 +131,7 @@ def default_registry() -> Registry:
     global _default
     if _default is None:
         reg = Registry(plugins=_load_plugins)
-        for t in (*pesanan.TRANSFORMS, *orders.TRANSFORMS):
+        for t in (*pesanan.TRANSFORMS, *orders.TRANSFORMS, *jurnal.TRANSFORMS):
             reg.register(t)
         _default = reg
     return _default

@@ -5,12 +5,15 @@ writes."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 ColumnType = Literal["int", "text", "real"]
 InputFormat = Literal["jsonl", "csv"]
+# A check across a batch's rows (``Transform.check_whole``): given every healthy row as
+# (line, row), the lines that fail it, each with why. Pure, like ``fn``.
+WholeCheck = Callable[[Sequence[tuple[int, tuple[Any, ...]]]], list[tuple[int, str]]]
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,14 @@ class Transform:
     # fn(decode_csv(raw, column_names)): a CSV fast path assumes the header is the columns
     # in order, and is used only on a file whose header is.
     fast: Callable[[bytes], tuple[Any, ...]] | None = None
+    # All or nothing (issue 25): a batch through an atomic transform loads nothing until
+    # every row of it passes, ``fn`` and ``check_whole`` both; its healthy rows wait with
+    # the batch (``held_rows``) and load in one warehouse transaction. For records that
+    # only mean something together, such as the lines of a journal posting.
+    atomic: bool = False
+    # Optional, atomic transforms only: a check over the batch's rows together (a journal
+    # balances only across its lines). Each line it names becomes a data dead letter.
+    check_whole: WholeCheck | None = None
 
     @property
     def ref(self) -> str:
@@ -53,6 +64,8 @@ class Transform:
             raise ValueError(f"{self.ref}: key {self.key!r} is not a column")
         if self.ordering is not None and self.ordering not in names:
             raise ValueError(f"{self.ref}: ordering {self.ordering!r} is not a column")
+        if self.check_whole is not None and not self.atomic:
+            raise ValueError(f"{self.ref}: a whole-batch check needs an atomic transform")
         for n in (self.table, *names):
             if not _NAME.fullmatch(n) or n.startswith("_"):
                 raise ValueError(f"{self.ref}: bad table or column name {n!r}")

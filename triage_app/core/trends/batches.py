@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the filter is only named: a clean batch's re-stamp loads no
     from triage_app.core.deadletters import DeadLetterFilter
 
 # The keys of ``Trends.to_json()`` made from the batches alone (per_batch and the checks).
-BATCH_KEYS = ("per_batch", "spikes")
+BATCH_KEYS = ("per_batch", "spikes", "held")
 
 
 def _as_datetime(value: Any) -> dt.datetime | None:
@@ -44,6 +44,7 @@ def per_batch(conn: Connection, since: dt.date | None = None) -> tuple[BatchPoin
             b.q_data,
             b.q_code,
             b.q_transient,
+            b.held,
         )
         .where(b.rows > 0)  # a batch that has read nothing yet has no rate
         .order_by(b.started_at, b.batch_id)
@@ -59,6 +60,7 @@ def per_batch(conn: Connection, since: dt.date | None = None) -> tuple[BatchPoin
             int(r.rows),
             int(r.quarantined),
             {"data": int(r.q_data), "code": int(r.q_code), "transient": int(r.q_transient)},
+            int(r.held or 0),
         )
         for r in conn.execute(stmt)
     )

@@ -72,6 +72,8 @@ class BatchPoint:
     rows: int
     quarantined: int
     by_class: dict[str, int]
+    # An all-or-nothing batch's healthy rows waiting (issue 25), never in the warehouse.
+    held: int = 0
 
     @property
     def rate(self) -> float:
@@ -191,6 +193,11 @@ class Trends:
                 }
                 for b, c in zip(self.per_batch, self.checks, strict=True)
             ],
+            # All-or-nothing batches' rows waiting (issue 25), never in the warehouse.
+            "held": {
+                "rows": sum(b.held for b in self.per_batch),
+                "batches": sum(1 for b in self.per_batch if b.held),
+            },
             "backlog": [{**asdict(p), "day": p.day.isoformat()} for p in self.backlog],
             "error_groups": [g.to_trends_json() for g in self.groups],
             "attempts_by_status": {str(a): st for a, st in self.by_attempts_status.items()},

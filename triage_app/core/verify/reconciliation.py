@@ -1,6 +1,7 @@
 """Reconcile: prove invariant 1 for a stored batch, from what the databases hold.
 
-Every input line must be exactly one of loaded, superseded or quarantined. The batch's
+Every input line must be exactly one of loaded, superseded, quarantined or held (an
+all-or-nothing batch's healthy rows waiting for the batch to load whole). The batch's
 ledger (one row per committed chunk) must cover its lines without gap or overlap, each
 chunk's counts must add up, every dead letter must lie in a committed chunk, and no line
 may be both in the warehouse and in the dead-letter store.
@@ -25,6 +26,7 @@ from triage_app.core.db import (
     Batch,
     BatchChunk,
     DeadLetter,
+    HeldRow,
     Purge,
     Workspace,
     summary,
@@ -51,6 +53,10 @@ class Reconciliation:
     # Quarantined lines whose dead letters a retention purge deleted, by their status then.
     purged_resolved: int = 0
     purged_discarded: int = 0
+    # An all-or-nothing batch's healthy rows waiting (held_rows), never in the warehouse;
+    # ``state`` held, or discarded (its held rows dropped, still counted here).
+    held: int = 0
+    state: str = ""
     missing_lines: list[list[int]] = field(default_factory=list)  # [first, last] ranges
     doubled_lines: list[list[int]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -104,6 +110,9 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         )
         # The summary Trends reads (``counts``) must hold the batch's rows as they are.
         drifted = summary.differences(conn, row.batch_id)
+        held_lines = list(
+            conn.execute(select(HeldRow.line).where(HeldRow.batch_id == row.batch_id)).scalars()
+        )
     r = Reconciliation(
         batch_id=row.batch_id,
         ok=True,
@@ -114,24 +123,47 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         quarantined=row.quarantined,
         lines_done=row.lines_done,
         chunks=len(chunks),
+        held=row.held,
+        state=row.state,
     )
+    # A held line lies in one ledger chunk, which counts it with its records.
+    held_per_chunk = [0] * len(chunks)
+    chunk_starts = [c.first_line for c in chunks]
+    for line in held_lines:
+        i = bisect.bisect_right(chunk_starts, line) - 1
+        if i < 0 or line > chunks[i].last_line:
+            r.problems.append(f"line {line} is held outside every committed chunk")
+        else:
+            held_per_chunk[i] += 1
+    dropped = row.state == BatchState.DISCARDED  # its held rows are gone, their count kept
+    if len(held_lines) != row.held and not dropped:
+        r.problems.append(
+            f"held: the batch says {row.held}, {plural(len(held_lines), 'held row')} stored"
+        )
     missing: list[int] = []
     doubled: list[int] = []
 
     # 1. The ledger covers lines first..lines_done once each.
     expected = 2 if row.format == "csv" else 1
-    for c in chunks:
+    dropped_total = 0
+    for c, held_here in zip(chunks, held_per_chunk, strict=True):
+        if dropped:  # discarded whole: whatever the chunk did not load was held, then dropped
+            held_here = max(c.records - c.loaded - c.superseded - c.quarantined, 0)
+            dropped_total += held_here
         if c.first_line > expected:
             missing += range(expected, c.first_line)
         elif c.first_line < expected:
             doubled += range(c.first_line, min(expected, c.last_line + 1))
         expected = max(expected, c.last_line + 1)
-        if c.records != c.loaded + c.superseded + c.quarantined:
+        if c.records != c.loaded + c.superseded + c.quarantined + held_here:
             r.problems.append(
                 f"lines {c.first_line}-{c.last_line}: {plural(c.records, 'record')} but "
                 f"{c.loaded} loaded"
                 f" + {c.superseded} superseded + {c.quarantined} quarantined"
+                + (f" + {held_here} held" if held_here else "")
             )
+    if dropped and dropped_total != row.held:
+        r.problems.append(f"held: the batch says {row.held}, its chunks {dropped_total}")
     if chunks and expected - 1 != row.lines_done:
         r.problems.append(
             f"the checkpoint says line {row.lines_done}, the ledger ends at {expected - 1}"
@@ -142,10 +174,10 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         total = sum(getattr(c, name) for c in chunks)
         if total != getattr(row, name):
             r.problems.append(f"{name}: the batch says {getattr(row, name)}, its chunks {total}")
-    if row.rows != r.loaded + r.superseded + r.quarantined:
+    if row.rows != r.loaded + r.superseded + r.quarantined + r.held:
         r.problems.append(
             f"{plural(row.rows, 'row')} but {r.loaded} loaded + {r.superseded} superseded"
-            f" + {r.quarantined} quarantined"
+            f" + {r.quarantined} quarantined + {r.held} held"
         )
 
     # 3. Dead letters: once each, inside a committed chunk, as many as each chunk counted,
@@ -191,19 +223,23 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
                     )
                     unrecorded = 0  # said once
 
-    # 4. The warehouse: no line both loaded and quarantined, none beyond the ledger.
+    held_set = set(held_lines)
+    for line in sorted(held_set & set(dl_lines)):
+        doubled.append(line)
+        r.problems.append(f"line {line} is both held and quarantined")
+
+    # 4. The warehouse: no line both loaded and quarantined (or held), none beyond the ledger.
     _check_warehouse(
         ws,
         row.transform,
         row.batch_id,
         chunks,
-        set(dl_lines) - redriven,
+        (set(dl_lines) - redriven) | held_set,
         redriven,
         [t.get(Status.RESOLVED, 0) for t in gone],
         doubled,
         r,
     )
-
     # 5. The summary: each cell the batch's rows make, as many as the rows.
     for cell, kept, counted in drifted[:SUMMARY_NAMED]:
         r.problems.append(

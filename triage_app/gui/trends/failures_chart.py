@@ -165,7 +165,12 @@ class FailuresChart(TrendChart):
             note = f"\n{purged:,} of them purged since (not in the table)" if purged else ""
             return f"{key.isoformat()}: {total:,} quarantined ({parts}){note}"
         b = self.trends.per_batch[i]
+        held = (
+            f"\nheld: {b.held:,} rows wait, all or nothing, until every dead letter is fixed"
+            if b.held
+            else ""
+        )
         return (
             f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
-            f"{minute(b.started_at)}\n{total:,} quarantined ({parts})"
+            f"{minute(b.started_at)}\n{total:,} quarantined ({parts}){held}"
         )
