@@ -126,6 +126,11 @@ def test_check_shows_the_dry_runs_counts_and_diffs_and_apply_fixes_the_totals(
     # The window read the store again: the run's dead letters are in the table.
     qtbot.waitUntil(lambda: window.model.total() == dry.failing, timeout=10_000)
     assert not dialog.apply_button.isEnabled()  # a new check first
+    # The versions' counts are read again: pesanan@1 last wrote fewer rows now.
+    left = N - dry.changed
+    qtbot.waitUntil(
+        lambda: f"last wrote {left} rows" in dialog.suspect_combo.currentText(), timeout=10_000
+    )
     dialog.close()
 
 

@@ -15,6 +15,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTime, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -198,14 +199,22 @@ class ReprocessDialog(JobDialog):
         v.addWidget(self.summary)
         v.addWidget(self.buttons)
 
-        if queries is not None:
-            transforms = self._transforms
-            queries.submit(
-                lambda ws: suspect_counts(ws, transforms),
-                self._on_counted,
-                self._on_count_failed,
-                key="reprocess-suspects",
-            )
+        self._queries = queries
+        self._count_suspects()
+
+    def _count_suspects(self) -> None:
+        """The rows each version last wrote, counted on the query thread (a count of a
+        large table's rows by version is a scan)."""
+        queries = self._queries
+        if queries is None or not shiboken6.isValid(queries) or queries.worker is None:
+            return
+        transforms = self._transforms
+        queries.submit(
+            lambda ws: suspect_counts(ws, transforms),
+            self._on_counted,
+            self._on_count_failed,
+            key="reprocess-suspects",
+        )
 
     # -- the versions ------------------------------------------------------------------------
     def _fill_suspects(self) -> None:
@@ -385,6 +394,7 @@ class ReprocessDialog(JobDialog):
         if check is not None:
             text += " " + self.against_check(check, s)
         self.summary.setText(text.strip())
+        self._count_suspects()  # the suspect version wrote fewer rows now
         self.jobFinished.emit(s)
 
     @staticmethod
