@@ -39,6 +39,8 @@ if TYPE_CHECKING:
         RowChange,
         SeenRows,
     )
+    from triage_app.core.reprocess import ReprocessSummary
+    from triage_app.core.transforms import Registry
     from triage_app.core.verify import IdempotenceProof
 
 
@@ -203,6 +205,55 @@ class HeldBatchJob:
         if not done.already:
             warm_stats_cache(ws)
         return done
+
+
+@dataclass(frozen=True)
+class ReprocessJob:
+    """Run the warehouse rows ``produced_by`` last wrote (within batch ``scope``) through
+    ``with_``: a dry run (a check) judges each row and writes nothing; applying is a run
+    recorded like a batch, which judges every row again when it starts."""
+
+    produced_by: str
+    with_: str
+    scope: str | None = None
+    dry_run: bool = False
+    keep_verdicts: int | None = 100_000  # the changed and failing rows the summary keeps
+    registry: Registry | None = field(default=None, compare=False)  # None: the default
+
+    @property
+    def title(self) -> str:
+        head = "check of a reprocess" if self.dry_run else "reprocess"
+        return f"{head} {self.produced_by} -> {self.with_}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ReprocessSummary:
+        from triage_app.core.errors import TriageError
+        from triage_app.core.reprocess import ReprocessSummary, reprocess
+        from triage_app.core.trends import warm_stats_cache
+
+        ws = _needs(ws)
+        progress = progress or NoProgress()
+        try:
+            summary = reprocess(
+                ws,
+                self.produced_by,
+                self.with_,
+                scope=self.scope,
+                dry_run=self.dry_run,
+                progress=progress,
+                registry=self.registry,
+                keep_verdicts=self.keep_verdicts,
+            )
+        except TriageError:
+            # A check stops with an error when cancelled (nothing was written): a cancelled
+            # check is an outcome like a cancelled run, not a failure.
+            if self.dry_run and progress.cancelled():
+                return ReprocessSummary(
+                    self.produced_by, self.with_, self.scope, True, cancelled=True
+                )
+            raise
+        if not self.dry_run and summary.run_id is not None:
+            warm_stats_cache(ws)  # the run's dead letters count in the stats
+        return summary
 
 
 @dataclass(frozen=True)

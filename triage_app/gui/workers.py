@@ -28,7 +28,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, user_message
-from triage_app.core.jobs import BatchJob, ExportJob, Job, PurgeJob, RedriveJob
+from triage_app.core.jobs import BatchJob, ExportJob, Job, PurgeJob, RedriveJob, ReprocessJob
 from triage_app.core.progress import Pace, PaceMeter, describe_pace
 from triage_app.gui.lifetime import dispose
 
@@ -47,6 +47,9 @@ def describe_progress(job: Job, report: ProgressReport) -> str:
         return describe_pace(report, f"Loading {job.path.name}", done_counts_rows=False)
     if isinstance(job, ExportJob):
         return describe_pace(report, "Exporting", done_counts_rows=True)
+    if isinstance(job, ReprocessJob):
+        verb = "Checking" if job.dry_run else "Reprocessing"
+        return describe_pace(report, verb, done_counts_rows=True)
     if isinstance(job, PurgeJob):
         return describe_pace(report, "Purging", done_counts_rows=True)
     return describe_pace(report, job.title[:1].upper() + job.title[1:], done_counts_rows=False)

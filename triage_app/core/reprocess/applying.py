@@ -214,7 +214,10 @@ def reprocess(
             summary.resumed = True
         summary.run_id = run.batch_id
         applier = _Applier(ws, suspect, fixer, run.batch_id, retry, sleep)
-        summary.cancelled = applier.apply(run.lines_done, chunk_size, progress)
+        # The run's input is one line per changed or failing row (a resumed run's count is
+        # not known before its input is read: its progress counts lines only).
+        lines = 0 if summary.resumed else summary.changed + summary.failing
+        summary.cancelled = applier.apply(run.lines_done, chunk_size, progress, lines)
         final = _finish(ws, run.batch_id, not summary.cancelled, time.perf_counter() - started)
     summary.applied, summary.left = final.loaded, final.superseded
     summary.quarantined = final.quarantined
@@ -426,8 +429,9 @@ class _Applier:
         self.judge = Judge(fixer)
         self.update = _guarded_update(ws.warehouse.dialect.name, suspect, fixer, run_id)
 
-    def apply(self, done: int, chunk_size: int, progress: Progress) -> bool:
-        """Apply every line after ``done``; True if cancelled."""
+    def apply(self, done: int, chunk_size: int, progress: Progress, lines: int = 0) -> bool:
+        """Apply every line after ``done`` of the run's ``lines`` (0: not known); True if
+        cancelled."""
         with self.ws.store.connect() as conn:
             stored = conn.execute(
                 select(_BATCHES.c.actor, _BATCHES.c.source_sha256).where(
@@ -444,12 +448,13 @@ class _Applier:
             chunk.append((line, raw))
             if len(chunk) == chunk_size:
                 self._commit(chunk)
-                progress.update(line, line, line)
+                progress.update(line, max(lines, line), line)
                 chunk = []
                 if progress.cancelled():
                     return True
         if chunk:
             self._commit(chunk)
+            progress.update(chunk[-1][0], max(lines, chunk[-1][0]), chunk[-1][0])
         return False
 
     def _commit(self, chunk: list[tuple[int, bytes]]) -> None:

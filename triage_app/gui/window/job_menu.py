@@ -1,8 +1,8 @@
 """The window's long work, as the menus, the buttons, Trends and the table's menu ask for
-it: each job dialog opened on the workspace (Run batch, Re-drive, Fix rows, Discard,
-Change-sets, Retention), an error group's change, and exports. A job dialog's result that
-changed the store comes back through one slot, ``finished``, which shows core's sentence
-for it (``describe()``) and reads the store again.
+it: each job dialog opened on the workspace (Run batch, Suspect a version, Re-drive, Fix
+rows, Discard, Change-sets, Retention), an error group's change, and exports. A job
+dialog's result that changed the store comes back through one slot, ``finished``, which
+shows core's sentence for it (``describe()``) and reads the store again.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from triage_app.core.deadletters import (
     list_change_sets,
 )
 from triage_app.core.jobs import ExportJob
+from triage_app.core.transforms import Registry
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui.dialogs.batch_dialog import BatchDialog
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
@@ -29,6 +30,7 @@ from triage_app.gui.dialogs.fix_dialog import FixDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog
 from triage_app.gui.dialogs.job_dialog import Described, JobDialog
 from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, default_transform
+from triage_app.gui.dialogs.reprocess_dialog import ReprocessDialog
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog
 from triage_app.gui.dialogs.scope import ChosenRows
 from triage_app.gui.lifetime import dispose
@@ -48,9 +50,12 @@ class JobMenu(QObject):
     def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
+        # The transforms Suspect a version… offers and runs (None: the app's own).
+        self.registry: Registry | None = None
         m = window.menu
         for action, slot in (
             (m.batch_action, self.run_batch),
+            (m.reprocess_action, self.suspect_version),
             (m.redrive_action, self.redrive),
             (m.fix_action, self.fix_rows),
             (m.change_sets_action, self.show_change_sets),
@@ -96,6 +101,16 @@ class JobMenu(QObject):
         w = self.window
         w.show_message(result.describe())
         w.reload(in_place=True)
+
+    @Slot()
+    def suspect_version(self) -> None:
+        """Batch > Suspect a version…: the rows a version wrote run through a fixed one,
+        checked, then applied; the window reads the store again after an apply."""
+        w = self.window
+        if w.config is None:
+            return
+        dialog = ReprocessDialog(w.start_job, w.queries, registry=self.registry, parent=w)
+        self._show(dialog, "reprocessDialog")
 
     @Slot()
     def redrive(self) -> None:

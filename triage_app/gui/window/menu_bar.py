@@ -36,6 +36,10 @@ class MenuBar(QMenuBar):
         )
         self.quit_action = a("&Quit", keys.Quit)
         self.batch_action = a("&Run batch…", "Ctrl+B", "Run a file through a transform")
+        self.reprocess_action = a(
+            "&Suspect a version…",
+            tip="Run the rows a transform version wrote through a fixed one: check, then apply",
+        )
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
         self.fix_action = a(
             "Fi&x rows…", "Ctrl+Shift+F", "Fix many dead letters at once, as one change-set"
@@ -78,7 +82,10 @@ class MenuBar(QMenuBar):
         file_menu.addAction(self.export_filter_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
-        self.addMenu("&Batch").addAction(self.batch_action)
+        batch_menu = self.addMenu("&Batch")
+        batch_menu.addAction(self.batch_action)
+        batch_menu.addSeparator()
+        batch_menu.addAction(self.reprocess_action)
         redrive_menu = self.addMenu("&Re-drive")
         redrive_menu.addAction(self.redrive_action)
         redrive_menu.addAction(self.fix_action)
@@ -106,6 +113,7 @@ class MenuBar(QMenuBar):
         """The actions that need an open workspace, and those that need selected rows."""
         for action in (
             self.batch_action,
+            self.reprocess_action,
             self.refresh_action,
             self.redrive_action,
             self.fix_action,
