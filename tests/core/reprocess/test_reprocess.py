@@ -262,3 +262,30 @@ def test_a_reprocess_limited_to_one_batch_touches_only_its_rows(tmp_path: Path) 
         with ws.store.connect() as conn:
             run = conn.execute(select(Batch.__table__).where(Batch.batch_id == s.run_id)).one()
         assert run.scope == second and run.source_name.endswith(f"(batch {second})")
+
+
+def test_a_run_shows_in_trends_timeline_and_is_never_judged_a_spike(tmp_path: Path) -> None:
+    from triage_app.core.trends import compute_trends
+
+    with open_workspace(tmp_path / "ws") as ws:
+        # Eight quiet nights, then the reprocess: its rows are the changed and failing
+        # ones only, a rate no night had; the spike rule would flag it if it judged it.
+        for night in range(8):
+            path = tmp_path / f"night{night}.jsonl"
+            write_night(path, 30, seed=night, first=1 + 30 * night)
+            assert run_batch(ws, path, "pesanan@1", registry=registry()).quarantined == 0
+        s = reprocess(ws, "pesanan@1", "pesanan@2", registry=registry())
+        assert s.applied > 0 and s.quarantined > 0  # a rate far above the nights' 0
+        bad = write_night(tmp_path / "bad.jsonl", 20, seed=99, first=10_001)
+        for r in bad:
+            r["qty"] = -1
+        (tmp_path / "bad.jsonl").write_bytes(
+            b"".join(__import__("orjson").dumps(r) + b"\n" for r in bad)
+        )
+        run_batch(ws, tmp_path / "bad.jsonl", "pesanan@1", registry=registry())
+        t = compute_trends(ws)
+        kinds = [(b.batch_id == s.run_id, b.kind) for b in t.per_batch]
+        assert (True, "reprocess") in kinds and len(t.per_batch) == 10
+        at = [b.batch_id for b in t.per_batch].index(s.run_id or "")
+        assert t.checks[at].baseline is None and not t.checks[at].is_spike
+        assert t.checks[-1].is_spike  # the bad night is still judged against the quiet ones

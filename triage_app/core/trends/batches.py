@@ -16,6 +16,7 @@ from triage_app.core.db import Batch
 from triage_app.core.trends.causes import spike_causes
 from triage_app.core.trends.model import BatchPoint, Trends
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
+from triage_app.core.vocabulary import BatchKind
 
 if TYPE_CHECKING:  # the filter is only named: a clean batch's re-stamp loads no filter code
     from triage_app.core.deadletters import DeadLetterFilter
@@ -45,6 +46,7 @@ def per_batch(conn: Connection, since: dt.date | None = None) -> tuple[BatchPoin
             b.q_code,
             b.q_transient,
             b.held,
+            b.kind,
         )
         .where(b.rows > 0)  # a batch that has read nothing yet has no rate
         .order_by(b.started_at, b.batch_id)
@@ -61,6 +63,7 @@ def per_batch(conn: Connection, since: dt.date | None = None) -> tuple[BatchPoin
             int(r.quarantined),
             {"data": int(r.q_data), "code": int(r.q_code), "transient": int(r.q_transient)},
             int(r.held or 0),
+            r.kind,
         )
         for r in conn.execute(stmt)
     )
@@ -95,8 +98,13 @@ def per_batch_of(
 
 
 def spike_checks(batches: tuple[BatchPoint, ...], rule: SpikeRule) -> tuple[SpikeCheck, ...]:
-    """The spike rule over the batches' quarantine rates, one check per batch."""
-    return tuple(rule.check([b.rate for b in batches]))
+    """The spike rule over the batches' quarantine rates, one check per batch. A reprocess
+    run is left unjudged and out of the others' baselines (BatchPoint.kind)."""
+    judged = [i for i, b in enumerate(batches) if b.kind != BatchKind.REPROCESS]
+    out = [SpikeCheck(i, b.rate, None, None, False) for i, b in enumerate(batches)]
+    for i, check in zip(judged, rule.check([batches[i].rate for i in judged]), strict=True):
+        out[i] = replace(check, index=i)
+    return tuple(out)
 
 
 def batches_json(conn: Connection, rule: SpikeRule | None = None) -> dict[str, Any]:

@@ -74,6 +74,10 @@ class BatchPoint:
     by_class: dict[str, int]
     # An all-or-nothing batch's healthy rows waiting (issue 25), never in the warehouse.
     held: int = 0
+    # ``reprocess``: a run of the rows a suspect version wrote (issue 25), shown in the
+    # timeline but never judged by the spike rule: its rows are the ones chosen because
+    # they change or fail, so its rate says nothing about a night's input.
+    kind: str = "file"
 
     @property
     def rate(self) -> float:
