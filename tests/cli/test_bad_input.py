@@ -128,7 +128,7 @@ def test_json_before_the_command(seeded: dict[str, str]) -> None:
     after = cli("list", "--json", env=seeded)
     assert before.returncode == 0 and before.stdout == after.stdout
     assert len(json.loads(before.stdout)) == 4
-    assert json.loads(cli("--json", "transforms").stdout)[0]["ref"] == "orders@1"
+    assert json.loads(cli("--json", "transforms").stdout)[0]["ref"] == "jurnal@1"
     assert cli("list", env=seeded).stdout.startswith("    id")  # no --json: text
 
 

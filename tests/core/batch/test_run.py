@@ -232,7 +232,10 @@ def test_summary_to_json(workspace: Workspace, seed_batch: Path) -> None:
         "already_loaded",
         "resumed",
         "cancelled",
+        "held",
+        "state",
     ]
+    assert (data["held"], data["state"]) == (0, "complete")  # held: all-or-nothing batches
     assert data["by_class"] == {"data": 3, "code": 1}  # classes with none are left out
     assert (data["transform"], data["format"], data["source_name"]) == (
         "pesanan@1",
