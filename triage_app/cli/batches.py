@@ -86,6 +86,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             "already_loaded",
         )
     }
+    if s.state != "complete" or s.held:  # an all-or-nothing batch held, or discarded whole
+        data |= {"state": s.state, "held": s.held}
 
     # The run's sentence is core's, the one the window shows (it names the source's batch id).
     emit(data, args.json, lambda: for_terminal(s.describe()))

@@ -64,6 +64,11 @@ ERROR_CHAR = "#fca5a5"
 # Style sheets that several widgets share.
 HINT = f"color: {MUTED};"
 LINK_CHIP = "background: #eef2ff; color: #3730a3; border-radius: 8px; padding: 1px 8px;"
+# A dead letter of a held (all-or-nothing) batch: its batch loads only whole.
+HELD_BANNER = (
+    f"background: {NOTE_FILL}; color: {NOTE_TEXT}; border: 1px solid #fcd34d; "
+    "border-radius: 4px; padding: 4px 6px;"
+)
 SPIKE_BANNER = (
     "#spikeBanner { background: #fef2f2; border: 1px solid #fca5a5; border-radius: 4px; }"
     "#spikeBanner QLabel { color: #7f1d1d; }"

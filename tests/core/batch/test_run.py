@@ -238,6 +238,7 @@ def test_summary_to_json(workspace: Workspace, seed_batch: Path) -> None:
         "state",
     ]
     assert (data["source_kept"], data["source_problem"]) == (True, "")
+    assert (data["held"], data["state"]) == (0, "complete")  # held: all-or-nothing batches
     assert data["by_class"] == {"data": 3, "code": 1}  # classes with none are left out
     assert (data["transform"], data["format"], data["source_name"]) == (
         "pesanan@1",

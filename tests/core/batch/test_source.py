@@ -176,7 +176,7 @@ def test_a_transform_is_refused_a_format_it_does_not_read() -> None:
     with pytest.raises(TriageError) as err:
         check_input_format(reg.get("orders@1"), "jsonl", reg)
     assert str(err.value).startswith(
-        "orders@1 reads csv and the file is jsonl: use pesanan@1 or pesanan@2"
+        "orders@1 reads csv and the file is jsonl: use jurnal@1 or pesanan@1 or pesanan@2"
     )
     with pytest.raises(
         TriageError, match="pesanan@2 reads jsonl and the file is csv: use orders@1"

@@ -364,7 +364,8 @@ def test_a_format_the_transform_does_not_read_is_refused_before_anything_is_writ
     )
     assert ran.returncode == 2
     assert ran.stderr == (
-        "triage-app: orders@1 reads csv and the file is jsonl: use pesanan@1 or pesanan@2 "
+        "triage-app: orders@1 reads csv and the file is jsonl: "
+        "use jurnal@1 or pesanan@1 or pesanan@2 "
         "(or give the right format, if the file's name misleads)\n"
     )
     assert not (tmp_path / "ws").exists()  # not one row quarantined: nothing written

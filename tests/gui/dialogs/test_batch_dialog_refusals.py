@@ -32,7 +32,7 @@ def test_a_format_the_transform_does_not_read_disables_run_with_the_engines_line
     dialog.set_transform("orders@1")
     shown = plain(dialog.detected.text())
     assert shown == (
-        "orders@1 reads csv and the file is jsonl: use pesanan@1 or pesanan@2 "
+        "orders@1 reads csv and the file is jsonl: use jurnal@1 or pesanan@1 or pesanan@2 "
         "(or give the right format, if the file's name misleads)"
     )
     assert not dialog.run_button.isEnabled() and not dialog.verify_button.isEnabled()

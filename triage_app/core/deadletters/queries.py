@@ -31,7 +31,7 @@ from triage_app.core.deadletters.filters import (
     order_clause,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import PayloadKind
+from triage_app.core.vocabulary import WAITING, BatchState, PayloadKind, plural
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,23 @@ class DeadLetterDetail(DeadLetterView):
     group_owner: str | None = None
     group_tags: tuple[str, ...] = ()
     group_note: str = ""
+    # Its batch, when all or nothing and held (issue 25): the healthy rows waiting with it
+    # and the dead letters of it still waiting (this one among them).
+    batch_state: str = ""
+    batch_held: int = 0
+    batch_waiting: int = 0
+
+    def held_note(self) -> str:
+        """What a steward must know of a dead letter of a held batch, in one sentence."""
+        if self.batch_state != BatchState.HELD:
+            return ""
+        return (
+            f"All or nothing: batch {self.batch_id} is held. {plural(self.batch_held, 'row')} "
+            f"wait with it until every dead letter of it is fixed "
+            f"({plural(self.batch_waiting, 'dead letter')} still waiting); then load the whole "
+            "batch at once (Re-drive > Load the whole batch…). Its rows are never re-driven "
+            "or discarded one by one."
+        )
 
     def to_json(self) -> dict[str, Any]:
         d = super().to_json()
@@ -229,9 +246,23 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
                 select(Traceback.text).where(Traceback.id == dl.traceback_id)
             ).scalar_one_or_none()
         )
-        header = conn.execute(
-            select(Batch.csv_header).where(Batch.batch_id == dl.batch_id)
-        ).scalar_one_or_none()
+        batch = conn.execute(
+            select(Batch.csv_header, Batch.state, Batch.held).where(Batch.batch_id == dl.batch_id)
+        ).one_or_none()
+        header = batch.csv_header if batch is not None else None
+        state = batch.state if batch is not None else ""
+        waiting = 0
+        if state == BatchState.HELD:
+            waiting = int(
+                conn.execute(
+                    select(func.count())
+                    .select_from(DeadLetter)
+                    .where(
+                        DeadLetter.batch_id == dl.batch_id,
+                        DeadLetter.status.in_([s.value for s in WAITING]),
+                    )
+                ).scalar_one()
+            )
         # Stored and those its batch and re-drive stand for, oldest first.
         events = expanded_events.row_events(conn, dl_id)
         notes = ErrorGroupNotes
@@ -248,6 +279,9 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
         payload_bytes=working,
         traceback=trace,
         csv_header=payload_text(header) if header is not None else None,
+        batch_state=state,
+        batch_held=int(batch.held) if batch is not None else 0,
+        batch_waiting=waiting,
         events=tuple(
             AuditEntry(
                 iso(e.at),

@@ -120,6 +120,12 @@ class DetailPane(QWidget):
         self.title.setObjectName("detailTitle")
         self.title.setStyleSheet("font-weight: bold; padding: 2px 4px;")
         layout.addWidget(self.title)
+        # A dead letter of a held (all-or-nothing) batch says so: its batch loads only whole.
+        self.held_banner = QLabel(objectName="heldBanner")
+        self.held_banner.setWordWrap(True)
+        self.held_banner.setStyleSheet(style.HELD_BANNER)
+        self.held_banner.hide()
+        layout.addWidget(self.held_banner)
         layout.addWidget(self.stack)
 
         self.payload = PayloadEditor()
@@ -189,6 +195,10 @@ class DetailPane(QWidget):
     def current_id(self) -> int | None:
         return self._detail.id if self._detail else None
 
+    def current_detail(self) -> DeadLetterDetail | None:
+        """The row shown, as it was read (None: the placeholder)."""
+        return self._detail
+
     def is_dirty(self) -> bool:
         """True while the editor holds an edit that is not stored (a save in flight is
         not dirty: its result arrives before anything submitted after it)."""
@@ -224,6 +234,7 @@ class DetailPane(QWidget):
         self._loading = None
         self.conflicts.forget()
         self.title.setText("")
+        self.held_banner.hide()
         self.placeholder.setText(why or CHOOSE_A_ROW)
         self.stack.setCurrentWidget(self.placeholder)
         self._update_buttons()
@@ -389,6 +400,9 @@ class DetailPane(QWidget):
         elif theirs is not None and d.version >= theirs.version:
             self.conflicts.forget()  # the editor is now based on theirs (or newer)
         self._detail = d
+        held = d.held_note()
+        self.held_banner.setText(held)
+        self.held_banner.setVisible(bool(held))
         header = d.csv_header
         self._editable = editable_payload(d.payload_bytes, d.payload_kind, header)
         self.update_title()

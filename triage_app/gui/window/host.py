@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from triage_app.core.db import Workspace, WorkspaceConfig
     from triage_app.core.jobs import Job
     from triage_app.gui.dialogs.scope import ScopeSource
+    from triage_app.gui.quarantine.detail_pane import DetailPane
     from triage_app.gui.quarantine.model import DeadLetterTableModel
     from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
     from triage_app.gui.settings import Settings
@@ -40,6 +41,7 @@ class WindowHost(Protocol):
     model: DeadLetterTableModel
     scope: ScopeSource
     unsaved_edit: UnsavedEditGuard
+    detail: DetailPane
     row_actions: RowActions
     trends: TrendsTab
     run_batch_button: QPushButton

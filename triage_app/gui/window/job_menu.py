@@ -20,7 +20,7 @@ from triage_app.core.deadletters import (
     ExportSummary,
     list_change_sets,
 )
-from triage_app.core.jobs import ExportJob
+from triage_app.core.jobs import ExportJob, HeldBatchJob
 from triage_app.core.transforms import Registry
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui.dialogs.batch_dialog import BatchDialog
@@ -58,6 +58,7 @@ class JobMenu(QObject):
             (m.reprocess_action, self.suspect_version),
             (m.redrive_action, self.redrive),
             (m.fix_action, self.fix_rows),
+            (m.load_whole_action, self.load_whole_batch),
             (m.change_sets_action, self.show_change_sets),
             (m.retention_action, self.retention),
             (m.export_selection_action, self.export_selection),
@@ -130,6 +131,41 @@ class JobMenu(QObject):
             parent=w,
         )
         self._show(dialog, "redriveDialog")
+
+    @Slot()
+    def load_whole_batch(self) -> None:
+        """Re-drive > Load the whole batch…: the batch of the dead letter shown, when it is
+        all or nothing and held; confirmed naming the batch and its counts, then core's
+        ``load_held_batch`` on a worker (``HeldBatchJob``): every row in one transaction,
+        or nothing and the reasons."""
+        w = self.window
+        if w.config is None:
+            return
+        d = w.detail.current_detail()
+        if d is None or not d.held_note():
+            w.show_message(
+                "Load the whole batch: show a dead letter of a held (all-or-nothing) batch first"
+            )
+            return
+        w.unsaved_edit.then(
+            "loading a whole batch (it uses stored payloads)", partial(self._load_whole, d)
+        )
+
+    def _load_whole(self, d: Any) -> None:
+        w = self.window
+        answer = QMessageBox.question(
+            w,
+            "Load the whole batch",
+            f"Load batch {d.batch_id} whole, in one transaction?\n\n"
+            f"{plural(d.batch_held, 'held row')} and {plural(d.batch_waiting, 'dead letter')} "
+            "(each through its current payload) load together, or nothing loads and the batch "
+            "stays held, with the reason of every line that still fails.",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        runner = w.start_job(HeldBatchJob(d.batch_id))
+        runner.finished.connect(self.finished)
+        runner.failed.connect(w.show_message)
 
     @Slot()
     def fix_rows(self) -> None:

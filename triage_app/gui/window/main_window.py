@@ -501,6 +501,7 @@ class MainWindow(QMainWindow):
         menu = QMenu(self)
         menu.addAction(self.menu.redrive_action)
         menu.addAction(self.menu.fix_action)
+        menu.addAction(self.menu.load_whole_action)
         menu.addSeparator()
         for action in self.row_actions.actions():
             menu.addAction(action)

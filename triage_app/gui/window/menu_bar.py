@@ -44,6 +44,11 @@ class MenuBar(QMenuBar):
         self.fix_action = a(
             "Fi&x rows…", "Ctrl+Shift+F", "Fix many dead letters at once, as one change-set"
         )
+        self.load_whole_action = a(
+            "&Load the whole batch…",
+            tip="An all-or-nothing batch held: load every row of it in one transaction, once "
+            "every dead letter of it is fixed",
+        )
         self.refresh_action = a("&Refresh", "F5", "Read the store again")
         self.find_action = a("&Find", keys.Find, "Search the payloads and errors")
         # Where the keyboard goes next in the loop, from anywhere in the window.
@@ -89,6 +94,7 @@ class MenuBar(QMenuBar):
         redrive_menu = self.addMenu("&Re-drive")
         redrive_menu.addAction(self.redrive_action)
         redrive_menu.addAction(self.fix_action)
+        redrive_menu.addAction(self.load_whole_action)
         redrive_menu.addSeparator()
         for action in row_actions:
             redrive_menu.addAction(action)
@@ -117,6 +123,7 @@ class MenuBar(QMenuBar):
             self.refresh_action,
             self.redrive_action,
             self.fix_action,
+            self.load_whole_action,
             self.change_sets_action,
             self.export_filter_action,
             self.retention_action,

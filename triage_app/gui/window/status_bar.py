@@ -160,4 +160,5 @@ class RowCounts:
         b = batches[0]
         self.batch_label.setText(
             f"· last batch {b.source_name}: {b.loaded:,} loaded / {b.quarantined:,} quarantined"
+            + (f" / {b.held:,} held" if b.held else "")
         )
