@@ -72,6 +72,12 @@ def test_reprocess_from_the_command_line(tmp_path: Path) -> None:
     assert (result["applied"], result["quarantined"]) == (len(changed), len(failing))
     books = cli(*ws, "reconcile", result["run_id"], env=env)
     assert books.returncode == 0 and books.stdout.rstrip().endswith(": consistent")
+    trail = cli(*ws, "audit", "--action", "reprocessed", env=env)
+    assert trail.returncode == 0, trail.stderr
+    [event] = trail.stdout.splitlines()[1:]
+    assert (
+        "reprocessed" in event and f"run {result['run_id']}: pesanan_lama@1 -> pesanan@2" in event
+    )
 
     same = cli(*ws, "reprocess", "--produced-by", "pesanan@2", "--with", "pesanan@2", env=env)
     assert same.returncode != 0 and len(same.stderr.splitlines()) == 1

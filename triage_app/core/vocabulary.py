@@ -98,6 +98,9 @@ class AuditAction(enum.StrEnum):
     NOTE = "note"
     PURGED = "purged"  # a retention purge: about the store, not one row (no dead letter)
     GROUP = "group"  # an error group's owner, tags or note changed (no dead letter)
+    # A reprocess run finished or stopped: rows of the warehouse changed (no dead letter;
+    # the rows it quarantined have the run's quarantined events).
+    REPROCESSED = "reprocessed"
 
 
 class RedriveOutcome(enum.StrEnum):

@@ -17,7 +17,7 @@ from tests.core.reprocess.conftest import open_place as _open
 from tests.core.reprocess.crafted import registry, right_total, write_night
 from triage_app.core import crashpoints
 from triage_app.core.batch import run_batch
-from triage_app.core.db import Batch, DeadLetter, Workspace, open_workspace
+from triage_app.core.db import AuditEvent, Batch, DeadLetter, Workspace, open_workspace
 from triage_app.core.errors import TriageError
 from triage_app.core.reprocess import VerdictKind, applying, reprocess
 from triage_app.core.verify import reconcile
@@ -114,6 +114,16 @@ def test_applying_fixes_every_total_and_is_recorded_like_a_batch(
         assert [m for (m,) in dead] == ["DataError: diskon tidak valid: '10%'"] * len(failing)
         r = reconcile(ws, s.run_id)
         assert r.ok and r.complete, r.problems
+        with ws.store.connect() as conn:
+            [(actor, detail)] = conn.execute(
+                select(AuditEvent.actor, AuditEvent.detail).where(
+                    AuditEvent.action == "reprocessed", AuditEvent.dead_letter_id.is_(None)
+                )
+            ).all()
+        assert actor == run.actor and detail == (
+            f"run {s.run_id}: pesanan@1 -> pesanan@2: {len(changed)} updated, 0 left alone, "
+            f"{len(failing)} quarantined"
+        )
 
         # Again: the changed rows are the fixed version's now, the refused ones wait as dead
         # letters; nothing is applied or quarantined twice.

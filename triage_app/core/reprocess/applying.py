@@ -43,6 +43,7 @@ from triage_app.core.batch import (
 from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
+    AuditEvent,
     Batch,
     DeadLetter,
     Workspace,
@@ -63,7 +64,7 @@ from triage_app.core.reprocess.suspects import (
 from triage_app.core.reprocess.verdicts import Judge, Verdict, VerdictKind
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
-from triage_app.core.vocabulary import BatchKind, BatchState, ErrorClass, plural
+from triage_app.core.vocabulary import AuditAction, BatchKind, BatchState, ErrorClass, plural
 
 _BATCHES = Batch.__table__
 CHUNK = 2_000
@@ -218,7 +219,9 @@ def reprocess(
         # not known before its input is read: its progress counts lines only).
         lines = 0 if summary.resumed else summary.changed + summary.failing
         summary.cancelled = applier.apply(run.lines_done, chunk_size, progress, lines)
-        final = _finish(ws, run.batch_id, not summary.cancelled, time.perf_counter() - started)
+        final = _finish(
+            ws, run.batch_id, not summary.cancelled, time.perf_counter() - started, actor
+        )
     summary.applied, summary.left = final.loaded, final.superseded
     summary.quarantined = final.quarantined
     counts = zip(ErrorClass, (final.q_data, final.q_code, final.q_transient), strict=True)
@@ -557,10 +560,28 @@ def _guarded_update(dialect: str, suspect: Transform, fixer: Transform, run_id: 
     )
 
 
-def _finish(ws: Workspace, run_id: str, complete: bool, seconds: float) -> Row[Any]:
+def _finish(ws: Workspace, run_id: str, complete: bool, seconds: float, actor: str) -> Row[Any]:
+    """Add this run's seconds, mark it complete unless cancelled, and audit what it did:
+    one event about the warehouse (no dead letter), in the same transaction."""
     changes: dict[str, Any] = {"seconds": func.coalesce(_BATCHES.c.seconds, 0.0) + seconds}
     if complete:
         changes |= {"state": BatchState.COMPLETE.value, "finished_at": utcnow()}
     with ws.store.begin() as conn:
         conn.execute(update(_BATCHES).where(_BATCHES.c.batch_id == run_id).values(changes))
-        return conn.execute(select(_BATCHES).where(_BATCHES.c.batch_id == run_id)).one()
+        run = conn.execute(select(_BATCHES).where(_BATCHES.c.batch_id == run_id)).one()
+        scope = f" (batch {run.scope})" if run.scope else ""
+        how = "" if complete else "; stopped, resumes when run again"
+        conn.execute(
+            insert(AuditEvent).values(
+                dead_letter_id=None,
+                at=utcnow(),
+                actor=actor,
+                action=AuditAction.REPROCESSED.value,
+                detail=(
+                    f"run {run_id}: {run.produced_by} -> {run.transform}{scope}: "
+                    f"{run.loaded:,} updated, {run.superseded:,} left alone, "
+                    f"{run.quarantined:,} quarantined{how}"
+                ),
+            )
+        )
+        return run
