@@ -53,6 +53,8 @@ COMMANDS = (
     "stats",
     "demo",
     "reconcile",
+    "sources",
+    "give-source",
     "verify-idempotent",
     "report",
     "purge",
