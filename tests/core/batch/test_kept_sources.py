@@ -428,6 +428,23 @@ def test_the_dead_letters_purge_forgets_sources_in_the_same_run(
     assert one.sources is None  # a purge of one batch forgets no sources
 
 
+def test_a_temporary_copy_a_killed_run_left_is_swept_once_a_day_old(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    src = tmp_path / "a.jsonl"
+    src.write_bytes(JSONL)
+    keep_source(workspace, sha(JSONL), "jsonl", src)
+    folder = kept_file(workspace, sha(JSONL)).parent
+    old, fresh = folder / f".{sha(JSONL)}.x1.part", folder / f".{sha(JSONL)}.x2.part"
+    for part in (old, fresh):
+        part.write_bytes(b"half a copy")
+    two_days_ago = dt.datetime.now().timestamp() - 2 * 86400
+    os.utime(old, (two_days_ago, two_days_ago))
+    forget_sources(workspace, now=dt.datetime(2026, 1, 1))
+    assert (old.exists(), fresh.exists()) == (False, True)
+    assert is_kept(workspace, sha(JSONL))  # kept today: not forgotten by a 90-day policy
+
+
 def test_a_bad_retention_value_is_one_line(workspace: Workspace) -> None:
     with pytest.raises(TriageError, match="whole number of days or forever"):
         set_sources_retention(workspace, -3)
@@ -456,7 +473,7 @@ def test_on_postgresql_sources_are_blobs(pg_urls: tuple[str, str], tmp_path: Pat
         assert read_kept(ws, sha(data)) == data
         (info,) = list_kept(ws)
         assert info.place == "table" and info.size == len(data)
-        assert not (tmp_path / "pgws" / "sources").exists()  # nothing in a folder
+        assert not list(tmp_path.rglob("*.zst"))  # nothing in a folder
         with ws.store.begin() as conn:  # a part tampered with
             conn.execute(
                 update(SourceBlob)
@@ -486,6 +503,20 @@ def test_on_postgresql_sources_are_blobs(pg_urls: tuple[str, str], tmp_path: Pat
         assert dict(batch_records(ws, batch))[3].startswith(b'3002,"Siti\r\n')
     finally:
         ws.close()
+
+
+def test_a_team_store_with_a_local_warehouse_spools_in_the_workspace(
+    pg_urls: tuple[str, str], tmp_path: Path
+) -> None:
+    _wh, dl = pg_urls
+    with open_workspace(tmp_path / "mixed", dead_letter_url=dl) as ws:
+        src = tmp_path / "orders.csv"
+        src.write_bytes(CSV)
+        s = run_batch(ws, src, "orders@1")
+        assert s.source_kept and list_kept(ws)[0].place == "table"
+        assert dict(batch_records(ws, s.batch_id))[2].startswith(b"3001,Budi,Baru")
+    spool = tmp_path / "mixed" / "sources" / "spool"
+    assert spool.is_dir() and not list(spool.iterdir())  # the copy went into blobs
 
 
 def test_retention_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path) -> None:

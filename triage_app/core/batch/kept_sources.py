@@ -201,12 +201,14 @@ class _Pack:
         self.sha256 = sha256
         self.fmt = fmt
         self.in_table = _in_table(ws)
-        if self.in_table:
-            where = ws.config.folder if ws.config.folder is not None else None
-            if where is not None and not where.is_dir():
-                where = None
-        else:
+        where: Path | None
+        if not self.in_table:
             where = _file_of(ws, sha256, fmt).parent
+        elif ws.config.folder is not None and ws.config.folder.is_dir():
+            where = ws.config.folder / SOURCES_DIR / "spool"  # swept like the others
+        else:
+            where = None  # a team store and no folder: the system's temporary folder
+        if where is not None:
             try:
                 where.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -889,7 +891,7 @@ def forget_sources(
                 select(func.count()).select_from(t).where(*old, _unfinished(t.c.sha256))
             ).scalar_one()
         )
-    if not dry_run and not _in_table(ws):
+    if not dry_run and (ws.config.folder is not None or not _in_table(ws)):
         _sweep_parts(ws)
     if dry_run:
         return SourcesForgotten(
