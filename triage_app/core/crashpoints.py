@@ -29,7 +29,9 @@ of a revert's restored rows written, not committed), ``migrate-mid-backup`` (a s
 copy an SQLite upgrade keeps of the store written, the copy not finished),
 ``migrate-mid-upgrade`` (a revision applied inside the upgrade's transaction, not committed;
 the k-th time: after k revisions), ``mid-counts`` (the summary's cells written for a change
-to the rows, in its transaction, not committed: the k-th time, the k-th such write).
+to the rows, in its transaction, not committed: the k-th time, the k-th such write),
+``before-source-kept`` (a batch marked complete, its source's copy made, not recorded),
+``mid-source-keep`` (a kept source's copy in place and its row written, not committed).
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ POINTS = (
     "migrate-mid-backup",
     "migrate-mid-upgrade",
     "mid-counts",
+    "before-source-kept",
+    "mid-source-keep",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds

@@ -19,6 +19,7 @@ import pytest
 import zstandard
 from sqlalchemy import func, select, text, update
 
+from tests.support import cli
 from triage_app.core.batch import (
     NotKept,
     SourceDamaged,
@@ -356,6 +357,50 @@ def test_a_cancelled_batch_keeps_nothing_until_it_completes(
     assert not [p for p in (workspace.config.folder / "sources").rglob("*") if p.is_file()]  # type: ignore[operator]
     done = run_batch(workspace, src, "pesanan@2", chunk_size=2)
     assert done.source_kept and is_kept(workspace, sha(JSONL))
+
+
+def check_killed_while_keeping(point: str, where: list[str], tmp_path: Path) -> None:
+    """A run killed (SIGKILL) after its batch completed, before or while its source was
+    recorded: the batch is complete and its source not kept; the same command again keeps
+    it, whole."""
+    data = (JSONL + b"\n") * 50
+    src = tmp_path / "orders.jsonl"
+    src.write_bytes(data)
+    args = [*where, "run", str(src), "--transform", "pesanan@2"]
+    env = {**os.environ, "TRIAGE_LANES": "1"}
+    killed = cli(*args, env={**env, "TRIAGE_CRASH_AT": point})
+    assert killed.returncode == -9, killed.stderr
+    with _open(where) as ws:
+        with ws.store.connect() as conn:
+            (b,) = conn.execute(select(Batch.batch_id, Batch.state)).all()
+        assert b.state == "complete" and not is_kept(ws, sha(data))
+        with pytest.raises(SourceGone):
+            batch_records(ws, b.batch_id)
+    again = cli(*args, env=env)
+    assert again.returncode == 0 and "already loaded" in again.stdout
+    with _open(where) as ws:
+        assert read_kept(ws, sha(data)) == data and len(list_kept(ws)) == 1
+
+
+def _open(where: list[str]) -> Workspace:
+    opts = dict(zip(where[::2], where[1::2], strict=True))
+    return open_workspace(
+        opts.get("--workspace"),
+        warehouse_url=opts.get("--warehouse"),
+        dead_letter_url=opts.get("--dead-letter"),
+    )
+
+
+@pytest.mark.parametrize("point", ["before-source-kept", "mid-source-keep"])
+def test_killed_while_keeping_then_run_again(point: str, tmp_path: Path) -> None:
+    check_killed_while_keeping(point, ["--workspace", str(tmp_path / "ws")], tmp_path)
+
+
+def test_killed_while_keeping_on_postgresql(pg_urls: tuple[str, str], tmp_path: Path) -> None:
+    wh, dl = pg_urls
+    check_killed_while_keeping(
+        "mid-source-keep", ["--warehouse", wh, "--dead-letter", dl], tmp_path
+    )
 
 
 # -- retention ------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from sqlalchemy.exc import DBAPIError
 
 from triage_app.core.batch.readers import BLANK, read_csv, skip_bom, strip_eol
 from triage_app.core.clock import iso, utcnow
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     Batch,
     KeptSource,
@@ -301,6 +302,7 @@ class _Pack:
                     with contextlib.suppress(FileNotFoundError):
                         _file_of(self.ws, self.sha256, row.format).unlink()
             conn.execute(insert(KeptSource).values(self._values(PLACE_FOLDER)))
+            crash_point("mid-source-keep")  # the file in place, its row not committed
         return True
 
     def _commit_blobs(self, replace: bool) -> bool:
@@ -325,6 +327,7 @@ class _Pack:
                         conn.execute(
                             insert(SourceBlob).values(sha256=self.sha256, part=part, data=data)
                         )
+                crash_point("mid-source-keep")  # its row and blobs written, not committed
                 return True
 
         # Another process writing a large source's blobs holds the row longer than a lock
