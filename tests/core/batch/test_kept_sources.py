@@ -359,6 +359,19 @@ def test_a_cancelled_batch_keeps_nothing_until_it_completes(
     assert done.source_kept and is_kept(workspace, sha(JSONL))
 
 
+def test_a_source_that_cannot_be_kept_does_not_fail_its_batch(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    (workspace.config.folder / "sources").write_bytes(b"not a folder")  # type: ignore[operator]
+    src = tmp_path / "orders.jsonl"
+    src.write_bytes(JSONL)
+    s = run_batch(workspace, src, "pesanan@2")
+    assert s.rows == 7 and not s.already_loaded  # loaded all the same
+    assert not s.source_kept and "cannot keep the source" in s.source_problem
+    assert s.describe().endswith(s.source_problem) and "\n" not in s.describe()
+    assert source_state(workspace, [s.batch_id]) == {s.batch_id: False}
+
+
 def check_killed_while_keeping(point: str, where: list[str], tmp_path: Path) -> None:
     """A run killed (SIGKILL) after its batch completed, before or while its source was
     recorded: the batch is complete and its source not kept; the same command again keeps

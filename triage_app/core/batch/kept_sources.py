@@ -59,6 +59,7 @@ from triage_app.core.db import (
     StoreSetting,
     Workspace,
     is_lock_wait,
+    user_message,
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.fingerprint import READ_BUFFER, open_file
@@ -386,8 +387,8 @@ def keep_source(
 
 
 class Keeping:
-    """A running batch's source, compressed on a thread while its lanes run (zlib and the
-    reads let go of the GIL) into a temporary file; ``finish`` records it once the batch is
+    """A running batch's source, compressed on a thread while its lanes run (zstandard and
+    the reads let go of the GIL) into a temporary file; ``finish`` records it once the batch is
     complete, ``abandon`` drops it (cancelled, failed). ``reader`` is the batch's own checked
     reader of the source: what is kept is what was hashed (invariant 8)."""
 
@@ -430,9 +431,9 @@ class Keeping:
             if self._error is not None:
                 raise self._error
             return self._pack.commit()
-        except (TriageError, OSError, DBAPIError) as exc:
+        except Exception as exc:  # the batch is loaded whatever became of its copy
             self._pack.discard()
-            self.problem = " ".join(str(exc).split())[:300]
+            self.problem = " ".join(user_message(exc).split())[:300]
             return False
 
     def abandon(self) -> None:
