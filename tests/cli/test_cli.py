@@ -80,7 +80,10 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
     assert isinstance(shown, dict)
     # Beside the row: its history, and its error group's owner, tags and note (none yet).
     group = {"group_owner", "group_tags", "group_note"}
-    assert set(shown) == LIST_KEYS | {"original_payload", "events", "traceback"} | group
+    # And its batch: held (all or nothing) or not, and what of it waits.
+    batch = {"batch_state", "batch_held", "batch_waiting"}
+    assert set(shown) == LIST_KEYS | {"original_payload", "events", "traceback"} | group | batch
+    assert shown["batch_state"] == "complete" and shown["batch_held"] == 0
     assert [shown[k] for k in sorted(group)] == ["", None, []]
     assert shown["original_payload"].endswith('"pelanggan": "Dewi", ')
     assert [e["action"] for e in shown["events"]] == ["quarantined", "edited"]

@@ -55,7 +55,9 @@ def test_dry_run_then_purge_in_json(capsys: pytest.CaptureFixture[str], folder: 
         "purge_id",
         "seconds",
         "cancelled",
+        "sources",
     }
+    assert real["sources"]["sources"] == [] and real["sources"]["days"] == 90
     assert {k: v for k, v in _counts(folder).items() if k != "events"} == {"open": 3, "parked": 2}
 
 
@@ -69,7 +71,8 @@ def test_text_summary_names_counts_and_days(
     assert head.endswith(
         "Quarantined on 2026-01-05: 2 data; 2026-01-06: 2 code; 2026-01-07: 2 transient."
     )
-    assert not more
+    # The same run forgot the kept sources the store's policy let go (none here).
+    assert more == ["Kept sources: none kept more than 90 days ago."]
     assert _counts(folder)["discarded"] == 4
 
 

@@ -54,6 +54,8 @@ COMMANDS = (
     "stats",
     "demo",
     "reconcile",
+    "sources",
+    "give-source",
     "verify-idempotent",
     "report",
     "purge",

@@ -1,6 +1,7 @@
 """The batches: ``run`` a source file through a transform, ``verify-idempotent`` (run it twice
-into scratch databases), ``reconcile`` a batch's books, the ``demo`` batch, and the
-``transforms`` a batch can go through."""
+into scratch databases), ``reconcile`` a batch's books, the ``demo`` batch, the
+``transforms`` a batch can go through, and the batches' kept ``sources`` (``give-source``
+gives a batch its file again)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def add_commands(subparsers: Subparsers) -> None:
     _add_demo(subparsers)
     _add_reconcile(subparsers)
     _add_verify_idempotent(subparsers)
+    _add_sources(subparsers)
+    _add_give_source(subparsers)
 
 
 def _source_args(sp: argparse.ArgumentParser) -> None:
@@ -278,10 +281,13 @@ def _add_reconcile(subparsers: Subparsers) -> None:
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
+    from triage_app.core.batch import source_state
     from triage_app.core.verify import reconcile
 
     with open_workspace_of(args, create=False) as ws:
         r = reconcile(ws, args.batch_id)
+        kept = source_state(ws, [r.batch_id])[r.batch_id]
+    data = r.to_json() | {"source_kept": kept}
 
     def text() -> str:
         purged = r.purged_resolved + r.purged_discarded
@@ -304,15 +310,22 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
                     if r.state == "held"
                     else " (discarded whole: its held rows dropped)"
                 )
-                return head + state + ": consistent"
-            return head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
+                return f"{head}{state}: consistent\n{source}"
+            said = head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
+            return f"{said}\n{source}"
         out = [head + ": NOT consistent"]
         out += [f"  missing lines {a}-{b}" for a, b in r.missing_lines]
         out += [f"  doubled lines {a}-{b}" for a, b in r.doubled_lines]
         out += [f"  {for_terminal(p)}" for p in r.problems]
+        out.append(source)
         return "\n".join(out)
 
-    emit(r.to_json(), args.json, text)
+    source = (
+        "source kept"
+        if kept
+        else f"source gone: give it again with triage-app give-source {r.batch_id} FILE"
+    )
+    emit(data, args.json, text)
     return 0 if r.ok else 1
 
 
@@ -345,3 +358,76 @@ def cmd_verify_idempotent(args: argparse.Namespace) -> int:
         ),
     )
     return 0 if p.identical else 1
+
+
+def _add_sources(subparsers: Subparsers) -> None:
+    command(
+        subparsers,
+        "sources",
+        cmd_sources,
+        "list the batches' kept sources (by SHA-256, compressed): format, size, stored "
+        "size, when kept, the batches that read each",
+    )
+
+
+def cmd_sources(args: argparse.Namespace) -> int:
+    from triage_app.core.batch import (
+        describe_retention,
+        human_size,
+        list_kept,
+        sources_retention,
+    )
+
+    with open_workspace_of(args, create=False) as ws:
+        kept = list_kept(ws)
+        days = sources_retention(ws)
+
+    def text() -> str:
+        lines = [
+            f"{plural(len(kept), 'kept source')} "
+            f"({human_size(sum(k.stored_size for k in kept))} stored); "
+            f"{describe_retention(days)} (purge forgets older ones)"
+        ]
+        for k in kept:
+            used = ", ".join(k.batches[:3]) + (
+                f" and {len(k.batches) - 3:,} more" if len(k.batches) > 3 else ""
+            )
+            gone = "" if k.present else "  FILE GONE"
+            lines.append(
+                f"  {k.sha256[:12]}  {k.format:5}  {human_size(k.size):>10}  "
+                f"{human_size(k.stored_size):>10}  {k.kept_at}  "
+                f"{for_terminal(used) or 'no batch'}{gone}"
+            )
+        return "\n".join(lines)
+
+    emit([k.to_json() for k in kept], args.json, text)
+    return 0
+
+
+def _add_give_source(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "give-source",
+        cmd_give_source,
+        "give a batch whose source is gone its file again: kept only if its SHA-256 is the batch's",
+    )
+    sp.add_argument("batch_id", metavar="BATCH", help="the batch's id (or a unique prefix)")
+    sp.add_argument("file", metavar="FILE", help="the batch's source file")
+
+
+def cmd_give_source(args: argparse.Namespace) -> int:
+    from triage_app.core.batch import give_source
+
+    with open_workspace_of(args, create=False) as ws:
+        kept = give_source(ws, args.batch_id, args.file)
+    emit(
+        {"batch_id": args.batch_id, "kept": kept},
+        args.json,
+        lambda: (
+            f"kept the source of batch {for_terminal(args.batch_id)}"
+            if kept
+            else f"the source of batch {for_terminal(args.batch_id)} was kept already: "
+            "the file is the same"
+        ),
+    )
+    return 0

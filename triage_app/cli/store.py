@@ -196,17 +196,27 @@ def _add_purge(subparsers: Subparsers) -> None:
     sp.add_argument("--batch", metavar="ID", help="only this batch's rows (id or prefix)")
     sp.add_argument("--dry-run", action="store_true", help="count what would go; delete nothing")
     sp.add_argument(
+        "--keep-sources",
+        metavar="DAYS",
+        help="forget the batches' kept sources kept more than DAYS days ago, or 'forever' to "
+        "forget none (default: the store's keep_sources_days, 90 unless set); a source a "
+        "running or held batch reads always stays",
+    )
+    sp.add_argument(
         "--save-policy",
         action="store_true",
-        help="keep --older-than and --status as the store's retention policy, for the team",
+        help="keep --older-than, --status and --keep-sources as the store's retention "
+        "policy, for the team",
     )
 
 
 def cmd_purge(args: argparse.Namespace) -> int:
+    from triage_app.core.batch import check_keep_days, describe_retention, set_sources_retention
     from triage_app.core.deadletters import RetentionPolicy, retention_policy, set_retention_policy
     from triage_app.core.errors import TriageError
     from triage_app.core.jobs import PurgeJob
 
+    keep_sources = None if args.keep_sources is None else check_keep_days(args.keep_sources)
     with open_workspace_of(args) as ws:
         if args.older_than is None:
             policy = retention_policy(ws)
@@ -221,14 +231,29 @@ def cmd_purge(args: argparse.Namespace) -> int:
             policy = RetentionPolicy.of(args.older_than, args.status or ["resolved", "discarded"])
         if args.save_policy:
             set_retention_policy(ws, policy)
-        s = PurgeJob(policy.days, policy.statuses, args.dry_run, args.batch).run(ws)
+            if args.keep_sources is not None:
+                set_sources_retention(ws, keep_sources)
+        # Sources: the store's setting, or --keep-sources for this run ("forever": none).
+        forget = args.keep_sources is None or keep_sources is not None
+        s = PurgeJob(
+            policy.days,
+            policy.statuses,
+            args.dry_run,
+            args.batch,
+            sources=forget,
+            sources_older_than=keep_sources,
+        ).run(ws)
 
     def text() -> str:
         # Core's sentence, the one the window shows: counts by status, the cutoff, the
         # first days quarantined (--json has every day), cancelled.
         lines = [for_terminal(s.describe())]
+        if s.sources is not None:
+            lines.append(for_terminal(s.sources.describe()))
         if args.save_policy:
             lines.append(f"retention policy saved for the store: {policy.describe()}")
+            if args.keep_sources is not None:
+                lines.append(f"and {describe_retention(keep_sources)}")
         return "\n".join(lines)
 
     emit(s.to_json(), args.json, text)

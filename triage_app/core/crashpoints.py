@@ -35,7 +35,9 @@ the k-th time: after k revisions), ``mid-counts`` (the summary's cells written f
 to the rows, in its transaction, not committed: the k-th time, the k-th such write),
 ``reprocess-after-plan`` (a reprocess run's input kept and the run recorded, nothing
 applied), ``reprocess-after-warehouse`` (a reprocess chunk's rows updated in the warehouse,
-the store not told), ``reprocess-after-chunk`` (a reprocess chunk committed in both).
+the store not told), ``reprocess-after-chunk`` (a reprocess chunk committed in both),
+``before-source-kept`` (a batch marked complete, its source's copy made, not recorded),
+``mid-source-keep`` (a kept source's copy in place and its row written, not committed).
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ POINTS = (
     "reprocess-after-plan",
     "reprocess-after-warehouse",
     "reprocess-after-chunk",
+    "before-source-kept",
+    "mid-source-keep",
 )
 _armed: dict[str, int] | None = None  # crash points: the hit that kills
 _pauses: dict[str, int] = {}  # pause points: the hit that holds

@@ -392,6 +392,9 @@ class PurgeJob:
     statuses: tuple[str, ...]
     dry_run: bool = False
     batch: str | None = None  # one batch's rows only (an id or its start)
+    # Kept sources forgotten in the same run (the store's keep_sources_days, or these days).
+    sources: bool = True
+    sources_older_than: int | None = None
 
     @property
     def title(self) -> str:
@@ -406,7 +409,14 @@ class PurgeJob:
 
         ws = _needs(ws)
         summary = purge(
-            ws, self.days, self.statuses, self.dry_run, batch=self.batch, progress=progress
+            ws,
+            self.days,
+            self.statuses,
+            self.dry_run,
+            batch=self.batch,
+            progress=progress,
+            sources=self.sources,
+            sources_older_than=self.sources_older_than,
         )
         if summary.rows and not summary.dry_run:
             warm_stats_cache(ws)

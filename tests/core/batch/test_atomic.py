@@ -21,6 +21,7 @@ import orjson
 import pytest
 from sqlalchemy import func, select, text
 
+from tests.support import REPO
 from triage_app.core.batch import run_batch
 from triage_app.core.db import (
     AuditEvent,
@@ -48,7 +49,6 @@ from triage_app.core.errors import TriageError
 from triage_app.core.transforms.jurnal import jurnal_v1
 from triage_app.core.verify import reconcile
 
-REPO = Path(__file__).resolve().parents[3]
 UNBALANCED = "J-7"
 
 

@@ -10,7 +10,6 @@ after its first committed chunk until the test has changed the file."""
 
 from __future__ import annotations
 
-import gzip
 import os
 import pty
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import zstandard
 from sqlalchemy import select, text
 
 from tests.support import gen_batch
@@ -286,7 +286,8 @@ def test_standard_input_is_read_hashed_and_spooled(
         "warehouse.db",
     ]
     (kept,) = [p for p in (ws_dir / "sources").rglob("*") if p.is_file()]
-    assert gzip.decompress(kept.read_bytes()) == intact
+    assert kept.name.endswith(".jsonl.zst")
+    assert zstandard.ZstdDecompressor().decompressobj().decompress(kept.read_bytes()) == intact
 
 
 def test_standard_input_needs_a_format(tmp_path: Path) -> None:

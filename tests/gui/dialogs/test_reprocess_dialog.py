@@ -15,13 +15,14 @@ from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import text
 
 from tests.core.reprocess.crafted import registry, right_total, write_night
+from tests.support import REPO
 from triage_app.core.batch import run_batch
 from triage_app.core.db import open_workspace
 from triage_app.core.reprocess import VerdictKind, reprocess
 from triage_app.gui.dialogs.reprocess_dialog import ReprocessDialog
 
 N = 140
-SCREENSHOT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+SCREENSHOT = REPO / "docs" / "screenshots"
 
 
 def _night(folder: Path, tmp_path: Path, n: int = N) -> tuple[str, list[dict[str, Any]]]:

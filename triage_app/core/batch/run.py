@@ -25,6 +25,7 @@ from triage_app.core.batch.lanes import LaneTask, Partner, lanes_for, run_lanes
 from triage_app.core.batch.loading_lock import hold_batch
 from triage_app.core.batch.source import Source, check_input_format, source_format
 from triage_app.core.clock import iso, utcnow
+from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import Batch, Workspace, actor_for
 from triage_app.core.errors import TriageError
 from triage_app.core.fingerprint import OpenedFile
@@ -261,6 +262,7 @@ def run_batch(
                 keeping.abandon()
                 kept = False
             else:
+                crash_point("before-source-kept")  # complete; its copy made, not recorded
                 keeping.finish()
                 kept, problem = keeping.problem is None, keeping.problem or ""
     return _summary(

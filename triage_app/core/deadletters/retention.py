@@ -22,6 +22,7 @@ running it again purges the rest under a new ``purges`` row, with events of its 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import time
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, delete, func, insert, select, update
 
+from triage_app.core.batch import SourcesForgotten, forget_sources
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
@@ -150,6 +152,9 @@ class PurgeSummary:
     # The policy's "older than" in days, for the sentence (None: say only the cutoff).
     # Not in to_json: ``purge --json`` has the cutoff, and its keys stay as they are.
     days: int | None = None
+    # The kept sources the same run forgot (kept_sources.forget_sources, the store's
+    # keep_sources_days); None when it forgot none by design (one batch's purge).
+    sources: SourcesForgotten | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,6 +168,7 @@ class PurgeSummary:
             "purge_id": self.purge_id,
             "seconds": round(self.seconds, 3),
             "cancelled": self.cancelled,
+            "sources": None if self.sources is None else self.sources.to_json(),
         }
 
     def describe(self) -> str:
@@ -310,12 +316,47 @@ def purge(
     progress: Progress | None = None,
     chunk_size: int = PURGE_CHUNK,
     now: dt.datetime | None = None,
+    sources: bool = True,
+    sources_older_than: int | None = None,
 ) -> PurgeSummary:
     """Delete the ``statuses`` dead letters (resolved, discarded) closed more than
     ``older_than_days`` days ago (of ``batch`` only, an id or its start, if given), with
     their audit events; a dry run writes nothing and reports what would go. ``progress``
     counts rows and is asked to cancel between chunks (what went by then stays gone, and
-    is recorded)."""
+    is recorded).
+
+    The same run forgets the kept sources older than the store's ``keep_sources_days``
+    (``sources_older_than`` days instead, if given; none when ``sources`` is False or the
+    purge is of one batch): one policy run keeps both."""
+    summary = _purge(
+        ws,
+        older_than_days,
+        statuses,
+        dry_run,
+        actor,
+        batch=batch,
+        progress=progress,
+        chunk_size=chunk_size,
+        now=now,
+    )
+    if not sources or batch is not None or summary.cancelled:
+        return summary
+    forgot = forget_sources(ws, sources_older_than, now=now, dry_run=dry_run)
+    return dataclasses.replace(summary, sources=forgot)
+
+
+def _purge(
+    ws: Workspace,
+    older_than_days: int,
+    statuses: Sequence[str],
+    dry_run: bool,
+    actor: str | None,
+    *,
+    batch: str | None,
+    progress: Progress | None,
+    chunk_size: int,
+    now: dt.datetime | None,
+) -> PurgeSummary:
     days = check_days(older_than_days)
     chosen = check_statuses(statuses)
     progress = progress or NoProgress()
