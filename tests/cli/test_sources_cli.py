@@ -88,7 +88,7 @@ def test_reconcile_says_kept_then_gone_and_give_source_brings_it_back(
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["give-source", "ffffffff", "x.jsonl"], "no batch 'ffffffff'"),
+        (["give-source", "ffffffff", "x.jsonl"], "no batch ffffffff"),
         (["give-source", "{batch}", "missing.jsonl"], "no such file"),
         (["give-source", "{batch}"], "the following arguments are required: FILE"),
         (["purge", "--older-than", "30", "--keep-sources", "soon"], "whole number of days"),

@@ -53,6 +53,7 @@ from triage_app.core.batch.run import (
     DEFAULT_CHUNK,
     BatchInfo,
     BatchSummary,
+    batch_begun,
     list_batches,
     run_batch,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "SourcesForgotten",
     "atomic_batches",
     "batch_advance",
+    "batch_begun",
     "batch_files",
     "batch_records",
     "check_keep_days",

@@ -58,6 +58,7 @@ from triage_app.core.db import (
     SourceBlob,
     StoreSetting,
     Workspace,
+    batch_named,
     is_lock_wait,
     user_message,
 )
@@ -586,24 +587,8 @@ def _verify(ws: Workspace, sha256: str) -> None:
 
 def _batch(ws: Workspace, batch_id: str) -> Any:
     """The batch of this id (or unique start of one): id, source hash, format."""
-    text = str(batch_id).strip()
-    cols = (Batch.batch_id, Batch.source_sha256, Batch.format, Batch.source_name)
     with ws.store.connect() as conn:
-        found = (
-            conn.execute(
-                select(*cols).where(Batch.batch_id.startswith(text, autoescape=True)).limit(2)
-            ).all()
-            if text
-            else []
-        )
-    exact = [b for b in found if b.batch_id == text]
-    if exact:
-        return exact[0]
-    if not found:
-        raise TriageError(f"no batch {printable(text)[:40]!r}: give a batch id (or its start)")
-    if len(found) > 1:
-        raise TriageError(f"batch id {printable(text)[:40]!r} is ambiguous: give more of it")
-    return found[0]
+        return batch_named(conn, batch_id)
 
 
 def _records(f: io.BufferedReader, fmt: str) -> Iterator[tuple[int, bytes]]:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Row, Select, func, insert, select, update
+from sqlalchemy import Insert, Row, Select, func, insert, select, update
 
 from triage_app.core.batch import atomic
 from triage_app.core.batch.kept_sources import Keeping, is_kept
@@ -354,14 +354,43 @@ def _open_batch(
 
             with_retry(_name, retry, sleep=sleep)
         return stored
-    new = insert(_BATCHES).values(
-        batch_id=batch_id,
+    new = batch_begun(
+        batch_id,
         # A name that is not UTF-8 is stored marked (\xNN), never refused.
         source_name=printable(source.name),
         source_sha256=source.sha256,
         transform=transform.ref,
-        format=source.format,
+        fmt=source.format,
+        actor=actor,
         csv_header=header,
+    )
+
+    def _record() -> None:
+        with ws.store.begin() as conn:
+            conn.execute(new)
+
+    with_retry(_record, retry, sleep=sleep)
+    return None
+
+
+def batch_begun(
+    batch_id: str,
+    *,
+    source_name: str,
+    source_sha256: str,
+    transform: str,
+    fmt: str,
+    actor: str,
+    **more: Any,
+) -> Insert:
+    """The insert of a batch begun: running, nothing counted yet, who ran it and when.
+    ``more``: the other columns a kind of batch sets (a reprocess run's, a CSV header)."""
+    return insert(_BATCHES).values(
+        batch_id=batch_id,
+        source_name=source_name,
+        source_sha256=source_sha256,
+        transform=transform,
+        format=fmt,
         state=BatchState.RUNNING.value,
         lines_done=0,
         rows=0,
@@ -371,17 +400,12 @@ def _open_batch(
         q_data=0,
         q_code=0,
         q_transient=0,
+        held=0,
         seconds=0.0,
         started_at=utcnow(),
         actor=actor,
+        **more,
     )
-
-    def _record() -> None:
-        with ws.store.begin() as conn:
-            conn.execute(new)
-
-    with_retry(_record, retry, sleep=sleep)
-    return None
 
 
 def _finish(

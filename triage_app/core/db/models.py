@@ -25,6 +25,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     ColumnElement,
+    Connection,
     Date,
     Double,
     ForeignKey,
@@ -32,6 +33,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    Row,
     String,
     Table,
     Text,
@@ -43,6 +45,8 @@ from sqlalchemy import (
 from triage_app.core.clock import utcnow
 from triage_app.core.db.index_shapes import ENDS_IN_ROWID
 from triage_app.core.db.instants import INSTANT
+from triage_app.core.errors import TriageError
+from triage_app.core.places import printable
 from triage_app.core.vocabulary import BatchKind, BatchState, Status
 
 # SQLite only makes INTEGER PRIMARY KEY a rowid alias (fast, auto-increment); BIGINT elsewhere.
@@ -113,6 +117,30 @@ class BatchTable(Base):
 
 
 Batch = BatchTable()
+
+
+def batch_named(conn: Connection, given: str) -> Row[Any]:
+    """The stored batch whose id is ``given``, or the one whose id starts with it: what every
+    command naming a batch accepts. One line when there is none, or more than one."""
+    text = str(given).strip()
+    found = (
+        conn.execute(
+            select(BatchTable.__table__)
+            .where(BatchTable.__table__.c.batch_id.startswith(text, autoescape=True))
+            .limit(2)
+        ).all()
+        if text
+        else []
+    )
+    exact = [b for b in found if b.batch_id == text]
+    if exact:
+        return exact[0]
+    shown = printable(text)[:40]
+    if not found:
+        raise TriageError(f"no batch {shown}")
+    if len(found) > 1:
+        raise TriageError(f"batch id {shown} is ambiguous: give more of it")
+    return found[0]
 
 
 class KeptSourceTable(Base):

@@ -66,6 +66,7 @@ from triage_app.core.db import (
     RedriveRun,
     Workspace,
     actor_for,
+    batch_named,
     event_insert,
     summary,
 )
@@ -163,14 +164,7 @@ def _given(batch_id: str) -> str:
 
 def find_batch(conn: Connection, batch_id: str) -> Row[Any]:
     """The batch ``batch_id`` names (its id or a prefix), or one line why not."""
-    found = conn.execute(
-        select(Batch.__table__).where(Batch.batch_id.startswith(batch_id, autoescape=True))
-    ).all()
-    if not found:
-        raise TriageError(f"no batch {batch_id}")
-    if len(found) > 1:
-        raise TriageError(f"batch id {batch_id} is ambiguous: give more of it")
-    return found[0]
+    return batch_named(conn, batch_id)
 
 
 def _atomic_transform(batch: Row[Any], registry: Registry) -> Transform:

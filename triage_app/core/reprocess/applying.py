@@ -34,6 +34,7 @@ from triage_app.core.batch import (
     Failure,
     SourceGone,
     batch_advance,
+    batch_begun,
     batch_records,
     hold_batch,
     keep_source,
@@ -48,6 +49,7 @@ from triage_app.core.db import (
     DeadLetter,
     Workspace,
     actor_for,
+    batch_named,
     notify_change,
     target_table,
     version_literal,
@@ -232,18 +234,7 @@ def reprocess(
 
 def _batch_named(ws: Workspace, given: str) -> str:
     with ws.store.connect() as conn:
-        found = (
-            conn.execute(
-                select(Batch.batch_id).where(Batch.batch_id.startswith(given, autoescape=True))
-            )
-            .scalars()
-            .all()
-        )
-    if not found:
-        raise TriageError(f"no batch {given}")
-    if len(found) > 1:
-        raise TriageError(f"batch id {given} is ambiguous: give more of it")
-    return str(found[0])
+        return str(batch_named(conn, given).batch_id)
 
 
 def _lock_name(suspect: Transform, fixer: Transform, scope: str | None) -> str:
@@ -383,29 +374,16 @@ def _plan_run(
         named = f"reprocess {suspect.ref} -> {fixer.ref}" + (f" (batch {scope})" if scope else "")
         with ws.store.begin() as conn:
             conn.execute(
-                insert(_BATCHES).values(
-                    batch_id=run_id,
+                batch_begun(
+                    run_id,
                     source_name=named,
                     source_sha256=sha,
                     transform=fixer.ref,
-                    format="jsonl",
-                    csv_header=None,
-                    state=BatchState.RUNNING.value,
-                    lines_done=0,
-                    rows=0,
-                    loaded=0,
-                    superseded=0,
-                    quarantined=0,
-                    q_data=0,
-                    q_code=0,
-                    q_transient=0,
-                    seconds=0.0,
-                    started_at=utcnow(),
+                    fmt="jsonl",
                     actor=actor,
                     kind=BatchKind.REPROCESS.value,
                     produced_by=suspect.ref,
                     scope=scope,
-                    held=0,
                 )
             )
             return conn.execute(select(_BATCHES).where(_BATCHES.c.batch_id == run_id)).one()

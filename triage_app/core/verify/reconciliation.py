@@ -23,12 +23,12 @@ import orjson
 from sqlalchemy import Connection, func, inspect, select
 
 from triage_app.core.db import (
-    Batch,
     BatchChunk,
     DeadLetter,
     HeldRow,
     Purge,
     Workspace,
+    batch_named,
     summary,
     target_table,
 )
@@ -77,14 +77,7 @@ def _ranges(lines: list[int]) -> list[list[int]]:
 
 def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
     with ws.store.connect() as conn:
-        found = conn.execute(
-            select(Batch.__table__).where(Batch.batch_id.startswith(batch_id, autoescape=True))
-        ).all()
-        if not found:
-            raise TriageError(f"no batch {batch_id}")
-        if len(found) > 1:
-            raise TriageError(f"batch id {batch_id} is ambiguous: give more of it")
-        row = found[0]
+        row = batch_named(conn, batch_id)
         chunks = conn.execute(
             select(BatchChunk.__table__)
             .where(BatchChunk.batch_id == row.batch_id)
