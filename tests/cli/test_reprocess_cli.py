@@ -55,9 +55,18 @@ def test_reprocess_from_the_command_line(tmp_path: Path) -> None:
         assert any(row.startswith(f"  {key} (batch ") and row.endswith(said) for row in rows)
     assert len(rows) == len(changed) + len(failing)
 
+    every = cli(*ws, "reprocess", *pair, "--dry-run", "--show-unchanged", env=env)
+    assert len(every.stdout.splitlines()) == 1 + 40
+    assert sum(line.endswith(": unchanged") for line in every.stdout.splitlines()) == (
+        40 - len(changed) - len(failing)
+    )
+
     as_json = cli(*ws, "reprocess", *pair, "--dry-run", "--json", env=env)
     out = orjson.loads(as_json.stdout)
     assert out["changed"] == len(changed) and out["with"] == "pesanan@2"
+    # Every row, the unchanged ones by name: the report of the whole suspect set.
+    assert sorted(r["key"] for r in out["rows"]) == [r["pesanan_id"] for r in records]
+    assert sum(r["verdict"] == "unchanged" for r in out["rows"]) == out["unchanged"] > 0
     diffs = {r["key"]: r["diff"] for r in out["rows"] if r["verdict"] == "changed"}
     assert diffs == {
         r["pesanan_id"]: [

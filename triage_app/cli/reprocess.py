@@ -32,6 +32,11 @@ def add_commands(subparsers: Subparsers) -> None:
         "--batch", metavar="ID", help="only the rows this batch wrote (a unique prefix)"
     )
     sp.add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
+    sp.add_argument(
+        "--show-unchanged",
+        action="store_true",
+        help="list the unchanged rows too (--json always has every row)",
+    )
     sp.add_argument("--chunk-size", type=int, default=None, help=argparse.SUPPRESS)
 
 
@@ -43,13 +48,23 @@ def cmd_reprocess(args: argparse.Namespace) -> int:
     with_ = full_ref(args.with_, writes=True)
     more = {"chunk_size": args.chunk_size} if args.chunk_size else {}
     with open_workspace_of(args, create=False) as ws:
-        s = reprocess(ws, produced_by, with_, scope=args.batch, dry_run=args.dry_run, **more)
+        s = reprocess(
+            ws,
+            produced_by,
+            with_,
+            scope=args.batch,
+            dry_run=args.dry_run,
+            keep_unchanged=args.json or args.show_unchanged,
+            **more,
+        )
 
     def text() -> str:
         lines = [for_terminal(s.describe())]
         for v in s.verdicts[:ROWS_SAID]:
             where = f"{v.suspect.key} (batch {v.suspect.batch_id} line {v.suspect.line})"
-            if v.kind == "changed":
+            if v.kind == "unchanged":
+                said = "unchanged"
+            elif v.kind == "changed":
                 said = v.diff_said()
             elif v.failure is not None:
                 said = f"now failing ({v.failure.error_class}): {v.failure.error}"

@@ -97,7 +97,8 @@ class ReprocessSummary:
     already: bool = False
     cancelled: bool = False
     seconds: float = 0.0
-    verdicts: list[Verdict] = field(default_factory=list)  # changed, failing, no input
+    # Changed, failing and no input, in (batch, line) order; the unchanged too if asked.
+    verdicts: list[Verdict] = field(default_factory=list)
     missing: dict[str, str] = field(default_factory=dict)  # batch -> why it has no input
 
     def to_json(self) -> dict[str, Any]:
@@ -182,9 +183,12 @@ def reprocess(
     retry: RetryPolicy | None = None,
     sleep: Callable[[float], None] = time.sleep,
     keep_verdicts: int | None = None,
+    keep_unchanged: bool = False,
 ) -> ReprocessSummary:
     """Judge every row ``produced_by`` last wrote with ``with_``; unless ``dry_run``, apply
-    the verdicts as a run (see the module). ``keep_verdicts``: how many of the changed and
+    the verdicts as a run (see the module). ``keep_unchanged``: the summary's verdicts name
+    the unchanged rows too (their key, batch and line), for a report of every row.
+    ``keep_verdicts``: how many of the changed and
     failing rows' verdicts the summary keeps (None: all)."""
     started = time.perf_counter()
     reg = registry or default_registry()
@@ -199,14 +203,18 @@ def reprocess(
         scope = _batch_named(ws, scope)
         summary.scope = scope
     if dry_run:
-        _judge_all(ws, suspect, fixer, scope, summary, None, progress, keep_verdicts)
+        _judge_all(
+            ws, suspect, fixer, scope, summary, None, progress, keep_verdicts, keep_unchanged
+        )
         summary.seconds = round(time.perf_counter() - started, 3)
         return summary
     actor = actor or actor_for(ws.store)
     with hold_batch(ws.store, _lock_name(suspect, fixer, scope)):
         run = _unfinished_run(ws, suspect, fixer, scope)
         if run is None:
-            run = _plan_run(ws, suspect, fixer, scope, summary, actor, progress, keep_verdicts)
+            run = _plan_run(
+                ws, suspect, fixer, scope, summary, actor, progress, keep_verdicts, keep_unchanged
+            )
             if run is None or run.state == BatchState.COMPLETE:
                 summary.already = run is not None
                 summary.run_id = run.batch_id if run is not None else None
@@ -251,6 +259,7 @@ def _judge_all(
     write: Callable[[Suspect, Verdict], None] | None,
     progress: Progress,
     keep_verdicts: int | None,
+    keep_unchanged: bool = False,
 ) -> None:
     total = count_suspects(ws, suspect, scope)
     before = _quarantined_before(ws, suspect)
@@ -264,6 +273,10 @@ def _judge_all(
         kind = v.kind
         if kind is VerdictKind.UNCHANGED:
             summary.unchanged += 1
+            if keep_unchanged and (keep_verdicts is None or len(summary.verdicts) < keep_verdicts):
+                # Its name only: the record and the values are not kept for a million rows.
+                light = Suspect(s.key, (), s.batch_id, s.line, None, s.kind)
+                summary.verdicts.append(Verdict(VerdictKind.UNCHANGED, light))
         else:
             if kind is VerdictKind.CHANGED:
                 summary.changed += 1
@@ -337,6 +350,7 @@ def _plan_run(
     actor: str,
     progress: Progress,
     keep_verdicts: int | None,
+    keep_unchanged: bool,
 ) -> Row[Any] | None:
     """Judge every row, write the run's input (the rows to change or quarantine), keep it
     and record the run; None when there is nothing to apply."""
@@ -357,7 +371,17 @@ def _plan_run(
                 out.write(data)
                 lines += 1
 
-            _judge_all(ws, suspect, fixer, scope, summary, write, progress, keep_verdicts)
+            _judge_all(
+                ws,
+                suspect,
+                fixer,
+                scope,
+                summary,
+                write,
+                progress,
+                keep_verdicts,
+                keep_unchanged,
+            )
         if lines == 0:
             return None
         sha = digest.hexdigest()
