@@ -186,10 +186,9 @@ def reprocess(
     keep_unchanged: bool = False,
 ) -> ReprocessSummary:
     """Judge every row ``produced_by`` last wrote with ``with_``; unless ``dry_run``, apply
-    the verdicts as a run (see the module). ``keep_unchanged``: the summary's verdicts name
-    the unchanged rows too (their key, batch and line), for a report of every row.
-    ``keep_verdicts``: how many of the changed and
-    failing rows' verdicts the summary keeps (None: all)."""
+    the verdicts as a run (see the module). ``keep_verdicts``: how many verdicts the summary
+    keeps (None: all); ``keep_unchanged``: the unchanged rows' too (by key, batch and line),
+    for a report of every row, where otherwise they are only counted."""
     started = time.perf_counter()
     reg = registry or default_registry()
     suspect, fixer = reg.get(produced_by), reg.get(with_)
@@ -209,7 +208,7 @@ def reprocess(
         summary.seconds = round(time.perf_counter() - started, 3)
         return summary
     actor = actor or actor_for(ws.store)
-    with hold_batch(ws.store, _lock_name(suspect, fixer, scope)):
+    with hold_batch(ws.store, _lock_name(suspect)):
         run = _unfinished_run(ws, suspect, fixer, scope)
         if run is None:
             run = _plan_run(
@@ -245,9 +244,11 @@ def _batch_named(ws: Workspace, given: str) -> str:
         return str(batch_named(conn, given).batch_id)
 
 
-def _lock_name(suspect: Transform, fixer: Transform, scope: str | None) -> str:
-    """One reprocess of a pair (and scope) at a time: the batch loading lock's name."""
-    return hashlib.sha256(f"reprocess|{suspect.ref}|{fixer.ref}|{scope}".encode()).hexdigest()[:16]
+def _lock_name(suspect: Transform) -> str:
+    """One reprocess of a suspect version at a time, whatever its fixed version and scope
+    (the batch loading lock's name): two at once could each quarantine the same refused
+    record, since each learns what the other quarantined only when it plans."""
+    return hashlib.sha256(f"reprocess|{suspect.ref}".encode()).hexdigest()[:16]
 
 
 def _judge_all(
