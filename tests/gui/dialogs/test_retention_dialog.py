@@ -4,15 +4,19 @@ still count its rows."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from tests.support import REPO
 from tests.support.purge_store import counts, fill_purge_store
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import RetentionPolicy, retention_policy, set_retention_policy
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog
+
+SCREENSHOTS = REPO / "docs" / "screenshots"
 
 
 def _store(folder: Path, **kw: int) -> None:
@@ -35,7 +39,9 @@ def test_the_dialog_counts_saves_and_purges(qtbot, open_main_window, tmp_path, d
     window = open_main_window(folder)
     assert window.model.total() == 3  # the table's default filter: open
     dialog = _open_dialog(qtbot, window)
-    assert dialog.stored_label.text() == "No retention policy is set for this store."
+    assert dialog.stored_label.text() == (
+        "No retention policy is set for this store; kept sources stay 90 days (the default)."
+    )
     # The default policy, 90 days, both statuses: the rows were closed on 2026-02-01.
     assert dialog.statuses() == ("resolved", "discarded")
     assert dialog.preview is not None and dialog.preview.dry_run and dialog.preview.rows == 10
@@ -142,3 +148,67 @@ def test_trends_name_the_purge_and_keep_counting_its_rows(
     tip = chart.describe(day_x(day.day), 0.5)
     assert tip is not None and f"{day.purged:,} of them purged since" in tip
     window.grab().save(str(tmp_path / "trends-after-purge.png"))
+
+
+def test_the_dialog_keeps_batch_sources_as_long_as_it_says(
+    qtbot, open_main_window, tmp_path, dialogs
+):  # type: ignore[no-untyped-def]
+    """The kept sources' retention beside the dead letters': shown, counted in the preview,
+    saved for the team, forever as a choice, and forgotten by Purge now."""
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from tests.core.reprocess.crafted import write_night
+    from triage_app.core.batch import is_kept, run_batch, sources_retention
+    from triage_app.core.db import KeptSource
+
+    folder = tmp_path / "ws"
+    write_night(tmp_path / "night.jsonl", 20)
+    with open_workspace(folder) as ws:
+        batch = run_batch(ws, tmp_path / "night.jsonl", "pesanan@2")
+        with ws.store.begin() as conn:  # kept sixty days ago
+            conn.execute(update(KeptSource).values(kept_at=dt.datetime.now() - dt.timedelta(60)))
+    window = open_main_window(folder)
+    dialog = _open_dialog(qtbot, window)
+    assert dialog.sources_days() == 90 and dialog.keep_days.isEnabled()
+    assert "Kept sources: none kept more than 90 days ago" in dialog.count_label.text()
+    assert not dialog.purge_button.isEnabled()  # nothing to purge, nothing to forget
+
+    dialog.keep_days.setValue(30)
+    qtbot.waitUntil(
+        lambda: dialog.preview is not None and "would forget 1 source" in dialog.count_label.text(),
+        timeout=20_000,
+    )
+    assert dialog.purge_button.isEnabled()
+    if os.environ.get("TRIAGE_SCREENSHOTS"):  # scripts and people look at it
+        dialog.grab().save(str(SCREENSHOTS / "retention-dialog.png"))
+
+    dialog.keep_forever.setChecked(True)
+    assert not dialog.keep_days.isEnabled() and dialog.sources_days() is None
+    qtbot.waitUntil(lambda: "kept forever" in dialog.count_label.text(), timeout=20_000)
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "kept sources stay forever" in dialog.stored_label.text())
+    with open_workspace(folder) as ws:
+        assert sources_retention(ws) is None
+
+    dialog.keep_forever.setChecked(False)
+    qtbot.waitUntil(lambda: "would forget 1 source" in dialog.count_label.text(), timeout=20_000)
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "kept sources stay 30 days" in dialog.stored_label.text())
+    with open_workspace(folder) as ws:
+        assert sources_retention(ws) == 30
+    dialogs.answer(QMessageBox.StandardButton.Yes)
+    qtbot.waitUntil(lambda: dialog.purge_button.isEnabled(), timeout=20_000)
+    qtbot.mouseClick(dialog.purge_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "forgot 1 source" in dialog.summary.text(), timeout=20_000)
+    with open_workspace(folder) as ws:
+        from sqlalchemy import select
+
+        from triage_app.core.db import Batch
+
+        with ws.store.connect() as conn:
+            sha = conn.execute(
+                select(Batch.source_sha256).where(Batch.batch_id == batch.batch_id)
+            ).scalar_one()
+        assert not is_kept(ws, sha)

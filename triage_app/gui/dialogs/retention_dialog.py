@@ -1,5 +1,6 @@
 """Store > Retention…: the store's retention policy (how long resolved and discarded dead
-letters are kept), how many rows it would purge now, Save, and Purge now.
+letters are kept, and how long each batch's kept source), how many rows it would purge now,
+Save, and Purge now.
 
 The policy lives in the store, so the whole team shares it. The count is a dry run on a
 worker thread, read again whenever the policy in the dialog changes; Purge now runs as a
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from triage_app.core.batch import describe_retention, set_sources_retention, sources_retention
 from triage_app.core.db import Workspace, WorkspaceConfig
 from triage_app.core.deadletters import (
     PurgeSummary,
@@ -40,8 +42,17 @@ MAX_DAYS = 36_500
 PREVIEW_DELAY_MS = 300  # typing 180 in the spin box counts once, not three times
 
 
-def _load(ws: Workspace) -> RetentionPolicy | None:
-    return retention_policy(ws)
+def _load(ws: Workspace) -> tuple[RetentionPolicy | None, int | None]:
+    """The dead letters' policy, and the days a batch's source is kept (None: forever)."""
+    return retention_policy(ws), sources_retention(ws)
+
+
+def _said(s: PurgeSummary, forever: bool) -> str:
+    """The purge's sentence, and what it forgets of the kept sources (nothing, when the
+    dialog keeps them forever: the purge is then told to leave them)."""
+    if s.sources is not None:
+        return f"{s.describe()} {s.sources.describe()}"
+    return s.describe() + (" Kept sources: kept forever, none forgotten." if forever else "")
 
 
 class RetentionDialog(JobDialog):
@@ -68,12 +79,14 @@ class RetentionDialog(JobDialog):
         self.stored: RetentionPolicy | None = None
         self.preview: PurgeSummary | None = None
         self._counting: RetentionPolicy | None = None  # the policy the running count is of
+        self._counting_sources: int | None = None
 
         intro = QLabel(
             "Resolved and discarded dead letters closed longer ago than this are deleted, "
             "with their history. Open and parked ones are never purged. Trends keep "
-            "counting what was purged. The policy is kept in the store: the whole team "
-            "shares it."
+            "counting what was purged. Each batch's input is kept for reprocessing as long as "
+            "the last line says, unless a batch still needs it. The policy is kept in the "
+            "store: the whole team shares it."
         )
         intro.setWordWrap(True)
         self.stored_label = QLabel("reading the store's policy…", objectName="storedPolicy")
@@ -90,9 +103,21 @@ class RetentionDialog(JobDialog):
         statuses.addWidget(self.resolved)
         statuses.addWidget(self.discarded)
         statuses.addStretch(1)
+        self.keep_days = QSpinBox(objectName="keepSourcesDays", minimum=0, maximum=MAX_DAYS)
+        self.keep_days.setValue(DEFAULT_DAYS)
+        self.keep_days.setSuffix(" days")
+        self.keep_days.setMaximumWidth(160)
+        self.keep_days.setToolTip("a batch's kept source is forgotten this long after it was kept")
+        self.keep_days.setAccessibleName("Keep each batch's source this many days")
+        self.keep_forever = QCheckBox("forever", objectName="keepSourcesForever")
+        keep = QHBoxLayout()
+        keep.addWidget(self.keep_days)
+        keep.addWidget(self.keep_forever)
+        keep.addStretch(1)
         form = QFormLayout()
         form.addRow("Purge", statuses)
         form.addRow("closed more than", self.days)
+        form.addRow("Keep batch sources", keep)
         self.count_label = QLabel(objectName="retentionCount", wordWrap=True)
         self.count_label.setStyleSheet("font-weight: bold;")
 
@@ -127,6 +152,9 @@ class RetentionDialog(JobDialog):
         self.days.valueChanged.connect(self._changed)
         self.resolved.toggled.connect(self._changed)
         self.discarded.toggled.connect(self._changed)
+        self.keep_days.valueChanged.connect(self._changed)
+        self.keep_forever.toggled.connect(self._keep_changed)
+        self.stored_sources: int | None = DEFAULT_DAYS
         self._queries.submit(_load, self._on_loaded, self._on_error, key="retention-policy")
 
     # -- the policy in the dialog ---------------------------------------------------------
@@ -134,30 +162,65 @@ class RetentionDialog(JobDialog):
         chosen = [(self.resolved, Status.RESOLVED), (self.discarded, Status.DISCARDED)]
         return tuple(s.value for box, s in chosen if box.isChecked())
 
+    def sources_days(self) -> int | None:
+        """The days a kept source stays, as the dialog shows them; None: forever."""
+        return None if self.keep_forever.isChecked() else self.keep_days.value()
+
+    def _purge_job(self, dry_run: bool = False) -> PurgeJob | None:
+        """The purge the dialog shows: its dead letters, and the sources it forgets (none
+        when they stay forever)."""
+        policy = self.policy()
+        if policy is None:
+            return None
+        days = self.sources_days()
+        return PurgeJob(
+            policy.days,
+            policy.statuses,
+            dry_run,
+            sources=days is not None,
+            sources_older_than=days,
+        )
+
+    @Slot()
+    def _keep_changed(self) -> None:
+        self.keep_days.setEnabled(not self.keep_forever.isChecked())
+        self._changed()
+
     def policy(self) -> RetentionPolicy | None:
         """The policy the dialog shows; None while no status is ticked."""
         statuses = self.statuses()
         return RetentionPolicy(self.days.value(), statuses) if statuses else None
 
     @Slot(object)
-    def _on_loaded(self, policy: RetentionPolicy | None) -> None:
+    def _on_loaded(self, loaded: tuple[RetentionPolicy | None, int | None]) -> None:
+        policy, self.stored_sources = loaded
         self.stored = policy
         self._show_stored()
+        boxes = (self.days, self.resolved, self.discarded, self.keep_days, self.keep_forever)
+        for w in boxes:
+            w.blockSignals(True)
         if policy is not None:
-            for w in (self.days, self.resolved, self.discarded):
-                w.blockSignals(True)
             self.days.setValue(policy.days)
             self.resolved.setChecked(Status.RESOLVED in policy.statuses)
             self.discarded.setChecked(Status.DISCARDED in policy.statuses)
-            for w in (self.days, self.resolved, self.discarded):
-                w.blockSignals(False)
+        self.keep_forever.setChecked(self.stored_sources is None)
+        self.keep_days.setEnabled(self.stored_sources is not None)
+        if self.stored_sources is not None:
+            self.keep_days.setValue(self.stored_sources)
+        for w in boxes:
+            w.blockSignals(False)
         self.count_now()
 
     def _show_stored(self) -> None:
+        sources = describe_retention(self.stored_sources)
         if self.stored is None:
-            self.stored_label.setText("No retention policy is set for this store.")
+            self.stored_label.setText(
+                f"No retention policy is set for this store; {sources} (the default)."
+            )
         else:
-            self.stored_label.setText(f"The store's policy: purge {self.stored.describe()}.")
+            self.stored_label.setText(
+                f"The store's policy: purge {self.stored.describe()}; {sources}."
+            )
 
     @Slot()
     def _changed(self) -> None:
@@ -179,7 +242,10 @@ class RetentionDialog(JobDialog):
             return
         self.count_label.setText("counting what it would purge now…")
         self._counting = policy
-        runner = JobRunner(self._config, PurgeJob(policy.days, policy.statuses, True), self)
+        self._counting_sources = self.sources_days()
+        job = self._purge_job(dry_run=True)
+        assert job is not None
+        runner = JobRunner(self._config, job, self)
         runner.finished.connect(self._on_counted)
         runner.failed.connect(self._on_error)
         runner.done.connect(self._on_count_done)
@@ -188,11 +254,12 @@ class RetentionDialog(JobDialog):
 
     @Slot(object)
     def _on_counted(self, s: PurgeSummary) -> None:
-        if self.policy() != self._counting:
+        if self.policy() != self._counting or self.sources_days() != self._counting_sources:
             return  # the policy changed while it counted; the next count says
         self.preview = s
-        self.count_label.setText(s.describe())
-        self.purge_button.setEnabled(s.rows > 0 and self._runner is None)
+        self.count_label.setText(_said(s, self._counting_sources is None))
+        forgets = s.sources is not None and bool(s.sources.sources)
+        self.purge_button.setEnabled((s.rows > 0 or forgets) and self._runner is None)
         if s.rows:
             self.purge_button.setText(f"Purge {s.rows:,} now…")
         else:
@@ -212,15 +279,19 @@ class RetentionDialog(JobDialog):
         if policy is None:
             return
 
-        def store(ws: Workspace) -> RetentionPolicy:
+        days = self.sources_days()
+
+        def store(ws: Workspace) -> tuple[RetentionPolicy, int | None]:
             set_retention_policy(ws, policy)
-            return policy
+            set_sources_retention(ws, days)
+            return policy, days
 
         self.save_button.setEnabled(False)
         self._queries.submit(store, self._on_saved, self._on_error, key="retention-save")
 
     @Slot(object)
-    def _on_saved(self, policy: RetentionPolicy) -> None:
+    def _on_saved(self, saved: tuple[RetentionPolicy, int | None]) -> None:
+        policy, self.stored_sources = saved
         self.stored = policy
         self._show_stored()
         self.save_button.setEnabled(True)
@@ -229,13 +300,16 @@ class RetentionDialog(JobDialog):
 
     @Slot()
     def ask_purge(self) -> None:
-        if self.preview is None or not self.preview.rows:
+        if self.preview is None:
+            return
+        forgets = self.preview.sources is not None and bool(self.preview.sources.sources)
+        if not self.preview.rows and not forgets:
             return
         answer = QMessageBox.question(
             self,
             "Purge dead letters",
-            f"{self.preview.describe()}\n\nThey are deleted with their history; this "
-            "cannot be undone. Trends keep counting them.",
+            f"{_said(self.preview, self.sources_days() is None)}\n\nThey are deleted with "
+            "their history; this cannot be undone. Trends keep counting them.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -244,10 +318,10 @@ class RetentionDialog(JobDialog):
 
     def purge_now(self) -> JobRunner | None:
         """Run the purge the dialog shows, as a job off the GUI thread."""
-        policy = self.policy()
-        if policy is None:
+        job = self._purge_job()
+        if job is None:
             return None
-        runner = self.start(PurgeJob(policy.days, policy.statuses))
+        runner = self.start(job)
         if runner is not None:
             self.purge_button.setEnabled(False)
             self.summary.setText("purging…")
@@ -257,7 +331,7 @@ class RetentionDialog(JobDialog):
         pass  # the bar follows the purge; its line is in the window's status bar
 
     def finished_job(self, s: PurgeSummary) -> None:
-        self.summary.setText(s.describe())
+        self.summary.setText(_said(s, self.sources_days() is None))
         self.jobFinished.emit(s)
 
     def job_ended(self) -> None:
