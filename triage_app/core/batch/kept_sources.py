@@ -56,10 +56,11 @@ from triage_app.core.db import (
     Batch,
     KeptSource,
     SourceBlob,
-    StoreSetting,
     Workspace,
     batch_named,
     is_lock_wait,
+    set_store_setting,
+    store_setting,
     user_message,
 )
 from triage_app.core.errors import TriageError
@@ -769,10 +770,7 @@ def check_keep_days(value: Any) -> int | None:
 def sources_retention(ws: Workspace) -> int | None:
     """Days a kept source stays (the store's ``keep_sources_days``; default
     DEFAULT_KEEP_DAYS); None: forever."""
-    with ws.store.connect() as conn:
-        raw = conn.execute(
-            select(StoreSetting.value).where(StoreSetting.key == RETENTION_KEY)
-        ).scalar()
+    raw = store_setting(ws.store, RETENTION_KEY)
     if raw is None:
         return DEFAULT_KEEP_DAYS
     try:
@@ -785,10 +783,9 @@ def sources_retention(ws: Workspace) -> int | None:
 
 def set_sources_retention(ws: Workspace, days: int | None) -> None:
     """Keep sources ``days`` days (None: forever), for the whole team."""
-    value = FOREVER if check_keep_days(days) is None else str(days)
-    with ws.store.begin() as conn:
-        conn.execute(delete(StoreSetting).where(StoreSetting.key == RETENTION_KEY))
-        conn.execute(insert(StoreSetting).values(key=RETENTION_KEY, value=value))
+    set_store_setting(
+        ws.store, RETENTION_KEY, FOREVER if check_keep_days(days) is None else str(days)
+    )
 
 
 def describe_retention(days: int | None) -> str:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Connection,
     Date,
     Double,
+    Engine,
     ForeignKey,
     Index,
     Integer,
@@ -442,6 +443,26 @@ class StoreSettingTable(Base):
 
 
 StoreSetting = StoreSettingTable()
+
+
+def store_setting(store: Engine, key: str) -> str | None:
+    """The team's setting ``key`` as stored (text), or None when it is not set."""
+    with store.connect() as conn:
+        value = conn.execute(
+            select(StoreSettingTable.__table__.c.value).where(
+                StoreSettingTable.__table__.c.key == key
+            )
+        ).scalar()
+    return None if value is None else str(value)
+
+
+def set_store_setting(store: Engine, key: str, value: str | None) -> None:
+    """Keep ``value`` as the team's setting ``key`` (None: remove it), in one transaction."""
+    t = StoreSettingTable.__table__
+    with store.begin() as conn:
+        conn.execute(t.delete().where(t.c.key == key))
+        if value is not None:
+            conn.execute(t.insert().values(key=key, value=value))
 
 
 class ChangeSetTable(Base):

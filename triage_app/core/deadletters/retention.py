@@ -43,9 +43,10 @@ from triage_app.core.db import (
     DeadLetter,
     Purge,
     Resolution,
-    StoreSetting,
     Workspace,
     actor_for,
+    set_store_setting,
+    store_setting,
     summary,
 )
 from triage_app.core.deadletters import transitions
@@ -109,10 +110,7 @@ class RetentionPolicy:
 
 def retention_policy(ws: Workspace) -> RetentionPolicy | None:
     """The policy kept in the store, shared by the whole team; None if none is set."""
-    with ws.store.connect() as conn:
-        raw = conn.execute(
-            select(StoreSetting.value).where(StoreSetting.key == RETENTION_KEY)
-        ).scalar()
+    raw = store_setting(ws.store, RETENTION_KEY)
     if raw is None:
         return None
     try:
@@ -124,11 +122,8 @@ def retention_policy(ws: Workspace) -> RetentionPolicy | None:
 
 def set_retention_policy(ws: Workspace, policy: RetentionPolicy | None) -> None:
     """Keep ``policy`` in the store (None: remove it)."""
-    with ws.store.begin() as conn:
-        conn.execute(delete(StoreSetting).where(StoreSetting.key == RETENTION_KEY))
-        if policy is not None:
-            value = orjson.dumps(policy.to_json()).decode()
-            conn.execute(insert(StoreSetting).values(key=RETENTION_KEY, value=value))
+    value = None if policy is None else orjson.dumps(policy.to_json()).decode()
+    set_store_setting(ws.store, RETENTION_KEY, value)
 
 
 NAMED_DAYS = 5  # days a purge's sentence names before "and N more days"
