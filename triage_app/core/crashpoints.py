@@ -37,7 +37,10 @@ to the rows, in its transaction, not committed: the k-th time, the k-th such wri
 applied), ``reprocess-after-warehouse`` (a reprocess chunk's rows updated in the warehouse,
 the store not told), ``reprocess-after-chunk`` (a reprocess chunk committed in both),
 ``before-source-kept`` (a batch marked complete, its source's copy made, not recorded),
-``mid-source-keep`` (a kept source's copy in place and its row written, not committed).
+``mid-source-keep`` (a kept source's copy in place and its row written, not committed),
+``redrive-after-delivery`` (a re-drive chunk's parcels confirmed by its sink, the dead
+letters not resolved), ``import-after-commit`` (an import chunk's dead letters committed, the
+source's messages not yet acknowledged).
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ POINTS = (
     "after-chunk-commit",
     "redrive-after-claim",
     "redrive-after-warehouse",
+    "redrive-after-delivery",
+    "import-after-commit",
     "redrive-mid-settle",
     "redrive-after-resolutions",
     "mid-edit",

@@ -153,3 +153,69 @@ def _format_traceback(tb: TracebackType | None, limit: int) -> str:
         name = frame.filename.replace("\\", "/").rsplit("/", 1)[-1]
         out.append(f"{name}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}")
     return "\n".join(out)
+
+
+# Another pipeline's exception, known by its type's name only (a broker's
+# x-exception-message or x-exception-fqcn header, a dead-letter table's error column): the
+# same three classes by the words such types are named with, in Python and the JVM alike.
+_TRANSIENT_NAME = re.compile(
+    r"timeout|timedout|connect|unavailable|transient|throttl|toomanyrequests|retryable|"
+    r"deadlock|lockwait|brokenpipe|socket|interrupted|temporar|overload",
+    re.IGNORECASE,
+)
+_DATA_NAME = re.compile(
+    r"decode|pars|valid|invalid|illegalargument|numberformat|format|schema|mismatch|"
+    r"unicode|valueerror|keyerror|dataerror|serializ|conversion|constraint|missing",
+    re.IGNORECASE,
+)
+# A class a source states outright (the seed's kelas column, an x-error-class header).
+_STATED_CLASS = {
+    "data": ErrorClass.DATA,
+    "code": ErrorClass.CODE,
+    "kode": ErrorClass.CODE,
+    "transient": ErrorClass.TRANSIENT,
+    "transien": ErrorClass.TRANSIENT,
+    "sementara": ErrorClass.TRANSIENT,
+}
+
+
+def classify_named(type_name: str, stated: str | None = None) -> ErrorClass:
+    """The class of an exception known only by its type's name (``NumberFormatException``,
+    ``java.net.SocketTimeoutException``, ``JSONDecodeError``); ``stated``, a class the
+    source wrote beside it (``data``, ``kode``), wins when it is one."""
+    if stated is not None:
+        found = _STATED_CLASS.get(stated.strip().lower())
+        if found is not None:
+            return found
+    name = type_name.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+    if _TRANSIENT_NAME.search(name):
+        return ErrorClass.TRANSIENT
+    if _DATA_NAME.search(name):
+        return ErrorClass.DATA
+    return ErrorClass.CODE
+
+
+_TYPE_FIRST = re.compile(
+    r"^\s*([A-Za-z_$][\w.$]*(?:Error|Exception|Fault|Timeout|Failure))\b[:\s]*"
+)
+
+
+def outside_error(message: str | None, type_name: str | None = None) -> tuple[str, str]:
+    """(the stored one-line ``Type: message``, the type's name) of an error another
+    pipeline reported as text: the type is ``type_name`` when given (a Java FQCN keeps its
+    simple name), else the one the message starts with (``ValueError: qty ...``,
+    ``java.lang.NullPointerException``), else none. Bounded like ``error_message``."""
+    text = " ".join((message or "").split())
+    name = (type_name or "").strip()
+    if not name:
+        m = _TYPE_FIRST.match(text)
+        if m:
+            name, text = m.group(1), text[m.end() :]
+    elif text.startswith(name):
+        text = text[len(name) :].lstrip(": ")
+    short = name.rsplit(".", 1)[-1].rsplit("$", 1)[-1] if name else ""
+    if len(text) > 500:
+        text = text[:500] + "…"
+    if short and text:
+        return f"{short}: {text}", name
+    return (short or text or "no error given"), name

@@ -82,6 +82,9 @@ class BatchState(enum.StrEnum):
 class BatchKind(enum.StrEnum):
     FILE = "file"  # a source file through a transform
     REPROCESS = "reprocess"  # the rows a suspect version wrote, run again through another
+    # Dead letters another pipeline made, copied in from its dead-letter queue or table
+    # (core/connectors): every row of it is a dead letter, so no quarantine rate is judged.
+    IMPORT = "import"
 
 
 class AuditAction(enum.StrEnum):
@@ -101,6 +104,12 @@ class AuditAction(enum.StrEnum):
     # A reprocess run finished or stopped: rows of the warehouse changed (no dead letter;
     # the rows it quarantined have the run's quarantined events).
     REPROCESSED = "reprocessed"
+    # A re-drive to a broker or an outside table that did not take the payload (a nack, a
+    # lost connection): the row stays open, and this says why.
+    UNDELIVERED = "undelivered"
+    # An import from a connector finished or stopped (no dead letter: its rows' record is
+    # their import batch, as a batch's is).
+    IMPORTED = "imported"
 
 
 class RedriveOutcome(enum.StrEnum):
@@ -115,6 +124,9 @@ class RedriveOutcome(enum.StrEnum):
     # laptop asleep): the row is left as it is now, and what was loaded for it taken back
     # from the warehouse unless the row still explains it.
     LAPSED = "lapsed"
+    # A sink (a broker, an outside table) did not confirm the payload: the row stays open,
+    # its attempts as they were, and its history says why (a nack, a lost connection).
+    UNDELIVERED = "undelivered"
     WOULD_SUCCEED = "would_succeed"
     WOULD_FAIL = "would_fail"
 

@@ -115,6 +115,8 @@ class BatchTable(Base):
     # An atomic batch's healthy rows waiting in held_rows, never in the warehouse, until
     # the whole batch loads in one transaction.
     held = Column(BigInteger, nullable=False, default=0, server_default="0")
+    # An import's connector (schema 0012): the dead-letter queue or table it copied from.
+    connector_id: Column[int | None] = Column(IdType, nullable=True)
 
 
 Batch = BatchTable()
@@ -238,6 +240,25 @@ class SignatureTable(Base):
 Signature = SignatureTable()
 
 
+class ConnectorTable(Base):
+    """A dead-letter queue or table another pipeline fills, that the desk imports from and
+    re-drives to (schema 0012, core/connectors). ``address`` never holds a password: that
+    is in the keyring of each steward's desk."""
+
+    __tablename__ = "connectors"
+
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    name = Column(String(200), nullable=False, unique=True)
+    kind = Column(String(10), nullable=False)  # amqp, table
+    address = Column(Text, nullable=False)
+    options = Column(Text, nullable=False, default="{}")  # JSON: the queue, a column mapping
+    created_at = Column(INSTANT, nullable=False, default=utcnow)
+    created_by = Column(String(200), nullable=False)
+
+
+Connector = ConnectorTable()
+
+
 class DeadLetterTable(Base):
     __tablename__ = "dead_letters"
     __table_args__ = (
@@ -315,6 +336,25 @@ class DeadLetterTable(Base):
 
 
 DeadLetter = DeadLetterTable()
+
+
+class OriginTable(Base):
+    """Where an imported dead letter came from: its connector, its identity there (a
+    message id, a table's key: unique per connector, so a replayed import never doubles a
+    row), where it was going (``destination``: an exchange and routing key, a topic, a
+    table) and the evidence the source kept beside it (headers, other columns), as JSON."""
+
+    __tablename__ = "dead_letter_origins"
+    __table_args__ = (UniqueConstraint("connector_id", "identity", name="uq_origin_identity"),)
+
+    dead_letter_id = Column(IdType, ForeignKey("dead_letters.id"), primary_key=True)
+    connector_id = Column(IdType, ForeignKey("connectors.id"), nullable=False)
+    identity = Column(String(200), nullable=False)
+    destination: Column[str | None] = Column(Text, nullable=True)
+    evidence = Column(Text, nullable=False, default="{}")
+
+
+Origin = OriginTable()
 
 
 class AuditEventTable(Base):

@@ -55,7 +55,20 @@ from triage_app.core.places import STORE_SCHEMA_REVISION
 # The newest revision this code knows, and all of them in order. A test holds them equal to
 # what Alembic finds in migrations/versions/; the fast path must not import Alembic to ask.
 HEAD_REVISION = STORE_SCHEMA_REVISION
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011")
+REVISIONS = (
+    "0001",
+    "0002",
+    "0003",
+    "0004",
+    "0005",
+    "0006",
+    "0007",
+    "0008",
+    "0009",
+    "0010",
+    "0011",
+    "0012",
+)
 # user_version holds a revision's number. The releases before Alembic left a CRC of the
 # column names there (31 bits), which is always far above any revision number.
 _REVISION_NUMBERS = 100_000

@@ -100,6 +100,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "set_retention_policy",
     ),
     "seen_rows": ("SeenRows",),
+    "sinks": ("Parcel", "Sink"),
     "trail": (
         "ACTIONS",
         "AuditFilter",
@@ -215,6 +216,7 @@ if TYPE_CHECKING:
         set_retention_policy,
     )
     from triage_app.core.deadletters.seen_rows import SeenRows
+    from triage_app.core.deadletters.sinks import Parcel, Sink
     from triage_app.core.deadletters.trail import (
         ACTIONS,
         AuditFilter,

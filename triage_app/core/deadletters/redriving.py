@@ -57,6 +57,7 @@ from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, not_found
 from triage_app.core.deadletters.retention import id_ranges
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
+from triage_app.core.deadletters.sinks import Parcel, Sink
 from triage_app.core.errors import TriageError
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
@@ -119,6 +120,10 @@ class RedriveSummary:
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
     stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
+    # A re-drive to a sink (a broker, an outside table): where, and the rows it did not
+    # confirm (left open, each with why).
+    destination: str | None = None
+    undelivered: int = 0
     # A dry run: every row it would re-drive, at the version it read. Re-driving exactly
     # these (``redrive(seen=...)``) acts on what the preview showed and nothing else.
     seen: SeenRows = field(default_factory=SeenRows, compare=False, repr=False)
@@ -142,6 +147,8 @@ class RedriveSummary:
             "results": [r.to_json() for r in self.results],
             "more_results": self.more_results,
             "stopped": self.stopped,
+            "destination": self.destination,
+            "undelivered": self.undelivered,
         }
 
     def describe(self) -> str:
@@ -149,16 +156,25 @@ class RedriveSummary:
         it): how many, through which version, each outcome in the vocabulary's word
         (``resolved``, ``failed``, ``parked``; a dry run's ``would succeed``), the rows not
         attempted named with why, a lapsed row's fate, and why it stopped."""
+        through = f"with {self.transform}" if self.transform else "as they are"
+        if self.destination:
+            through = f"to {self.destination} {through}"
         if self.dry_run:
             text = (
-                f"Preview of {plural(self.attempted, 'dead letter')} with {self.transform}: "
+                f"Preview of {plural(self.attempted, 'dead letter')} {through}: "
                 f"{self.succeeded:,} would succeed, {self.failed:,} would still fail."
             )
         else:
             text = (
-                f"Re-drove {plural(self.attempted, 'dead letter')} with {self.transform}: "
+                f"Re-drove {plural(self.attempted, 'dead letter')} {through}: "
                 f"{self.succeeded:,} resolved, {self.failed:,} failed ({self.parked:,} parked)."
             )
+            if self.destination:
+                text += f" {self.undelivered:,} not delivered (left open)."
+                for r in self.results:
+                    if r.outcome == RedriveOutcome.UNDELIVERED:
+                        text += f" First not delivered: #{r.id}: {r.error}."
+                        break
         skip = "Would skip" if self.dry_run else "Skipped"
         for why, (n, ids) in self.not_attempted.items():
             text += f" {skip} {n:,} ({why}): {named_ids(ids, total=n)}."
@@ -315,7 +331,7 @@ class _Watch:
 
 def redrive(
     ws: Workspace,
-    transform_ref: str,
+    transform_ref: str | None,
     *,
     ids: Sequence[int] | None = None,
     where: DeadLetterFilter | None = None,
@@ -331,6 +347,7 @@ def redrive(
     guard: RedriveGuard | None = None,
     clock: Callable[[], float] = time.monotonic,
     seen: SeenRows | None = None,
+    sink: Sink | None = None,
 ) -> RedriveSummary:
     """Re-drive the dead letters named by ``ids`` or matching ``where``; with ``guard``,
     canary first, paced, and stopping itself when too many fail (``RedriveGuard``).
@@ -342,8 +359,13 @@ def redrive(
     The summary counts every row; it keeps ``keep`` rows' outcomes (None: all), those that
     did not succeed first, so that memory stays flat however many rows are re-driven.
     ``on_results`` sees each chunk's outcomes as they are settled (``--verbose`` prints
-    them as they come)."""
-    transform = (registry or default_registry()).get(transform_ref)
+    them as they come).
+
+    ``sink``: deliver to it rather than the warehouse (``sinks.py``); ``transform_ref``
+    then may be None: the payloads go as they are, unvalidated."""
+    if transform_ref is None and sink is None:
+        raise TriageError("choose a transform version to re-drive through")
+    transform = (registry or default_registry()).get(transform_ref) if transform_ref else None
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
     actor = actor or actor_for(ws.store)
@@ -375,7 +397,7 @@ def redrive(
         ws,
         transform,
         None
-        if dry_run
+        if dry_run or sink is not None or transform is None
         else WarehouseWriter(ws.warehouse, transform, versions=batch_versions(ws.store)),
         max_attempts,
         retry,
@@ -384,6 +406,8 @@ def redrive(
         leases.new_token(actor),
         registry or default_registry(),
         record=settling.RunRecord(_given(chosen, where)),
+        sink=None if dry_run else sink,
+        dry_run=dry_run,
     )
     tally = _Tally(keep)
     would = SeenRowsBuilder() if dry_run else None
@@ -432,8 +456,13 @@ def redrive(
         tally.add(chunk)
         if on_results is not None:
             on_results(chunk)
-    summary = tally.summary(transform.ref, dry_run, cancelled)
-    return replace(summary, stopped=stopped, seen=would.build() if would else SeenRows())
+    summary = tally.summary(transform.ref if transform else "", dry_run, cancelled)
+    return replace(
+        summary,
+        stopped=stopped,
+        seen=would.build() if would else SeenRows(),
+        destination=sink.name if sink is not None else None,
+    )
 
 
 WHOLE_BATCH_WHY = "all or nothing: it loads only with its whole batch (redrive --batch ID)"
@@ -523,6 +552,7 @@ class _Tally:
         n = self.counts
         attempted = self.seen - sum(n[o] for o in _NOT_ATTEMPTED)
         succeeded = sum(n[o] for o in SUCCEEDED)
+        undelivered = n[RedriveOutcome.UNDELIVERED]
         kept = self.problems + self.successes
         if self.keep is not None:
             kept = kept[: self.keep]
@@ -531,7 +561,8 @@ class _Tally:
             dry_run=dry_run,
             attempted=attempted,
             succeeded=succeeded,
-            failed=attempted - succeeded,
+            failed=attempted - succeeded - undelivered,
+            undelivered=undelivered,
             parked=n[RedriveOutcome.PARKED],
             results=tuple(sorted(kept, key=lambda r: r.id)),
             cancelled=cancelled,
@@ -579,8 +610,8 @@ class _Run:
     """One re-drive: what every chunk of it shares."""
 
     ws: Workspace
-    transform: Transform
-    writer: WarehouseWriter | None  # None: a dry run, nothing written
+    transform: Transform | None  # None: to a sink, the payloads as they are
+    writer: WarehouseWriter | None  # None: a dry run or a sink
     max_attempts: int
     retry: RetryPolicy
     actor: str
@@ -590,6 +621,8 @@ class _Run:
     headers: dict[str, list[str] | None] = field(default_factory=dict)  # batch -> CSV header
     # The set record of the rows it resolves, made by the first settle that resolves any.
     record: settling.RunRecord = field(default_factory=lambda: settling.RunRecord(""))
+    sink: Sink | None = None  # deliver here, not to the warehouse
+    dry_run: bool = False
 
     def claimed_chunk(
         self, part: Sequence[int], expected: dict[int, int] | None = None
@@ -701,6 +734,8 @@ class _Run:
         """The row ``item`` transforms to. A JSONL record as read goes the transform's fast
         way first, on its raw bytes, as in a batch; whatever that declines (and a retry, and
         any edited or CSV payload) goes through ``fn``, which decides every failure."""
+        if self.transform is None:  # to a sink as it is: nothing to validate
+            return ()
         fast = self.transform.fast
         if fast is not None and tries == 0 and item.kind == PayloadKind.JSONL:
             try:
@@ -721,7 +756,7 @@ class _Run:
             self.retry,
             self.sleep,
         )
-        dry_run = writer is None
+        dry_run = self.dry_run
         results: dict[int, RedriveResult] = {}
         rows: list[tuple[Any, ...]] = []
         row_owner: list[_Item] = []
@@ -740,7 +775,9 @@ class _Run:
                     failures[item.id] = failure_from(item.line, item.payload, exc)
                 return
             if dry_run:
-                row_dict = dict(zip(transform.column_names, row, strict=True))
+                row_dict = (
+                    dict(zip(transform.column_names, row, strict=True)) if transform else None
+                )
                 results[item.id] = RedriveResult(
                     item.id, item.line, RedriveOutcome.WOULD_SUCCEED, row=row_dict
                 )
@@ -769,7 +806,6 @@ class _Run:
                 )
             return [results[i.id] for i in items if i.id in results]
 
-        assert writer is not None
         # The lease must not run out between the two databases: a row the re-drive no longer
         # holds is not loaded. A lease taken less than half its length ago still has more than
         # half to run, and nothing but its running out or its holder's death (and this
@@ -790,6 +826,9 @@ class _Run:
                 )
         kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
         failures = {i: f for i, f in failures.items() if i in held}
+        if self.sink is not None:
+            return self._deliver(items, kept, failures, results)
+        assert writer is not None and transform is not None
         key_at = transform.column_names.index(transform.key)
         # What the load replaces, so that a row whose lease runs out before it settles can
         # be put back (taking_back.py).
@@ -837,11 +876,73 @@ class _Run:
             results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, outcome.error)
         return [results[i.id] for i in items if i.id in results]
 
+    def _deliver(
+        self,
+        items: list[_Item],
+        kept: list[tuple[tuple[Any, ...], _Item]],
+        failures: dict[int, Failure],
+        results: dict[int, RedriveResult],
+    ) -> list[RedriveResult]:
+        """Hand the chunk's rows that passed to the sink; resolve those it confirmed, leave
+        the others open with why (``settling.undeliver``), settle the failures."""
+        sink = self.sink
+        assert sink is not None
+        ws, retry, sleep = self.ws, self.retry, self.sleep
+        parcels = [
+            # The row without the lineage columns a warehouse load adds.
+            Parcel(item.id, item.payload, item.kind, row[:-2] if self.transform else None)
+            for row, item in kept
+        ]
+        reasons = sink.deliver(parcels) if parcels else {}
+        crash_point("redrive-after-delivery")
+        resolved = [item.id for _, item in kept if item.id not in reasons]
+        left = with_retry(
+            lambda: settling.undeliver(ws.store, self.token, reasons, self.actor),
+            retry,
+            sleep=sleep,
+        )
+        settled = with_retry(
+            lambda: settling.settle(
+                ws.store,
+                self.token,
+                resolved,
+                failures,
+                self.transform.ref if self.transform else None,
+                self.max_attempts,
+                self.actor,
+                self.record,
+            ),
+            retry,
+            sleep=sleep,
+        )
+        by_id = {i.id: i for i in items}
+        for item_id, why in reasons.items():
+            item = by_id[item_id]
+            if item_id in left:
+                results[item_id] = RedriveResult(
+                    item.id, item.line, RedriveOutcome.UNDELIVERED, why
+                )
+            else:
+                results[item_id] = RedriveResult(
+                    item.id,
+                    item.line,
+                    RedriveOutcome.LAPSED,
+                    f"not delivered ({why}), and its lease ran out meanwhile",
+                )
+        for item_id, outcome in settled.items():
+            item = by_id[item_id]
+            error = outcome.error
+            if outcome.outcome == RedriveOutcome.LAPSED and item_id in resolved:
+                # A sink cannot take back what it confirmed: say so.
+                error = f"{error or 'its lease ran out'}; it was delivered to {sink.name}"
+            results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, error)
+        return [results[i.id] for i in items if i.id in results]
+
     def _explains(self, item: _Item, now: settling.RowNow | None, loaded: tuple[Any, ...]) -> bool:
         """The row as it is now would put exactly ``loaded`` in the warehouse: waiting, its
         payload loads to it through this version; resolved, through the version that
         resolved it. A discarded or purged row explains nothing."""
-        if now is None or now.status == Status.DISCARDED:
+        if now is None or now.status == Status.DISCARDED or self.transform is None:
             return False
         ref = now.transform if now.status == Status.RESOLVED and now.transform else None
         try:
@@ -862,15 +963,15 @@ class _Run:
     ) -> None:
         """Put back what was loaded for rows whose lease ran out and that no longer explain
         it (discarded, edited, purged meanwhile); say so in each row's outcome."""
-        writer = self.writer
-        assert writer is not None
+        writer, transform = self.writer, self.transform
+        assert writer is not None and transform is not None
         entries = {
             # As stored: the row bound, and the version the statement wrote beside it.
-            i: Loaded(row[key_at], (*row, self.transform.ref), before.get(row[key_at]))
+            i: Loaded(row[key_at], (*row, transform.ref), before.get(row[key_at]))
             for i, row in loads.items()
         }
         put_back = with_retry(
-            lambda: take_back(writer.engine, self.transform, list(entries.values())),
+            lambda: take_back(writer.engine, transform, list(entries.values())),
             self.retry,
             sleep=self.sleep,
         )

@@ -95,7 +95,7 @@ def settle(
     token: str,
     resolved: Sequence[int],
     failed: Mapping[int, Failure],
-    transform_ref: str,
+    transform_ref: str | None,
     max_attempts: int,
     actor: str,
     run: RunRecord | None = None,
@@ -107,7 +107,9 @@ def settle(
     re-drive to judge what it loaded. Attempts are counted from the row as it is now, never
     from what was read earlier.
 
-    ``run``: the re-drive's set record, shared by its settles (None: one of its own)."""
+    ``run``: the re-drive's set record, shared by its settles (None: one of its own).
+    ``transform_ref`` None: a re-drive to a sink with no transform chosen; a resolved row
+    keeps the transform it names (what failed it), and no row fails here."""
     out: dict[int, Settled] = {}
     ids = [*resolved, *failed]
     if not ids:
@@ -277,7 +279,7 @@ _RESOLUTION_COLUMNS = ("dead_letter_id", "run_id", "version")
 
 
 def _run_id(
-    conn: Connection, run: RunRecord, made: list[int], actor: str, transform_ref: str
+    conn: Connection, run: RunRecord, made: list[int], actor: str, transform_ref: str | None
 ) -> int:
     """The re-drive's ``redrive_runs`` row: the one an earlier settle committed, or one made
     now, in this transaction (``made`` keeps it until the commit)."""
@@ -286,7 +288,7 @@ def _run_id(
     if not made:
         new = conn.execute(
             insert(RedriveRun)
-            .values(at=utcnow(), actor=actor, transform=transform_ref, given=run.given)
+            .values(at=utcnow(), actor=actor, transform=transform_ref or "", given=run.given)
             .returning(RedriveRun.id)
         ).scalar_one()
         made.append(int(new))
@@ -297,7 +299,7 @@ def _resolve(
     conn: Connection,
     token: str,
     ids: Sequence[int],
-    transform_ref: str,
+    transform_ref: str | None,
     actor: str,
     now: dt.datetime,
     run: RunRecord,
@@ -318,22 +320,54 @@ def _resolve(
             continue
         # Locked and all still held: every one of them moves to resolved (``counts``).
         cells_before = summary.cells_of(conn, [id_in(conn, mine)])
+        # With no transform (a sink took the payload as it is) the row keeps its own.
+        moved = {"transform": transform_ref} if transform_ref is not None else {}
         conn.execute(
             update(DL)
             .where(id_in(conn, mine), DL.claimed_by == token, DL.claim_until > now)
             .values(
                 status=Status.RESOLVED.value,
                 resolved_at=now,
-                transform=transform_ref,
                 version=DL.version + 1,
                 claimed_by=None,
                 claim_until=None,
+                **moved,
             )
         )
-        summary.moved_to(conn, cells_before, status=Status.RESOLVED.value, transform=transform_ref)
+        summary.moved_to(conn, cells_before, status=Status.RESOLVED.value, **moved)
         run_id = _run_id(conn, run, made, actor, transform_ref)
         lines = select(DL.id, literal(run_id, Integer()), DL.version).where(id_in(conn, mine))
         conn.execute(insert(Resolution).from_select(_RESOLUTION_COLUMNS, lines.order_by(DL.id)))
         crash_point("redrive-after-resolutions")
         done += mine
+    return done
+
+
+def undeliver(engine: Engine, token: str, reasons: Mapping[int, str], actor: str) -> set[int]:
+    """The rows a sink did not confirm (a broker's nack, a lost connection): each stays open
+    with its attempts as they were, gets an ``undelivered`` event saying why, and its lease
+    ends. Only rows this re-drive still holds; which those were."""
+    if not reasons:
+        return set()
+    done: set[int] = set()
+    with write_transaction(engine) as conn:
+        now = utcnow()
+        locked = lock_rows(conn, list(reasons))
+        mine = [i for i, r in locked.items() if leases.still_held(r, token, now)]
+        for part in slices(sorted(mine)):
+            conn.execute(
+                update(DL)
+                .where(id_in(conn, part), DL.claimed_by == token)
+                .values(claimed_by=None, claim_until=None)
+            )
+        if mine:
+            conn.execute(
+                event_insert(),
+                [
+                    # No version: the row did not change.
+                    audit_event(i, AuditAction.UNDELIVERED, reasons[i], actor, now, None)
+                    for i in mine
+                ],
+            )
+        done.update(mine)
     return done

@@ -1,0 +1,89 @@
+"""Import from a source and re-drive to a sink, on SQLite and PostgreSQL: at least once,
+never twice; a sink's refusal leaves the row open with why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from tests.core.connectors.conftest import open_place
+from tests.core.connectors.memory import ListSink, ListSource
+from triage_app.core.connectors import OutsideLetter, import_letters, keep_connector
+from triage_app.core.db import Batch, DeadLetter, Origin
+from triage_app.core.deadletters import AuditFilter, DeadLetterFilter, audit_trail, redrive
+from triage_app.core.vocabulary import ErrorClass, RedriveOutcome, Status
+
+
+def _letters(n: int) -> list[OutsideLetter]:
+    return [
+        OutsideLetter(
+            identity=f"m-{i}",
+            payload=b'{"pesanan_id": %d, "qty": "x"}' % i,
+            error='NumberFormatException: For input string: "x"',
+            error_class=ErrorClass.DATA,
+            destination="orders/new",
+            evidence={"x-death": [{"queue": "orders", "count": 1}]},
+        )
+        for i in range(n)
+    ]
+
+
+def test_import_is_idempotent_and_counted(place: dict[str, Any]) -> None:
+    with open_place(place) as ws:
+        c = keep_connector(ws, "amqp", "amqp://guest:guest@127.0.0.1/", {"queue": "orders.dlq"})
+        src = ListSource(_letters(1200))
+        s = import_letters(ws, c, src, chunk=500)
+        assert (s.taken, s.imported, s.already) == (1200, 1200, 0)
+        assert src.acked == [f"m-{i}" for i in range(1200)]
+        # The same letters again (a replay after a crash before the ack): none doubled.
+        again = import_letters(ws, c, ListSource(_letters(1300)))
+        assert (again.imported, again.already) == (100, 1200)
+        with ws.store.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(DeadLetter)).scalar() == 1300
+            assert conn.execute(select(func.count()).select_from(Origin)).scalar() == 1300
+            b = conn.execute(select(Batch.__table__).where(Batch.batch_id == s.batch_id)).one()
+            assert (b.kind, b.rows, b.quarantined, b.q_data, b.state) == (
+                "import",
+                1200,
+                1200,
+                1200,
+                "complete",
+            )
+            assert b.connector_id == c.id
+
+
+def test_a_source_lost_midway_keeps_what_was_committed(place: dict[str, Any]) -> None:
+    with open_place(place) as ws:
+        c = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "q"})
+        src = ListSource(_letters(1000), fail_after=500)
+        s = import_letters(ws, c, src, chunk=250)
+        assert s.imported == 500 and s.stopped == "connection lost"
+        assert len(src.letters) == 500  # the rest stays in the source
+
+
+def test_redrive_to_a_sink_resolves_only_what_it_confirmed(place: dict[str, Any]) -> None:
+    with open_place(place) as ws:
+        c = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "q"})
+        import_letters(ws, c, ListSource(_letters(10)))
+        sink = ListSink(refuse={b'{"pesanan_id": 3, "qty": "x"}': "nack from the broker"})
+        s = redrive(ws, None, where=DeadLetterFilter(), sink=sink)
+        assert (s.succeeded, s.undelivered, s.failed) == (9, 1, 0)
+        assert s.destination == "memory sink"
+        assert sorted(p.payload for p in sink.got) == sorted(
+            x.payload for x in _letters(10) if b'"pesanan_id": 3,' not in x.payload
+        )
+        with ws.store.connect() as conn:
+            rows = dict(conn.execute(select(DeadLetter.id, DeadLetter.status)).all())
+        still = [i for i, st in rows.items() if st == Status.OPEN]
+        assert len(still) == 1
+        trail = audit_trail(ws, AuditFilter(dead_letter_id=still[0]))
+        assert any(e.action == "undelivered" and "nack" in e.detail for e in trail)
+        assert [r.outcome for r in s.results if r.id == still[0]] == [RedriveOutcome.UNDELIVERED]
+        # Its transform stays what failed it: the sink took the payload as it was.
+        with ws.store.connect() as conn:
+            assert set(conn.execute(select(DeadLetter.transform)).scalars()) == {"amqp:q"}
+        # Once the sink takes it, the re-drive resolves it and nothing else is sent again.
+        sink.refuse.clear()
+        s2 = redrive(ws, None, where=DeadLetterFilter(), sink=sink)
+        assert s2.succeeded == 1 and len(sink.got) == 10
