@@ -11,6 +11,7 @@ from triage_app.core.connectors.letters import (
     bounded_identity,
     identity_of,
 )
+from triage_app.core.connectors.origins import OriginInfo, origins_of
 from triage_app.core.connectors.stored import (
     AMQP,
     KINDS,
@@ -28,6 +29,7 @@ __all__ = [
     "Connector",
     "DeadLetterSource",
     "ImportSummary",
+    "OriginInfo",
     "OutsideLetter",
     "bounded_identity",
     "connector_named",
@@ -35,4 +37,5 @@ __all__ = [
     "import_letters",
     "keep_connector",
     "list_connectors",
+    "origins_of",
 ]
