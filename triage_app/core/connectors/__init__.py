@@ -11,6 +11,7 @@ from triage_app.core.connectors.letters import (
     bounded_identity,
     identity_of,
 )
+from triage_app.core.connectors.opening import KindSink, RoutedSink, open_source
 from triage_app.core.connectors.origins import OriginInfo, origins_of
 from triage_app.core.connectors.stored import (
     AMQP,
@@ -29,13 +30,16 @@ __all__ = [
     "Connector",
     "DeadLetterSource",
     "ImportSummary",
+    "KindSink",
     "OriginInfo",
     "OutsideLetter",
+    "RoutedSink",
     "bounded_identity",
     "connector_named",
     "identity_of",
     "import_letters",
     "keep_connector",
     "list_connectors",
+    "open_source",
     "origins_of",
 ]
