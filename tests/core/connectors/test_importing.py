@@ -87,3 +87,24 @@ def test_redrive_to_a_sink_resolves_only_what_it_confirmed(place: dict[str, Any]
         sink.refuse.clear()
         s2 = redrive(ws, None, where=DeadLetterFilter(), sink=sink)
         assert s2.succeeded == 1 and len(sink.got) == 10
+
+
+def test_the_source_filter_and_column(place: dict[str, Any], seed_batch: Any) -> None:
+    from triage_app.core.batch import run_batch
+    from triage_app.core.connectors import batch_sources
+    from triage_app.core.deadletters import FILES, count_dead_letters
+
+    with open_place(place) as ws:
+        run_batch(ws, seed_batch, "pesanan@1")
+        c = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "orders.dlq"})
+        s = import_letters(ws, c, ListSource(_letters(7)))
+        files = count_dead_letters(ws, DeadLetterFilter(source=FILES))
+        assert files > 0
+        assert count_dead_letters(ws, DeadLetterFilter(source="orders.dlq")) == 7
+        assert count_dead_letters(ws, DeadLetterFilter(source="no such")) == 0
+        assert count_dead_letters(ws, DeadLetterFilter()) == files + 7
+        with ws.store.connect() as conn:
+            batches = list(conn.execute(select(Batch.batch_id)).scalars())
+        shown = batch_sources(ws, batches)
+        assert shown[s.batch_id] == "orders.dlq"
+        assert [v for k, v in shown.items() if k != s.batch_id] == [f"file {seed_batch.name}"]

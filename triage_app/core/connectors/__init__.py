@@ -13,6 +13,7 @@ from triage_app.core.connectors.letters import (
 )
 from triage_app.core.connectors.opening import KindSink, RoutedSink, open_source
 from triage_app.core.connectors.origins import OriginInfo, origins_of
+from triage_app.core.connectors.shown_sources import batch_sources
 from triage_app.core.connectors.stored import (
     AMQP,
     KINDS,
@@ -34,6 +35,7 @@ __all__ = [
     "OriginInfo",
     "OutsideLetter",
     "RoutedSink",
+    "batch_sources",
     "bounded_identity",
     "connector_named",
     "identity_of",

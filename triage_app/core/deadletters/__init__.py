@@ -37,7 +37,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "preview_change",
     ),
     "export": ("ExportSummary", "export_dead_letters"),
-    "filters": ("DeadLetterFilter", "cell_clauses", "filter_clauses"),
+    "filters": ("FILES", "DeadLetterFilter", "cell_clauses", "filter_clauses"),
     "fixes": (
         "FORM_STEPS",
         "Fix",
@@ -150,6 +150,7 @@ if TYPE_CHECKING:
     )
     from triage_app.core.deadletters.export import ExportSummary, export_dead_letters
     from triage_app.core.deadletters.filters import (
+        FILES,
         DeadLetterFilter,
         cell_clauses,
         filter_clauses,

@@ -15,6 +15,8 @@ from sqlalchemy.sql.visitors import replacement_traverse
 from sqlalchemy.types import Boolean
 
 from triage_app.core.db import (
+    Batch,
+    Connector,
     DeadLetter,
     DeadLetterCount,
     ErrorGroupNotes,
@@ -24,6 +26,8 @@ from triage_app.core.db import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import ALL, CLASSES, NOBODY, STATUS_FILTERS, Status
+
+FILES = "files"  # the source filter's word for the desk's own batches (no connector)
 
 SORTABLE = (
     "id",
@@ -61,6 +65,9 @@ class DeadLetterFilter:
     failed_to: dt.date | None = None
     owner: str | None = None  # the rows of the error groups this steward owns (NOBODY: none)
     tag: str | None = None  # the rows of the error groups tagged so
+    # Where the rows came from: a connector's name (a dead-letter queue or table imported
+    # from), or FILES: the desk's own batches.
+    source: str | None = None
 
     def with_(self, **changes: Any) -> DeadLetterFilter:
         return replace(self, **changes)
@@ -90,6 +97,8 @@ class DeadLetterFilter:
             parts.append("owned by nobody" if self.owner == NOBODY else f"owner {self.owner}")
         if self.tag:
             parts.append(f"tag {self.tag}")
+        if self.source:
+            parts.append("source: files" if self.source == FILES else f"source {self.source}")
         if self.ids:
             shown = ", ".join(f"#{i}" for i in self.ids[:5])
             more = f" and {len(self.ids) - 5:,} more" if len(self.ids) > 5 else ""
@@ -205,6 +214,13 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
             ErrorGroupNotes.tags.like(pattern, escape="\\")
         )
         out.append(dl.signature_id.in_(tagged))
+    if f.source is not None:
+        if f.source == FILES:
+            of_source = select(Batch.batch_id).where(Batch.connector_id.is_(None))
+        else:
+            named = select(Connector.id).where(Connector.name == f.source).scalar_subquery()
+            of_source = select(Batch.batch_id).where(Batch.connector_id == named)
+        out.append(dl.batch_id.in_(of_source))
     if f.search:
         needle = f.search.encode("utf-8")
         out.append(
