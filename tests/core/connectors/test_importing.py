@@ -108,3 +108,23 @@ def test_the_source_filter_and_column(place: dict[str, Any], seed_batch: Any) ->
         shown = batch_sources(ws, batches)
         assert shown[s.batch_id] == "orders.dlq"
         assert [v for k, v in shown.items() if k != s.batch_id] == [f"file {seed_batch.name}"]
+
+
+def test_a_purged_row_is_never_imported_again(place: dict[str, Any]) -> None:
+    import datetime as dt
+
+    from triage_app.core.deadletters import purge
+
+    with open_place(place) as ws:
+        c = keep_connector(ws, "table", "sqlite:///pipeline.db", {"table": "dead_letter"})
+        import_letters(ws, c, ListSource(_letters(3)))
+        redrive(ws, None, where=DeadLetterFilter(), sink=ListSink())
+        later = dt.datetime.now(dt.UTC) + dt.timedelta(days=400)
+        gone = purge(ws, 90, ["resolved"], now=later)
+        assert gone.rows == 3
+        with ws.store.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(DeadLetter)).scalar() == 0
+            kept = conn.execute(select(Origin.identity, Origin.dead_letter_id)).all()
+        assert sorted(kept) == [("m-0", None), ("m-1", None), ("m-2", None)]
+        again = import_letters(ws, c, ListSource(_letters(3)))
+        assert (again.imported, again.already) == (0, 3)

@@ -115,7 +115,8 @@ def test_there_is_a_small_fixture_store_for_every_revision() -> None:
     for rev in REVISIONS:
         store = FIXTURES / f"store-{rev}.db"
         assert store.is_file(), f"no fixture for schema {rev}: see make_store.py"
-        assert store.stat().st_size < 256_000  # a few pages per table
+        # A few 4 KiB pages per table and index: 64 pages at schema 0012 (its two tables).
+        assert store.stat().st_size < 320_000
         assert all(rows for rows in rows_of(store).values()), f"a table of {rev} has no rows"
 
 
@@ -164,7 +165,8 @@ def test_an_upgraded_store_counts_its_rows_by_cell_and_names_who_ran_each_batch(
         )
         # The fixtures' events name "fixture" (0001, 0002) or "fixture@vm" (the host added).
         actors = {r[0] for r in conn.exec_driver_sql("SELECT actor FROM batches")}
-        assert len(actors) == 1 and str(actors.pop()).startswith("fixture")
+        # (0011's journal batch was run with the bare name.)
+        assert actors and all(str(a).startswith("fixture") for a in actors)
 
 
 @pytest.mark.slow

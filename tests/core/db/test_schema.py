@@ -54,6 +54,8 @@ STORE_TABLES = {
     "kept_sources",
     "source_blobs",
     "held_rows",
+    "connectors",
+    "dead_letter_origins",
 }
 # What 7e0d82e's ensure_schema wrote into user_version: a CRC of its column names.
 CRC_7E0D82E = 558_651_226

@@ -347,7 +347,12 @@ class OriginTable(Base):
     __tablename__ = "dead_letter_origins"
     __table_args__ = (UniqueConstraint("connector_id", "identity", name="uq_origin_identity"),)
 
-    dead_letter_id = Column(IdType, ForeignKey("dead_letters.id"), primary_key=True)
+    id = Column(IdType, primary_key=True, autoincrement=True)
+    # NULL once a retention purge removed the dead letter: the identity stays, so that an
+    # import never brings back a row the team closed and purged.
+    dead_letter_id: Column[int | None] = Column(
+        IdType, ForeignKey("dead_letters.id"), nullable=True, unique=True
+    )
     connector_id = Column(IdType, ForeignKey("connectors.id"), nullable=False)
     identity = Column(String(200), nullable=False)
     destination: Column[str | None] = Column(Text, nullable=True)

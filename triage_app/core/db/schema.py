@@ -90,6 +90,8 @@ _STORE_TABLES = frozenset(
         "kept_sources",
         "source_blobs",
         "held_rows",
+        "connectors",
+        "dead_letter_origins",
     }
 )
 # Alembic's own version table, declared here so that a new store is stamped without it.

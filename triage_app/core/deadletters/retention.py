@@ -41,6 +41,7 @@ from triage_app.core.db import (
     BatchChunk,
     ChangeSetRow,
     DeadLetter,
+    Origin,
     Purge,
     Resolution,
     Workspace,
@@ -497,6 +498,13 @@ def _delete_chunk(
     # with it; the run itself stays, the record of what else it did.
     conn.execute(
         delete(Resolution).where(Resolution.dead_letter_id.in_(select(dl.id).where(*still)))
+    )
+    # An imported row's origin stays, without its row: its identity is what keeps a later
+    # import from bringing the purged letter back (connectors/importing.py).
+    conn.execute(
+        update(Origin)
+        .where(Origin.dead_letter_id.in_(select(dl.id).where(*still)))
+        .values(dead_letter_id=None)
     )
     discarded: dict[int, Any] = {}
     for dl_id, action, at in events:

@@ -4,7 +4,8 @@
   that the desk imports from and re-drives to. Its address holds no password.
 - ``dead_letter_origins``: an imported dead letter's connector, its identity there (unique
   per connector: a replayed import never doubles a row), where it was going and the
-  evidence its source kept beside it.
+  evidence its source kept beside it. A retention purge empties ``dead_letter_id`` and
+  keeps the identity, so an import never brings back a purged row.
 - ``batches.connector_id``: an import run is a batch of kind ``import``, of one connector.
 """
 
@@ -38,14 +39,16 @@ def upgrade() -> None:
     )
     op.create_table(
         "dead_letter_origins",
-        sa.Column("dead_letter_id", _ID, nullable=False),
+        sa.Column("id", _ID, autoincrement=True, nullable=False),
+        sa.Column("dead_letter_id", _ID, nullable=True),
         sa.Column("connector_id", _ID, nullable=False),
         sa.Column("identity", sa.String(200), nullable=False),
         sa.Column("destination", sa.Text(), nullable=True),
         sa.Column("evidence", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(["dead_letter_id"], ["dead_letters.id"]),
         sa.ForeignKeyConstraint(["connector_id"], ["connectors.id"]),
-        sa.PrimaryKeyConstraint("dead_letter_id"),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("dead_letter_id"),
         sa.UniqueConstraint("connector_id", "identity", name="uq_origin_identity"),
     )
     with op.batch_alter_table("batches") as table:
