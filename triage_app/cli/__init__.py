@@ -19,7 +19,15 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from triage_app import __version__
-from triage_app.cli import batches, change_sets, dead_letters, groups, reprocess, store
+from triage_app.cli import (
+    batches,
+    change_sets,
+    connectors,
+    dead_letters,
+    groups,
+    reprocess,
+    store,
+)
 from triage_app.cli.support import (
     Parser,
     Subparsers,
@@ -50,6 +58,8 @@ COMMANDS = (
     "group",
     "redrive",
     "reprocess",
+    "import",
+    "connectors",
     "transforms",
     "stats",
     "demo",
@@ -96,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         "in a temporary workspace, one line per check, and exit",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for family in (batches, dead_letters, change_sets, groups, reprocess, store):
+    for family in (batches, dead_letters, change_sets, groups, reprocess, connectors, store):
         family.add_commands(sub)
     command(sub, "gui", cmd_gui, "open the window", opens_workspace=False)
     _list_in_order(sub, COMMANDS)

@@ -338,17 +338,38 @@ def _add_redrive(subparsers: Subparsers) -> None:
         help="open dead letters of this class",
     )
     g.add_argument("--batch", metavar="ID", help="open dead letters of this batch")
+    g.add_argument(
+        "--source",
+        metavar="NAME",
+        help="open dead letters imported from this connector (`files`: the desk's own)",
+    )
     sp.add_argument(
         "--status",
         default="open",
         choices=[s.value for s in WAITING],
-        help="with --class or --batch: which status (default open)",
+        help="with --class, --batch or --source: which status (default open)",
     )
     sp.add_argument(
         "--transform",
+        "--with",
+        dest="transform",
         metavar="NAME@VERSION",
         help="transform version to re-drive through, e.g. pesanan@2 (required, except for "
-        "--batch of an all-or-nothing batch, which loads whole through its own)",
+        "--batch of an all-or-nothing batch, which loads whole through its own, and --to a "
+        "queue, where it validates each payload before it is published)",
+    )
+    sp.add_argument(
+        "--to",
+        metavar="WHERE",
+        help="imported dead letters back to their source, not to the warehouse: `original` "
+        "(each to the exchange and routing key it came with, or its connector's table), or "
+        "amqp://user@host/vhost/exchange/routing-key",
+    )
+    sp.add_argument(
+        "--source-url",
+        metavar="URL",
+        help="with --to original: the connector's URL with its password (default: the "
+        "password in the keyring)",
     )
     sp.add_argument(
         "--dry-run", action="store_true", help="report each row's outcome and write nothing"
@@ -389,7 +410,14 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     from triage_app.core.vocabulary import Status
 
     ids = chosen_ids(
-        args, "redrive", {"--all-open": "all_open", "--class": "error_class", "--batch": "batch"}
+        args,
+        "redrive",
+        {
+            "--all-open": "all_open",
+            "--class": "error_class",
+            "--batch": "batch",
+            "--source": "source",
+        },
     )
     if args.batch:
         from triage_app.core.deadletters import is_whole_batch
@@ -398,15 +426,19 @@ def cmd_redrive(args: argparse.Namespace) -> int:
             whole_batch = is_whole_batch(ws, args.batch)
         if whole_batch:
             return _redrive_whole_batch(args)
-    if args.transform is None:
+    if args.transform is None and args.to is None:
         raise TriageError("redrive: the argument --transform is required")
-    args.transform = full_ref(args.transform, writes=not args.dry_run)
+    if args.transform is not None:
+        args.transform = full_ref(args.transform, writes=not args.dry_run)
     where = None
     if args.all_open:
         where = DeadLetterFilter(status=Status.OPEN)
-    elif args.error_class or args.batch:
+    elif args.error_class or args.batch or args.source:
         where = DeadLetterFilter(
-            status=args.status, error_class=args.error_class, batch_id=args.batch
+            status=args.status,
+            error_class=args.error_class,
+            batch_id=args.batch,
+            source=args.source,
         )
     verbose = args.verbose and not args.json
     job = RedriveJob(
@@ -421,6 +453,8 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         # The text keeps a few rows that did not succeed, to say what became of a lapsed one.
         keep=None if args.json else 10,
         on_results=_print_outcomes if verbose else None,
+        to=args.to,
+        source_url=args.source_url,
     )
     with open_workspace_of(args) as ws:
         s = job.run(ws)
@@ -431,6 +465,9 @@ def cmd_redrive(args: argparse.Namespace) -> int:
             data.pop(k)
         if job.guard is None:
             data.pop("stopped")
+        if args.to is None:
+            data.pop("destination")
+            data.pop("undelivered")
 
     def text() -> str:
         # The sentence is core's (the window shows it): counts, rows skipped with why, each

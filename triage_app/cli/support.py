@@ -335,6 +335,12 @@ def add_row_filter(
     )
     target.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
     target.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    target.add_argument(
+        "--source",
+        metavar="NAME",
+        help="only the rows imported from this connector (`connectors` lists them), or "
+        "`files`: the desk's own batches",
+    )
 
 
 def row_filter(args: argparse.Namespace, *, status: str, **more: Any) -> Any:
@@ -347,5 +353,6 @@ def row_filter(args: argparse.Namespace, *, status: str, **more: Any) -> Any:
         error_class=args.error_class,
         batch_id=args.batch,
         search=args.search,
+        source=getattr(args, "source", None),
         **more,
     )

@@ -23,6 +23,7 @@ from triage_app.core.vocabulary import plural
 # demo and verify cost every start some 30 ms, and `triage-app run` of a file loaded
 # already needs none of them (a new batch, only what warming the stats cache uses).
 if TYPE_CHECKING:
+    from triage_app.core.connectors import ImportSummary
     from triage_app.core.deadletters import (
         ChangePreview,
         ChangeReport,
@@ -141,11 +142,16 @@ def _default_max_attempts() -> int:
 class RedriveJob:
     """Re-drive dead letters (by id, or matching a filter) through a transform version."""
 
-    transform: str
+    transform: str | None  # None: to a broker as they are (``to``)
     ids: tuple[int, ...] | None = None
     where: DeadLetterFilter | None = None
     dry_run: bool = False
     max_attempts: int = field(default_factory=_default_max_attempts)
+    # Imported dead letters back to their source rather than the warehouse: "original"
+    # (where each came from) or an amqp://host/vhost/exchange/routing-key address; with the
+    # connector's URL as typed (its password), else the keyring's.
+    to: str | None = None
+    source_url: str | None = field(default=None, repr=False)
     # How many rows' outcomes the summary keeps (None: all), and who sees each chunk's.
     keep: int | None = 2_000
     on_results: Callable[[Sequence[RedriveResult]], None] | None = field(
@@ -157,28 +163,73 @@ class RedriveJob:
 
     @property
     def title(self) -> str:
-        return f"{'preview of a ' if self.dry_run else ''}re-drive with {self.transform}"
+        how = f"with {self.transform}" if self.transform else "as they are"
+        where = f" to {'where each came from' if self.to == 'original' else 'a queue'}"
+        return f"{'preview of a ' if self.dry_run else ''}re-drive {how}" + (
+            where if self.to else ""
+        )
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> RedriveSummary:
         from triage_app.core.deadletters import redrive
         from triage_app.core.trends import warm_stats_cache
 
         ws = _needs(ws)
-        summary = redrive(
-            ws,
-            self.transform,
-            ids=list(self.ids) if self.ids else None,
-            where=self.where,
-            dry_run=self.dry_run,
-            max_attempts=self.max_attempts,
-            progress=progress or NoProgress(),
-            keep=self.keep,
-            on_results=self.on_results,
-            guard=self.guard,
-            seen=self.seen,
-        )
+        sink = None
+        if self.to is not None:
+            from triage_app.core.connectors import RoutedSink
+            from triage_app.core.transforms import default_registry
+
+            chosen = default_registry().get(self.transform) if self.transform else None
+            sink = RoutedSink(ws, self.to, chosen, self.source_url)
+        try:
+            summary = redrive(
+                ws,
+                self.transform,
+                ids=list(self.ids) if self.ids else None,
+                where=self.where,
+                dry_run=self.dry_run,
+                max_attempts=self.max_attempts,
+                progress=progress or NoProgress(),
+                keep=self.keep,
+                on_results=self.on_results,
+                guard=self.guard,
+                seen=self.seen,
+                sink=sink,
+            )
+        finally:
+            if sink is not None:
+                sink.close()
         if not self.dry_run:
             warm_stats_cache(ws)
+        return summary
+
+
+@dataclass(frozen=True)
+class ImportJob:
+    """Import the dead letters waiting in a connector's queue or table (``connectors``)."""
+
+    connector: str  # its name
+    url: str | None = field(default=None, repr=False)  # as typed, with its password
+    limit: int | None = None
+
+    @property
+    def title(self) -> str:
+        return f"import from {self.connector}"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> ImportSummary:
+        from triage_app.core.connectors import connector_named, import_letters, open_source
+        from triage_app.core.trends import warm_stats_cache
+
+        ws = _needs(ws)
+        connector = connector_named(ws, self.connector)
+        source = open_source(connector, self.url)
+        try:
+            summary = import_letters(
+                ws, connector, source, limit=self.limit, progress=progress or NoProgress()
+            )
+        finally:
+            source.close()
+        warm_stats_cache(ws)
         return summary
 
 

@@ -3,6 +3,7 @@ never twice; a sink's refusal leaves the row open with why."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import func, select
@@ -51,6 +52,19 @@ def test_import_is_idempotent_and_counted(place: dict[str, Any]) -> None:
                 "complete",
             )
             assert b.connector_id == c.id
+
+
+def test_the_attempts_a_source_counted_are_kept_and_counted(place: dict[str, Any]) -> None:
+    from triage_app.core.db import summary
+
+    with open_place(place) as ws:
+        c = keep_connector(ws, "table", "sqlite:///p.db", {"table": "dead_letter"})
+        letters = [replace(x, attempts=1 + i % 3) for i, x in enumerate(_letters(9))]
+        import_letters(ws, c, ListSource(letters))
+        with ws.store.connect() as conn:
+            got = sorted(conn.execute(select(DeadLetter.attempts)).scalars())
+            assert got == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+            assert summary.stored(conn) == summary.recount(conn)
 
 
 def test_a_source_lost_midway_keeps_what_was_committed(place: dict[str, Any]) -> None:
@@ -128,3 +142,45 @@ def test_a_purged_row_is_never_imported_again(place: dict[str, Any]) -> None:
         assert sorted(kept) == [("m-0", None), ("m-1", None), ("m-2", None)]
         again = import_letters(ws, c, ListSource(_letters(3)))
         assert (again.imported, again.already) == (0, 3)
+
+
+def test_a_queue_whose_volume_jumps_is_a_spike_of_its_own(workspace: Any) -> None:
+    """Seed 002's monitoring: a dead-letter queue filling far faster than usual. Each
+    import is judged against the imports of the same connector; the quarantine-rate rule
+    never judges an import (all of its rows are dead letters)."""
+    from triage_app.core.trends import compute_trends
+
+    ws = workspace
+    orders = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "orders.dlq"})
+    other = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "other.dlq"})
+    n = 0
+
+    def letters(k: int) -> list[OutsideLetter]:
+        nonlocal n
+        out = [replace(x, identity=f"m-{n + j}") for j, x in enumerate(_letters(k))]
+        n += k
+        return out
+
+    for k in (10, 12, 9, 11, 10, 8, 12):
+        import_letters(ws, orders, ListSource(letters(k)))
+        import_letters(ws, other, ListSource(letters(200)))  # its own usual, not orders'
+    import_letters(ws, orders, ListSource(letters(60)))
+    t = compute_trends(ws)
+    spikes = t.spikes
+    assert len(spikes) == 1
+    s = spikes[0]
+    assert s.of_volume and s.batch.quarantined == 60 and s.baseline == 10
+    assert "orders.dlq" in s.message() and "60 dead letters" in s.message()
+    assert t.to_json()["spikes"][0]["of_volume"] is True
+
+
+def test_an_import_reconciles(place: dict[str, Any]) -> None:
+    from triage_app.core.verify import reconcile
+
+    with open_place(place) as ws:
+        c = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "q"})
+        s = import_letters(ws, c, ListSource(_letters(1100)))
+        import_letters(ws, c, ListSource(_letters(1100)))  # a replay: its batch has no lines
+        redrive(ws, None, where=DeadLetterFilter(), sink=ListSink())
+        r = reconcile(ws, s.batch_id)
+        assert r.ok, r.problems

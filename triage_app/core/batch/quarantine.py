@@ -10,7 +10,7 @@ import datetime as dt
 import functools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from sqlalchemy import Connection, select
@@ -203,11 +203,20 @@ def _new_cells(
     batch_id: str,
     transform_ref: str,
     now: dt.datetime,
+    attempts: Mapping[int, int] | None = None,
 ) -> Counter[summary.Cell]:
     """The summary's cells of new dead letters, counted in Python from the failures: every
-    such row is open, at one attempt, failed first now."""
-    by_group = Counter(map(_group_of, failures))  # C-speed: a batch may fail every row
+    such row is open, at one attempt (or those ``attempts`` says), failed first now."""
     open_ = Status.OPEN.value
+    if attempts:
+        counted = Counter((f.error_class, f.signature, attempts.get(f.line, 1)) for f in failures)
+        return Counter(
+            {
+                summary.cell(c.value, signatures[sig], open_, a, now, batch_id, transform_ref): n
+                for (c, sig, a), n in counted.items()
+            }
+        )
+    by_group = Counter(map(_group_of, failures))  # C-speed: a batch may fail every row
     return Counter(
         {
             summary.cell(c.value, signatures[sig], open_, 1, now, batch_id, transform_ref): n
@@ -228,10 +237,13 @@ def quarantine(
     failures: Sequence[Failure],
     actor: str,
     now: dt.datetime,
+    attempts: Mapping[int, int] | None = None,
 ) -> int:
     """Insert dead letters; unique per (batch, line), so a replayed chunk cannot double
-    them. Returns how many were new. No event per row: the batch, which names ``actor``
-    (written when it was recorded, batch/run.py), is their set record.
+    them. ``attempts``: by line, the attempts a row starts at when not one (an imported
+    dead letter's, as its source counted them). Returns how many were new. No event per
+    row: the batch, which names ``actor`` (written when it was recorded, batch/run.py), is
+    their set record.
 
     A few statements for the whole chunk, whatever its number of failures: the tracebacks
     and signatures (each text once), and the rows by the driver's executemany (SQLite) or
@@ -249,13 +261,16 @@ def quarantine(
     rows = _rows(
         batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
     )
+    if attempts:
+        at = _DL_COLUMNS.index("attempts")
+        rows = [(*r[:at], attempts.get(int(r[1]), 1), *r[at + 1 :]) for r in rows]  # type: ignore[call-overload]
     # The summary: the chunk's new rows, counted from the failures (a replayed line is
     # stored and counted already), written in this transaction.
     replayed = _stored_lines(conn, batch_id, list(by_line))
     fresh = (
         [f for ln, f in by_line.items() if ln not in replayed] if replayed else [*by_line.values()]
     )
-    cells = _new_cells(fresh, signatures, batch_id, transform_ref, now)
+    cells = _new_cells(fresh, signatures, batch_id, transform_ref, now, attempts)
     if sqlite:
         return _counted(conn, cells, len(fresh), _quarantine_sqlite(conn, rows))
     if not _no_staging:

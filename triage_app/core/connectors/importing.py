@@ -44,7 +44,6 @@ from triage_app.core.db import (
     Workspace,
     actor_for,
     notify_change,
-    summary,
 )
 from triage_app.core.errors import TriageError, signature
 from triage_app.core.progress import NoProgress, Progress
@@ -173,6 +172,8 @@ def _store_chunk(
             failures=failures,
             actor=actor,
             now=now,
+            # The attempts a source counted (the seed's percobaan), where more than one.
+            attempts={line: x.attempts for line, _, x in fresh if x.attempts > 1} or None,
         )
         last = fresh[-1][0]
         ids = dict(
@@ -197,7 +198,6 @@ def _store_chunk(
                 for line, identity, letter in fresh
             ],
         )
-        _restate_attempts(conn, batch_id, fresh)
         by_class.update(letter.error_class.value for _, _, letter in fresh)
         conn.execute(
             ledger_row(),
@@ -228,24 +228,6 @@ def _store_chunk(
             },
         )
     return len(fresh), by_class
-
-
-def _restate_attempts(
-    conn: Connection, batch_id: str, fresh: Sequence[tuple[int, str, OutsideLetter]]
-) -> None:
-    """The attempts a source counted (the seed's ``percobaan``), where more than the one a
-    new dead letter starts at; the summary's cells move with the rows, as for any change.
-    The usual import has none and writes nothing here."""
-    by_attempts: dict[int, list[int]] = {}
-    for line, _, letter in fresh:
-        if letter.attempts > 1:
-            by_attempts.setdefault(letter.attempts, []).append(line)
-    dl = DeadLetter
-    for attempts, lines in by_attempts.items():
-        where = [dl.batch_id == batch_id, dl.line.in_(lines)]
-        before = summary.cells_of(conn, where)
-        conn.execute(update(dl).where(*where).values(attempts=attempts))
-        summary.moved_to(conn, before, attempts=attempts)
 
 
 def _finish(

@@ -15,7 +15,7 @@ from triage_app.core.clock import day_start
 from triage_app.core.db import Batch
 from triage_app.core.trends.causes import spike_causes
 from triage_app.core.trends.model import BatchPoint, Trends
-from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
+from triage_app.core.trends.spikes import SpikeCheck, SpikeRule, check_spikes
 from triage_app.core.vocabulary import BatchKind
 
 if TYPE_CHECKING:  # the filter is only named: a clean batch's re-stamp loads no filter code
@@ -99,12 +99,28 @@ def per_batch_of(
 
 def spike_checks(batches: tuple[BatchPoint, ...], rule: SpikeRule) -> tuple[SpikeCheck, ...]:
     """The spike rule over the batches' quarantine rates, one check per batch. A reprocess
-    run is left unjudged and out of the others' baselines (BatchPoint.kind)."""
-    judged = [i for i, b in enumerate(batches) if b.kind != BatchKind.REPROCESS]
+    run is left unjudged and out of the others' baselines (BatchPoint.kind). An import from
+    a dead-letter queue or table is all dead letters, so its rate says nothing: it is
+    judged by its count against the imports of the same connector before it (seed 002's
+    monitoring: a dead-letter queue's volume rising drastically)."""
+    judged = [i for i, b in enumerate(batches) if b.kind not in _NOT_BY_RATE]
     out = [SpikeCheck(i, b.rate, None, None, False) for i, b in enumerate(batches)]
     for i, check in zip(judged, rule.check([batches[i].rate for i in judged]), strict=True):
         out[i] = replace(check, index=i)
+    per_source: dict[str, list[int]] = {}
+    for i, b in enumerate(batches):
+        if b.kind == BatchKind.IMPORT:
+            per_source.setdefault(b.transform, []).append(i)
+    for indexes in per_source.values():
+        counts = [float(batches[i].quarantined) for i in indexes]
+        checks = check_spikes(counts, rule.factor, rule.window, min_baseline=1.0)
+        for i, check in zip(indexes, checks, strict=True):
+            out[i] = replace(check, index=i)
     return tuple(out)
+
+
+# Batches the quarantine-rate rule does not judge (see spike_checks).
+_NOT_BY_RATE = (BatchKind.REPROCESS, BatchKind.IMPORT)
 
 
 def batches_json(conn: Connection, rule: SpikeRule | None = None) -> dict[str, Any]:

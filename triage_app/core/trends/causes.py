@@ -19,7 +19,7 @@ from sqlalchemy import Connection, func, select
 
 from triage_app.core.db import DeadLetterCount, signature_texts
 from triage_app.core.trends.spikes import SpikeCheck
-from triage_app.core.vocabulary import CLASSES, ErrorClass, plural
+from triage_app.core.vocabulary import CLASSES, BatchKind, ErrorClass, plural
 
 
 class BatchCounters(Protocol):
@@ -234,7 +234,13 @@ def spike_causes(
     """The cause of each spike among ``batches`` (``BatchPoint``s, oldest first, one check
     each), by batch id; each cause names the batch's largest error groups from the
     summary's cells."""
-    spiking = [i for i, c in enumerate(checks) if c.is_spike]
+    # An import's spike is one of volume, from a pipeline the desk does not run: the
+    # evidence of versions and releases is not the desk's to give (model.Spike says what).
+    spiking = [
+        i
+        for i, c in enumerate(checks)
+        if c.is_spike and getattr(batches[i], "kind", "file") != BatchKind.IMPORT
+    ]
     if not spiking:
         return {}
     tops = _top_groups(conn, [batches[i].batch_id for i in spiking])

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from triage_app.core.clock import iso
 from triage_app.core.trends.causes import SpikeCause
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
-from triage_app.core.vocabulary import plural
+from triage_app.core.vocabulary import BatchKind, plural
 
 if TYPE_CHECKING:  # only named here: a clean batch re-stamps the stats cache with this
     # module (batches.py) and must not load the dead letters' code that counts them
@@ -111,8 +111,25 @@ class Spike:
     def ratio(self) -> float:
         return self.batch.rate / self.baseline if self.baseline else float("inf")
 
+    @property
+    def of_volume(self) -> bool:
+        """An import's spike: judged by how many dead letters it brought, not a rate."""
+        return self.batch.kind == BatchKind.IMPORT
+
+    def _volume(self) -> str:
+        b = self.batch
+        mix = ", ".join(f"{n:,} {c}" for c, n in b.by_class.items() if n)
+        return (
+            f"Dead-letter volume spike from {b.transform.partition(':')[2] or b.transform}: "
+            f"{plural(b.quarantined, 'dead letter')} in import {b.batch_id[:8]} ({mix}), "
+            f"{b.quarantined / max(self.baseline, 1.0):.1f}x the median "
+            f"{self.baseline:,.0f} of the imports before it."
+        )
+
     def message(self) -> str:
         b = self.batch
+        if self.of_volume:
+            return self._volume()
         if self.baseline:
             against = f"{self.ratio:.1f}x the median {self.baseline:.1%} of the batches before it"
         else:  # after clean batches a ratio says nothing ("infx"): the median does
@@ -126,6 +143,8 @@ class Spike:
     def short_message(self) -> str:
         """Two lines for the banner: the batch, its rate against the usual, the verdict."""
         b = self.batch
+        if self.of_volume:
+            return self._volume()
         usual = (
             f"{self.ratio:.1f}x the usual {self.baseline:.1%}"
             if self.baseline
@@ -215,6 +234,7 @@ class Trends:
                     "transform": s.batch.transform,
                     "rate": round(s.batch.rate, 6),
                     "baseline": round(s.baseline, 6),
+                    "of_volume": s.of_volume,
                     "recent": s.newest,
                     "message": s.message(),
                     "cause": None if s.cause is None else s.cause.to_json(),

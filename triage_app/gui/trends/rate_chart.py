@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from triage_app.core.clock import minute
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import ALL, plural
+from triage_app.core.vocabulary import ALL, BatchKind, plural
 from triage_app.gui import style
 from triage_app.gui.trends.base import HEADROOM, TrendChart, bars
 from triage_app.gui.trends.count_axis import EndsAxis
@@ -43,11 +43,16 @@ class RateChart(TrendChart):
         self.batch_axis.set_batches(t.per_batch)
         self.ids = [b.batch_id for b in t.per_batch]
         x = np.arange(len(t.per_batch), dtype=float)
+        # An import (a dead-letter queue's or table's letters) is all dead letters: its
+        # rate says nothing and its spike is one of volume (the failures chart's counts),
+        # so it stands here as an empty place on the batch axis.
+        imported = np.array([b.kind == BatchKind.IMPORT for b in t.per_batch], dtype=bool)
         rate = np.array([b.rate * 100 for b in t.per_batch], dtype=float)
-        spike = np.array([c.is_spike for c in t.checks], dtype=bool)
+        rate[imported] = 0.0
+        spike = np.array([c.is_spike for c in t.checks], dtype=bool) & ~imported
         self.normal.setOpts(x=x[~spike], height=rate[~spike], width=0.8)
         self.spiked.setOpts(x=x[spike], height=rate[spike], width=0.8)
-        judged = [c for c in t.checks if c.threshold is not None]
+        judged = [c for c in t.checks if c.threshold is not None and not imported[c.index]]
         self.threshold.setData(
             np.array([c.index for c in judged], dtype=float),
             np.array([(c.threshold or 0) * 100 for c in judged], dtype=float),
@@ -66,6 +71,11 @@ class RateChart(TrendChart):
             return None
         i = round(x)
         b, c = self.trends.per_batch[i], self.trends.checks[i]
+        if b.kind == BatchKind.IMPORT:
+            return (
+                f"import {b.batch_id[:8]} · {b.source_name} · {minute(b.started_at)}\n"
+                f"{plural(b.quarantined, 'dead letter')} imported (judged by volume)"
+            )
         rule = (
             "too few batches before it to judge"
             if c.threshold is None

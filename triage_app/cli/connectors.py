@@ -1,0 +1,148 @@
+"""``import`` and ``connectors``: dead letters another pipeline made, from a broker's
+dead-letter queue or the pipeline's own dead-letter table (core: ``connectors``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of, whole
+
+# Seed 000's own loader writes its failures to this table, with these columns.
+SEED_000 = "seed-000"
+_MAPPING_KEYS = ("id", "payload", "error", "class", "attempts", "time", "line")
+
+
+def add_commands(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "import",
+        cmd_import,
+        "import the dead letters waiting in a broker's dead-letter queue (amqp://...) or a "
+        "pipeline's own dead-letter table (a database URL and --table), or a kept connector",
+    )
+    sp.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="amqp://user:password@host:port/vhost, a database URL (with --table), or the "
+        "name of a connector imported from before",
+    )
+    sp.add_argument("--queue", metavar="NAME", help="the dead-letter queue (amqp://)")
+    sp.add_argument("--table", metavar="NAME", help="the dead-letter table (a database URL)")
+    sp.add_argument(
+        "--map",
+        metavar="MAPPING",
+        default=None,
+        help=f"the table's columns: `{SEED_000}` (seed 000's dead_letter: id=dl_id, "
+        "payload=payload, error=galat, class=kelas, attempts=percobaan, line=baris) or "
+        "KEY=COLUMN,... with keys id, payload (required), error, class, attempts, time, line",
+    )
+    sp.add_argument(
+        "--sink-table",
+        metavar="NAME",
+        help="the table a re-drive --to original writes the transformed rows to (the "
+        "seed's pesanan)",
+    )
+    sp.add_argument(
+        "--after-load",
+        default="keep",
+        metavar="WHAT",
+        help="what a re-drive does to the source row once its row is written: keep "
+        "(default), delete (as seed 000's retry_dead_letter does), or mark:COLUMN",
+    )
+    sp.add_argument("--name", metavar="NAME", help="the connector's name (default: the queue's)")
+    sp.add_argument(
+        "--limit", type=whole(1), metavar="N", help="at most N dead letters (default: all waiting)"
+    )
+
+    sp = command(subparsers, "connectors", cmd_connectors, "list the connectors imported from")
+
+
+def _mapping(text: str | None) -> dict[str, Any]:
+    from triage_app.core.errors import TriageError
+
+    if text is None or text == SEED_000:
+        return {
+            "id": "dl_id",
+            "payload": "payload",
+            "error": "galat",
+            "class": "kelas",
+            "attempts": "percobaan",
+            "time": None,
+            "line": "baris",
+        }
+    out: dict[str, Any] = dict.fromkeys(_MAPPING_KEYS)
+    for part in text.split(","):
+        key, sep, column = part.partition("=")
+        key, column = key.strip(), column.strip()
+        if not sep or key not in _MAPPING_KEYS or not column:
+            raise TriageError(
+                f"--map: {for_terminal(part.strip())[:60]!r} is not KEY=COLUMN with a key of "
+                f"{', '.join(_MAPPING_KEYS)}"
+            )
+        out[key] = column
+    if not out["id"] or not out["payload"]:
+        raise TriageError("--map: name the table's id and payload columns (id=..., payload=...)")
+    return out
+
+
+def _connector(ws: Any, args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The connector SOURCE names (kept now if new), and the URL typed (with its password)."""
+    from triage_app.core.connectors import AMQP, TABLE, connector_named, keep_connector
+    from triage_app.core.errors import TriageError
+
+    source = args.source
+    if source.startswith(("amqp://", "amqps://")):
+        if not args.queue:
+            raise TriageError("import: say which dead-letter queue: --queue NAME")
+        return keep_connector(ws, AMQP, source, {"queue": args.queue}, name=args.name), source
+    if "://" in source:
+        if not args.table:
+            raise TriageError("import: say which dead-letter table: --table NAME")
+        options: dict[str, Any] = {"table": args.table, "columns": _mapping(args.map)}
+        after = args.after_load
+        if after not in ("keep", "delete") and not after.startswith("mark:"):
+            raise TriageError("--after-load: keep, delete or mark:COLUMN")
+        if args.sink_table:
+            options["sink"] = {"table": args.sink_table, "after_load": after}
+        return keep_connector(ws, TABLE, source, options, name=args.name), source
+    if args.queue or args.table:
+        raise TriageError(
+            "import: --queue and --table come with a URL; a kept connector knows its own"
+        )
+    return connector_named(ws, source), None
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from triage_app.core.jobs import ImportJob
+
+    with open_workspace_of(args) as ws:
+        connector, url = _connector(ws, args)
+        s = ImportJob(connector.name, url, args.limit).run(ws)
+    emit(s.to_json(), args.json, lambda: for_terminal(s.describe()))
+    return 1 if s.stopped else 0
+
+
+def cmd_connectors(args: argparse.Namespace) -> int:
+    from triage_app.core.connectors import list_connectors
+    from triage_app.core.db import redact_url
+
+    with open_workspace_of(args, create=False) as ws:
+        found = list_connectors(ws)
+    data = [
+        {
+            "name": c.name,
+            "kind": c.kind,
+            "address": redact_url(c.address),
+            "options": dict(c.options),
+        }
+        for c in found
+    ]
+
+    def text() -> str:
+        if not found:
+            return "no connectors: `triage-app import amqp://... --queue NAME` adds one"
+        return "\n".join(for_terminal(c.describe()) for c in found)
+
+    emit(data, args.json, text)
+    return 0
