@@ -42,7 +42,7 @@ def test_redrive_takes_ids_positionally_and_by_id(ws: list[str]) -> None:
         (
             ["redrive", "--transform", "pesanan@2"],
             "triage-app: redrive: name dead letters by id, or by --all-open or --class or "
-            "--batch\n",
+            "--batch or --source\n",
         ),
         (
             ["redrive", "2", "--all-open", "--transform", "pesanan@2"],
