@@ -30,9 +30,10 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest
 
 # The inner loop: the suite without the tests marked slow (over 5 s each: real processes
-# racing, kill points, packaging) or postgres. `make test` stays the whole suite.
+# racing, kill points, packaging) or needing a server (postgres, mariadb). `make test`
+# stays the whole suite.
 test-fast: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest -m "not slow and not postgres"
+	QT_QPA_PLATFORM=offscreen $(PYTHON) -m pytest -m "not slow and not postgres and not mariadb"
 
 # The GUI suite RUNS times in a row with both cores kept busy by two spinning processes, each
 # ended by timeout after LOAD_SECONDS at most (and killed here when the runs are done): the
