@@ -8,9 +8,8 @@ from typing import Any
 
 from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of, whole
 
-# Seed 000's own loader writes its failures to this table, with these columns.
+# --map's name for seed 000's own dead_letter table (connectors.SEED_000).
 SEED_000 = "seed-000"
-_MAPPING_KEYS = ("id", "payload", "error", "class", "attempts", "time", "line")
 
 
 def add_commands(subparsers: Subparsers) -> None:
@@ -59,26 +58,19 @@ def add_commands(subparsers: Subparsers) -> None:
 
 
 def _mapping(text: str | None) -> dict[str, Any]:
+    from triage_app.core.connectors import MAPPING_FIELDS, SEED_000
     from triage_app.core.errors import TriageError
 
-    if text is None or text == SEED_000:
-        return {
-            "id": "dl_id",
-            "payload": "payload",
-            "error": "galat",
-            "class": "kelas",
-            "attempts": "percobaan",
-            "time": None,
-            "line": "baris",
-        }
-    out: dict[str, Any] = dict.fromkeys(_MAPPING_KEYS)
+    if text is None or text == "seed-000":
+        return dict(SEED_000["columns"])
+    out: dict[str, Any] = dict.fromkeys(MAPPING_FIELDS)
     for part in text.split(","):
         key, sep, column = part.partition("=")
         key, column = key.strip(), column.strip()
-        if not sep or key not in _MAPPING_KEYS or not column:
+        if not sep or key not in MAPPING_FIELDS or not column:
             raise TriageError(
                 f"--map: {for_terminal(part.strip())[:60]!r} is not KEY=COLUMN with a key of "
-                f"{', '.join(_MAPPING_KEYS)}"
+                f"{', '.join(MAPPING_FIELDS)}"
             )
         out[key] = column
     if not out["id"] or not out["payload"]:

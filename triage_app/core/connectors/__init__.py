@@ -17,6 +17,8 @@ from triage_app.core.connectors.shown_sources import batch_sources
 from triage_app.core.connectors.stored import (
     AMQP,
     KINDS,
+    MAPPING_FIELDS,
+    SEED_000,
     TABLE,
     Connector,
     connector_named,
@@ -27,6 +29,8 @@ from triage_app.core.connectors.stored import (
 __all__ = [
     "AMQP",
     "KINDS",
+    "MAPPING_FIELDS",
+    "SEED_000",
     "TABLE",
     "Connector",
     "DeadLetterSource",

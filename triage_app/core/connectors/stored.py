@@ -31,6 +31,21 @@ AMQP = "amqp"
 TABLE = "table"
 KINDS = (AMQP, TABLE)
 NAME_LENGTH = 200  # the store's column
+# What a table connector's mapping names: the table's column for each (id and payload
+# required), and the sample mapping, seed 000's own dead_letter table.
+MAPPING_FIELDS = ("id", "payload", "error", "class", "attempts", "time", "line")
+SEED_000: dict[str, Any] = {
+    "table": "dead_letter",
+    "columns": {
+        "id": "dl_id",
+        "payload": "payload",
+        "error": "galat",
+        "class": "kelas",
+        "attempts": "percobaan",
+        "time": None,
+        "line": "baris",
+    },
+}
 
 
 @dataclass(frozen=True)

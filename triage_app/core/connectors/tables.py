@@ -62,6 +62,7 @@ from sqlalchemy.exc import (
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.connectors.letters import OutsideLetter
 from triage_app.core.connectors.origins import OriginInfo
+from triage_app.core.connectors.stored import MAPPING_FIELDS, SEED_000
 from triage_app.core.db import (
     complete_url,
     recall_password,
@@ -75,20 +76,9 @@ from triage_app.core.retry import is_transient
 from triage_app.core.transforms import Transform
 
 # Seed 000's loader: its dead_letter table, column by column (document 000).
-SEED_MAPPING: dict[str, Any] = {
-    "table": "dead_letter",
-    "columns": {
-        "id": "dl_id",
-        "payload": "payload",
-        "error": "galat",
-        "class": "kelas",
-        "attempts": "percobaan",
-        "time": None,
-        "line": "baris",
-    },
-}
+SEED_MAPPING = SEED_000  # the sample mapping: seed 000's own dead_letter table
 
-FIELDS = ("id", "payload", "error", "class", "attempts", "time", "line")
+FIELDS = MAPPING_FIELDS
 REQUIRED = ("id", "payload")
 KEEP, DELETE, MARK = "keep", "delete", "mark:"
 EVIDENCE_TABLE = "dead_letter_table"  # the evidence's key for the table a row came from
