@@ -184,3 +184,25 @@ def test_an_import_reconciles(place: dict[str, Any]) -> None:
         redrive(ws, None, where=DeadLetterFilter(), sink=ListSink())
         r = reconcile(ws, s.batch_id)
         assert r.ok, r.problems
+
+
+def test_a_connectors_password_is_in_the_keyring_never_in_the_store(workspace: Any) -> None:
+    from tests.support.keyrings import MemoryKeyring, installed
+    from triage_app.core.connectors import connector_named
+    from triage_app.core.db import Connector as ConnectorRow
+
+    with installed(MemoryKeyring()) as ring:
+        c = keep_connector(
+            workspace, "amqp", "amqp://steward:s3cret-pw@mq.example:5672/%2F", {"queue": "q"}
+        )
+        assert "s3cret-pw" not in c.address and "***" in c.address
+        assert list(ring.items.values()) == ["s3cret-pw"]  # type: ignore[attr-defined]
+        again = connector_named(workspace, "q")
+        assert "s3cret-pw" in again.url()  # what it connects with, from the keyring
+        with workspace.store.connect() as conn:
+            stored = conn.execute(select(ConnectorRow.__table__)).all()
+        assert "s3cret-pw" not in repr(stored)
+    # A desk without that keyring entry connects without a password (or is given one).
+    assert "s3cret-pw" not in connector_named(workspace, "q").url()
+    typed = "amqp://steward:typed@mq.example:5672/%2F"
+    assert connector_named(workspace, "q").url(typed) == typed
