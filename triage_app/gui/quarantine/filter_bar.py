@@ -1,6 +1,6 @@
-"""The filter row above the quarantine table: class, status, batch, transform, the error
-group's owner and tag, attempts, search. It only builds a ``DeadLetterFilter``; the model
-runs it in SQL."""
+"""The filter row above the quarantine table: class, status, batch, source (once the store
+has connectors), transform, the error group's owner and tag, attempts, search. It only
+builds a ``DeadLetterFilter``; the model runs it in SQL."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.batch import BatchInfo
-from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.deadletters import FILES, DeadLetterFilter
 from triage_app.core.vocabulary import ALL, CLASSES, Status, plural
 from triage_app.gui import pickers, style
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
@@ -38,6 +38,8 @@ STATUS_CHOICES = (
     ("Discarded", Status.DISCARDED.value),
     ("All", ALL),
 )
+# The source picker's first choices: every source, and the desk's own batches (files).
+SOURCE_CHOICES: tuple[tuple[str, str | None], ...] = (("All sources", None), ("Files", FILES))
 SEARCH_DEBOUNCE_MS = 300
 PAIR_SPACING = 3
 
@@ -63,6 +65,10 @@ class FilterBar(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.batch_combo.addItem("all", None)
+        # Where the rows came from: the desk's files, or a connector (a dead-letter queue
+        # or table imported from). Shown once the store has a connector (``set_sources``).
+        self.source_combo = QComboBox(objectName="sourceFilter")
+        self.source_combo.setToolTip("Only the rows imported from this queue or table, or files")
         self.transform_combo = QComboBox(objectName="transformFilter")
         self.transform_combo.addItem("all", None)
         # The team backlog (issue 13): the rows of the error groups someone owns or tagged.
@@ -71,6 +77,7 @@ class FilterBar(QWidget):
         self.tag_combo = QComboBox(objectName="tagFilter")
         self.tag_combo.setToolTip("Only the rows of the error groups tagged so")
         self.set_team([], [])
+        self.source_label = QLabel("Source")
         self.attempts_spin = QSpinBox(objectName="attemptsFilter", minimum=1, maximum=999)
         self.attempts_spin.setPrefix("≥ ")
         self.attempts_spin.setToolTip("Only dead letters that failed at least this often")
@@ -86,12 +93,13 @@ class FilterBar(QWidget):
             ("Class", self.class_combo, "Class filter"),
             ("Status", self.status_combo, "Status filter"),
             ("Batch", self.batch_combo, "Batch filter"),
+            (self.source_label, self.source_combo, "Source filter"),
             ("Transform", self.transform_combo, "Transform filter"),
             ("Owner", self.owner_combo, "Owner filter"),
             ("Tag", self.tag_combo, "Tag filter"),
             ("Attempts", self.attempts_spin, "Minimum attempts filter"),
         ):
-            shown = QLabel(label)
+            shown = label if isinstance(label, QLabel) else QLabel(label)
             shown.setBuddy(widget)
             widget.setAccessibleName(name)
             # Each label close to its picker, the pairs apart: read as pairs, and narrow
@@ -101,6 +109,7 @@ class FilterBar(QWidget):
             pair.addWidget(shown)
             pair.addWidget(widget)
             h.addLayout(pair)
+        self.set_sources([])
         self.search.setAccessibleName("Search dead letters")
         h.addWidget(self.search, 1)
         # A narrowing the pickers cannot show (a day, an exact attempt count, an error
@@ -122,6 +131,7 @@ class FilterBar(QWidget):
         self.class_combo.currentIndexChanged.connect(self._emit)
         self.status_combo.currentIndexChanged.connect(self._emit)
         self.batch_combo.currentIndexChanged.connect(self._emit)
+        self.source_combo.currentIndexChanged.connect(self._emit)
         self.transform_combo.currentIndexChanged.connect(self._emit)
         self.owner_combo.currentIndexChanged.connect(self._emit)
         self.tag_combo.currentIndexChanged.connect(self._emit)
@@ -136,6 +146,7 @@ class FilterBar(QWidget):
             self.class_combo,
             self.status_combo,
             self.batch_combo,
+            self.source_combo,
             self.transform_combo,
             self.owner_combo,
             self.tag_combo,
@@ -151,6 +162,7 @@ class FilterBar(QWidget):
             error_class=self.class_combo.currentData(),
             status=self.status_combo.currentData() or Status.OPEN,
             batch_id=self.batch_combo.currentData(),
+            source=self.source_combo.currentData(),
             transform=self.transform_combo.currentData(),
             owner=self.owner_combo.currentData(),
             tag=self.tag_combo.currentData(),
@@ -220,6 +232,14 @@ class FilterBar(QWidget):
         pickers.refill(self.owner_combo, [*OWNER_CHOICES, *((n, n) for n in owners)])
         pickers.refill(self.tag_combo, [*TAG_CHOICES, *((t, t) for t in tags)])
 
+    def set_sources(self, connectors: Sequence[str]) -> None:
+        """Offer every source: files and each connector by name, keeping the current
+        choice. Without connectors the picker is hidden: files are the only source."""
+        pickers.refill(self.source_combo, [*SOURCE_CHOICES, *((n, n) for n in connectors)])
+        shown = bool(connectors) or self.source_combo.currentData() is not None
+        for w in (self.source_label, self.source_combo):
+            w.setVisible(shown)
+
     def set_transforms(self, refs: Sequence[str]) -> None:
         current = self.transform_combo.currentData()
         self.transform_combo.blockSignals(True)
@@ -250,6 +270,7 @@ class FilterBar(QWidget):
         self.class_combo.setCurrentIndex(0)
         self.status_combo.setCurrentIndex(self.status_combo.findData(ALL))
         self.batch_combo.setCurrentIndex(0)
+        self.source_combo.setCurrentIndex(0)
         self.transform_combo.setCurrentIndex(0)
         self.owner_combo.setCurrentIndex(0)
         self.tag_combo.setCurrentIndex(0)

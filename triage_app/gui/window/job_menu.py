@@ -1,8 +1,9 @@
 """The window's long work, as the menus, the buttons, Trends and the table's menu ask for
 it: each job dialog opened on the workspace (Run batch, Suspect a version, Re-drive, Fix
-rows, Discard, Change-sets, Retention), an error group's change, and exports. A job
-dialog's result that changed the store comes back through one slot, ``finished``, which
-shows core's sentence for it (``describe()``) and reads the store again.
+rows, Discard, Change-sets, Retention, Connect a queue and Attach a dead-letter table), an
+error group's change, and exports. A job dialog's result that changed the store comes back
+through one slot, ``finished``, which shows core's sentence for it (``describe()``) and
+reads the store again.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from triage_app.core.connectors import AMQP, TABLE
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     ErrorGroup,
@@ -25,6 +27,7 @@ from triage_app.core.transforms import Registry
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui.dialogs.batch_dialog import BatchDialog
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
+from triage_app.gui.dialogs.connector_dialog import ConnectorDialog
 from triage_app.gui.dialogs.discard_dialog import DiscardDialog
 from triage_app.gui.dialogs.fix_dialog import FixDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog
@@ -57,6 +60,8 @@ class JobMenu(QObject):
             (m.batch_action, self.run_batch),
             (m.reprocess_action, self.suspect_version),
             (m.redrive_action, self.redrive),
+            (m.connect_queue_action, partial(self.import_letters, AMQP)),
+            (m.attach_table_action, partial(self.import_letters, TABLE)),
             (m.fix_action, self.fix_rows),
             (m.load_whole_action, self.load_whole_batch),
             (m.change_sets_action, self.show_change_sets),
@@ -131,6 +136,16 @@ class JobMenu(QObject):
             parent=w,
         )
         self._show(dialog, "redriveDialog")
+
+    def import_letters(self, kind: str, _checked: bool = False) -> None:
+        """File > Connect a queue… / Attach a dead-letter table…: a connector kept and its
+        letters imported; the kept ones follow the store while the dialog is open."""
+        w = self.window
+        if w.config is None:
+            return
+        dialog = ConnectorDialog(w.start_job, w.connectors, w, kind=kind)
+        w.connectorsChanged.connect(dialog.set_connectors)
+        self._show(dialog, "connectorDialog")
 
     @Slot()
     def load_whole_batch(self) -> None:

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.batch import BatchInfo, list_batches
+from triage_app.core.connectors import Connector, list_connectors
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config
 from triage_app.core.deadletters import (
     DeadLetterFilter,
@@ -78,6 +79,8 @@ def _batches(ws: Workspace) -> list[BatchInfo]:
 
 
 class MainWindow(QMainWindow):
+    connectorsChanged = Signal(list)  # the store's connectors, read again
+
     def __init__(self, config: WorkspaceConfig | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -89,6 +92,7 @@ class MainWindow(QMainWindow):
         self.queries: QueryThread | None = None
         self.batches: list[BatchInfo] = []
         self.team: tuple[list[str], list[str]] = ([], [])  # owners and tags in use
+        self.connectors: list[Connector] = []  # the queues and tables imported from
         self._dialogs: list[QWidget] = []
 
         self.model = DeadLetterTableModel(self)
@@ -277,6 +281,7 @@ class MainWindow(QMainWindow):
         self.trends.close_workspace()
         self.audit.close_workspace()
         self.spike_banner.show_spike(None)
+        self._on_connectors([])
         self.model.set_workspace(None)
         if self.ws is not None:
             self.ws.close()
@@ -300,10 +305,22 @@ class MainWindow(QMainWindow):
             self.queries.submit(fn, on_done, on_failed, key="pages")
 
     def load_batches(self) -> None:
-        """The batch and transform pickers' choices, and the owners and tags in use."""
+        """The batch, source and transform pickers' choices, and the owners and tags in
+        use."""
         if self.queries is not None:
             self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
             self.queries.submit(team_labels, self._on_team, self.show_message, key="team")
+            self.queries.submit(
+                list_connectors, self._on_connectors, self.show_message, key="connectors"
+            )
+
+    def _on_connectors(self, connectors: list[Connector]) -> None:
+        """The store's connectors: the Source picker and column are there once it has one."""
+        self.connectors = connectors
+        self.filter_bar.set_sources([c.name for c in connectors])
+        self.table.show_sources(bool(connectors))
+        self._update_actions()
+        self.connectorsChanged.emit(connectors)
 
     def _on_team(self, labels: tuple[list[str], list[str]]) -> None:
         self.team = labels

@@ -30,6 +30,15 @@ class MenuBar(QMenuBar):
         keys = QKeySequence.StandardKey
         self.open_action = a("&Open workspace…", keys.Open)
         self.connect_action = a("&Connect to databases…")
+        # Dead letters another pipeline made (issue 26): a broker's dead-letter queue, or a
+        # pipeline's own dead-letter table, imported into the open workspace.
+        self.connect_queue_action = a(
+            "Connect a q&ueue…", tip="Import the dead letters of a RabbitMQ dead-letter queue"
+        )
+        self.attach_table_action = a(
+            "Attach a dead-letter &table…",
+            tip="Import the dead letters a pipeline keeps in a table of its own",
+        )
         self.export_selection_action = a("Export &selection…", "Ctrl+E", "Export the selected rows")
         self.export_filter_action = a(
             "Export &filter…", "Ctrl+Shift+E", "Export every matching row"
@@ -80,6 +89,8 @@ class MenuBar(QMenuBar):
         file_menu = self.addMenu("&File")
         file_menu.addAction(self.open_action)
         file_menu.addAction(self.connect_action)
+        file_menu.addAction(self.connect_queue_action)
+        file_menu.addAction(self.attach_table_action)
         self.recent_menu = file_menu.addMenu("Recent &workspaces")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addSeparator()
@@ -118,6 +129,8 @@ class MenuBar(QMenuBar):
     def enable_for(self, *, workspace: bool, selection: bool) -> None:
         """The actions that need an open workspace, and those that need selected rows."""
         for action in (
+            self.connect_queue_action,
+            self.attach_table_action,
             self.batch_action,
             self.reprocess_action,
             self.refresh_action,
