@@ -55,6 +55,7 @@ def test_a_queue_imported_shows_in_the_table_with_its_source(
     # Before any connector: one source, no Source column or picker to spend room on.
     assert window.table.horizontalHeader().isSectionHidden(COL_SOURCE)
     assert window.filter_bar.source_combo.isHidden()
+    assert not window.menu.redrive_source_action.isEnabled()
 
     source = MemorySource(letters(5))
     opened = serve(monkeypatch, lambda: source)
@@ -84,6 +85,7 @@ def test_a_queue_imported_shows_in_the_table_with_its_source(
     qtbot.waitUntil(lambda: window.model.total() == DEMO_ROWS + 5)
     qtbot.waitUntil(lambda: not window.table.horizontalHeader().isSectionHidden(COL_SOURCE))
     assert _sources_shown(window) == {DEMO_SOURCE: DEMO_ROWS, "orders.dlq": 5}
+    assert window.menu.redrive_source_action.isEnabled()
     # The kept connector is listed in the open dialog, ready to import from again.
     qtbot.waitUntil(lambda: dialog.kept.count() == 1)
     assert dialog.kept.item(0).text().startswith("orders.dlq (amqp orders.dlq at amqp://")

@@ -1,9 +1,9 @@
 """The window's long work, as the menus, the buttons, Trends and the table's menu ask for
-it: each job dialog opened on the workspace (Run batch, Suspect a version, Re-drive, Fix
-rows, Discard, Change-sets, Retention, Connect a queue and Attach a dead-letter table), an
-error group's change, and exports. A job dialog's result that changed the store comes back
-through one slot, ``finished``, which shows core's sentence for it (``describe()``) and
-reads the store again.
+it: each job dialog opened on the workspace (Run batch, Suspect a version, Re-drive and
+Re-drive to the source, Fix rows, Discard, Change-sets, Retention, Connect a queue and
+Attach a dead-letter table), an error group's change, and exports. A job dialog's result
+that changed the store comes back through one slot, ``finished``, which shows core's
+sentence for it (``describe()``) and reads the store again.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ class JobMenu(QObject):
             (m.batch_action, self.run_batch),
             (m.reprocess_action, self.suspect_version),
             (m.redrive_action, self.redrive),
+            (m.redrive_source_action, self.redrive_to_source),
             (m.connect_queue_action, partial(self.import_letters, AMQP)),
             (m.attach_table_action, partial(self.import_letters, TABLE)),
             (m.fix_action, self.fix_rows),
@@ -125,17 +126,45 @@ class JobMenu(QObject):
             # A re-drive runs the stored payloads, not what the editor holds.
             w.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
 
-    def _redrive(self) -> None:
+    @Slot()
+    def redrive_to_source(self) -> None:
+        """Re-drive > Re-drive to the source…: the Re-drive dialog, its destination where
+        each imported dead letter came from."""
+        w = self.window
+        if w.config is not None:
+            w.unsaved_edit.then(
+                "re-driving (a re-drive uses stored payloads)", partial(self._redrive, True)
+            )
+
+    def _redrive(self, to_source: bool | None = None) -> None:
+        """``to_source``: where the dialog's destination starts (None: where the rows came
+        from when the table shows imported ones, else the warehouse)."""
         w = self.window
         if w.config is None:
             return
+        if to_source is None:
+            to_source = self._imported_in_view()
         dialog = RedriveDialog(
             w.start_job,
             w.scope,
             transforms_in_use=w.transforms_in_use(),
             parent=w,
+            connectors=w.connectors,
+            to_source=to_source,
         )
         self._show(dialog, "redriveDialog")
+
+    def _imported_in_view(self) -> bool:
+        """The table shows imported dead letters: its source filter names a connector, or
+        the current row came from one."""
+        w = self.window
+        names = {c.name for c in w.connectors}
+        if not names:
+            return False
+        if w.model.filter.source in names:
+            return True
+        row = w.table.current_row()
+        return row is not None and w.model.source_of(row.batch_id) in names
 
     def import_letters(self, kind: str, _checked: bool = False) -> None:
         """File > Connect a queue… / Attach a dead-letter table…: a connector kept and its

@@ -510,13 +510,15 @@ class MainWindow(QMainWindow):
         has_sel = has_ws and self.selected_count() > 0
         for button in (self.run_batch_button, self.refresh_button, self.redrive_button):
             button.setEnabled(has_ws)
-        self.menu.enable_for(workspace=has_ws, selection=has_sel)
+        self.menu.enable_for(workspace=has_ws, selection=has_sel, connectors=bool(self.connectors))
         self.row_actions.set_enabled(has_sel)
         self.row_actions.discard_action.setEnabled(has_ws)  # the filter's rows, too
 
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)
         menu.addAction(self.menu.redrive_action)
+        if self.connectors:
+            menu.addAction(self.menu.redrive_source_action)
         menu.addAction(self.menu.fix_action)
         menu.addAction(self.menu.load_whole_action)
         menu.addSeparator()

@@ -50,6 +50,10 @@ class MenuBar(QMenuBar):
             tip="Run the rows a transform version wrote through a fixed one: check, then apply",
         )
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
+        self.redrive_source_action = a(
+            "Re-drive to the &source…",
+            tip="Send imported dead letters back where they came from: their queue or table",
+        )
         self.fix_action = a(
             "Fi&x rows…", "Ctrl+Shift+F", "Fix many dead letters at once, as one change-set"
         )
@@ -104,6 +108,7 @@ class MenuBar(QMenuBar):
         batch_menu.addAction(self.reprocess_action)
         redrive_menu = self.addMenu("&Re-drive")
         redrive_menu.addAction(self.redrive_action)
+        redrive_menu.addAction(self.redrive_source_action)
         redrive_menu.addAction(self.fix_action)
         redrive_menu.addAction(self.load_whole_action)
         redrive_menu.addSeparator()
@@ -126,8 +131,9 @@ class MenuBar(QMenuBar):
         help_menu.addAction(self.about_qt_action)
         help_menu.addAction(self.about_action)
 
-    def enable_for(self, *, workspace: bool, selection: bool) -> None:
-        """The actions that need an open workspace, and those that need selected rows."""
+    def enable_for(self, *, workspace: bool, selection: bool, connectors: bool = False) -> None:
+        """The actions that need an open workspace, those that need selected rows, and
+        those that need a connector kept in the store."""
         for action in (
             self.connect_queue_action,
             self.attach_table_action,
@@ -143,6 +149,7 @@ class MenuBar(QMenuBar):
         ):
             action.setEnabled(workspace)
         self.export_selection_action.setEnabled(selection)
+        self.redrive_source_action.setEnabled(workspace and connectors)
 
     def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:
         action = QAction(text, self._window)
