@@ -107,8 +107,9 @@ class ConnectorDialog(JobDialog):
     ) -> None:
         super().__init__(start_job, parent, name="import")
         self.setWindowTitle("Import dead letters")
-        self.resize(dialog_size(self.screen().availableGeometry(), QSize(760, 640)))
+        self.resize(dialog_size(self.screen().availableGeometry(), QSize(760, 560)))
         self._connectors: dict[str, Connector] = {}
+        self._imported: str | None = None  # the connector of the last import, to choose
 
         # The connectors kept already: one double-click imports from one again.
         self.kept = QListWidget(objectName="keptConnectors")
@@ -130,7 +131,9 @@ class ConnectorDialog(JobDialog):
         self.tabs.setCurrentIndex(1 if kind == TABLE else 0)
 
         self.name = _line(
-            "connectorName", "Connector name", placeholder="the queue's or table's name"
+            "connectorName",
+            "Connector name",
+            placeholder="optional: the queue's or table's name",
         )
         self.name.setToolTip("The name the team knows it by: the Source column and filter")
         self.limit = QSpinBox(objectName="importLimit", minimum=0, maximum=100_000_000)
@@ -138,6 +141,7 @@ class ConnectorDialog(JobDialog):
         self.limit.setSuffix(" letters")
         self.limit.setSingleStep(1000)
         self.limit.setAccessibleName("Import at most this many letters (0: all waiting)")
+        self.limit.setMaximumWidth(self.fontMetrics().horizontalAdvance("100,000,000 letters") + 40)
         self.no_keyring = keyring_unavailable()
         # Where the password goes, or, without a keyring, that it is typed each time.
         why = (
@@ -182,6 +186,12 @@ class ConnectorDialog(JobDialog):
         v.addWidget(self.summary)
         v.addWidget(self.buttons)
         self.set_connectors(connectors)
+        # A kept one of the kind asked for, chosen: importing again is one click.
+        for row in range(self.kept.count()):
+            c = self._connectors.get(self.kept.item(row).data(Qt.ItemDataRole.UserRole))
+            if c is not None and c.kind == kind:
+                self.kept.setCurrentRow(row)
+                break
 
     # -- the forms ------------------------------------------------------------------------
     def _queue_tab(self) -> QWidget:
@@ -228,7 +238,7 @@ class ConnectorDialog(JobDialog):
         self.after_mark = QRadioButton("mark it in column", objectName="afterMark")
         self.after = QButtonGroup(self)
         for button in (self.after_keep, self.after_delete, self.after_mark):
-            button.setAccessibleName("After a row is re-driven, its dead-letter row")
+            button.setAccessibleName("Once its row is loaded, the dead-letter table's row")
             self.after.addButton(button)
         self.mark_column = _line("markColumn", "Column marked after loading", "", "resolved_at")
         self.mark_column.setEnabled(False)
@@ -243,8 +253,8 @@ class ConnectorDialog(JobDialog):
         form.addRow("    password", self.table_password)
         form.addRow("Dead-letter table", self.table_name)
         form.addRow("Columns", grid)
-        form.addRow("Re-drive writes to", self.sink_table)
-        form.addRow("then its dead-letter row:", after)
+        form.addRow("Re-drive loads into", self.sink_table)
+        form.addRow("then the source row:", after)
         return tab
 
     def options(self) -> dict[str, Any]:
@@ -302,6 +312,8 @@ class ConnectorDialog(JobDialog):
         """The connectors kept in the store, newest read; the chosen one stays chosen."""
         current = self.kept.currentItem()
         chosen = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
+        # After an import its connector is the one chosen (the form shows it already).
+        chosen, self._imported = self._imported or chosen, None
         self._connectors = {c.name: c for c in connectors}
         self.kept.blockSignals(True)
         self.kept.clear()
@@ -413,6 +425,7 @@ class ConnectorDialog(JobDialog):
         super().say_progress(html.escape(text, quote=False))
 
     def finished_job(self, result: ImportSummary) -> None:
+        self._imported = result.connector
         self.summary.setText(html.escape(result.describe(), quote=False))
         self.jobFinished.emit(result)
 

@@ -20,7 +20,7 @@ from triage_app.gui.quarantine.model import (
 )
 
 # Widths of the columns but the error's, which takes the rest.
-_WIDTHS = (72, 64, 300, 64, 70, 116, 84, 140)  # batch, class, (error), attempts … source
+_WIDTHS = (72, 64, 300, 64, 70, 116, 84, 104)  # batch, class, (error), attempts … source
 # The error is what a steward reads first: on a narrow screen (a laptop, the detail pane
 # open beside the table) it keeps this much and the table scrolls sideways instead.
 MIN_ERROR_WIDTH = 220

@@ -146,6 +146,10 @@ class MainWindow(QMainWindow):
         ):
             button_keys(b, tip, action.shortcut())  # the menu action's keys do the same
             top.addWidget(b)
+        # Where the rows came from, once the store has connectors: here, where there is
+        # room; the filter row below fills a 1280-pixel laptop already.
+        top.addSpacing(16)
+        top.addWidget(self.filter_bar.source_box)
         top.addStretch(1)
         self.workspace_label = QLabel(objectName="workspaceLabel")
         self.workspace_label.setStyleSheet(f"color: {style.SECONDARY}")
@@ -387,7 +391,7 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def _on_tab_changed(self, _index: int) -> None:
         # The dead-letter filters narrow the table and Trends; the audit trail has its own.
-        self.filter_bar.setVisible(self.tabs.currentWidget() is not self.audit)
+        self.filter_bar.show_with_filters(self.tabs.currentWidget() is not self.audit)
 
     @Slot(int)
     def show_dead_letter(self, dl_id: int) -> None:
