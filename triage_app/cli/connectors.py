@@ -78,16 +78,18 @@ def _mapping(text: str | None) -> dict[str, Any]:
     return out
 
 
-def _connector(ws: Any, args: argparse.Namespace) -> tuple[Any, str | None]:
-    """The connector SOURCE names (kept now if new), and the URL typed (with its password)."""
-    from triage_app.core.connectors import AMQP, TABLE, connector_named, keep_connector
+def _import_job(args: argparse.Namespace) -> Any:
+    """The import SOURCE names: a new queue or table (kept as a connector once it opens),
+    or a connector kept by name."""
+    from triage_app.core.connectors import AMQP, TABLE
     from triage_app.core.errors import TriageError
+    from triage_app.core.jobs import ImportJob
 
     source = args.source
     if source.startswith(("amqp://", "amqps://")):
         if not args.queue:
             raise TriageError("import: say which dead-letter queue: --queue NAME")
-        return keep_connector(ws, AMQP, source, {"queue": args.queue}, name=args.name), source
+        return ImportJob(AMQP, source, {"queue": args.queue}, args.name, args.limit)
     if "://" in source:
         if not args.table:
             raise TriageError("import: say which dead-letter table: --table NAME")
@@ -97,20 +99,18 @@ def _connector(ws: Any, args: argparse.Namespace) -> tuple[Any, str | None]:
             raise TriageError("--after-load: keep, delete or mark:COLUMN")
         if args.sink_table:
             options["sink"] = {"table": args.sink_table, "after_load": after}
-        return keep_connector(ws, TABLE, source, options, name=args.name), source
+        return ImportJob(TABLE, source, options, args.name, args.limit)
     if args.queue or args.table:
         raise TriageError(
             "import: --queue and --table come with a URL; a kept connector knows its own"
         )
-    return connector_named(ws, source), None
+    return ImportJob(limit=args.limit, kept=source)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from triage_app.core.jobs import ImportJob
-
+    job = _import_job(args)
     with open_workspace_of(args) as ws:
-        connector, url = _connector(ws, args)
-        s = ImportJob(connector.name, url, args.limit).run(ws)
+        s = job.run(ws)
     emit(s.to_json(), args.json, lambda: for_terminal(s.describe()))
     return 1 if s.stopped else 0
 

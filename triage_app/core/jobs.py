@@ -8,7 +8,7 @@ both (warming the stats cache after a batch or a re-drive), is done here, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -23,7 +23,7 @@ from triage_app.core.vocabulary import plural
 # demo and verify cost every start some 30 ms, and `triage-app run` of a file loaded
 # already needs none of them (a new batch, only what warming the stats cache uses).
 if TYPE_CHECKING:
-    from triage_app.core.connectors import ImportSummary
+    from triage_app.core.connectors import Connector, DeadLetterSource, ImportSummary
     from triage_app.core.deadletters import (
         ChangePreview,
         ChangeReport,
@@ -39,9 +39,10 @@ if TYPE_CHECKING:
         RedriveSummary,
         RowChange,
         SeenRows,
+        Sink,
     )
     from triage_app.core.reprocess import ReprocessSummary
-    from triage_app.core.transforms import Registry
+    from triage_app.core.transforms import Registry, Transform
     from triage_app.core.verify import IdempotenceProof
 
 
@@ -138,20 +139,24 @@ def _default_max_attempts() -> int:
     return DEFAULT_MAX_ATTEMPTS
 
 
+# Makes the sink a re-drive to an imported dead letter's source delivers to: (workspace,
+# ``to``, the chosen transform or None) -> Sink. The default is connectors.RoutedSink; a test
+# gives one that keeps the parcels in memory.
+SinkFactory = Callable[["Workspace", str, "Transform | None"], "Sink"]
+
+
 @dataclass(frozen=True)
 class RedriveJob:
-    """Re-drive dead letters (by id, or matching a filter) through a transform version."""
+    """Re-drive dead letters (by id, or matching a filter) through a transform version, into
+    the warehouse; or, with ``to``, back to where imported ones came from (``"original"``)
+    or to one ``amqp://host/vhost/exchange/routing-key`` (``connectors.RoutedSink``), where
+    the version may be None: the payloads go as they are."""
 
-    transform: str | None  # None: to a broker as they are (``to``)
+    transform: str | None
     ids: tuple[int, ...] | None = None
     where: DeadLetterFilter | None = None
     dry_run: bool = False
     max_attempts: int = field(default_factory=_default_max_attempts)
-    # Imported dead letters back to their source rather than the warehouse: "original"
-    # (where each came from) or an amqp://host/vhost/exchange/routing-key address; with the
-    # connector's URL as typed (its password), else the keyring's.
-    to: str | None = None
-    source_url: str | None = field(default=None, repr=False)
     # How many rows' outcomes the summary keeps (None: all), and who sees each chunk's.
     keep: int | None = 2_000
     on_results: Callable[[Sequence[RedriveResult]], None] | None = field(
@@ -160,27 +165,25 @@ class RedriveJob:
     guard: RedriveGuard | None = None  # canary, pace, stop on failures
     # Exactly the rows a preview showed, each while still at the version it showed.
     seen: SeenRows | None = field(default=None, compare=False)
+    to: str | None = None  # None: the warehouse
+    # The connector's URL as typed, with its password (None: the keyring's).
+    source_url: str | None = field(default=None, repr=False)
+    sink: SinkFactory | None = field(default=None, compare=False, repr=False)
 
     @property
     def title(self) -> str:
-        how = f"with {self.transform}" if self.transform else "as they are"
-        where = f" to {'where each came from' if self.to == 'original' else 'a queue'}"
-        return f"{'preview of a ' if self.dry_run else ''}re-drive {how}" + (
-            where if self.to else ""
-        )
+        head = f"{'preview of a ' if self.dry_run else ''}re-drive"
+        if self.to is not None:
+            where = "where each came from" if self.to == "original" else _shown_url(self.to)
+            head += f" to {where}"
+        return f"{head} with {self.transform}" if self.transform else f"{head} as they are"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> RedriveSummary:
         from triage_app.core.deadletters import redrive
         from triage_app.core.trends import warm_stats_cache
 
         ws = _needs(ws)
-        sink = None
-        if self.to is not None:
-            from triage_app.core.connectors import RoutedSink
-            from triage_app.core.transforms import default_registry
-
-            chosen = default_registry().get(self.transform) if self.transform else None
-            sink = RoutedSink(ws, self.to, chosen, self.source_url)
+        sink = self._open_sink(ws)
         try:
             summary = redrive(
                 ws,
@@ -203,33 +206,85 @@ class RedriveJob:
             warm_stats_cache(ws)
         return summary
 
+    def _open_sink(self, ws: Workspace) -> Sink | None:
+        """The sink for ``to`` (None: the warehouse). Opened lazily by its kind, so a
+        preview connects to nothing; a dry run's summary still names the destination."""
+        if self.to is None:
+            return None
+        from triage_app.core.transforms import default_registry
+
+        transform = default_registry().get(self.transform) if self.transform else None
+        if self.sink is not None:
+            return self.sink(ws, self.to, transform)
+        from triage_app.core.connectors import RoutedSink
+
+        return RoutedSink(ws, self.to, transform, self.source_url)
+
+
+def _shown_url(url: str) -> str:
+    from triage_app.core.db import redact_url
+
+    return redact_url(url)
+
 
 @dataclass(frozen=True)
 class ImportJob:
-    """Import the dead letters waiting in a connector's queue or table (``connectors``)."""
+    """Import another pipeline's dead letters: from the connector kept as ``kept``, or
+    from the queue or table of ``kind``, ``url`` and ``options``, kept first as a connector
+    (``keep_connector``: the one of that address and options, or a new one named ``name``;
+    the password ``url`` carries goes to the keyring, never to the store). At most
+    ``limit`` letters (None: all waiting), a chunk per transaction; Cancel stops after the
+    chunk being stored, and what was committed stays."""
 
-    connector: str  # its name
-    url: str | None = field(default=None, repr=False)  # as typed, with its password
+    kind: str = ""
+    url: str = field(default="", repr=False)  # as typed, with its password ("": keyring)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    name: str | None = None
     limit: int | None = None
+    kept: str | None = None
+    # Opens the connector's source: connectors.open_source, or a test's in-memory one.
+    source: Callable[[Connector, str | None], DeadLetterSource] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def title(self) -> str:
-        return f"import from {self.connector}"
+        what = self.kept or self.name or self.options.get("queue") or self.options.get("table")
+        return f"import from {what or self.kind}"
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ImportSummary:
-        from triage_app.core.connectors import connector_named, import_letters, open_source
+        from triage_app.core.connectors import (
+            Connector,
+            connector_named,
+            import_letters,
+            keep_connector,
+            open_source,
+        )
+        from triage_app.core.db import split_password
         from triage_app.core.trends import warm_stats_cache
 
         ws = _needs(ws)
-        connector = connector_named(ws, self.connector)
-        source = open_source(connector, self.url)
+        opener = self.source or open_source
+        if self.kept is not None:
+            connector = connector_named(ws, self.kept)
+            source = opener(connector, self.url or None)
+        else:
+            # The source opened before the connector is kept: an address typed wrong (an
+            # unreachable host, a refused login) is not kept under the name it would take.
+            hidden = split_password(self.url)[0]
+            typed = Connector(0, self.name or "", self.kind, hidden, dict(self.options))
+            source = opener(typed, self.url)
+            try:
+                connector = keep_connector(ws, self.kind, self.url, self.options, self.name)
+            except BaseException:
+                source.close()
+                raise
         try:
-            summary = import_letters(
-                ws, connector, source, limit=self.limit, progress=progress or NoProgress()
-            )
+            summary = import_letters(ws, connector, source, limit=self.limit, progress=progress)
         finally:
-            source.close()
-        warm_stats_cache(ws)
+            source.close()  # what was taken and not acknowledged goes back to the source
+        if summary.imported:
+            warm_stats_cache(ws)  # its dead letters count in the stats at once
         return summary
 
 

@@ -45,6 +45,7 @@ OUTCOME_FILLS = {
     RedriveOutcome.PARKED.value: NOTE_FILL,
     RedriveOutcome.SKIPPED.value: GREY_FILL,
     RedriveOutcome.LAPSED.value: NOTE_FILL,  # left as it is: a person looks again
+    RedriveOutcome.UNDELIVERED.value: NOTE_FILL,  # a sink did not confirm: left open
 }
 
 # Trends: the backlog's two lines, the attempts histogram, the rate chart.

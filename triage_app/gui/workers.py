@@ -28,8 +28,17 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config, user_message
-from triage_app.core.jobs import BatchJob, ExportJob, Job, PurgeJob, RedriveJob, ReprocessJob
+from triage_app.core.jobs import (
+    BatchJob,
+    ExportJob,
+    ImportJob,
+    Job,
+    PurgeJob,
+    RedriveJob,
+    ReprocessJob,
+)
 from triage_app.core.progress import Pace, PaceMeter, describe_pace
+from triage_app.core.vocabulary import plural
 from triage_app.gui.lifetime import dispose
 
 # What a job's progress signal carries: where it is, its rows per second and the time left,
@@ -52,6 +61,13 @@ def describe_progress(job: Job, report: ProgressReport) -> str:
         return describe_pace(report, verb, done_counts_rows=True)
     if isinstance(job, PurgeJob):
         return describe_pace(report, "Purging", done_counts_rows=True)
+    if isinstance(job, ImportJob):
+        verb = "Importing" + job.title.removeprefix("import") + ":"  # "Importing from q:"
+        if job.limit is not None:
+            return describe_pace(report, verb, done_counts_rows=True)
+        # No limit: a queue's length is not known ahead, so no share and no time left.
+        pace = f" · {report.rows_per_second:,.0f} rows/s" if report.rows_per_second else ""
+        return f"{verb} {plural(report.done, 'letter')} so far{pace}"
     return describe_pace(report, job.title[:1].upper() + job.title[1:], done_counts_rows=False)
 
 

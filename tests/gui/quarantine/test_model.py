@@ -35,6 +35,8 @@ def test_pages_in_any_order_match_sql_for_every_sort(tmp_path, bulk_store):
         model = DeadLetterTableModel()
         model.set_workspace(ws)
         for column, key in enumerate(SORT_KEYS):
+            if key is None:  # the Source column: the store does not sort by it
+                continue
             for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
                 model.sort(column, order)
                 if key in ("batch_id", "line"):

@@ -2,6 +2,13 @@
 version (default: the newest). A dry-run preview comes first and writes nothing; then the
 run, with progress and Cancel, and its summary.
 
+Once the store has connectors (issue 26), the dialog also offers where the rows go: the
+warehouse, back where each imported dead letter came from (its queue's exchange and routing
+key, or its pipeline's table: ``connectors.RoutedSink``), or one broker exchange typed as
+``amqp://host/vhost/exchange/routing-key``. To a broker the version may be "as they are"
+(nothing validated); a table takes rows, so it needs one. Rows a sink did not confirm (a
+nack, a lost connection) stay open, and the summary lists each with why.
+
 The scope follows the table while the dialog is open (``scope.py``); the run re-drives
 exactly the rows the preview covered, each only while it is at the version previewed."""
 
@@ -28,12 +35,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QSpinBox,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from triage_app.core.connectors import TABLE, Connector, RoutedSink
 from triage_app.core.deadletters import (
     RedriveGuard,
     RedriveResult,
@@ -67,6 +76,15 @@ def default_transform(transforms_in_use: Sequence[str]) -> str | None:
 
 
 RESULT_HEADERS = ("id", "line", "outcome", "error, or the row it loads")
+
+# Where a re-drive sends the rows: (label, what RedriveJob's ``to`` says; None: warehouse).
+WAREHOUSE, ORIGINAL, BROKER = None, "original", "amqp"
+DESTINATIONS = (
+    ("The warehouse, through the transform", WAREHOUSE),
+    ("Where each came from: its queue's exchange, or its table", ORIGINAL),
+    ("One broker exchange:", BROKER),
+)
+AS_THEY_ARE = "as they are (validate nothing)"
 
 
 class _ResultsModel(RowsModel[RedriveResult]):
@@ -106,9 +124,11 @@ class RedriveDialog(JobDialog):
         *,
         transforms_in_use: Sequence[str] = (),
         parent: QWidget | None = None,
+        connectors: Sequence[Connector] = (),
+        to_source: bool = False,
     ) -> None:
         super().__init__(start_job, parent, name="redrive")
-        self.setWindowTitle("Re-drive dead letters")
+        self.setWindowTitle("Re-drive to the source" if to_source else "Re-drive dead letters")
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 560)))
         self._preview: RedriveSummary | None = None
 
@@ -121,12 +141,39 @@ class RedriveDialog(JobDialog):
         default = default_transform(transforms_in_use)
         if default:
             self.transform_combo.setCurrentIndex(self.transform_combo.findData(default))
+        self._has_tables = any(c.kind == TABLE for c in connectors)
+        self._offers_destinations = bool(connectors)
+        self.destination = QComboBox(objectName="redriveDestination")
+        self.destination.setAccessibleName("Where the re-driven rows go")
+        for text, to in DESTINATIONS:
+            self.destination.addItem(text, to)
+        self.address = QLineEdit(objectName="redriveAddress")
+        self.address.setPlaceholderText("amqp://user:password@host/vhost/exchange/routing-key")
+        self.address.setAccessibleName("Broker exchange and routing key")
+        self.sink_note = QLabel(objectName="redriveSinkNote", wordWrap=True)
+        self.sink_note.setStyleSheet(style.HINT)
+        if connectors:
+            # To a broker a payload may go as it is: the version is then optional.
+            self.transform_combo.addItem(AS_THEY_ARE, None)
+            if to_source:
+                self.destination.setCurrentIndex(self.destination.findData(ORIGINAL))
         self.scope.previewDropped.connect(self._on_preview_dropped)
         self.transform_combo.currentIndexChanged.connect(self._invalidate_preview)
+        self.transform_combo.currentIndexChanged.connect(self._say_sink_note)
+        self.destination.currentIndexChanged.connect(self._destination_changed)
+        self.address.textChanged.connect(self._invalidate_preview)
 
         form = QFormLayout()
         form.addRow("Re-drive", self.scope)
+        to_row = QHBoxLayout()
+        to_row.addWidget(self.destination)
+        to_row.addWidget(self.address, 1)
+        form.addRow("To", to_row)
+        # Without connectors there is one destination: the dialog stays as it always was.
+        form.setRowVisible(to_row, self._offers_destinations)
         form.addRow("Transform", self.transform_combo)
+        form.addRow(self.sink_note)
+        self._form = form
 
         # The guard: a canary first, a stop when too many fail, a pace (issue 13).
         self.canary_check = QCheckBox("Canary first:", objectName="redriveCanary")
@@ -183,12 +230,58 @@ class RedriveDialog(JobDialog):
         self.close_button.clicked.connect(self.reject)
         self.run_button.setEnabled(False)
 
+        # Not _destination_changed: invalidating would choose the default button before the
+        # dialog is shown, and the button box would then make Re-drive its default.
+        self._show_destination()
+
         v = QVBoxLayout(self)
         v.addLayout(form)
         v.addWidget(self.results, 1)
         v.addWidget(self.progress)
         v.addWidget(self.summary)
         v.addWidget(self.buttons)
+
+    def to(self) -> str | None:
+        """Where the rows go, as RedriveJob's ``to`` says it (None: the warehouse)."""
+        chosen = self.destination.currentData()
+        if chosen == BROKER:
+            return self.address.text().strip()
+        return chosen
+
+    @Slot()
+    def _destination_changed(self) -> None:
+        self._show_destination()
+        self._invalidate_preview()
+
+    def _show_destination(self) -> None:
+        """The broker's address is asked for only when it is the destination; "as they
+        are" is offered only where the rows may go unvalidated (not the warehouse)."""
+        chosen = self.destination.currentData()
+        self.address.setEnabled(chosen == BROKER)
+        self.address.setVisible(chosen == BROKER)
+        i = self.transform_combo.findData(None)
+        if i >= 0:
+            item = self.transform_combo.model().item(i)  # type: ignore[attr-defined]
+            item.setEnabled(chosen != WAREHOUSE)
+            if chosen == WAREHOUSE and self.transform_combo.currentIndex() == i:
+                self.transform_combo.setCurrentIndex(0)
+        self._say_sink_note()
+
+    @Slot()
+    def _say_sink_note(self) -> None:
+        chosen = self.destination.currentData()
+        note = ""
+        if chosen == ORIGINAL:
+            note = (
+                "Each imported row goes back to its own queue's exchange and routing key, "
+                "or its pipeline's table; rows not confirmed stay open, with why."
+            )
+            if self._has_tables and self.transform_combo.currentData() is None:
+                note += " A dead-letter table takes rows: its rows need a transform version."
+        elif chosen == BROKER:
+            note = "Every row goes to this exchange and routing key; rows not confirmed stay open."
+        self.sink_note.setText(note)
+        self._form.setRowVisible(self.sink_note, bool(note))
 
     @Slot()
     def _guard_changed(self) -> None:
@@ -240,26 +333,48 @@ class RedriveDialog(JobDialog):
         self._invalidate_preview()
         self.summary.setText("Preview again: the rows to re-drive changed.")
 
+    def _destination_problem(self) -> str | None:
+        """What the destination lacks, in one line; None: nothing."""
+        to = self.to()
+        if self.destination.currentData() == BROKER and not to.startswith(("amqp://", "amqps://")):
+            return "Give the exchange: amqp://host/vhost/exchange/routing-key"
+        return None
+
+    def _job(self, **kwargs: Any) -> RedriveJob:
+        """The job for the dialog's transform and destination (a sink by its kind,
+        ``RoutedSink``, for any but the warehouse)."""
+        to = self.to()
+        sink = RoutedSink if to is not None else None
+        return RedriveJob(self.transform_combo.currentData(), to=to, sink=sink, **kwargs)
+
     @Slot()
     def preview(self) -> None:
+        problem = self._destination_problem()
+        if problem is not None:
+            self.summary.setText(style.coloured(problem, style.ERROR))
+            return
         chosen = self.scope.freeze()
         if chosen is None:
             return
-        ref = self.transform_combo.currentData()
-        self._start(RedriveJob(ref, ids=chosen.ids, where=chosen.where, dry_run=True))
+        self._start(self._job(ids=chosen.ids, where=chosen.where, dry_run=True))
 
     @Slot()
     def run(self) -> None:
         if self._preview is None or not self._preview.seen:
             return
-        ref = self.transform_combo.currentData()
-        self._start(RedriveJob(ref, seen=self._preview.seen, guard=self.guard()))
+        self._start(self._job(seen=self._preview.seen, guard=self.guard()))
         self.scope.thaw()  # the previewed rows are the run's now, whatever the table does
 
     def _start(self, job: RedriveJob) -> None:
         if self.start(job) is None:
             return
-        for w in (self.preview_button, self.run_button, self.transform_combo):
+        for w in (
+            self.preview_button,
+            self.run_button,
+            self.transform_combo,
+            self.destination,
+            self.address,
+        ):
             w.setEnabled(False)
         self.summary.setText("previewing…" if job.dry_run else "re-driving…")
 
@@ -289,6 +404,8 @@ class RedriveDialog(JobDialog):
     def job_ended(self) -> None:
         self.preview_button.setEnabled(True)
         self.transform_combo.setEnabled(True)
+        self.destination.setEnabled(True)
+        self.address.setEnabled(self.destination.currentData() == BROKER)
         self.run_button.setEnabled(self._preview is not None and len(self._preview.seen) > 0)
         self._follow_with_enter()
 

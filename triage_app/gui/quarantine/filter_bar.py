@@ -1,6 +1,7 @@
 """The filter row above the quarantine table: class, status, batch, transform, the error
-group's owner and tag, attempts, search. It only builds a ``DeadLetterFilter``; the model
-runs it in SQL."""
+group's owner and tag, attempts, search; and the source picker, which the window shows in
+the row above once the store has connectors. It only builds a ``DeadLetterFilter``; the
+model runs it in SQL."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.batch import BatchInfo
-from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.deadletters import FILES, DeadLetterFilter
 from triage_app.core.vocabulary import ALL, CLASSES, Status, plural
 from triage_app.gui import pickers, style
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
@@ -38,6 +39,8 @@ STATUS_CHOICES = (
     ("Discarded", Status.DISCARDED.value),
     ("All", ALL),
 )
+# The source picker's first choices: every source, and the desk's own batches (files).
+SOURCE_CHOICES: tuple[tuple[str, str | None], ...] = (("All sources", None), ("Files", FILES))
 SEARCH_DEBOUNCE_MS = 300
 PAIR_SPACING = 3
 
@@ -63,6 +66,21 @@ class FilterBar(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.batch_combo.addItem("all", None)
+        # Where the rows came from: the desk's files, or a connector (a dead-letter queue
+        # or table imported from). Shown once the store has a connector (``set_sources``),
+        # in the row above the filters, which has room: this row fills a 1280-pixel laptop
+        # already (a picker more held the window wider than issue 20's 92% of the screen).
+        self.source_combo = QComboBox(objectName="sourceFilter")
+        self.source_combo.setAccessibleName("Source filter")
+        self.source_combo.setToolTip("Only the rows imported from this queue or table, or files")
+        self.source_box = QWidget(self, objectName="sourcePicker")
+        source_label = QLabel("Source")
+        source_label.setBuddy(self.source_combo)
+        pair = QHBoxLayout(self.source_box)
+        pair.setContentsMargins(0, 0, 0, 0)
+        pair.setSpacing(PAIR_SPACING)
+        pair.addWidget(source_label)
+        pair.addWidget(self.source_combo)
         self.transform_combo = QComboBox(objectName="transformFilter")
         self.transform_combo.addItem("all", None)
         # The team backlog (issue 13): the rows of the error groups someone owns or tagged.
@@ -101,6 +119,8 @@ class FilterBar(QWidget):
             pair.addWidget(shown)
             pair.addWidget(widget)
             h.addLayout(pair)
+        self._with_filters = True
+        self.set_sources([])
         self.search.setAccessibleName("Search dead letters")
         h.addWidget(self.search, 1)
         # A narrowing the pickers cannot show (a day, an exact attempt count, an error
@@ -122,6 +142,7 @@ class FilterBar(QWidget):
         self.class_combo.currentIndexChanged.connect(self._emit)
         self.status_combo.currentIndexChanged.connect(self._emit)
         self.batch_combo.currentIndexChanged.connect(self._emit)
+        self.source_combo.currentIndexChanged.connect(self._emit)
         self.transform_combo.currentIndexChanged.connect(self._emit)
         self.owner_combo.currentIndexChanged.connect(self._emit)
         self.tag_combo.currentIndexChanged.connect(self._emit)
@@ -133,6 +154,7 @@ class FilterBar(QWidget):
     def focus_order(self) -> list[QWidget]:
         """The controls in the order Tab visits them: as they stand, left to right."""
         return [
+            self.source_combo,  # in the row above, the first it shows
             self.class_combo,
             self.status_combo,
             self.batch_combo,
@@ -151,6 +173,7 @@ class FilterBar(QWidget):
             error_class=self.class_combo.currentData(),
             status=self.status_combo.currentData() or Status.OPEN,
             batch_id=self.batch_combo.currentData(),
+            source=self.source_combo.currentData(),
             transform=self.transform_combo.currentData(),
             owner=self.owner_combo.currentData(),
             tag=self.tag_combo.currentData(),
@@ -220,6 +243,24 @@ class FilterBar(QWidget):
         pickers.refill(self.owner_combo, [*OWNER_CHOICES, *((n, n) for n in owners)])
         pickers.refill(self.tag_combo, [*TAG_CHOICES, *((t, t) for t in tags)])
 
+    def set_sources(self, connectors: Sequence[str]) -> None:
+        """Offer every source: files and each connector by name, keeping the current
+        choice. Without connectors there is no picker to show (``has_sources``): files are
+        the only source."""
+        pickers.refill(self.source_combo, [*SOURCE_CHOICES, *((n, n) for n in connectors)])
+        self._has_sources = bool(connectors) or self.source_combo.currentData() is not None
+        self.source_box.setVisible(self._has_sources and self._with_filters)
+
+    def has_sources(self) -> bool:
+        return self._has_sources
+
+    def show_with_filters(self, shown: bool) -> None:
+        """The filters shown or hidden (the Audit tab has its own), the source picker
+        with them, where there is more than one source."""
+        self._with_filters = shown
+        self.setVisible(shown)
+        self.source_box.setVisible(shown and self._has_sources)
+
     def set_transforms(self, refs: Sequence[str]) -> None:
         current = self.transform_combo.currentData()
         self.transform_combo.blockSignals(True)
@@ -250,6 +291,7 @@ class FilterBar(QWidget):
         self.class_combo.setCurrentIndex(0)
         self.status_combo.setCurrentIndex(self.status_combo.findData(ALL))
         self.batch_combo.setCurrentIndex(0)
+        self.source_combo.setCurrentIndex(0)
         self.transform_combo.setCurrentIndex(0)
         self.owner_combo.setCurrentIndex(0)
         self.tag_combo.setCurrentIndex(0)

@@ -6,6 +6,10 @@ before it (keyset), pages past the middle from the end, so scrolling and jumping
 last row cost the same at any depth. The row count comes from SQL too: it is asked of
 the query thread (a count over a million rows takes long enough to feel), and until it
 arrives the table grows page by page as it is scrolled.
+
+The Source column says where each row came from (a connector's name, or ``file <name>``):
+a batch's source never changes, so it is read once per batch, with the page that first
+shows the batch (``connectors.batch_sources``), and kept for as long as the workspace.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from triage_app.core.clock import minute
+from triage_app.core.connectors import batch_sources
 from triage_app.core.db import Workspace, user_message
 from triage_app.core.deadletters import (
     DeadLetterFilter,
@@ -39,7 +44,7 @@ PAGE = 200
 MAX_CACHED_PAGES = 64
 
 COL_ID, COL_BATCH, COL_LINE, COL_CLASS, COL_ERROR = range(5)
-COL_ATTEMPTS, COL_STATUS, COL_LAST_FAILED, COL_TRANSFORM = range(5, 9)
+COL_ATTEMPTS, COL_STATUS, COL_LAST_FAILED, COL_TRANSFORM, COL_SOURCE = range(5, 10)
 HEADERS = (
     "id",
     "batch",
@@ -50,8 +55,10 @@ HEADERS = (
     "status",
     "last failed",
     "transform",
+    "source",
 )
-SORT_KEYS = (
+# The store's sort key of each column; None: not sortable (the source is the batch's).
+SORT_KEYS: tuple[str | None, ...] = (
     "id",
     "batch_id",
     "line",
@@ -61,8 +68,12 @@ SORT_KEYS = (
     "status",
     "last_failed_at",
     "transform",
+    None,
 )
 _NUMERIC = (COL_ID, COL_LINE, COL_ATTEMPTS)
+
+# Each batch's source in words, by batch id.
+Sources = dict[str, str]
 
 # A counter takes (filter, generation) and, later, calls model.set_total(generation, n).
 Counter = Callable[[DeadLetterFilter, int], None]
@@ -90,7 +101,9 @@ def _cell(row: DeadLetterRow, col: int) -> Any:
         return row.status
     if col == COL_LAST_FAILED:
         return minute(row.last_failed_at)
-    return row.transform
+    if col == COL_TRANSFORM:
+        return row.transform
+    return None  # the source: the model's, by batch
 
 
 class DeadLetterTableModel(QAbstractTableModel):
@@ -111,6 +124,7 @@ class DeadLetterTableModel(QAbstractTableModel):
         self._generation = 0
         self._reader: Reader | None = None
         self._searching = False
+        self._sources: Sources = {}  # batch id -> its source in words, for the workspace
 
     # -- what the window sets -------------------------------------------------------------
     def set_workspace(
@@ -121,6 +135,7 @@ class DeadLetterTableModel(QAbstractTableModel):
         self._ws = ws
         self._counter = counter
         self._reader = reader
+        self._sources = {}
         self.refresh()
 
     def set_filter(self, f: DeadLetterFilter) -> None:
@@ -135,6 +150,10 @@ class DeadLetterTableModel(QAbstractTableModel):
     def total(self) -> int | None:
         """How many rows match, once known."""
         return self._total
+
+    def source_of(self, batch_id: str) -> str | None:
+        """The batch's source in words, once a page showing it was read."""
+        return self._sources.get(batch_id)
 
     def row(self, r: int) -> DeadLetterRow | None:
         if not 0 <= r < self._rows:
@@ -159,7 +178,7 @@ class DeadLetterTableModel(QAbstractTableModel):
             self._searching = True
             self.endResetModel()
             self.totalChanged.emit()
-            read = _FirstPage(self._filter, self._sort, self._descending)
+            read = _FirstPage(self._filter, self._sort, self._descending, self._known())
             self._reader(
                 read,
                 partial(self._first_page_done, self._generation),
@@ -182,11 +201,15 @@ class DeadLetterTableModel(QAbstractTableModel):
         """A search's first page is being read (``refresh``)."""
         return self._searching
 
-    def _first_page_done(self, generation: int, first: list[DeadLetterRow]) -> None:
+    def _first_page_done(
+        self, generation: int, result: tuple[list[DeadLetterRow], Sources]
+    ) -> None:
         """A search's first page, read off the GUI thread: shown unless the filter, the
         sort or the workspace changed since; then the count, as ``refresh`` asks for it."""
         if generation != self._generation or self._ws is None:
             return
+        first, sources = result
+        self._sources.update(sources)
         self._searching = False
         self._pages[0] = first
         if first:
@@ -236,7 +259,9 @@ class DeadLetterTableModel(QAbstractTableModel):
 
     def _reread_async(self) -> None:
         assert self._reader is not None
-        read = _Reread(self._filter, self._sort, self._descending, self._pages_in_view())
+        read = _Reread(
+            self._filter, self._sort, self._descending, self._pages_in_view(), self._known()
+        )
         self._reader(
             read,
             partial(self._reread_done, self._generation),
@@ -253,13 +278,14 @@ class DeadLetterTableModel(QAbstractTableModel):
         self.totalChanged.emit()
 
     def _reread_done(
-        self, generation: int, result: tuple[int, dict[int, list[DeadLetterRow]]]
+        self, generation: int, result: tuple[int, dict[int, list[DeadLetterRow]], Sources]
     ) -> None:
         """The pages and the count of an in-place read: swapped in at once, unless the
         filter, the sort or the workspace changed since it was asked for."""
         if generation != self._generation or self._ws is None:
             return
-        total, pages = result
+        total, pages, sources = result
+        self._sources.update(sources)
         self.layoutAboutToBeChanged.emit()
         persistent = self.persistentIndexList()
         old_ids = [self._cached_id(i.row()) for i in persistent]
@@ -352,6 +378,8 @@ class DeadLetterTableModel(QAbstractTableModel):
                 return HEADERS[section]
             if role == Qt.ItemDataRole.ToolTipRole and section == COL_ERROR:
                 return "the error's signature: the message with its values masked"
+            if role == Qt.ItemDataRole.ToolTipRole and section == COL_SOURCE:
+                return "where the row came from: a connector (a queue or table), or a file"
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -362,12 +390,16 @@ class DeadLetterTableModel(QAbstractTableModel):
             return None
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_SOURCE:
+                return self._sources.get(row.batch_id, "")
             return _cell(row, col)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_ERROR:
                 return row.error
             if col == COL_BATCH:
                 return row.batch_id
+            if col == COL_SOURCE:
+                return self._sources.get(row.batch_id)
             return None
         if role == Qt.ItemDataRole.UserRole:
             return row.id
@@ -387,10 +419,17 @@ class DeadLetterTableModel(QAbstractTableModel):
         if not 0 <= column < len(SORT_KEYS):
             return
         key = SORT_KEYS[column]
+        if key is None:
+            return
         descending = order == Qt.SortOrder.DescendingOrder
         if (key, descending) != (self._sort, self._descending):
             self._sort, self._descending = key, descending
             self.refresh()
+
+    def sorted_by(self) -> tuple[int, Qt.SortOrder]:
+        """The column the rows are sorted by, and how."""
+        order = Qt.SortOrder.DescendingOrder if self._descending else Qt.SortOrder.AscendingOrder
+        return SORT_KEYS.index(self._sort), order
 
     def canFetchMore(self, parent: Index) -> bool:
         # Only while the count is unknown and the last page read was full.
@@ -435,9 +474,22 @@ class DeadLetterTableModel(QAbstractTableModel):
         self._pages[p] = rows
         if rows:
             self._anchors[p] = rows[-1]
+            self._learn_sources(rows)
         while len(self._pages) > MAX_CACHED_PAGES:
             self._pages.popitem(last=False)
         return rows
+
+    def _known(self) -> frozenset[str]:
+        return frozenset(self._sources)
+
+    def _learn_sources(self, rows: list[DeadLetterRow]) -> None:
+        """The sources of the batches ``rows`` show first: one small read when a page
+        shows a batch not seen before (a handful per store), none otherwise."""
+        assert self._ws is not None
+        try:
+            self._sources.update(_sources_of(self._ws, rows, self._known()))
+        except Exception as exc:  # the rows still show; the column waits for the next page
+            self.loadFailed.emit(user_message(exc))
 
     def _fetch(self, p: int) -> list[DeadLetterRow]:
         assert self._ws is not None
@@ -484,16 +536,26 @@ def _fetch_page(
     )
 
 
+def _sources_of(ws: Workspace, rows: list[DeadLetterRow], known: frozenset[str]) -> Sources:
+    """The sources of the batches ``rows`` show that are not ``known`` yet (a batch not
+    found, purged meanwhile, as "": not asked for again)."""
+    new = {r.batch_id for r in rows} - known
+    found = batch_sources(ws, new) if new else {}
+    return {b: found.get(b, "") for b in new}
+
+
 @dataclass(frozen=True)
 class _FirstPage:
-    """A search's first page, read on the query thread."""
+    """A search's first page, read on the query thread, and its new batches' sources."""
 
     f: DeadLetterFilter
     sort: str
     descending: bool
+    known: frozenset[str] = frozenset()
 
-    def __call__(self, ws: Workspace) -> list[DeadLetterRow]:
-        return _fetch_page(ws, self.f, self.sort, self.descending, 0, {}, None)
+    def __call__(self, ws: Workspace) -> tuple[list[DeadLetterRow], Sources]:
+        rows = _fetch_page(ws, self.f, self.sort, self.descending, 0, {}, None)
+        return rows, _sources_of(ws, rows, self.known)
 
 
 @dataclass(frozen=True)
@@ -505,8 +567,9 @@ class _Reread:
     sort: str
     descending: bool
     pages: tuple[int, ...]
+    known: frozenset[str] = frozenset()
 
-    def __call__(self, ws: Workspace) -> tuple[int, dict[int, list[DeadLetterRow]]]:
+    def __call__(self, ws: Workspace) -> tuple[int, dict[int, list[DeadLetterRow]], Sources]:
         total = count_dead_letters(ws, self.f)
         anchors: dict[int, DeadLetterRow] = {}
         out: dict[int, list[DeadLetterRow]] = {}
@@ -517,4 +580,5 @@ class _Reread:
             out[p] = rows
             if rows:
                 anchors[p] = rows[-1]
-        return total, out
+        shown = [r for rows in out.values() for r in rows]
+        return total, out, _sources_of(ws, shown, self.known)

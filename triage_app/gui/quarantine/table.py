@@ -3,17 +3,24 @@ shows when it is empty (which says why, and what to do)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Slot
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QWidget
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterRow
 from triage_app.gui import style
-from triage_app.gui.quarantine.model import COL_ERROR, COL_STATUS, DeadLetterTableModel
+from triage_app.gui.quarantine.model import (
+    COL_BATCH,
+    COL_ERROR,
+    COL_SOURCE,
+    COL_STATUS,
+    SORT_KEYS,
+    DeadLetterTableModel,
+)
 
 # Widths of the columns but the error's, which takes the rest.
-_WIDTHS = (72, 64, 300, 64, 70, 116, 84)  # batch, class, (error), attempts … transform
+_WIDTHS = (72, 64, 300, 64, 70, 116, 84, 104)  # batch, class, (error), attempts … source
 # The error is what a steward reads first: on a narrow screen (a laptop, the detail pane
 # open beside the table) it keeps this much and the table scrolls sideways instead.
 MIN_ERROR_WIDTH = 220
@@ -70,6 +77,11 @@ class QuarantineTable(QTableView):
         # than its columns and scrolls sideways, which cut the status to "stat" at its
         # right edge; what is left past the error (last failure, transform) can wait.
         hh.moveSection(hh.visualIndex(COL_STATUS), hh.visualIndex(COL_ERROR))
+        # Where a row came from, beside its batch (which it names); hidden until the store
+        # has a connector: a desk of files only has one source, and no room to spare.
+        hh.moveSection(hh.visualIndex(COL_SOURCE), hh.visualIndex(COL_BATCH) + 1)
+        hh.setSectionHidden(COL_SOURCE, True)
+        hh.sortIndicatorChanged.connect(self._on_sort_indicator)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.empty_label = QLabel(self.viewport(), objectName="emptyState")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -78,6 +90,20 @@ class QuarantineTable(QTableView):
         self.empty_label.hide()
         self.viewport().installEventFilter(self)
         self._fit_error_column()
+
+    def show_sources(self, shown: bool) -> None:
+        """The Source column, shown once the store has connectors."""
+        hh = self.horizontalHeader()
+        if hh.isSectionHidden(COL_SOURCE) == shown:
+            hh.setSectionHidden(COL_SOURCE, not shown)
+            self._fit_error_column()
+
+    @Slot(int, Qt.SortOrder)
+    def _on_sort_indicator(self, column: int, order: Qt.SortOrder) -> None:
+        """A click on a column the store cannot sort by (the source): the rows stay as they
+        are sorted, and so does the arrow that says how."""
+        if 0 <= column < len(SORT_KEYS) and SORT_KEYS[column] is None:
+            self.horizontalHeader().setSortIndicator(*self.dead_letters.sorted_by())
 
     # -- the selection --------------------------------------------------------------------
     def selected_count(self) -> int:

@@ -7,14 +7,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
     from PySide6.QtWidgets import QPushButton, QWidget
 
     from triage_app.core.batch import BatchInfo
+    from triage_app.core.connectors import Connector
     from triage_app.core.db import Workspace, WorkspaceConfig
     from triage_app.core.jobs import Job
     from triage_app.gui.dialogs.scope import ScopeSource
     from triage_app.gui.quarantine.detail_pane import DetailPane
     from triage_app.gui.quarantine.model import DeadLetterTableModel
+    from triage_app.gui.quarantine.table import QuarantineTable
     from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
     from triage_app.gui.settings import Settings
     from triage_app.gui.trends import TrendsTab
@@ -34,6 +37,8 @@ class WindowHost(Protocol):
     queries: QueryThread | None
     batches: list[BatchInfo]
     team: tuple[list[str], list[str]]
+    connectors: list[Connector]
+    connectorsChanged: SignalInstance
     settings: Settings
     menu: MenuBar
     welcome: WelcomePage
@@ -44,6 +49,7 @@ class WindowHost(Protocol):
     detail: DetailPane
     row_actions: RowActions
     trends: TrendsTab
+    table: QuarantineTable
     run_batch_button: QPushButton
     redrive_button: QPushButton
 

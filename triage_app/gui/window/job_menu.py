@@ -1,8 +1,9 @@
 """The window's long work, as the menus, the buttons, Trends and the table's menu ask for
-it: each job dialog opened on the workspace (Run batch, Suspect a version, Re-drive, Fix
-rows, Discard, Change-sets, Retention), an error group's change, and exports. A job
-dialog's result that changed the store comes back through one slot, ``finished``, which
-shows core's sentence for it (``describe()``) and reads the store again.
+it: each job dialog opened on the workspace (Run batch, Suspect a version, Re-drive and
+Re-drive to the source, Fix rows, Discard, Change-sets, Retention, Connect a queue and
+Attach a dead-letter table), an error group's change, and exports. A job dialog's result
+that changed the store comes back through one slot, ``finished``, which shows core's
+sentence for it (``describe()``) and reads the store again.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from triage_app.core.connectors import AMQP, TABLE
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     ErrorGroup,
@@ -25,6 +27,7 @@ from triage_app.core.transforms import Registry
 from triage_app.core.vocabulary import ALL, plural
 from triage_app.gui.dialogs.batch_dialog import BatchDialog
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
+from triage_app.gui.dialogs.connector_dialog import ConnectorDialog
 from triage_app.gui.dialogs.discard_dialog import DiscardDialog
 from triage_app.gui.dialogs.fix_dialog import FixDialog
 from triage_app.gui.dialogs.group_dialog import GroupDialog
@@ -57,6 +60,9 @@ class JobMenu(QObject):
             (m.batch_action, self.run_batch),
             (m.reprocess_action, self.suspect_version),
             (m.redrive_action, self.redrive),
+            (m.redrive_source_action, self.redrive_to_source),
+            (m.connect_queue_action, partial(self.import_letters, AMQP)),
+            (m.attach_table_action, partial(self.import_letters, TABLE)),
             (m.fix_action, self.fix_rows),
             (m.load_whole_action, self.load_whole_batch),
             (m.change_sets_action, self.show_change_sets),
@@ -120,17 +126,55 @@ class JobMenu(QObject):
             # A re-drive runs the stored payloads, not what the editor holds.
             w.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
 
-    def _redrive(self) -> None:
+    @Slot()
+    def redrive_to_source(self) -> None:
+        """Re-drive > Re-drive to the source…: the Re-drive dialog, its destination where
+        each imported dead letter came from."""
+        w = self.window
+        if w.config is not None:
+            w.unsaved_edit.then(
+                "re-driving (a re-drive uses stored payloads)", partial(self._redrive, True)
+            )
+
+    def _redrive(self, to_source: bool | None = None) -> None:
+        """``to_source``: where the dialog's destination starts (None: where the rows came
+        from when the table shows imported ones, else the warehouse)."""
         w = self.window
         if w.config is None:
             return
+        if to_source is None:
+            to_source = self._imported_in_view()
         dialog = RedriveDialog(
             w.start_job,
             w.scope,
             transforms_in_use=w.transforms_in_use(),
             parent=w,
+            connectors=w.connectors,
+            to_source=to_source,
         )
         self._show(dialog, "redriveDialog")
+
+    def _imported_in_view(self) -> bool:
+        """The table shows imported dead letters: its source filter names a connector, or
+        the current row came from one."""
+        w = self.window
+        names = {c.name for c in w.connectors}
+        if not names:
+            return False
+        if w.model.filter.source in names:
+            return True
+        row = w.table.current_row()
+        return row is not None and w.model.source_of(row.batch_id) in names
+
+    def import_letters(self, kind: str, _checked: bool = False) -> None:
+        """File > Connect a queue… / Attach a dead-letter table…: a connector kept and its
+        letters imported; the kept ones follow the store while the dialog is open."""
+        w = self.window
+        if w.config is None:
+            return
+        dialog = ConnectorDialog(w.start_job, w.connectors, w, kind=kind)
+        w.connectorsChanged.connect(dialog.set_connectors)
+        self._show(dialog, "connectorDialog")
 
     @Slot()
     def load_whole_batch(self) -> None:

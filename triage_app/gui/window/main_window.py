@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.batch import BatchInfo, list_batches
+from triage_app.core.connectors import Connector, list_connectors
 from triage_app.core.db import Workspace, WorkspaceConfig, open_config
 from triage_app.core.deadletters import (
     DeadLetterFilter,
@@ -78,6 +79,8 @@ def _batches(ws: Workspace) -> list[BatchInfo]:
 
 
 class MainWindow(QMainWindow):
+    connectorsChanged = Signal(list)  # the store's connectors, read again
+
     def __init__(self, config: WorkspaceConfig | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -89,6 +92,7 @@ class MainWindow(QMainWindow):
         self.queries: QueryThread | None = None
         self.batches: list[BatchInfo] = []
         self.team: tuple[list[str], list[str]] = ([], [])  # owners and tags in use
+        self.connectors: list[Connector] = []  # the queues and tables imported from
         self._dialogs: list[QWidget] = []
 
         self.model = DeadLetterTableModel(self)
@@ -142,6 +146,10 @@ class MainWindow(QMainWindow):
         ):
             button_keys(b, tip, action.shortcut())  # the menu action's keys do the same
             top.addWidget(b)
+        # Where the rows came from, once the store has connectors: here, where there is
+        # room; the filter row below fills a 1280-pixel laptop already.
+        top.addSpacing(16)
+        top.addWidget(self.filter_bar.source_box)
         top.addStretch(1)
         self.workspace_label = QLabel(objectName="workspaceLabel")
         self.workspace_label.setStyleSheet(f"color: {style.SECONDARY}")
@@ -277,6 +285,7 @@ class MainWindow(QMainWindow):
         self.trends.close_workspace()
         self.audit.close_workspace()
         self.spike_banner.show_spike(None)
+        self._on_connectors([])
         self.model.set_workspace(None)
         if self.ws is not None:
             self.ws.close()
@@ -300,10 +309,22 @@ class MainWindow(QMainWindow):
             self.queries.submit(fn, on_done, on_failed, key="pages")
 
     def load_batches(self) -> None:
-        """The batch and transform pickers' choices, and the owners and tags in use."""
+        """The batch, source and transform pickers' choices, and the owners and tags in
+        use."""
         if self.queries is not None:
             self.queries.submit(_batches, self._on_batches, self.show_message, key="batches")
             self.queries.submit(team_labels, self._on_team, self.show_message, key="team")
+            self.queries.submit(
+                list_connectors, self._on_connectors, self.show_message, key="connectors"
+            )
+
+    def _on_connectors(self, connectors: list[Connector]) -> None:
+        """The store's connectors: the Source picker and column are there once it has one."""
+        self.connectors = connectors
+        self.filter_bar.set_sources([c.name for c in connectors])
+        self.table.show_sources(bool(connectors))
+        self._update_actions()
+        self.connectorsChanged.emit(connectors)
 
     def _on_team(self, labels: tuple[list[str], list[str]]) -> None:
         self.team = labels
@@ -370,7 +391,7 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def _on_tab_changed(self, _index: int) -> None:
         # The dead-letter filters narrow the table and Trends; the audit trail has its own.
-        self.filter_bar.setVisible(self.tabs.currentWidget() is not self.audit)
+        self.filter_bar.show_with_filters(self.tabs.currentWidget() is not self.audit)
 
     @Slot(int)
     def show_dead_letter(self, dl_id: int) -> None:
@@ -493,13 +514,15 @@ class MainWindow(QMainWindow):
         has_sel = has_ws and self.selected_count() > 0
         for button in (self.run_batch_button, self.refresh_button, self.redrive_button):
             button.setEnabled(has_ws)
-        self.menu.enable_for(workspace=has_ws, selection=has_sel)
+        self.menu.enable_for(workspace=has_ws, selection=has_sel, connectors=bool(self.connectors))
         self.row_actions.set_enabled(has_sel)
         self.row_actions.discard_action.setEnabled(has_ws)  # the filter's rows, too
 
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)
         menu.addAction(self.menu.redrive_action)
+        if self.connectors:
+            menu.addAction(self.menu.redrive_source_action)
         menu.addAction(self.menu.fix_action)
         menu.addAction(self.menu.load_whole_action)
         menu.addSeparator()

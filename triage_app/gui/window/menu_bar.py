@@ -30,6 +30,15 @@ class MenuBar(QMenuBar):
         keys = QKeySequence.StandardKey
         self.open_action = a("&Open workspace…", keys.Open)
         self.connect_action = a("&Connect to databases…")
+        # Dead letters another pipeline made (issue 26): a broker's dead-letter queue, or a
+        # pipeline's own dead-letter table, imported into the open workspace.
+        self.connect_queue_action = a(
+            "Connect a q&ueue…", tip="Import the dead letters of a RabbitMQ dead-letter queue"
+        )
+        self.attach_table_action = a(
+            "Attach a dead-letter &table…",
+            tip="Import the dead letters a pipeline keeps in a table of its own",
+        )
         self.export_selection_action = a("Export &selection…", "Ctrl+E", "Export the selected rows")
         self.export_filter_action = a(
             "Export &filter…", "Ctrl+Shift+E", "Export every matching row"
@@ -41,6 +50,10 @@ class MenuBar(QMenuBar):
             tip="Run the rows a transform version wrote through a fixed one: check, then apply",
         )
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
+        self.redrive_source_action = a(
+            "Re-drive to the &source…",
+            tip="Send imported dead letters back where they came from: their queue or table",
+        )
         self.fix_action = a(
             "Fi&x rows…", "Ctrl+Shift+F", "Fix many dead letters at once, as one change-set"
         )
@@ -80,6 +93,8 @@ class MenuBar(QMenuBar):
         file_menu = self.addMenu("&File")
         file_menu.addAction(self.open_action)
         file_menu.addAction(self.connect_action)
+        file_menu.addAction(self.connect_queue_action)
+        file_menu.addAction(self.attach_table_action)
         self.recent_menu = file_menu.addMenu("Recent &workspaces")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addSeparator()
@@ -93,6 +108,7 @@ class MenuBar(QMenuBar):
         batch_menu.addAction(self.reprocess_action)
         redrive_menu = self.addMenu("&Re-drive")
         redrive_menu.addAction(self.redrive_action)
+        redrive_menu.addAction(self.redrive_source_action)
         redrive_menu.addAction(self.fix_action)
         redrive_menu.addAction(self.load_whole_action)
         redrive_menu.addSeparator()
@@ -115,9 +131,12 @@ class MenuBar(QMenuBar):
         help_menu.addAction(self.about_qt_action)
         help_menu.addAction(self.about_action)
 
-    def enable_for(self, *, workspace: bool, selection: bool) -> None:
-        """The actions that need an open workspace, and those that need selected rows."""
+    def enable_for(self, *, workspace: bool, selection: bool, connectors: bool = False) -> None:
+        """The actions that need an open workspace, those that need selected rows, and
+        those that need a connector kept in the store."""
         for action in (
+            self.connect_queue_action,
+            self.attach_table_action,
             self.batch_action,
             self.reprocess_action,
             self.refresh_action,
@@ -130,6 +149,7 @@ class MenuBar(QMenuBar):
         ):
             action.setEnabled(workspace)
         self.export_selection_action.setEnabled(selection)
+        self.redrive_source_action.setEnabled(workspace and connectors)
 
     def _action(self, text: str, shortcut: Any = None, tip: str = "") -> QAction:
         action = QAction(text, self._window)
