@@ -206,3 +206,14 @@ def test_a_connectors_password_is_in_the_keyring_never_in_the_store(workspace: A
     assert "s3cret-pw" not in connector_named(workspace, "q").url()
     typed = "amqp://steward:typed@mq.example:5672/%2F"
     assert connector_named(workspace, "q").url(typed) == typed
+
+
+def test_a_connector_may_not_be_named_as_the_desks_own_files(workspace: Any) -> None:
+    import pytest
+
+    from triage_app.core.errors import TriageError
+
+    with pytest.raises(TriageError, match="Source filter"):
+        keep_connector(workspace, "amqp", "amqp://127.0.0.1/", {"queue": "files"})
+    c = keep_connector(workspace, "amqp", "amqp://127.0.0.1/", {"queue": "files"}, name="files-q")
+    assert c.short() == "files-q (queue files)"

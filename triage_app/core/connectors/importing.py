@@ -102,7 +102,7 @@ def _begin(ws: Workspace, connector: Connector, actor: str) -> str:
         conn.execute(
             batch_begun(
                 batch_id,
-                source_name=connector.describe()[:500],
+                source_name=connector.short()[:500],
                 # No file: the hash names the connector, so two imports of one queue share it.
                 source_sha256=hashlib.sha256(f"connector {connector.id}".encode()).hexdigest(),
                 transform=connector.label,

@@ -31,6 +31,7 @@ AMQP = "amqp"
 TABLE = "table"
 KINDS = (AMQP, TABLE)
 NAME_LENGTH = 200  # the store's column
+FILES_WORD = "files"  # the Source filter's word for the desk's own batches (deadletters.FILES)
 # What a table connector's mapping names: the table's column for each (id and payload
 # required), and the sample mapping, seed 000's own dead_letter table.
 MAPPING_FIELDS = ("id", "payload", "error", "class", "attempts", "time", "line")
@@ -63,6 +64,12 @@ class Connector:
         """What its dead letters name as their transform (what failed them): the pipeline
         behind this queue or table, which the desk does not run (``amqp:orders.dlq``)."""
         return f"{self.kind}:{self.name}"[:100]
+
+    def short(self) -> str:
+        """Its name and what it reads, without its address (a batch's source name)."""
+        what = self.options.get("queue") or self.options.get("table") or ""
+        noun = "queue" if self.kind == AMQP else "table"
+        return self.name if what == self.name else f"{self.name} ({noun} {what})"
 
     def describe(self) -> str:
         what = self.options.get("queue") or self.options.get("table") or ""
@@ -120,6 +127,11 @@ def keep_connector(
     chosen = (name or default).strip()[:NAME_LENGTH]
     if not chosen:
         raise TriageError("a connector needs a name")
+    if chosen == FILES_WORD:
+        raise TriageError(
+            f"{FILES_WORD!r} names the desk's own batches in the Source filter: give the "
+            "connector another name (--name)"
+        )
     c = ConnectorRow
     with ws.store.begin() as conn:
         for row in conn.execute(select(c.__table__).where(c.kind == kind)).all():
