@@ -11,6 +11,7 @@ from triage_app.core.db.lock_waits import explain as explain_lock_wait
 from triage_app.core.db.lock_waits import holding as holding_lock
 from triage_app.core.db.messages import (
     read_only_message,
+    redact_text,
     redact_url,
     refusal_message,
     user_message,
@@ -149,6 +150,7 @@ __all__ = [
     "read_only_message",
     "recall_password",
     "record_event",
+    "redact_text",
     "redact_url",
     "refusal_message",
     "remember_password",
