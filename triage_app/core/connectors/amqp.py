@@ -66,6 +66,7 @@ MAX_PREFETCH = 65_535  # AMQP's prefetch count is a short
 WINDOW = 2_000  # publishes awaiting their confirm at once
 CONNECT_WAIT = 15.0  # seconds for a connection, its channel and confirm mode
 CONFIRM_WAIT = 60.0  # seconds without a single confirm before the rest is given up
+LOOK = 0.01  # seconds to read what the broker sent between two chunks
 DEAD_LETTER_ID = "x-triage-dead-letter-id"
 REDRIVEN_AT = "x-redriven-at"
 REDRIVEN = " redriven "  # identity of a re-driven message that dead-lettered again
@@ -574,6 +575,14 @@ class _Publisher:
 
     # What the sink asks.
 
+    def still_there(self) -> bool:
+        """Whether the connection is open, once what the broker sent since the last chunk is
+        read: a broker restarted in between closed it (a Connection.Close, an EOF), and a
+        chunk published to it would only be lost."""
+        if self.lost is None:
+            self._run_until(lambda: self.lost is not None, LOOK)
+        return self.lost is None
+
     def missing_exchange(self, name: str) -> str | None:
         """Why ``name`` cannot take a message (no such exchange), or None. Asked once, on a
         channel of its own: the broker closes the channel a passive declare fails on."""
@@ -676,7 +685,7 @@ class AmqpSink:
     def _connected(self) -> _Publisher:
         """The publisher; after a lost connection, a new one (a TriageError when the
         broker cannot be reached: the re-drive stops, nothing of this chunk delivered)."""
-        if self._publisher is not None and self._publisher.lost is None:
+        if self._publisher is not None and self._publisher.still_there():
             return self._publisher
         if self._publisher is not None:
             self._publisher.close()
