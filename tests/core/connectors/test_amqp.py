@@ -50,6 +50,7 @@ from triage_app.core.connectors import (
     ImportSummary,
     OutsideLetter,
     RoutedSink,
+    amqp,
     import_letters,
     keep_connector,
     open_source,
@@ -250,6 +251,30 @@ def test_an_unreachable_broker_is_one_line_without_the_password(broker_available
         AmqpQueue(URL, "triage-test-no-such-queue")
     assert "no queue 'triage-test-no-such-queue'" in str(e.value)
     assert "guest:guest" not in str(e.value)
+
+
+def test_a_queue_another_consumer_holds_is_not_taken_for_empty(
+    topology: Topology, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A single-active-consumer queue another reader holds: messages ready, none given to
+    this one. The import says so rather than ending as if the queue were empty."""
+    monkeypatch.setattr(amqp, "STALL", 0.5)
+    t = topology
+    held = f"triage-test-sac-{t.tag}"
+    t.extra.append(held)
+    with connect() as other:
+        ch = other.channel()
+        ch.queue_declare(held, durable=True, arguments={"x-single-active-consumer": True})
+        publish("", held, [Message(b"{}", f"m-{i}") for i in range(3)])
+        ch.basic_qos(prefetch_count=1)
+        ch.basic_consume(held, lambda *_: None)  # the active one: it holds the queue
+        source = AmqpQueue(URL, held)
+        try:
+            with pytest.raises(TriageError) as e:
+                source.take(10)
+        finally:
+            source.close()
+    assert "gave this reader none" in str(e.value)
 
 
 # -- import -------------------------------------------------------------------------------------

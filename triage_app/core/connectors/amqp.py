@@ -62,6 +62,7 @@ from triage_app.core.vocabulary import ErrorClass
 logging.getLogger("pika").addHandler(logging.NullHandler())
 
 IDLE = 0.05  # seconds without a delivery before the queue is asked whether it is empty
+STALL = 10.0  # seconds of messages ready that the broker gives this reader none of
 MAX_PREFETCH = 65_535  # AMQP's prefetch count is a short
 WINDOW = 2_000  # publishes awaiting their confirm at once
 CONNECT_WAIT = 15.0  # seconds for a connection, its channel and confirm mode
@@ -304,7 +305,7 @@ def _where(headers: Mapping[str, Any], deaths: Sequence[Mapping[str, Any]]) -> s
     return None
 
 
-def letter_of(body: bytes, props: BasicProperties, receipt: Any, queue: str) -> OutsideLetter:
+def _letter(body: bytes, props: BasicProperties, receipt: Any, queue: str) -> OutsideLetter:
     """The dead letter a message read from ``queue`` is (see the module's note)."""
     headers: Mapping[str, Any] = props.headers or {}
     deaths = _deaths(headers)
@@ -400,21 +401,35 @@ class AmqpQueue:
             return out
         # Room for this take, and for the next while the import commits this one.
         needed, wanted = len(self._held) + most, len(self._held) + 2 * most
+        quiet_since: float | None = None
         with self._talking("reading stopped"):
             conn, channel = self._conn, self._channel
             assert conn is not None and channel is not None
             while len(out) < most:
                 while self._buffer and len(out) < most:
                     tag, props, body = self._buffer.popleft()
-                    out.append(letter_of(body, props, tag, self.queue))
+                    out.append(_letter(body, props, tag, self.queue))
                     self._held.add(tag)
                 if len(out) >= most:
                     break
                 self._consume(channel, needed, wanted)
                 arrived = self._arrived
                 conn.process_data_events(time_limit=IDLE)
-                if self._arrived == arrived and self._empty(channel):
+                if self._arrived != arrived:
+                    quiet_since = None
+                    continue
+                if self._empty(channel):
                     break
+                # Ready, and none given: another consumer holds the queue (a single
+                # active consumer's), or the broker is slow. Not "empty": say so.
+                quiet_since = quiet_since or time.monotonic()
+                if time.monotonic() - quiet_since > STALL:
+                    if out:
+                        break
+                    raise TriageError(
+                        f"{self.name}: the broker says messages are ready but gave this reader "
+                        f"none for {STALL:g} s (is another consumer holding the queue?)"
+                    )
         return out
 
     def acknowledge(self, letters: Sequence[OutsideLetter]) -> None:
@@ -448,7 +463,7 @@ class AmqpQueue:
 # -- the sink --------------------------------------------------------------------------------
 
 # (dead letter id, exchange, routing key, body, properties)
-Publish = tuple[int, str, str, bytes, BasicProperties]
+_Publish = tuple[int, str, str, bytes, BasicProperties]
 
 
 class _Publisher:
@@ -464,7 +479,7 @@ class _Publisher:
         self._until: Callable[[], bool] | None = None
         self._exchanges: dict[str, str | None] = {"": None}  # name -> None, or why missing
         # One deliver's state: the publishes, how far they went, and what came back.
-        self._plan: Sequence[Publish] = ()
+        self._plan: Sequence[_Publish] = ()
         self._sent = 0
         self._next_tag = 1
         self._waiting: dict[int, int] = {}  # delivery tag -> dead letter id, in tag order
@@ -614,7 +629,7 @@ class _Publisher:
         )
         return self._exchanges[name]
 
-    def publish(self, plan: Sequence[Publish]) -> dict[int, str]:
+    def publish(self, plan: Sequence[_Publish]) -> dict[int, str]:
         """Publish ``plan`` in order; the dead letters the broker did not confirm, each with
         why."""
         self._plan, self._sent = plan, 0
@@ -697,7 +712,7 @@ class AmqpSink:
         self, parcels: Sequence[Parcel], origins: Mapping[int, OriginInfo]
     ) -> dict[int, str]:
         out: dict[int, str] = {}
-        plan: list[Publish] = []
+        plan: list[_Publish] = []
         now = utcnow().isoformat(timespec="microseconds") + "Z"
         for p in parcels:
             origin = origins.get(p.id)
@@ -718,7 +733,7 @@ class AmqpSink:
         if not plan:
             return out
         publisher = self._connected()
-        ready: list[Publish] = []
+        ready: list[_Publish] = []
         for item in plan:
             why = publisher.missing_exchange(item[1])
             if why is not None:
