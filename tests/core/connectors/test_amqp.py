@@ -370,8 +370,17 @@ def test_import_makes_each_dead_lettered_message_a_dead_letter_once(
 def test_a_message_that_died_twice_counts_its_attempts(
     place: dict[str, Any], topology: Topology
 ) -> None:
+    """The same message dead-lettered twice: its attempts count both, and its identity
+    (the hash, when it has no message id) is the one it had after the first death."""
     t = topology
     dead_letter(t, [Message(b'{"pesanan_id": 9}', "ord-9"), Message(b'{"pesanan_id": 10}')])
+    peek = AmqpQueue(URL, t.dlq)
+    try:
+        before = {x.payload: x.identity for x in peek.take(10)}
+    finally:
+        peek.close()  # not acked: back in the DLQ
+    wait_for_count(t.dlq, 2)
+    time.sleep(1.1)  # the second death a second later: x-death's time would show it
     die_again(t, 2)  # back to the main queue as a shovel would, rejected there again
     with open_place(place) as ws:
         c = connector_of(ws, t)
@@ -380,6 +389,7 @@ def test_a_message_that_died_twice_counts_its_attempts(
         assert {r["attempts"] for r in rows.values()} == {2}
         death = rows["ord-9"]["evidence"]["headers"]["x-death"][0]
         assert (death["count"], death["queue"]) == (2, t.main)
+        assert {r["payload"]: i for i, r in rows.items()} == before
 
 
 def test_the_ack_waits_for_the_commit(place: dict[str, Any], topology: Topology) -> None:
