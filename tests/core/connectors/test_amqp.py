@@ -38,6 +38,7 @@ from tests.core.connectors.broker import (
     free_port,
     publish,
     reject_all,
+    require_rabbitmqctl,
     start_broker,
     stop_broker,
     topology,
@@ -577,6 +578,7 @@ class StopsBrokerBeforeChunk:
 @pytest.fixture
 def restarts_broker(broker_available: None) -> Iterator[None]:
     """Whatever the test does, the broker is started again after it."""
+    require_rabbitmqctl()
     try:
         yield
     finally:
