@@ -217,3 +217,53 @@ def test_a_connector_may_not_be_named_as_the_desks_own_files(workspace: Any) -> 
         keep_connector(workspace, "amqp", "amqp://127.0.0.1/", {"queue": "files"})
     c = keep_connector(workspace, "amqp", "amqp://127.0.0.1/", {"queue": "files"}, name="files-q")
     assert c.short() == "files-q (queue files)"
+
+
+def test_one_connectors_broker_down_costs_no_other_connectors_rows(workspace: Any) -> None:
+    """A re-drive to where each came from, across two connectors, one of whose broker
+    cannot be reached: the other's rows resolve, its own stay open saying why; with no row
+    delivered at all the re-drive stops in one line."""
+    import pytest
+
+    from triage_app.core.connectors import RoutedSink
+    from triage_app.core.errors import TriageError
+
+    class Kind:
+        def __init__(self, down: bool) -> None:
+            self.name, self.down, self.got = "kind", down, []
+
+        def deliver(self, parcels: Any, origins: Any) -> dict[int, str]:
+            if self.down:
+                raise TriageError("cannot reach amqp://127.0.0.1:5672/: connection refused")
+            self.got += parcels
+            return {}
+
+        def close(self) -> None:
+            pass
+
+    ws = workspace
+    up = keep_connector(ws, "amqp", "amqp://127.0.0.1/", {"queue": "up.dlq"})
+    down = keep_connector(ws, "amqp", "amqp://10.0.0.1/", {"queue": "down.dlq"})
+    import_letters(ws, up, ListSource(_letters(3)))
+    import_letters(
+        ws, down, ListSource([replace(x, identity=f"d-{x.identity}") for x in _letters(2)])
+    )
+    sink = RoutedSink(ws, "original")
+    good, bad = Kind(False), Kind(True)
+    sink._open.update({up.id: good, down.id: bad})
+    s = redrive(ws, None, where=DeadLetterFilter(), sink=sink)
+    assert (s.succeeded, s.undelivered) == (3, 2) and len(good.got) == 3
+    assert all(
+        "connection refused" in (r.error or "") for r in s.results if r.outcome == "undelivered"
+    )
+    only_down = RoutedSink(ws, "original")
+    only_down._open.update({down.id: bad})
+    with pytest.raises(TriageError, match="connection refused"):
+        redrive(ws, None, where=DeadLetterFilter(source="down.dlq"), sink=only_down)
+    assert count_open(ws) == 2
+
+
+def count_open(ws: Any) -> int:
+    from triage_app.core.deadletters import count_dead_letters
+
+    return count_dead_letters(ws, DeadLetterFilter())

@@ -89,13 +89,27 @@ class RoutedSink:
                 out[p.id] = "not imported from a connector: re-drive it into the warehouse"
                 continue
             by_sink.setdefault(o.connector_id, []).append(p)
+        # One connector's sink failing whole (its broker unreachable) must not cost the rows
+        # another one confirmed in this chunk: its rows stay open with why. Only when
+        # nothing at all was delivered does the failure stop the re-drive, in one line.
+        stopped: TriageError | None = None
+        delivered = 0
         for connector_id, mine in by_sink.items():
             try:
                 sink = self._sink(connector_id)
-            except TriageError as exc:
+            except TriageError as exc:  # it cannot be made (a table sink with no version)
                 out.update({p.id: str(exc) for p in mine})
                 continue
-            out.update(sink.deliver(mine, origins))
+            try:
+                refused = sink.deliver(mine, origins)
+            except TriageError as exc:
+                stopped = stopped or exc
+                out.update({p.id: str(exc) for p in mine})
+                continue
+            delivered += len(mine) - len(refused)
+            out.update(refused)
+        if stopped is not None and not delivered:
+            raise stopped
         return out
 
     def _sink(self, connector_id: int) -> KindSink:
