@@ -45,6 +45,7 @@ from triage_app.core.db import (
     actor_for,
     notify_change,
 )
+from triage_app.core.deadletters import slices
 from triage_app.core.errors import TriageError, signature
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.vocabulary import AuditAction, BatchKind, BatchState, ErrorClass, PayloadKind
@@ -118,11 +119,10 @@ def _begin(ws: Workspace, connector: Connector, actor: str) -> str:
 def _known(conn: Connection, connector_id: int, identities: Sequence[str]) -> set[str]:
     o = Origin
     found: set[str] = set()
-    for start in range(0, len(identities), 900):
-        part = list(identities[start : start + 900])
+    for part in slices(identities):
         found.update(
             conn.execute(
-                select(o.identity).where(o.connector_id == connector_id, o.identity.in_(part))
+                select(o.identity).where(o.connector_id == connector_id, o.identity.in_(list(part)))
             ).scalars()
         )
     return found

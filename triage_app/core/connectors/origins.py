@@ -12,6 +12,7 @@ import orjson
 from sqlalchemy import select
 
 from triage_app.core.db import Origin, Workspace
+from triage_app.core.deadletters import slices
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,7 @@ def origins_of(ws: Workspace, ids: Sequence[int]) -> dict[int, OriginInfo]:
     out: dict[int, OriginInfo] = {}
     wanted = sorted(set(ids))
     with ws.store.connect() as conn:
-        for start in range(0, len(wanted), 900):
-            part = wanted[start : start + 900]
+        for part in slices(wanted):
             for r in conn.execute(
                 select(
                     o.dead_letter_id, o.connector_id, o.identity, o.destination, o.evidence

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from sqlalchemy import select
 
 from triage_app.core.db import Batch, Connector, Workspace
+from triage_app.core.deadletters import slices
 
 
 def batch_sources(ws: Workspace, batch_ids: Iterable[str]) -> dict[str, str]:
@@ -18,8 +19,7 @@ def batch_sources(ws: Workspace, batch_ids: Iterable[str]) -> dict[str, str]:
         return out
     b, c = Batch, Connector
     with ws.store.connect() as conn:
-        for start in range(0, len(wanted), 900):
-            part = wanted[start : start + 900]
+        for part in slices(wanted):
             stmt = (
                 select(b.batch_id, b.source_name, c.name)
                 .select_from(b.__table__.outerjoin(c.__table__, c.id == b.connector_id))

@@ -122,6 +122,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "park",
         "reclassify_as",
         "reopen",
+        "slices",
     ),
 }
 __all__, __getattr__, __dir__ = lazy_interface(__name__, _PARTS, globals())
@@ -239,4 +240,5 @@ if TYPE_CHECKING:
         park,
         reclassify_as,
         reopen,
+        slices,
     )

@@ -17,7 +17,7 @@ import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -139,10 +139,11 @@ def lock_rows(conn: Connection, ids: Sequence[int]) -> dict[int, Row[Any]]:
 
 # Ids per statement: SQLite takes at most 32,766 parameters in one.
 IN_LIMIT = 10_000
+T = TypeVar("T")
 
 
-def slices(ids: Sequence[int]) -> Iterator[Sequence[int]]:
-    """``ids`` in slices of ``IN_LIMIT``."""
+def slices(ids: Sequence[T]) -> Iterator[Sequence[T]]:
+    """``ids`` (or any values bound in an IN list) in slices of ``IN_LIMIT``."""
     for start in range(0, len(ids), IN_LIMIT):
         yield ids[start : start + IN_LIMIT]
 
