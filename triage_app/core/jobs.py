@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from triage_app.core.batch import DEFAULT_CHUNK, BatchSummary, check_source, run_batch
-from triage_app.core.db import Workspace, check_reachable, make_engine, user_message
+from triage_app.core.db import (
+    Workspace,
+    check_reachable,
+    make_engine,
+    redact_url,
+    user_message,
+)
 from triage_app.core.fingerprint import OpenedFile
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.vocabulary import plural
@@ -174,7 +180,7 @@ class RedriveJob:
     def title(self) -> str:
         head = f"{'preview of a ' if self.dry_run else ''}re-drive"
         if self.to is not None:
-            where = "where each came from" if self.to == "original" else _shown_url(self.to)
+            where = "where each came from" if self.to == "original" else redact_url(self.to)
             head += f" to {where}"
         return f"{head} with {self.transform}" if self.transform else f"{head} as they are"
 
@@ -219,12 +225,6 @@ class RedriveJob:
         from triage_app.core.connectors import RoutedSink
 
         return RoutedSink(ws, self.to, transform, self.source_url)
-
-
-def _shown_url(url: str) -> str:
-    from triage_app.core.db import redact_url
-
-    return redact_url(url)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Protocol
 from triage_app.core.connectors.letters import DeadLetterSource
 from triage_app.core.connectors.origins import OriginInfo, origins_of
 from triage_app.core.connectors.stored import AMQP, TABLE, Connector, connector_named
-from triage_app.core.db import Workspace
+from triage_app.core.db import Workspace, redact_url
 from triage_app.core.deadletters import Parcel
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import Transform
@@ -77,7 +77,7 @@ class RoutedSink:
 
     def __post_init__(self) -> None:
         if not self.name:
-            self.name = "where each came from" if self.to == "original" else _shown(self.to)
+            self.name = "where each came from" if self.to == "original" else redact_url(self.to)
 
     def deliver(self, parcels: Sequence[Parcel]) -> dict[int, str]:
         origins = origins_of(self.ws, [p.id for p in parcels])
@@ -127,7 +127,7 @@ class RoutedSink:
             sink = AmqpSink(address, exchange, routing_key)
         else:
             raise TriageError(
-                f"--to {_shown(self.to)}: say original, or amqp://host/vhost/exchange/routing-key"
+                f"--to {redact_url(self.to)}: say original, or amqp://host/vhost/exchange/routing-key"
             )
         self._open[connector_id] = sink
         return sink
@@ -136,9 +136,3 @@ class RoutedSink:
         for sink in self._open.values():
             sink.close()
         self._open.clear()
-
-
-def _shown(url: str) -> str:
-    from triage_app.core.db import redact_url
-
-    return redact_url(url)
