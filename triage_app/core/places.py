@@ -16,7 +16,7 @@ WAREHOUSE_FILE = "warehouse.db"
 STORE_FILE = "dead_letter.db"
 # The dead-letter store's schema revision this code writes (db/migrations). Here, not in
 # db/, so that quick_stats can check it without importing the engine.
-STORE_SCHEMA_REVISION = "0012"
+STORE_SCHEMA_REVISION = "0013"
 WORKSPACE_ENV = "TRIAGE_WORKSPACE"
 WAREHOUSE_URL_ENV = "TRIAGE_WAREHOUSE_URL"
 DEAD_LETTER_URL_ENV = "TRIAGE_DEAD_LETTER_URL"

@@ -41,6 +41,7 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
     select,
+    text,
 )
 
 from triage_app.core.clock import utcnow
@@ -295,6 +296,14 @@ class DeadLetterTable(Base):
         Index("ix_dl_class_sig_last", "error_class", "signature_id", "last_failed_at"),
         # Resolved per day (the backlog), the trail's resolved rows, purge of resolved rows.
         Index("ix_dl_resolved", "resolved_at"),
+        # The rows waiting on the retry ladder, by when they are due: partial, so the rows
+        # not waiting (almost all of them) cost it nothing (schema 0013).
+        Index(
+            "ix_dl_next_attempt",
+            "next_attempt_at",
+            sqlite_where=text("next_attempt_at IS NOT NULL"),
+            postgresql_where=text("next_attempt_at IS NOT NULL"),
+        ),
         # Dropped in 0007: ix_dl_class_signature_id, ix_dl_cube and ix_dl_class_first_failed
         # (counting moved to dead_letter_counts; r0007_set_records.py says why each).
     )
@@ -333,6 +342,14 @@ class DeadLetterTable(Base):
     # expired lease is free, so a killed re-drive never strands its rows.
     claimed_by: Column[str | None] = Column(String(100), nullable=True)
     claim_until: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
+    # Schema 0013. A transient row's place on its retry ladder (0: the first wait) and when
+    # it is due next; NULL when it is not waiting on the ladder (core/deadletters/ladder.py).
+    retry_step = Column(Integer, nullable=False, default=0, server_default="0")
+    next_attempt_at: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
+    # The payloads with their transform's personal fields masked (core/masking.py); NULL
+    # when there is nothing to mask. A viewer reads these through the triage_masked views.
+    masked_original: Column[bytes | None] = Column(LargeBinary, nullable=True)
+    masked_payload: Column[bytes | None] = Column(LargeBinary, nullable=True)
 
 
 DeadLetter = DeadLetterTable()
@@ -525,6 +542,10 @@ class ChangeSetTable(Base):
     rows = Column(BigInteger, nullable=False)  # the rows it changed
     reverted_at: Column[dt.datetime | None] = Column(INSTANT, nullable=True)
     reverted_by: Column[str | None] = Column(String(200), nullable=True)
+    # The database user who applied it (schema 0013; session_user, which on a team store
+    # with roles a trigger sets whatever the client sent): the database tells a steward's
+    # own change-set from another's by it. NULL on SQLite.
+    db_user: Column[str | None] = Column(String(200), nullable=True)
 
 
 ChangeSet = ChangeSetTable()

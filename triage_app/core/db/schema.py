@@ -68,6 +68,7 @@ REVISIONS = (
     "0010",
     "0011",
     "0012",
+    "0013",
 )
 # user_version holds a revision's number. The releases before Alembic left a CRC of the
 # column names there (31 bits), which is always far above any revision number.

@@ -1,0 +1,192 @@
+"""Who may do what on a store: viewer, steward, lead (issue 27).
+
+On a team store (PostgreSQL) the roles are the database's own: three group roles per store
+database (``triage_<database>_viewer``, ``_steward``, ``_lead``), whose grants, column
+privileges, views and triggers let each do exactly what its row of ``NEEDS`` says, whatever
+client connects. The desk asks which one its login holds only to grey out what the
+database would refuse anyway, and to refuse it in one line before trying.
+
+A store whose roles were never set up (and every SQLite workspace: the OS user is the one
+steward-lead) gives everyone the lead's rights, as before roles existed.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import weakref
+
+from sqlalchemy import Connection, Engine, text
+
+from triage_app.core.errors import TriageError
+
+
+class Role(enum.StrEnum):
+    """A person's role on a team store, weakest first."""
+
+    VIEWER = "viewer"  # reads, with personal fields masked
+    STEWARD = "steward"  # edits, fixes, re-drives, parks, discards, reveals
+    LEAD = "lead"  # and purges, reverts others' change-sets, sets policies, grants roles
+
+
+ROLES: tuple[str, ...] = tuple(r.value for r in Role)
+_RANK = {Role.VIEWER: 0, Role.STEWARD: 1, Role.LEAD: 2}
+
+
+class Act(enum.StrEnum):
+    """What a person may be allowed to do on a store."""
+
+    READ = "read"
+    REVEAL = "reveal"  # see a row's personal fields unmasked (audited)
+    EDIT = "edit"
+    FIX = "fix"  # a change-set over many rows
+    REDRIVE = "redrive"  # also the retry ladder's passes
+    PARK = "park"
+    DISCARD = "discard"
+    REOPEN = "reopen"
+    RECLASSIFY = "reclassify"
+    NOTE = "note"  # notes on rows, an error group's owner, tags and note
+    RUN = "run"  # run a batch, import from a connector, reprocess
+    REVERT_OWN = "revert_own"  # revert a change-set one applied oneself
+    REVERT_OTHERS = "revert_others"
+    PURGE = "purge"
+    POLICY = "policy"  # the retention policy, the retry ladder
+    ROLES = "roles"  # grant and revoke roles
+
+
+# The weakest role allowed each act.
+NEEDS: dict[Act, Role] = {
+    Act.READ: Role.VIEWER,
+    Act.REVEAL: Role.STEWARD,
+    Act.EDIT: Role.STEWARD,
+    Act.FIX: Role.STEWARD,
+    Act.REDRIVE: Role.STEWARD,
+    Act.PARK: Role.STEWARD,
+    Act.DISCARD: Role.STEWARD,
+    Act.REOPEN: Role.STEWARD,
+    Act.RECLASSIFY: Role.STEWARD,
+    Act.NOTE: Role.STEWARD,
+    Act.RUN: Role.STEWARD,
+    Act.REVERT_OWN: Role.STEWARD,
+    Act.REVERT_OTHERS: Role.LEAD,
+    Act.PURGE: Role.LEAD,
+    Act.POLICY: Role.LEAD,
+    Act.ROLES: Role.LEAD,
+}
+
+# What each act is called in a refusal: "a viewer may not {words}".
+_WORDS: dict[Act, str] = {
+    Act.READ: "read this store",
+    Act.REVEAL: "reveal personal fields",
+    Act.EDIT: "edit dead letters",
+    Act.FIX: "apply a fix to many rows",
+    Act.REDRIVE: "re-drive dead letters",
+    Act.PARK: "park dead letters",
+    Act.DISCARD: "discard dead letters",
+    Act.REOPEN: "reopen dead letters",
+    Act.RECLASSIFY: "reclassify dead letters",
+    Act.NOTE: "write notes or change error groups",
+    Act.RUN: "run batches or imports",
+    Act.REVERT_OWN: "revert change-sets",
+    Act.REVERT_OTHERS: "revert another person's change-set",
+    Act.PURGE: "purge dead letters",
+    Act.POLICY: "change the store's retention policy or retry ladder",
+    Act.ROLES: "grant or revoke roles",
+}
+
+
+class NotAllowed(TriageError):
+    """The role of this login may not do that on this store."""
+
+
+def may(role: Role, act: Act) -> bool:
+    """Whether ``role`` may do ``act``."""
+    return _RANK[role] >= _RANK[NEEDS[act]]
+
+
+def why_not(role: Role, act: Act) -> str | None:
+    """One line saying why ``role`` may not do ``act`` (None: it may), for the CLI's refusal
+    and the window's greyed-out actions."""
+    if may(role, act):
+        return None
+    needed = NEEDS[act]
+    article = "an" if role is Role.VIEWER else "a"
+    return (
+        f"{article} {role.value} may not {_WORDS[act]} on this store: that needs the "
+        f"{needed.value} role (a lead grants it: triage-app roles grant USER {needed.value})"
+    )
+
+
+def group_roles(database: str) -> dict[Role, str]:
+    """The names of a store database's three group roles. PostgreSQL keeps role names to
+    63 bytes: a long database name is cut so that the suffix always fits."""
+    stem = "triage_" + database.encode("utf-8")[:40].decode("utf-8", "ignore")
+    return {role: f"{stem}_{role.value}" for role in Role}
+
+
+_known: weakref.WeakKeyDictionary[Engine, Role] = weakref.WeakKeyDictionary()
+_known_lock = threading.Lock()
+
+
+def role_of(bind: Engine | Connection) -> Role:
+    """The role of the login behind ``bind`` on its store. SQLite, and a PostgreSQL store
+    whose roles were never set up: lead. The store's owner and a superuser: lead. Otherwise
+    the strongest of the store's group roles the login is a member of; a login in none of
+    them is a viewer at most (the database refuses it even that). Asked once per engine."""
+    engine = bind.engine if isinstance(bind, Connection) else bind
+    with _known_lock:
+        known = _known.get(engine)
+    if known is not None:
+        return known
+    if engine.dialect.name != "postgresql":
+        found = Role.LEAD
+    elif isinstance(bind, Connection):
+        found = _postgres_role(bind)
+    else:
+        with engine.connect() as conn:
+            found = _postgres_role(conn)
+    with _known_lock:
+        _known[engine] = found
+    return found
+
+
+def forget_role(engine: Engine) -> None:
+    """Ask again next time (after a grant or a revoke on this engine's login)."""
+    with _known_lock:
+        _known.pop(engine, None)
+
+
+def _postgres_role(conn: Connection) -> Role:
+    database = str(conn.execute(text("SELECT current_database()")).scalar_one())
+    names = group_roles(database)
+    row = conn.execute(
+        text(
+            "SELECT r.rolsuper"
+            " OR pg_has_role(session_user, d.datdba, 'MEMBER') AS owner,"
+            " EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :lead) AS set_up"
+            " FROM pg_roles r, pg_database d"
+            " WHERE r.rolname = session_user AND d.datname = current_database()"
+        ),
+        {"lead": names[Role.LEAD]},
+    ).one()
+    if row.owner or not row.set_up:
+        return Role.LEAD
+    for role in (Role.LEAD, Role.STEWARD, Role.VIEWER):
+        member = conn.execute(
+            text(
+                # CASE: pg_has_role fails on a missing role, and AND need not go first.
+                "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :name)"
+                " THEN pg_has_role(session_user, :name, 'MEMBER') ELSE false END"
+            ),
+            {"name": names[role]},
+        ).scalar_one()
+        if member:
+            return role
+    return Role.VIEWER
+
+
+def require(bind: Engine | Connection, act: Act) -> None:
+    """Refuse ``act`` in one line when this login's role may not do it."""
+    reason = why_not(role_of(bind), act)
+    if reason is not None:
+        raise NotAllowed(reason)
