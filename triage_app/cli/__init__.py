@@ -4,8 +4,8 @@ Exit 0 when the command did its job (a batch with quarantined rows succeeded); e
 with one line on stderr for bad usage, unreadable input or an unreachable database.
 
 One module per family of commands, each with its flags beside its handlers (``add_commands``
-adds them): ``batches``, ``dead_letters``, ``change_sets``, ``groups``, ``store``; what they
-share (argument types, output, opening the workspace) is ``support``. Here: the options
+adds them): ``batches``, ``dead_letters``, ``change_sets``, ``groups``, ``store``,
+``roles``; what they share (argument types, output, opening the workspace) is ``support``. Here: the options
 before the command, the window (no command, or ``gui``), ``--self-test``, and ``main``.
 """
 
@@ -26,6 +26,7 @@ from triage_app.cli import (
     dead_letters,
     groups,
     reprocess,
+    roles,
     store,
 )
 from triage_app.cli.support import (
@@ -71,6 +72,7 @@ COMMANDS = (
     "purge",
     "audit",
     "migrate",
+    "roles",
     "gui",
 )
 
@@ -106,7 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
         "in a temporary workspace, one line per check, and exit",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for family in (batches, dead_letters, change_sets, groups, reprocess, connectors, store):
+    for family in (
+        batches,
+        dead_letters,
+        change_sets,
+        groups,
+        reprocess,
+        connectors,
+        store,
+        roles,
+    ):
         family.add_commands(sub)
     command(sub, "gui", cmd_gui, "open the window", opens_workspace=False)
     _list_in_order(sub, COMMANDS)

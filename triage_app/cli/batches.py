@@ -69,7 +69,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     job = BatchJob(Path(args.file), args.transform, args.format, **chunk)
     try:
         job.check()  # a format the transform does not read, a pipe: before any workspace opens
-        with open_workspace_of(args) as ws:
+        with open_workspace_of(args, act="run") as ws:
             # Joined only now: the hash ran while the engine imported and the workspace opened.
             s = job.run(ws, opened=opened())
     finally:
@@ -233,7 +233,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if not 0 <= args.bad <= 1:
         raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act="run") as ws:
         where = ws.config.folder
         own = batches_not_the_demos(ws)
         if own:
@@ -418,7 +418,7 @@ def _add_give_source(subparsers: Subparsers) -> None:
 def cmd_give_source(args: argparse.Namespace) -> int:
     from triage_app.core.batch import give_source
 
-    with open_workspace_of(args, create=False) as ws:
+    with open_workspace_of(args, create=False, act="run") as ws:
         kept = give_source(ws, args.batch_id, args.file)
     emit(
         {"batch_id": args.batch_id, "kept": kept},

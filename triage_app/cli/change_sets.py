@@ -148,7 +148,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
     fix = _fix(args)
     transform = default_registry().get(full_ref(args.try_ref)) if args.try_ref else None
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act=None if args.dry_run else "fix") as ws:
         ids = _rows(args, ws)
         if not ids:
             raise TriageError("fix: no dead letters match")
@@ -227,8 +227,11 @@ def cmd_changesets(args: argparse.Namespace) -> int:
 
 def cmd_revert(args: argparse.Namespace) -> int:
     from triage_app.core import deadletters as dls
+    from triage_app.core.db import require_revert
 
     with open_workspace_of(args, create=False) as ws:
+        # Only one's own change-set, unless a lead (the database checks it again).
+        require_revert(ws.store, args.change_set)
         report = dls.revert_change_set(ws, args.change_set)
 
     emit(report.to_json(), args.json, lambda: revert_text(report))

@@ -109,7 +109,7 @@ def _import_job(args: argparse.Namespace) -> Any:
 
 def cmd_import(args: argparse.Namespace) -> int:
     job = _import_job(args)
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act="run") as ws:
         s = job.run(ws)
     emit(s.to_json(), args.json, lambda: for_terminal(s.describe()))
     return 1 if s.stopped else 0

@@ -162,7 +162,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         payload = text_argument(args.payload_file, "the payload")
     else:
         payload = args.payload
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act="edit") as ws:
         d = edit_payload(ws, args.id, payload, if_version=args.if_version)
     emit(
         d.to_json(),
@@ -216,6 +216,15 @@ def _add_row_actions(subparsers: Subparsers) -> None:
 
 
 # The rows a filter means by default for each action: those the action can change.
+# What each row action is, for the role check (core.db.Act's values).
+_ROW_ACTION_ACT = {
+    "park": "park",
+    "discard": "discard",
+    "reopen": "reopen",
+    "reclassify": "reclassify",
+    "note": "note",
+}
+
 _ROW_ACTION_STATUS = {
     "park": "open",
     "discard": "open",
@@ -259,7 +268,7 @@ def cmd_row_action(args: argparse.Namespace) -> int:
             preview = dls.preview_change(ws, change, ids=args.ids, where=where)
         emit(preview.to_json(), args.json, lambda: _would(preview, action, by_ids=bool(args.ids)))
         return 0
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act=_ROW_ACTION_ACT[action]) as ws:
         report = dls.apply_change(ws, args.ids, change, where=where)
 
     def text() -> str:
@@ -284,7 +293,7 @@ def _discard_whole_batch(args: argparse.Namespace) -> int:
         raise TriageError("discard --whole-batch names a batch: no ids or filter with it")
     if args.dry_run:
         raise TriageError("discard --whole-batch has no dry run: list the batch's rows instead")
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act="discard") as ws:
         d = discard_held_batch(ws, args.whole_batch, args.reason or "")
     emit(d.to_json(), args.json, lambda: for_terminal(d.describe()))
     return 0
@@ -456,7 +465,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         to=args.to,
         source_url=args.source_url,
     )
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act=None if args.dry_run else "redrive") as ws:
         s = job.run(ws)
     data: dict[str, Any] = {}
     if args.json:  # a whole batch's rows: built only when asked for
@@ -496,7 +505,7 @@ def _redrive_whole_batch(args: argparse.Namespace) -> int:
     if _guard(args) is not None:
         raise TriageError("--canary, --max-failure-rate and --pace are for row-by-row re-drives")
     job = HeldBatchJob(args.batch, transform=args.transform, max_attempts=args.max_attempts)
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act="redrive") as ws:
         s = job.run(ws)
     emit(s.to_json(), args.json, lambda: for_terminal(s.describe()))
     return 0 if s.loaded or s.already else 1

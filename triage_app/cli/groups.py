@@ -103,7 +103,7 @@ def cmd_group(args: argparse.Namespace) -> int:
         raise TriageError(
             "group: say what to change: --owner, --no-owner, --tag, --untag or --note"
         )
-    with open_workspace_of(args, create=False) as ws:
+    with open_workspace_of(args, create=False, act="note") as ws:
         g = dls.set_group(
             ws,
             args.signature,

@@ -47,7 +47,7 @@ def cmd_reprocess(args: argparse.Namespace) -> int:
     produced_by = full_ref(args.produced_by, writes=True)
     with_ = full_ref(args.with_, writes=True)
     more = {"chunk_size": args.chunk_size} if args.chunk_size else {}
-    with open_workspace_of(args, create=False) as ws:
+    with open_workspace_of(args, create=False, act=None if args.dry_run else "run") as ws:
         s = reprocess(
             ws,
             produced_by,

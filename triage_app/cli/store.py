@@ -217,7 +217,11 @@ def cmd_purge(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import PurgeJob
 
     keep_sources = None if args.keep_sources is None else check_keep_days(args.keep_sources)
-    with open_workspace_of(args) as ws:
+    with open_workspace_of(args, act=None if args.dry_run else "purge") as ws:
+        if args.save_policy:
+            from triage_app.core.db import Act, require
+
+            require(ws.store, Act.POLICY)
         if args.older_than is None:
             policy = retention_policy(ws)
             if policy is None:

@@ -241,10 +241,14 @@ def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
     return f"… and {more:,} more: --offset {next_offset} for the next page"
 
 
-def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
+def open_workspace_of(  # type: ignore[no-untyped-def]
+    args: argparse.Namespace, *, create: bool = True, act: Any = None
+):
     """The workspace; ``create=False`` for the commands that only read: a workspace that is
-    not there is refused ("no workspace at ..."), never made."""
-    from triage_app.core.db import NoWorkspace, open_workspace
+    not there is refused ("no workspace at ..."), never made. ``act``: what the command is
+    about to do, a ``core.db.Act`` by its value (``"edit"``), refused in one line (exit 2)
+    before anything is written when this login's role on a team store may not do it."""
+    from triage_app.core.db import NoWorkspace, open_workspace, require
     from triage_app.core.errors import TriageError
 
     try:
@@ -256,6 +260,14 @@ def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type
         )
     except NoWorkspace as exc:
         raise TriageError(f"{exc}; {how_to_make(args, exc.folder)}") from None
+    if act is not None:
+        from triage_app.core.db import Act
+
+        try:
+            require(ws.store, Act(act))
+        except BaseException:
+            ws.close()
+            raise
     start_up_done()  # the engine is imported and the workspace open: the work begins
     return ws
 

@@ -133,12 +133,29 @@ def refusal_message(exc: BaseException) -> str | None:
             "another transaction holds a lock this needs, and the wait for it ran out: "
             "try again when it ends"
         )
+    if isinstance(exc, SQLAlchemyError) and is_refused(exc):
+        # Refused by the grants, or by a role's trigger (core/db/role_setup.py): what the
+        # server said, its first line (a trigger's sentence, or "permission denied for
+        # table dead_letters").
+        reason = getattr(exc, "orig", None) or exc
+        first = str(reason).strip().split("\n")[0]
+        return "the database refused: " + redact_text(" ".join(first.split())[:300])
     if isinstance(exc, SQLAlchemyError):
         reason = getattr(exc, "orig", None) or exc
         return "database error: " + redact_text(" ".join(str(reason).split())[:300])
     if isinstance(exc, OSError):
         return redact_text(str(exc.strerror or exc))
     return None
+
+
+# SQLSTATE 42501: a privilege the login lacks, or a role's trigger refusing (they raise it).
+INSUFFICIENT_PRIVILEGE = "42501"
+
+
+def is_refused(exc: BaseException) -> bool:
+    """The database refused this login what it tried (no grant, or a role's check)."""
+    orig = getattr(exc, "orig", None)
+    return getattr(orig if orig is not None else exc, "sqlstate", None) == INSUFFICIENT_PRIVILEGE
 
 
 def user_message(exc: BaseException) -> str:

@@ -13,6 +13,7 @@ steward-lead) gives everyone the lead's rights, as before roles existed.
 from __future__ import annotations
 
 import enum
+import hashlib
 import threading
 import weakref
 
@@ -110,19 +111,48 @@ def why_not(role: Role, act: Act) -> str | None:
     if may(role, act):
         return None
     needed = NEEDS[act]
-    article = "an" if role is Role.VIEWER else "a"
     return (
-        f"{article} {role.value} may not {_WORDS[act]} on this store: that needs the "
+        f"a {role.value} may not {_WORDS[act]} on this store: that needs the "
         f"{needed.value} role (a lead grants it: triage-app roles grant USER {needed.value})"
     )
 
 
-def group_roles(database: str) -> dict[Role, str]:
-    """The names of a store database's three group roles. PostgreSQL keeps role names to
-    63 bytes: a long database name is cut so that the suffix always fits."""
-    stem = "triage_" + database.encode("utf-8")[:40].decode("utf-8", "ignore")
+def _cut(stem: str, room: int) -> str:
+    """``stem`` within ``room`` bytes: a long one cut, with a hash of the whole, so that two
+    long names that share a beginning stay apart."""
+    raw = stem.encode("utf-8")
+    if len(raw) <= room:
+        return stem
+    digest = hashlib.blake2b(raw, digest_size=4).hexdigest()
+    return raw[: room - 9].decode("utf-8", "ignore") + "_" + digest
+
+
+def group_roles(database: str, schema: str = "public") -> dict[Role, str]:
+    """The names of a store's three group roles. Role names are the cluster's, not one
+    database's: they name the database, and the schema when the store is not in
+    ``public`` (two stores in two schemas of one database have their own teams).
+    PostgreSQL keeps names to 63 bytes: a long stem is cut (and hashed) so that the suffix
+    always fits."""
+    stem = "triage_" + database + ("" if schema == "public" else "_" + schema)
+    stem = _cut(stem, 63 - len("_steward"))
     return {role: f"{stem}_{role.value}" for role in Role}
 
+
+def masked_schema(schema: str) -> str:
+    """The schema of the masked views a viewer reads, beside the store's ``schema``:
+    ``triage_masked`` for a store in ``public``, ``<schema>_masked`` for another."""
+    if schema == "public":
+        return "triage_masked"
+    return _cut(schema, 63 - len("_masked")) + "_masked"
+
+
+# The store's schema, as SQL: where its version table is (a viewer's search_path puts the
+# masked views' schema first, so current_schema() is not it), else the current schema (a
+# store not made yet).
+STORE_SCHEMA_SQL = (
+    "coalesce((SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE c.oid = to_regclass('alembic_version')), current_schema())"
+)
 
 _known: weakref.WeakKeyDictionary[Engine, Role] = weakref.WeakKeyDictionary()
 _known_lock = threading.Lock()
@@ -157,8 +187,8 @@ def forget_role(engine: Engine) -> None:
 
 
 def _postgres_role(conn: Connection) -> Role:
-    database = str(conn.execute(text("SELECT current_database()")).scalar_one())
-    names = group_roles(database)
+    place = conn.execute(text(f"SELECT current_database(), {STORE_SCHEMA_SQL}")).one()
+    names = group_roles(str(place[0]), str(place[1] or "public"))
     row = conn.execute(
         text(
             "SELECT r.rolsuper"
@@ -190,3 +220,29 @@ def require(bind: Engine | Connection, act: Act) -> None:
     reason = why_not(role_of(bind), act)
     if reason is not None:
         raise NotAllowed(reason)
+
+
+def revert_act(bind: Engine | Connection, change_set_id: int) -> Act:
+    """Which act reverting ``change_set_id`` is for this login: ``REVERT_OWN`` when the
+    database user who applied it (``change_sets.db_user``) is this session's, else
+    ``REVERT_OTHERS`` (also for one whose applier is unknown: from before roles, or
+    SQLite, where the one user is a lead anyway)."""
+    engine = bind.engine if isinstance(bind, Connection) else bind
+    if engine.dialect.name != "postgresql":
+        return Act.REVERT_OWN
+    query = text("SELECT db_user = session_user FROM change_sets WHERE id = :id")
+    if isinstance(bind, Connection):
+        own = bind.execute(query, {"id": change_set_id}).scalar()
+    else:
+        with engine.connect() as conn:
+            own = conn.execute(query, {"id": change_set_id}).scalar()
+    return Act.REVERT_OWN if own else Act.REVERT_OTHERS
+
+
+def require_revert(bind: Engine | Connection, change_set_id: int) -> None:
+    """Refuse in one line a revert this login may not make: another person's change-set
+    unless a lead, any change-set for a viewer."""
+    act = revert_act(bind, change_set_id)
+    reason = why_not(role_of(bind), act)
+    if reason is not None:
+        raise NotAllowed(f"change-set {change_set_id}: {reason}")

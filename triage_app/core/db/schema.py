@@ -337,7 +337,14 @@ def _bring_to_head(
 
     # One transaction from the first revision to the last: a process killed between two
     # (the crash point) leaves the store at the revision it started from.
+    # A team store's masked views read the tables a revision may change: dropped for the
+    # upgrade and made again over the new tables, in the same transaction.
+    from triage_app.core.db.role_setup import drop_masked_views, remake_masked_views
+
+    had_views = drop_masked_views(conn)
     runner.upgrade(conn, HEAD_REVISION, after_each=lambda: crash_point("migrate-mid-upgrade"))
+    if had_views:
+        remake_masked_views(conn)
     _check_references(conn, where)
     _record(conn, HEAD_REVISION)
     return SchemaChange(where, state.revision, HEAD_REVISION, backup)

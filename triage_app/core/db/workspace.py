@@ -17,6 +17,7 @@ from sqlalchemy.exc import ArgumentError
 
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.messages import as_url, read_only_message, redact_url
+from triage_app.core.db.role_setup import use_masked_views
 from triage_app.core.db.schema import SchemaChange, ensure_schema, migrate_store, store_name
 from triage_app.core.errors import TriageError
 from triage_app.core.places import (
@@ -171,6 +172,8 @@ class Workspace:
             self.store: Engine = make_engine(
                 config.dead_letter_url, "dead-letter store", read_only=store_ro
             )
+            # A viewer of a team store reads the masked views (core/db/role_setup.py).
+            use_masked_views(self.store)
         except Exception:
             self.warehouse.dispose()
             raise

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, literal_column, select, update
 
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
@@ -423,7 +423,18 @@ def _new_change_set(conn: Any, fix: Fix, actor: str, now: dt.datetime) -> int:
     return int(
         conn.execute(
             insert(ChangeSet)
-            .values(at=now, actor=actor, description=fix.description, patch=fix.spec(), rows=0)
+            .values(
+                at=now,
+                actor=actor,
+                description=fix.description,
+                patch=fix.spec(),
+                rows=0,
+                # Who applied it, as the database knows them (a team store's trigger sets
+                # the same whatever is sent): a steward reverts only their own.
+                db_user=literal_column("session_user")
+                if conn.dialect.name == "postgresql"
+                else None,
+            )
             .returning(ChangeSet.id)
         ).scalar_one()
     )
