@@ -5,8 +5,9 @@ with one line on stderr for bad usage, unreadable input or an unreachable databa
 
 One module per family of commands, each with its flags beside its handlers (``add_commands``
 adds them): ``batches``, ``dead_letters``, ``change_sets``, ``groups``, ``store``,
-``roles``; what they share (argument types, output, opening the workspace) is ``support``. Here: the options
-before the command, the window (no command, or ``gui``), ``--self-test``, and ``main``.
+``roles``; what they share (argument types, output, opening the workspace) is
+``support``. Here: the options before the command, the window (no command, or ``gui``),
+``--self-test``, and ``main``.
 """
 
 from __future__ import annotations

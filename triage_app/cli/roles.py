@@ -56,8 +56,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
                 "the one steward-lead; roles are for a team store on PostgreSQL"
             )
         require(ws.store, Act.ROLES)
-        from triage_app.core.db import forget_role
-        from triage_app.core.db import grant_role, revoke_role
+        from triage_app.core.db import forget_role, grant_role, revoke_role
 
         login = args.words[0]
         if args.action == "grant":
