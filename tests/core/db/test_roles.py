@@ -267,9 +267,11 @@ def test_the_database_refusal_is_one_line(team: Team) -> None:
     from triage_app.core.deadletters import RetentionPolicy, set_retention_policy
 
     wh, dl = team.urls("steward")
-    with open_workspace(warehouse_url=wh, dead_letter_url=dl, create=False) as ws:
-        with pytest.raises(Exception) as caught:
-            set_retention_policy(ws, RetentionPolicy.of(30, ["resolved"]))
+    with (
+        open_workspace(warehouse_url=wh, dead_letter_url=dl, create=False) as ws,
+        pytest.raises(Exception) as caught,
+    ):
+        set_retention_policy(ws, RetentionPolicy.of(30, ["resolved"]))
     said = refusal_message(caught.value)
     assert said is not None and "\n" not in said
     assert said.startswith("the database refused: only a lead may change the store's retention")

@@ -222,6 +222,17 @@ def require(bind: Engine | Connection, act: Act) -> None:
         raise NotAllowed(reason)
 
 
+def login_of(bind: Engine | Connection) -> str | None:
+    """The database user this login is (PostgreSQL's ``session_user``), None on SQLite."""
+    engine = bind.engine if isinstance(bind, Connection) else bind
+    if engine.dialect.name != "postgresql":
+        return None
+    if isinstance(bind, Connection):
+        return str(bind.execute(text("SELECT session_user")).scalar_one())
+    with engine.connect() as conn:
+        return str(conn.execute(text("SELECT session_user")).scalar_one())
+
+
 def revert_act(bind: Engine | Connection, change_set_id: int) -> Act:
     """Which act reverting ``change_set_id`` is for this login: ``REVERT_OWN`` when the
     database user who applied it (``change_sets.db_user``) is this session's, else

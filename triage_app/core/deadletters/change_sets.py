@@ -235,6 +235,9 @@ class ChangeSetInfo:
     rows: int
     reverted_at: dt.datetime | None
     reverted_by: str | None
+    # The database user who applied it (PostgreSQL; None on SQLite and from before 0013):
+    # a steward reverts only their own (core/db/roles.py).
+    db_user: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -662,6 +665,7 @@ _INFO = (
     ChangeSet.rows,
     ChangeSet.reverted_at,
     ChangeSet.reverted_by,
+    ChangeSet.db_user,
 )
 
 

@@ -100,12 +100,19 @@ class ChangeSetsDialog(JobDialog):
         rows = self.table.selectionModel().selectedRows()
         return self._shown[rows[0].row()] if rows else None
 
+    # Why this login may not revert a change-set (its role; another's), or None: set by the
+    # window (core.db.why_not over revert_own / revert_others).
+    def why_not_revert(self, c: ChangeSetInfo) -> str | None:
+        return None
+
     @Slot()
     def _selection_changed(self) -> None:
         c = self.selected()
+        why = None if c is None else self.why_not_revert(c)
         self.revert_button.setEnabled(
-            c is not None and c.reverted_at is None and self._runner is None
+            c is not None and c.reverted_at is None and self._runner is None and why is None
         )
+        self.revert_button.setToolTip(why or "Put the rows this change-set changed back")
 
     @Slot()
     def ask_revert(self) -> None:

@@ -192,9 +192,15 @@ class PayloadEditor(QWidget):
         self.problem = where + one_line(problem)
         self.validation.setText(style.coloured(f"✗ {html.escape(self.problem)}", style.ERROR))
 
+    # Why this login may not save an edit on this store (its role), or None: set by the
+    # window when a workspace opens (core.db.why_not).
+    not_allowed: str | None = None
+
     def update_buttons(self, *, shown: bool, editable: bool, dirty: bool) -> None:
         """``shown``: a row is in the pane; ``editable``: its status takes an edit."""
-        self.save_button.setEnabled(editable and self.valid and dirty)
+        allowed = self.not_allowed is None
+        self.save_button.setEnabled(allowed and editable and self.valid and dirty)
+        self.save_button.setToolTip(self.not_allowed or "Save the edited payload (Ctrl+S)")
         self.format_button.setEnabled(editable and self.valid)
         self.compact_button.setEnabled(editable and self.valid)
         self.revert_button.setEnabled(editable and dirty)

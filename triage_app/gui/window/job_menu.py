@@ -16,7 +16,9 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from triage_app.core.connectors import AMQP, TABLE
+from triage_app.core.db import Act, why_not
 from triage_app.core.deadletters import (
+    ChangeSetInfo,
     DeadLetterFilter,
     ErrorGroup,
     ExportSummary,
@@ -250,6 +252,17 @@ class JobMenu(QObject):
             return
         ws = w.ws
         dialog = ChangeSetsDialog(w.start_job, lambda: list_change_sets(ws), w)
+        role = getattr(w, "role", None)
+        if role is not None:  # a team store: one's own change-sets, or a lead's
+            me = w.db_user
+
+            def why(c: ChangeSetInfo) -> str | None:
+                act = Act.REVERT_OWN if c.db_user == me else Act.REVERT_OTHERS
+                reason = why_not(role, act)
+                return None if reason is None else f"change-set {c.id}: {reason}"
+
+            dialog.why_not_revert = why  # type: ignore[method-assign]
+            dialog._selection_changed()
         self._show(dialog, "changeSetsDialog")
 
     @Slot(object, str)

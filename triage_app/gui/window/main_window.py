@@ -32,7 +32,16 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.batch import BatchInfo, list_batches
 from triage_app.core.connectors import Connector, list_connectors
-from triage_app.core.db import Workspace, WorkspaceConfig, open_config
+from triage_app.core.db import (
+    Act,
+    Role,
+    Workspace,
+    WorkspaceConfig,
+    login_of,
+    open_config,
+    role_of,
+    why_not,
+)
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     count_dead_letters,
@@ -251,6 +260,11 @@ class MainWindow(QMainWindow):
             QApplication.restoreOverrideCursor()
         self.close_workspace()
         self.ws, self.config = ws, config
+        # What this login may do on the store: the database refuses the rest anyway; the
+        # window greys it out and says why (core.db.why_not).
+        team = ws.store.dialect.name == "postgresql"
+        self.role: Role | None = role_of(ws.store) if team else None
+        self.db_user: str | None = login_of(ws.store) if team else None
         self.queries = QueryThread(config, self)
         self.detail.set_queries(self.queries)
         self.row_actions.queries = self.queries
@@ -291,6 +305,7 @@ class MainWindow(QMainWindow):
             self.ws.close()
             self.ws = None
         self.config = None
+        self.role = None
 
     # -- reading ----------------------------------------------------------------------------
     def _count_async(self, f: DeadLetterFilter, generation: int) -> None:
@@ -506,8 +521,11 @@ class MainWindow(QMainWindow):
         where = self.config.description if self.config else "no workspace"
         # Qt adds " — Triage Desk" itself (the application's display name) where the
         # platform's title bars name the app (X11, Windows): the name once, at the end.
-        self.setWindowTitle(where)
+        role = getattr(self, "role", None)
+        self.setWindowTitle(f"{where} [{role.value}]" if role is not None else where)
         self.workspace_label.setText(f"workspace: {where}" if self.config else "no workspace open")
+        may_not = [] if role is None else [w for a in Act if (w := why_not(role, a))]
+        self.counts.show_role(None if role is None else role.value, may_not)
 
     def _update_actions(self) -> None:
         has_ws = self.ws is not None
@@ -517,6 +535,47 @@ class MainWindow(QMainWindow):
         self.menu.enable_for(workspace=has_ws, selection=has_sel, connectors=bool(self.connectors))
         self.row_actions.set_enabled(has_sel)
         self.row_actions.discard_action.setEnabled(has_ws)  # the filter's rows, too
+        self._grey_out_by_role()
+
+    def _role_acts(self) -> list[tuple[Any, Act]]:
+        """Each action and button of the window that writes, and what it is."""
+        m, r = self.menu, self.row_actions
+        return [
+            (m.batch_action, Act.RUN),
+            (m.reprocess_action, Act.RUN),
+            (m.connect_queue_action, Act.RUN),
+            (m.attach_table_action, Act.RUN),
+            (m.redrive_action, Act.REDRIVE),
+            (m.redrive_source_action, Act.REDRIVE),
+            (m.load_whole_action, Act.REDRIVE),
+            (m.fix_action, Act.FIX),
+            (m.retention_action, Act.PURGE),
+            (r.as_data_action, Act.RECLASSIFY),
+            (r.as_code_action, Act.RECLASSIFY),
+            (r.park_action, Act.PARK),
+            (r.discard_action, Act.DISCARD),
+            (r.reopen_action, Act.REOPEN),
+            (r.note_action, Act.NOTE),
+            (self.run_batch_button, Act.RUN),
+            (self.redrive_button, Act.REDRIVE),
+        ]
+
+    def _grey_out_by_role(self) -> None:
+        """What this login's role may not do: disabled, its tooltip and status tip saying
+        why (the same sentence the CLI refuses with)."""
+        role = getattr(self, "role", None)
+        tips = self.__dict__.setdefault("_role_tips", {})
+        for widget, act in self._role_acts():
+            if widget not in tips:
+                status = widget.statusTip() if hasattr(widget, "statusTip") else ""
+                tips[widget] = (widget.toolTip(), status)
+            why = None if role is None else why_not(role, act)
+            tip, status = tips[widget]
+            if why is not None:
+                widget.setEnabled(False)
+            widget.setToolTip(why or tip)
+            widget.setStatusTip(why or status)
+        self.detail.payload.not_allowed = None if role is None else why_not(role, Act.EDIT)
 
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)

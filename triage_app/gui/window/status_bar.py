@@ -129,6 +129,28 @@ class RowCounts:
         # many rows match.
         bar.insertPermanentWidget(0, self.count_label)
         bar.insertPermanentWidget(1, self.batch_label)
+        # This login's role on a team store ("viewer"), hidden on SQLite: the one user there
+        # may do all of it.
+        self.role_label = QLabel(objectName="roleLabel")
+        self.role_label.hide()
+        bar.insertPermanentWidget(2, self.role_label)
+
+    def show_role(self, role: str | None, may_not: Sequence[str]) -> None:
+        """The role badge: its name, and what it may not do as its tooltip."""
+        if role is None:
+            self.role_label.hide()
+            return
+        self.role_label.setText(f" role: {role} ")
+        self.role_label.setStyleSheet(
+            "QLabel { border: 1px solid palette(mid); border-radius: 3px; padding: 0 4px;"
+            + (" background: #fff3cd; color: #664d03; }" if may_not else " }")
+        )
+        self.role_label.setToolTip(
+            "You may do everything on this store."
+            if not may_not
+            else "On this store:\n" + "\n".join(may_not)
+        )
+        self.role_label.show()
 
     def show_count(
         self,
