@@ -1,0 +1,102 @@
+"""The window on a team store as each role (issue 27): what the login may not do is greyed
+out, saying why (the CLI's sentence), and the role shows in the status bar and the title.
+The database refuses the same anyway (tests/core/db/test_roles.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.support import REPO
+from tests.support.team import Team, team_store
+from triage_app.core.db import Act, Role, why_not
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+SCREENSHOT = REPO / "docs" / "screenshots"
+
+
+@pytest.fixture
+def team(pg_urls: tuple[str, str]) -> Iterator[Team]:
+    yield from team_store(pg_urls)
+
+
+def _open(qtbot: Any, team: Team, who: str) -> Any:
+    from triage_app.gui import open_window
+
+    wh, dl = team.urls(who)
+    w = open_window(warehouse_url=wh, dead_letter_url=dl)
+    qtbot.waitUntil(lambda: w.model.total() is not None and w.queries is not None)
+    qtbot.waitUntil(lambda: not w.queries.busy())
+    return w
+
+
+@pytest.mark.parametrize("who", ["viewer", "steward", "lead"])
+def test_each_role_greys_out_what_it_may_not_do(qtbot: Any, team: Team, who: str) -> None:
+    from tests.gui.conftest import close_for_good
+
+    w = _open(qtbot, team, who)
+    try:
+        role = Role(who)
+        assert w.role is role
+        assert w.windowTitle().endswith(f"[{who}]")
+        assert w.counts.role_label.isVisible()
+        assert w.counts.role_label.text().strip() == f"role: {who}"
+        w.table.selectRow(0)
+        qtbot.waitUntil(lambda: w.selected_count() == 1)
+        w._update_actions()
+        m, r = w.menu, w.row_actions
+        expect = {
+            m.batch_action: Act.RUN,
+            m.redrive_action: Act.REDRIVE,
+            m.fix_action: Act.FIX,
+            m.retention_action: Act.PURGE,
+            r.park_action: Act.PARK,
+            r.discard_action: Act.DISCARD,
+            r.note_action: Act.NOTE,
+            r.as_code_action: Act.RECLASSIFY,
+            w.redrive_button: Act.REDRIVE,
+            w.run_batch_button: Act.RUN,
+        }
+        for widget, act in expect.items():
+            why = why_not(role, act)
+            assert widget.isEnabled() == (why is None), (who, act)
+            if why is not None:
+                assert widget.toolTip() == why and widget.statusTip() == why
+        assert w.detail.payload.not_allowed == why_not(role, Act.EDIT)
+        # The table's menu offers the same actions, so they are greyed there too.
+        if who == "viewer":
+            assert "may not" in w.counts.role_label.toolTip()
+            if os.environ.get("TRIAGE_SCREENSHOTS") and SCREENSHOT.is_dir():
+                w.resize(1280, 720)
+                qtbot.wait(200)
+                w.grab().save(str(SCREENSHOT / "roles-viewer.png"))
+    finally:
+        problem = close_for_good(w, lambda _w: None)
+        assert problem is None, problem
+
+
+def test_a_steward_may_revert_only_their_own_change_set(qtbot: Any, team: Team) -> None:
+    from tests.gui.conftest import close_for_good
+    from tests.support import cli
+
+    done = cli(*team.args("steward"), "fix", "2", "3", "--default", "qty=1")
+    assert done.returncode == 0, done.stderr
+    for who, allowed in (("steward", True), ("steward2", False), ("lead", True)):
+        w = _open(qtbot, team, who)
+        try:
+            w.menu.change_sets_action.trigger()
+            dialog = w.dialogs()[-1]
+            assert dialog.objectName() == "changeSetsDialog"
+            dialog.table.selectRow(0)
+            assert dialog.revert_button.isEnabled() is allowed, who
+            if not allowed:
+                assert "may not revert another person's change-set" in (
+                    dialog.revert_button.toolTip()
+                )
+        finally:
+            problem = close_for_good(w, lambda _w: None)
+            assert problem is None, problem
