@@ -149,12 +149,33 @@ def test_a_viewer_reads_masked_bytes_and_never_the_raw_ones(team: Team) -> None:
     wh, dl = team.urls("viewer")
     from triage_app.core.deadletters import get_dead_letter
 
+    _try(team, "owner", "DELETE FROM stats_cache", keep=True)  # stats will recompute
+
     with open_workspace(warehouse_url=wh, dead_letter_url=dl, create=False) as ws:
         d = get_dead_letter(ws, 2)
         assert b"Sari" not in d.payload_bytes and "S•••".encode() in d.payload_bytes
         assert d.original_bytes == '{"pelanggan": "S•••"}'.encode()
         other = get_dead_letter(ws, 1)  # nothing masked: shown as it is
         assert other.original_bytes.startswith(b'{"pesanan_id": 3')
+        # Everything a viewer's window reads works, writing nothing: the table's pages,
+        # Trends, stats (no cache written), the audit trail, a search.
+        from triage_app.core.deadletters import (
+            AuditFilter,
+            DeadLetterFilter,
+            audit_trail,
+            list_dead_letters,
+        )
+        from triage_app.core.trends import compute_trends, stats_json
+
+        assert len(list_dead_letters(ws, DeadLetterFilter(status="all"))) == 4
+        assert [d.id for d in list_dead_letters(ws, DeadLetterFilter(search="S•••"))] == [2]
+        assert list_dead_letters(ws, DeadLetterFilter(search="Sari")) == []
+        trends = compute_trends(ws)
+        assert sum(sum(v.values()) for v in trends.by_class_status.values()) == 4
+        assert stats_json(ws)["total"] == 4
+        assert audit_trail(ws, AuditFilter())
+    # The viewer's stats were computed, and not kept: a viewer writes nothing, even there.
+    assert _try(team, "owner", "SELECT count(*) FROM stats_cache") == [(0,)]
 
 
 def test_viewer_writes_nothing(team: Team) -> None:

@@ -37,7 +37,14 @@ def _open(qtbot: Any, team: Team, who: str) -> Any:
 @pytest.mark.parametrize("who", ["viewer", "steward", "lead"])
 def test_each_role_greys_out_what_it_may_not_do(qtbot: Any, team: Team, who: str) -> None:
     from tests.gui.conftest import close_for_good
+    from tests.support.team import admin
 
+    with admin(team) as conn:  # what the masking fills in: the customer's name masked
+        conn.execute(
+            f'UPDATE "{team.store_schema}".dead_letters SET masked_original = convert_to('
+            "regexp_replace(convert_from(original_payload, 'UTF8'),"
+            ' \'"pelanggan": "(.)[^"]*"\', \'"pelanggan": "\\1•••"\'), \'UTF8\')'
+        )
     w = _open(qtbot, team, who)
     try:
         role = Role(who)
@@ -67,6 +74,10 @@ def test_each_role_greys_out_what_it_may_not_do(qtbot: Any, team: Team, who: str
             if why is not None:
                 assert widget.toolTip() == why and widget.statusTip() == why
         assert w.detail.payload.not_allowed == why_not(role, Act.EDIT)
+        qtbot.waitUntil(lambda: w.detail.payload.editor.toPlainText() != "")
+        shown = w.detail.payload.editor.toPlainText()
+        assert ("Dewi" in shown) == (who != "viewer"), shown
+        assert ("D•••" in shown) == (who == "viewer"), shown
         # The table's menu offers the same actions, so they are greyed there too.
         if who == "viewer":
             assert "may not" in w.counts.role_label.toolTip()

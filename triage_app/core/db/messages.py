@@ -133,6 +133,11 @@ def refusal_message(exc: BaseException) -> str | None:
             "another transaction holds a lock this needs, and the wait for it ran out: "
             "try again when it ends"
         )
+    if isinstance(exc, SQLAlchemyError) and _sqlstate(exc) == ROLES_SAID:
+        # The roles' functions saying what is wrong with what was asked (no such login):
+        # their sentence, as they wrote it.
+        reason = getattr(exc, "orig", None) or exc
+        return redact_text(str(reason).strip().split("\n")[0][:300])
     if isinstance(exc, SQLAlchemyError) and is_refused(exc):
         # Refused by the grants, or by a role's trigger (core/db/role_setup.py): what the
         # server said, its first line (a trigger's sentence, or "permission denied for
@@ -152,10 +157,19 @@ def refusal_message(exc: BaseException) -> str | None:
 INSUFFICIENT_PRIVILEGE = "42501"
 
 
+# SQLSTATE of the roles' functions' own refusals of what was asked (core/db/role_setup.py).
+ROLES_SAID = "TDR01"
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    orig = getattr(exc, "orig", None)
+    state = getattr(orig if orig is not None else exc, "sqlstate", None)
+    return None if state is None else str(state)
+
+
 def is_refused(exc: BaseException) -> bool:
     """The database refused this login what it tried (no grant, or a role's check)."""
-    orig = getattr(exc, "orig", None)
-    return getattr(orig if orig is not None else exc, "sqlstate", None) == INSUFFICIENT_PRIVILEGE
+    return _sqlstate(exc) == INSUFFICIENT_PRIVILEGE
 
 
 def user_message(exc: BaseException) -> str:

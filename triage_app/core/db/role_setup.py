@@ -450,11 +450,11 @@ def _functions_and_triggers(conn: Connection, schema: str, names: dict[Role, str
                     WHEN 'lead' THEN {lead} END;
           IF target IS NULL THEN
             RAISE EXCEPTION 'no role %: viewer, steward or lead', wanted
-              USING ERRCODE = 'invalid_parameter_value';
+              USING ERRCODE = 'TDR01';
           END IF;
           IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = login AND rolcanlogin) THEN
             RAISE EXCEPTION 'no login named % on this server: create it first (CREATE ROLE % '
-              'LOGIN)', login, login USING ERRCODE = 'undefined_object';
+              'LOGIN)', login, login USING ERRCODE = 'TDR01';
           END IF;
           FOREACH g IN ARRAY {groups} LOOP
             IF g <> target AND EXISTS (
@@ -501,7 +501,7 @@ def _functions_and_triggers(conn: Connection, schema: str, names: dict[Role, str
           END LOOP;
           IF had IS NULL THEN
             RAISE EXCEPTION '% holds no role on this store', login
-              USING ERRCODE = 'undefined_object';
+              USING ERRCODE = 'TDR01';
           END IF;
           who := coalesce(nullif(actor, ''), session_user::text);
           IF strpos(who, '(db: ' || session_user || ')') = 0 THEN

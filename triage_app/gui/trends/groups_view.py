@@ -259,6 +259,10 @@ class GroupsView(QWidget):
     """The error groups' table under its filter row (owner, tag, text); a row chooses a
     group. Its bar chart (``GroupsChart``) is one of the tab's charts."""
 
+    # Why this login may not change a group (its role on a team store), or None: set by the
+    # window; the menu's edits are greyed out with it.
+    not_allowed: str | None = None
+
     linked = Signal(object)  # Link
     editRequested = Signal(object, str)  # ErrorGroup, what (owner, tags, note)
 
@@ -410,7 +414,11 @@ class GroupsView(QWidget):
         group = self.model.groups[row]
         menu = QMenu(self)
         for what, text in EDITS:
-            menu.addAction(text).triggered.connect(
-                lambda _=False, w=what: self.editRequested.emit(group, w)
-            )
+            action = menu.addAction(text)
+            action.triggered.connect(lambda _=False, w=what: self.editRequested.emit(group, w))
+            if self.not_allowed is not None:  # this login's role may not change groups
+                action.setEnabled(False)
+                action.setToolTip(self.not_allowed)
+                action.setStatusTip(self.not_allowed)
+        menu.setToolTipsVisible(True)
         menu.popup(self.table.viewport().mapToGlobal(pos))

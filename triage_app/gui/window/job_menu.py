@@ -272,6 +272,11 @@ class JobMenu(QObject):
         w = self.window
         if w.ws is None:
             return
+        role = getattr(w, "role", None)
+        refused = None if role is None else why_not(role, Act.NOTE)
+        if refused is not None:  # the menu greys it out; a shortcut would get here
+            w.show_message(refused)
+            return
         owners, tags = w.team
         dialog = GroupDialog(group, owners, tags, focus=what, parent=w)
         accepted = dialog.exec() == GroupDialog.DialogCode.Accepted

@@ -576,6 +576,7 @@ class MainWindow(QMainWindow):
             widget.setToolTip(why or tip)
             widget.setStatusTip(why or status)
         self.detail.payload.not_allowed = None if role is None else why_not(role, Act.EDIT)
+        self.trends.groups.not_allowed = None if role is None else why_not(role, Act.NOTE)
 
     def _table_menu(self, pos: Any) -> None:
         menu = QMenu(self)
