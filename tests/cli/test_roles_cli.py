@@ -54,9 +54,19 @@ def team(pg_urls: tuple[str, str]) -> Iterator[Team]:
 @pytest.mark.postgres
 @pytest.mark.slow
 @pytest.mark.parametrize("who", ["viewer", "steward", "lead"])
-def test_every_action_by_each_role(team: Team, who: str) -> None:
+def test_every_action_by_each_role(team: Team, who: str, tmp_path: Path) -> None:
+    from tests.core.connectors.pipeline_db import create_seed_tables, run_seed_loader
+
     args = team.args(who)
-    for name, needs, command in ACTIONS:
+    pipeline = f"sqlite:///{tmp_path / 'pipeline.db'}"  # seed 000's own dead-letter table
+    create_seed_tables(pipeline)
+    run_seed_loader(pipeline)
+    batch = orjson.loads(cli(*team.args("owner"), "list", "--json").stdout)[0]["batch_id"]
+    more = (
+        ("import", "steward", ("import", pipeline, "--table", "dead_letter", "--map", "seed-000")),
+        ("give-source", "steward", ("give-source", batch, str(SEED_BATCH))),
+    )
+    for name, needs, command in (*ACTIONS, *more):
         done = cli(*args, *command)
         if RANK[who] >= RANK[needs]:
             assert done.returncode in (0, 1), (name, done.stderr)
