@@ -60,7 +60,7 @@ def test_each_role_greys_out_what_it_may_not_do(qtbot: Any, team: Team, who: str
             m.batch_action: Act.RUN,
             m.redrive_action: Act.REDRIVE,
             m.fix_action: Act.FIX,
-            m.retention_action: Act.PURGE,
+            m.retention_action: Act.READ,
             r.park_action: Act.PARK,
             r.discard_action: Act.DISCARD,
             r.note_action: Act.NOTE,
@@ -78,7 +78,20 @@ def test_each_role_greys_out_what_it_may_not_do(qtbot: Any, team: Team, who: str
         shown = w.detail.payload.editor.toPlainText()
         assert ("Dewi" in shown) == (who != "viewer"), shown
         assert ("D•••" in shown) == (who == "viewer"), shown
-        # The table's menu offers the same actions, so they are greyed there too.
+        # Store > Retention… shows the policy to all; its Save and Purge are a lead's.
+        m.retention_action.trigger()
+        retention = w.dialogs()[-1]
+        assert retention.objectName() == "retentionDialog"
+        qtbot.wait(300)
+        for button, act in (
+            (retention.save_button, Act.POLICY),
+            (retention.purge_button, Act.PURGE),
+        ):
+            if why_not(role, act) is not None:
+                assert not button.isEnabled() and button.toolTip() == why_not(role, act)
+        retention._enable(retention.save_button, True)  # what a change in the form does
+        assert retention.save_button.isEnabled() == (why_not(role, Act.POLICY) is None)
+        retention.close()
         if who == "viewer":
             assert "may not" in w.counts.role_label.toolTip()
             if os.environ.get("TRIAGE_SCREENSHOTS") and SCREENSHOT.is_dir():

@@ -10,6 +10,8 @@ purged: the dialog offers only resolved and discarded.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -67,8 +69,14 @@ class RetentionDialog(JobDialog):
         queries: QueryThread,
         start_job: StartJob,
         parent: QWidget | None = None,
+        *,
+        may_not_save: str | None = None,
+        may_not_purge: str | None = None,
     ) -> None:
+        """``may_not_save`` / ``may_not_purge``: why this login's role may not save the
+        policy or purge (``core.db.why_not``): those buttons stay greyed out, saying it."""
         super().__init__(start_job, parent, name="retention")
+        self._may_not = {"save": may_not_save, "purge": may_not_purge}
         self.setObjectName("retentionDialog")
         self.setWindowTitle("Retention")
         self.setMinimumWidth(560)
@@ -131,8 +139,13 @@ class RetentionDialog(JobDialog):
             "Purge now…", QDialogButtonBox.ButtonRole.ActionRole
         )
         self.purge_button.setObjectName("purgeNowButton")
-        self.purge_button.setEnabled(False)
+        self._enable(self.purge_button, False)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        for button, key in ((self.save_button, "save"), (self.purge_button, "purge")):
+            if self._may_not[key] is not None:
+                button.setToolTip(self._may_not[key])
+                button.setStatusTip(self._may_not[key] or "")
+                button.setEnabled(False)
         self.save_button.clicked.connect(self.save)
         self.purge_button.clicked.connect(self.ask_purge)
         self.close_button.clicked.connect(self.reject)
@@ -158,6 +171,11 @@ class RetentionDialog(JobDialog):
         self._queries.submit(_load, self._on_loaded, self._on_error, key="retention-policy")
 
     # -- the policy in the dialog ---------------------------------------------------------
+    def _enable(self, button: Any, on: bool) -> None:
+        """Enable ``button`` when ``on`` and this login's role may do what it does."""
+        key = "save" if button is self.save_button else "purge"
+        button.setEnabled(on and self._may_not[key] is None)
+
     def statuses(self) -> tuple[str, ...]:
         chosen = [(self.resolved, Status.RESOLVED), (self.discarded, Status.DISCARDED)]
         return tuple(s.value for box, s in chosen if box.isChecked())
@@ -225,8 +243,8 @@ class RetentionDialog(JobDialog):
     @Slot()
     def _changed(self) -> None:
         self.preview = None
-        self.purge_button.setEnabled(False)
-        self.save_button.setEnabled(self.policy() is not None)
+        self._enable(self.purge_button, False)
+        self._enable(self.save_button, self.policy() is not None)
         self._timer.start()
 
     # -- how many it would purge now ------------------------------------------------------
@@ -259,7 +277,7 @@ class RetentionDialog(JobDialog):
         self.preview = s
         self.count_label.setText(_said(s, self._counting_sources is None))
         forgets = s.sources is not None and bool(s.sources.sources)
-        self.purge_button.setEnabled((s.rows > 0 or forgets) and self._runner is None)
+        self._enable(self.purge_button, (s.rows > 0 or forgets) and self._runner is None)
         if s.rows:
             self.purge_button.setText(f"Purge {s.rows:,} now…")
         else:
@@ -286,7 +304,7 @@ class RetentionDialog(JobDialog):
             set_sources_retention(ws, days)
             return policy, days
 
-        self.save_button.setEnabled(False)
+        self._enable(self.save_button, False)
         self._queries.submit(store, self._on_saved, self._on_error, key="retention-save")
 
     @Slot(object)
@@ -294,7 +312,7 @@ class RetentionDialog(JobDialog):
         policy, self.stored_sources = saved
         self.stored = policy
         self._show_stored()
-        self.save_button.setEnabled(True)
+        self._enable(self.save_button, True)
         self.summary.setText("Saved: the whole team's purges now follow this policy.")
         self.saved.emit(policy)
 
@@ -323,7 +341,7 @@ class RetentionDialog(JobDialog):
             return None
         runner = self.start(job)
         if runner is not None:
-            self.purge_button.setEnabled(False)
+            self._enable(self.purge_button, False)
             self.summary.setText("purging…")
         return runner
 

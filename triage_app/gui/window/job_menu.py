@@ -315,7 +315,15 @@ class JobMenu(QObject):
         w = self.window
         if w.config is None or w.queries is None:
             return
-        dialog = RetentionDialog(w.config, w.queries, w.start_job, w)
+        role = getattr(w, "role", None)
+        dialog = RetentionDialog(
+            w.config,
+            w.queries,
+            w.start_job,
+            w,
+            may_not_save=None if role is None else why_not(role, Act.POLICY),
+            may_not_purge=None if role is None else why_not(role, Act.PURGE),
+        )
         self._show(dialog)
 
     @Slot()

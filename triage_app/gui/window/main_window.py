@@ -549,7 +549,7 @@ class MainWindow(QMainWindow):
             (m.redrive_source_action, Act.REDRIVE),
             (m.load_whole_action, Act.REDRIVE),
             (m.fix_action, Act.FIX),
-            (m.retention_action, Act.PURGE),
+            (m.retention_action, Act.READ),  # the policy is shown; Save and Purge greyed
             (r.as_data_action, Act.RECLASSIFY),
             (r.as_code_action, Act.RECLASSIFY),
             (r.park_action, Act.PARK),
