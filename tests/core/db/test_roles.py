@@ -178,6 +178,35 @@ def test_a_viewer_reads_masked_bytes_and_never_the_raw_ones(team: Team) -> None:
     assert _try(team, "owner", "SELECT count(*) FROM stats_cache") == [(0,)]
 
 
+def test_a_viewer_sees_others_changes_live(team: Team) -> None:
+    from triage_app.core.db import watch_store
+
+    wh, dl = team.urls("viewer")
+    with open_workspace(warehouse_url=wh, dead_letter_url=dl, create=False) as ws:
+        watch = watch_store(ws.store)
+        try:
+            assert not watch.changed()
+            done = cli(*team.args("steward"), "park", "1", "--reason", "later")
+            assert done.returncode == 0, done.stderr
+            assert watch.changed(timeout=3.0)  # the steward's schema is the viewer's store
+        finally:
+            watch.close()
+
+
+def test_masked_views_made_again_after_an_upgrade_dropped_them(team: Team) -> None:
+    from triage_app.core.db.role_setup import drop_masked_views, remake_masked_views
+
+    wh, dl = team.urls("owner")
+    with open_workspace(warehouse_url=wh, dead_letter_url=dl, create=False) as ws:
+        with ws.store.begin() as conn:
+            assert drop_masked_views(conn)
+        sql = f'SELECT count(*) FROM "{team.masked}".dead_letters'
+        assert not _allowed(_try(team, "viewer", sql))  # gone: a revision may change columns
+        with ws.store.begin() as conn:
+            remake_masked_views(conn)
+    assert _try(team, "viewer", sql) == [(4,)]
+
+
 def test_viewer_writes_nothing(team: Team) -> None:
     for sql in (
         "UPDATE dead_letters SET status = 'parked' WHERE id = 1",

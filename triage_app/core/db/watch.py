@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, text
 
+from triage_app.core.db.roles import STORE_SCHEMA_SQL
 from triage_app.core.errors import TriageError
 
 CHANNEL = "triage_changes"
@@ -96,7 +97,9 @@ class _PostgresWatch:
         try:
             conn.rollback()  # whatever the pool's checkout began; LISTEN needs autocommit
             conn.autocommit = True
-            schema = conn.execute("SELECT current_schema()").fetchone()
+            # The store's schema, not current_schema(): a viewer's search_path puts the
+            # masked views' schema first (role_setup.use_masked_views).
+            schema = conn.execute(f"SELECT {STORE_SCHEMA_SQL}").fetchone()
             self._schema = schema[0] if schema else None
             conn.execute(f"LISTEN {CHANNEL}")
         except Exception as exc:
