@@ -135,3 +135,16 @@ def test_sqlite_the_os_user_is_the_one_steward_lead(tmp_path: Path) -> None:
     assert done.returncode == 2 and "roles grant USER ROLE" in done.stderr
     # Everything stays allowed: a purge, a policy.
     assert cli(*ws, "purge", "--older-than", "30", "--save-policy").returncode == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_login_without_a_role_is_refused_in_one_line(team: Team) -> None:
+    for command in (("list",), ("stats",), ("park", "1")):
+        done = cli(*team.args("nobody"), *command)
+        assert done.returncode == 2, done.stdout
+        login = team.logins["nobody"]
+        assert done.stderr == (
+            f"triage-app: the database refused the schema {team.store_schema}: {login} holds "
+            f"no role on this store; a lead grants one: triage-app roles grant {login} viewer\n"
+        )

@@ -678,6 +678,40 @@ def members(store: Engine) -> Members:
     return Members(set_up, found, you, role_of(store), note)
 
 
+# -- a login with no role ------------------------------------------------------------------
+_NO_USAGE = text(
+    "SELECT session_user AS login, n.nspname AS schema FROM pg_namespace n"
+    " WHERE current_schema() IS NULL"
+    " AND n.nspname = ANY(string_to_array(replace(current_setting('search_path'), ' ', ''), ','))"
+    " AND NOT has_schema_privilege(n.oid, 'USAGE') LIMIT 1"
+)
+
+
+def _no_role(login: str, what: str) -> NotAllowed:
+    return NotAllowed(
+        f"the database refused {what}: {login} holds no role on this store; a lead grants "
+        f"one: triage-app roles grant {login} viewer"
+    )
+
+
+def check_access(engine: Engine) -> None:
+    """Before the store is read: a login the store's schema is closed to (no role on a store
+    whose roles are set up) is told so in one line, rather than finding "no store" there
+    (PostgreSQL skips a schema it may not use, so the store looks empty)."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.connect() as conn:
+        row = conn.execute(_NO_USAGE).first()
+    if row is not None:
+        raise _no_role(str(row.login), f"the schema {row.schema}")
+
+
+def refused_reading(engine: Engine) -> NotAllowed:
+    """The one line for a login refused even reading the store's tables (no role)."""
+    login = engine.url.username or "this login"
+    return _no_role(login, "reading")
+
+
 # -- the viewer's search_path ---------------------------------------------------------------
 # psycopg's own placeholders: run by the connect hook on the driver's connection.
 _MASKED_FIRST = (

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from triage_app.core.db.engines import check_reachable, make_engine
-from triage_app.core.db.messages import as_url, read_only_message, redact_url
-from triage_app.core.db.role_setup import use_masked_views
+from triage_app.core.db.messages import as_url, is_refused, read_only_message, redact_url
+from triage_app.core.db.role_setup import check_access, refused_reading, use_masked_views
 from triage_app.core.db.schema import SchemaChange, ensure_schema, migrate_store, store_name
 from triage_app.core.errors import TriageError
 from triage_app.core.places import (
@@ -188,9 +188,15 @@ class Workspace:
             for engine, role in both:
                 if engine.dialect.name == "sqlite":
                     check_reachable(engine, role)
-            self.schema_change: SchemaChange | None = ensure_schema(
-                self.store, create=create, read_only=store_ro
-            )
+            check_access(self.store)  # a login with no role on a team store: said so
+            try:
+                self.schema_change: SchemaChange | None = ensure_schema(
+                    self.store, create=create, read_only=store_ro
+                )
+            except SQLAlchemyError as exc:
+                if not is_refused(exc):
+                    raise
+                raise refused_reading(self.store) from None
         except Exception:
             self.close()
             raise
