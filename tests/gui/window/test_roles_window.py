@@ -124,3 +124,29 @@ def test_a_steward_may_revert_only_their_own_change_set(qtbot: Any, team: Team) 
         finally:
             problem = close_for_good(w, lambda _w: None)
             assert problem is None, problem
+
+
+def test_what_the_database_refuses_is_one_line_in_the_window(
+    qtbot: Any, team: Team, dialogs: Any
+) -> None:
+    """A steward demoted to viewer while the window is open: the window still thinks it
+    may park (it asks once per workspace), the database refuses, one line says so."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.gui.conftest import close_for_good
+    from tests.support import cli
+
+    w = _open(qtbot, team, "steward2")
+    try:
+        w.table.selectRow(0)
+        qtbot.waitUntil(lambda: w.selected_count() == 1)
+        done = cli(*team.args("lead"), "roles", "grant", team.logins["steward2"], "viewer")
+        assert done.returncode == 0, done.stderr
+        dialogs.answer(QMessageBox.StandardButton.Ok)
+        w.row_actions.park()
+        qtbot.waitUntil(lambda: dialogs.pending == 0, timeout=10_000)
+        said = str(dialogs.seen[-1]["text"]).strip()
+        assert said == "the database refused: permission denied for table dead_letters"
+    finally:
+        problem = close_for_good(w, lambda _w: None)
+        assert problem is None, problem
