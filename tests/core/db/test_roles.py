@@ -388,3 +388,77 @@ def test_grant_and_revoke_are_audited_and_move_the_login(team: Team) -> None:
     mine = [e for e in events if login in e[1]]
     assert [e[0] for e in mine] == ["role_granted", "role_granted", "role_revoked"]
     assert all(f"(db: {team.logins['lead']})" in e[2] for e in mine)
+
+
+def test_a_store_owner_who_is_no_superuser_sets_up_the_team(pg_available: None) -> None:
+    """The README's way, without a superuser after the first step: an owner with CREATEROLE
+    and its own schemas (not the database's owner) sets up, grants the first lead, who
+    grants a steward; what each may do holds, and the owner is a lead of its store."""
+    import uuid
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from tests.conftest import PG_BASE
+    from tests.support import SEED_BATCH
+
+    tag = uuid.uuid4().hex[:8]
+    owner, lead, steward = (f"td_{k}_{tag}" for k in ("owner", "lead", "steward"))
+    store, wh = f"td_store_{tag}", f"td_wh_{tag}"
+    base = make_url(PG_BASE)
+    admin_info = dict(
+        host=base.host,
+        port=base.port or 5432,
+        dbname=base.database,
+        user=base.username,
+        autocommit=True,
+    )
+    database = base.database or ""
+    groups = list(group_roles(database, store).values())
+    with psycopg.connect(**admin_info) as conn:
+        conn.execute(f'CREATE ROLE "{owner}" LOGIN CREATEROLE')
+        for login in (lead, steward):
+            conn.execute(f'CREATE ROLE "{login}" LOGIN')
+        conn.execute(f'GRANT CREATE ON DATABASE "{database}" TO "{owner}"')
+        for schema in (store, wh):
+            conn.execute(f'CREATE SCHEMA "{schema}" AUTHORIZATION "{owner}"')
+
+    def args(user: str) -> list[str]:
+        return [
+            x
+            for schema, flag in ((wh, "--warehouse"), (store, "--dead-letter"))
+            for x in (
+                flag,
+                base.set(username=user)
+                .update_query_dict({"options": f"-csearch_path={schema}"})
+                .render_as_string(hide_password=False),
+            )
+        ]
+
+    try:
+        done = cli(*args(owner), "run", str(SEED_BATCH), "--transform", "pesanan@1")
+        assert done.returncode == 0, done.stderr
+        for who in (lead, steward):  # not the store's owner
+            done = cli(*args(who), "roles", "setup")
+            assert done.returncode == 2, done.stderr  # its schema is closed to them yet
+            assert "holds no role on this store" in done.stderr, done.stderr
+        done = cli(*args(owner), "roles", "setup")
+        assert done.returncode == 0, done.stderr
+        assert "stewards and leads write pesanan" in done.stdout
+        assert "you are lead" in cli(*args(owner), "roles", "me").stdout
+        assert cli(*args(owner), "roles", "grant", lead, "lead").returncode == 0
+        done = cli(*args(lead), "roles", "grant", steward, "steward")
+        assert done.returncode == 0, done.stderr
+        assert cli(*args(steward), "redrive", "4", "--transform", "pesanan@2").returncode == 0
+        done = cli(*args(steward), "purge", "--older-than", "0", "--status", "resolved")
+        assert done.returncode == 2 and "a steward may not purge" in done.stderr
+        done = cli(*args(lead), "purge", "--older-than", "0", "--status", "resolved")
+        assert done.returncode == 0, done.stderr
+    finally:
+        with psycopg.connect(**admin_info) as conn:
+            for schema in (store, wh, masked_schema(store)):
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            for name in (*groups, lead, steward, owner):
+                if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone():
+                    conn.execute(f'DROP OWNED BY "{name}" CASCADE')
+                    conn.execute(f'DROP ROLE "{name}"')

@@ -184,25 +184,36 @@ def setup_roles(store: Engine, warehouse: Engine | None = None) -> SetupReport:
 
 
 def _may_set_up(conn: Connection, schema: str) -> None:
-    """The database's owner or a superuser, owning the store's tables (GRANT on a table one
-    does not own grants nothing, with a mere warning): else one line saying who may."""
+    """A superuser, or the store's owner: who owns its tables (GRANT on a table one does not
+    own grants nothing, with a mere warning), may create roles (CREATEROLE) and a schema in
+    the database (the masked views'). Else one line saying who may."""
+    version = f"{_q(conn, schema)}.alembic_version"
     row = conn.execute(
         text(
             "SELECT r.rolsuper AS super, r.rolcreaterole AS createrole,"
-            " pg_has_role(session_user, d.datdba, 'MEMBER') AS owner,"
-            " pg_get_userbyid(d.datdba) AS db_owner"
-            " FROM pg_roles r, pg_database d"
-            " WHERE r.rolname = session_user AND d.datname = current_database()"
-        )
+            " has_database_privilege(current_database(), 'CREATE') AS create_schema,"
+            " pg_get_userbyid(c.relowner) AS store_owner,"
+            " coalesce(pg_has_role(session_user, c.relowner, 'USAGE'), false) AS mine"
+            " FROM pg_roles r LEFT JOIN pg_class c ON c.oid = to_regclass(:v)"
+            " WHERE r.rolname = session_user"
+        ),
+        {"v": version},
     ).one()
-    if not (row.super or row.owner):
-        raise NotAllowed(
-            f"roles setup must be run by the store database's owner ({row.db_owner}) or a superuser"
-        )
-    if not (row.super or row.createrole):
-        raise NotAllowed("roles setup needs a login with CREATEROLE (or a superuser)")
     if row.super:
         return
+    owner = row.store_owner or "its owner"
+    if not row.mine:
+        raise NotAllowed(
+            f"roles setup must be run by the store's owner ({owner}, who owns its tables) "
+            "or a superuser"
+        )
+    if not row.createrole:
+        raise NotAllowed(f"roles setup needs CREATEROLE for {owner} (or a superuser)")
+    if not row.create_schema:
+        raise NotAllowed(
+            "roles setup needs the right to create a schema in this database (the viewers' "
+            "masked views): GRANT CREATE ON DATABASE to the store's owner"
+        )
     foreign = conn.execute(
         text(
             "SELECT c.relname, pg_get_userbyid(c.relowner) AS owner FROM pg_class c"
@@ -347,6 +358,7 @@ def remake_masked_views(conn: Connection) -> None:
 
 def _functions_and_triggers(conn: Connection, schema: str, names: dict[Role, str]) -> None:
     s = _q(conn, schema)
+    schema_q_version = f"{s}.alembic_version"
     lead, steward, viewer = (_lit(names[r]) for r in (Role.LEAD, Role.STEWARD, Role.VIEWER))
     policy = ", ".join(_lit(k) for k in POLICY_KEYS)
     ex = _runner(conn)
@@ -354,6 +366,8 @@ def _functions_and_triggers(conn: Connection, schema: str, names: dict[Role, str
         f"""CREATE OR REPLACE FUNCTION {s}.triage_is_lead() RETURNS boolean
         LANGUAGE sql STABLE AS $f$
           SELECT r.rolsuper OR pg_has_role(session_user, d.datdba, 'MEMBER')
+                 OR pg_has_role(session_user, (SELECT c.relowner FROM pg_class c
+                    WHERE c.oid = {_lit(schema_q_version)}::regclass), 'MEMBER')
                  OR pg_has_role(session_user, {lead}, 'MEMBER')
           FROM pg_roles r, pg_database d
           WHERE r.rolname = session_user AND d.datname = current_database()

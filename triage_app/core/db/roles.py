@@ -160,7 +160,8 @@ _known_lock = threading.Lock()
 
 def role_of(bind: Engine | Connection) -> Role:
     """The role of the login behind ``bind`` on its store. SQLite, and a PostgreSQL store
-    whose roles were never set up: lead. The store's owner and a superuser: lead. Otherwise
+    whose roles were never set up: lead. The database's owner, the store's (who owns its
+    tables) and a superuser: lead. Otherwise
     the strongest of the store's group roles the login is a member of; a login in none of
     them is a viewer at most (the database refuses it even that). Asked once per engine."""
     engine = bind.engine if isinstance(bind, Connection) else bind
@@ -192,7 +193,9 @@ def _postgres_role(conn: Connection) -> Role:
     row = conn.execute(
         text(
             "SELECT r.rolsuper"
-            " OR pg_has_role(session_user, d.datdba, 'MEMBER') AS owner,"
+            " OR pg_has_role(session_user, d.datdba, 'MEMBER')"
+            " OR coalesce(pg_has_role(session_user, (SELECT c.relowner FROM pg_class c"
+            " WHERE c.oid = to_regclass('alembic_version')), 'MEMBER'), false) AS owner,"
             " EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :lead) AS set_up"
             " FROM pg_roles r, pg_database d"
             " WHERE r.rolname = session_user AND d.datname = current_database()"
