@@ -76,6 +76,7 @@ def test_each_role_greys_out_what_it_may_not_do(qtbot: Any, team: Team, who: str
         assert w.detail.payload.not_allowed == why_not(role, Act.EDIT)
         qtbot.waitUntil(lambda: w.detail.payload.editor.toPlainText() != "")
         shown = w.detail.payload.editor.toPlainText()
+        assert w.detail.payload.editor.isReadOnly() == (who == "viewer")
         assert ("Dewi" in shown) == (who != "viewer"), shown
         assert ("D•••" in shown) == (who == "viewer"), shown
         # Store > Retention… shows the policy to all; its Save and Purge are a lead's.

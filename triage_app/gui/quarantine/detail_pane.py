@@ -366,7 +366,7 @@ class DetailPane(QWidget):
         self._saving = False
         if isinstance(result, SaveConflict | SaveRefused):
             d = self._detail
-            self.payload.editor.setReadOnly(d is None or d.status not in WAITING)
+            self.payload.editor.setReadOnly(not self._may_edit(d))
             self._update_buttons()
             self.conflicts.refused(result)
             return
@@ -383,7 +383,7 @@ class DetailPane(QWidget):
     def _on_save_failed(self, message: str) -> None:
         self._saving = False
         d = self._detail
-        self.payload.editor.setReadOnly(d is None or d.status not in WAITING)
+        self.payload.editor.setReadOnly(not self._may_edit(d))
         self.saveFailed.emit(message)
         self._on_error(f"not saved: {message}")
 
@@ -411,7 +411,7 @@ class DetailPane(QWidget):
         if not keep_text:
             self.payload.editor.setPlainText(self._editable.text)
             self.payload.try_result.clear()
-        self.payload.editor.setReadOnly(d.status not in WAITING)
+        self.payload.editor.setReadOnly(not self._may_edit(d))
         self._fill_original(d)
         self._fill_error(d)
         self._fill_history(d)
@@ -494,9 +494,24 @@ class DetailPane(QWidget):
         self.payload.validate(self._detail.payload_kind, self.is_dirty())
         self._update_buttons()
 
+    def set_not_allowed(self, why: str | None) -> None:
+        """Why this login's role may not edit (None: it may): the editor read-only and Save
+        greyed out, saying it, at once for the row shown."""
+        if why == self.payload.not_allowed:
+            return
+        self.payload.not_allowed = why
+        if not self._saving:
+            self.payload.editor.setReadOnly(not self._may_edit(self._detail))
+        self._update_buttons()
+
+    def _may_edit(self, d: Any) -> bool:
+        """A row shown, waiting (its status takes an edit), and this login's role may edit
+        (``payload.not_allowed``, set by the window on a team store)."""
+        return d is not None and d.status in WAITING and self.payload.not_allowed is None
+
     def _update_buttons(self) -> None:
         d = self._detail
-        editable = d is not None and d.status in WAITING
+        editable = self._may_edit(d)
         self.payload.update_buttons(shown=d is not None, editable=editable, dirty=self.is_dirty())
 
     @Slot()

@@ -575,7 +575,7 @@ class MainWindow(QMainWindow):
                 widget.setEnabled(False)
             widget.setToolTip(why or tip)
             widget.setStatusTip(why or status)
-        self.detail.payload.not_allowed = None if role is None else why_not(role, Act.EDIT)
+        self.detail.set_not_allowed(None if role is None else why_not(role, Act.EDIT))
         self.trends.groups.not_allowed = None if role is None else why_not(role, Act.NOTE)
 
     def _table_menu(self, pos: Any) -> None:
