@@ -1,9 +1,10 @@
 """Who may do what on a store: viewer, steward, lead (issue 27).
 
 On a team store (PostgreSQL) the roles are the database's own: three group roles per store
-database (``triage_<database>_viewer``, ``_steward``, ``_lead``), whose grants, column
-privileges, views and triggers let each do exactly what its row of ``NEEDS`` says, whatever
-client connects. The desk asks which one its login holds only to grey out what the
+(``triage_<database>_viewer``, ``_steward``, ``_lead``; the schema after the database when
+the store is not in ``public``), whose grants, column privileges, views and triggers
+(``role_setup.py``) let each do exactly what its row of ``NEEDS`` says, whatever client
+connects. The desk asks which one its login holds only to grey out what the
 database would refuse anyway, and to refuse it in one line before trying.
 
 A store whose roles were never set up (and every SQLite workspace: the OS user is the one
