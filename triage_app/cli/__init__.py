@@ -70,6 +70,7 @@ COMMANDS = (
     "report",
     "purge",
     "audit",
+    "masks",
     "migrate",
     "gui",
 )

@@ -110,6 +110,8 @@ class AuditAction(enum.StrEnum):
     # An import from a connector finished or stopped (no dead letter: its rows' record is
     # their import batch, as a batch's is).
     IMPORTED = "imported"
+    # A person was shown a row's personal fields unmasked (issue 27): the detail names them.
+    REVEALED = "revealed"
 
 
 class RedriveOutcome(enum.StrEnum):
