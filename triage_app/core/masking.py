@@ -31,6 +31,7 @@ import orjson
 from triage_app.core.errors import TriageError
 
 BULLETS = "•••"
+_MISSING = object()
 _CSV = "csv"
 
 # A JSON value as a pattern finds it in text that may be broken: a string (also one cut
@@ -212,12 +213,27 @@ def _occurrences(
 def mask_text(text: str, values: Iterable[Any]) -> str:
     """``text`` with every personal value in it masked (an error message that quotes a
     name). Values of one character are left alone: masking them would mask half the text."""
-    words = {str(v) for v in values if v is not None and not isinstance(v, bool)}
+    words: set[str] = set()
+    for v in values:
+        words.update(_leaves(v))
     out = text
     for w in sorted(words, key=len, reverse=True):
         if len(w) >= 2 and w in out:
             out = out.replace(w, mask_value(w) if not w.lstrip("-").isdigit() else BULLETS)
     return out
+
+
+def _leaves(value: Any) -> Iterator[str]:
+    """A value's text as a message may quote it: the value itself, and inside a list or an
+    object each string and number in it."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, dict | list):
+        yield str(value)
+        for v in value.values() if isinstance(value, dict) else value:
+            yield from _leaves(v)
+        return
+    yield str(value)
 
 
 def restore_masked(
@@ -226,17 +242,37 @@ def restore_masked(
     fields: Sequence[str],
     kind: str,
     csv_header: bytes | str | None = None,
+    original: tuple[bytes, str] | None = None,
 ) -> str:
     """The edited text with each personal field that still holds its mask given back the
     working payload's real value (the n-th occurrence of a field from the n-th), so that an
-    edit never stores ``S•••`` as data. A personal value that still holds ``•••`` otherwise
-    (typed, or its real value gone) is refused in one line."""
+    edit never stores ``S•••`` as data. ``original`` (its bytes and kind): where a value is
+    looked for next, for a steward who copied the Original tab (shown masked) back. A
+    personal value that still holds ``•••`` otherwise (typed, or its real value gone, or two
+    real values with that mask) is refused in one line."""
     if not fields or BULLETS not in edited:
         return edited
     real: dict[str, list[Any]] = {}
     for name, value in _occurrences(working, kind, fields, csv_header):
         real.setdefault(name, []).append(value)
+    before: dict[str, list[Any]] = {}
+    if original is not None:
+        for name, value in _occurrences(original[0], original[1], fields, csv_header):
+            before.setdefault(name, []).append(value)
     seen: dict[str, int] = {}
+
+    def found(name: str, n: int, mask: str) -> Any:
+        for values in (real.get(name, []), before.get(name, [])):
+            if n < len(values) and mask_value(values[n]) == mask:
+                return values[n]
+        fits = {
+            orjson.dumps(v): v
+            for v in (*real.get(name, []), *before.get(name, []))
+            if mask_value(v) == mask
+        }
+        if len(fits) == 1:
+            return next(iter(fits.values()))
+        return _MISSING
 
     def sub(m: re.Match[str]) -> str:
         name = m.group(1).split('"')[1]
@@ -245,9 +281,9 @@ def restore_masked(
         value = _token_value(m.group(2))
         if not (isinstance(value, str) and BULLETS in value):
             return m.group(0)
-        olds = real.get(name, [])
-        if n < len(olds) and mask_value(olds[n]) == value:
-            return m.group(1) + orjson.dumps(olds[n]).decode()
+        old = found(name, n, value)
+        if old is not _MISSING:
+            return m.group(1) + orjson.dumps(old).decode()
         raise TriageError(
             f"the personal field {name!r} holds the mask {value!r}, not a value: type the "
             "real value (Reveal shows it) or leave the mask as it was shown"

@@ -25,7 +25,7 @@ from triage_app.core.db import (
 )
 from triage_app.core.masking import mask_payload, mask_text, personal_values
 from triage_app.core.transforms import personal_fields_of
-from triage_app.core.vocabulary import AuditAction, PayloadKind
+from triage_app.core.vocabulary import AuditAction, PayloadKind, original_kind
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,6 @@ def guess_kind(data: bytes, kind: str) -> str:
     if kind != PayloadKind.CSV:
         return kind
     return PayloadKind.JSON.value if bytes(data).lstrip()[:1] in (b"{", b"[") else kind
-
-
-def original_kind(kind: str) -> str:
-    """The kind of a row's original payload, from its working kind (``json`` and
-    ``json-csv`` are what an edit made of ``jsonl`` and ``csv``)."""
-    if kind == PayloadKind.JSON_CSV:
-        return PayloadKind.CSV.value
-    if kind == PayloadKind.JSON:
-        return PayloadKind.JSONL.value
-    return kind
 
 
 def contexts(conn: Connection, rows: Iterable[tuple[int, str, str]]) -> dict[int, MaskContext]:
@@ -167,7 +157,7 @@ def refresh_masks(ws: Workspace) -> int:
             updates: list[dict[str, Any]] = []
             for r in rows:
                 c = ctx.get(r.id, NOTHING)
-                mo = c.mask(r.original_payload, original_kind(r.payload_kind))
+                mo = c.mask(r.original_payload, original_kind(r.payload_kind).value)
                 mp = c.mask(r.payload, r.payload_kind) if r.payload is not None else None
                 old_mo = None if r.masked_original is None else bytes(r.masked_original)
                 old_mp = None if r.masked_payload is None else bytes(r.masked_payload)

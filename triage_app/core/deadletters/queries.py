@@ -32,6 +32,7 @@ from triage_app.core.deadletters.filters import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import WAITING, BatchState, PayloadKind, plural
+from triage_app.core.vocabulary import original_kind as vocab_original_kind
 
 
 @dataclass(frozen=True)
@@ -296,7 +297,7 @@ def get_dead_letter(ws: Workspace, dl_id: int, *, reveal: bool = False) -> DeadL
     original = bytes(dl.original_payload)
     error = dl.signature if dl.error is None else dl.error
     kind = dl.payload_kind
-    original_kind = masks.original_kind(kind)
+    original_kind = vocab_original_kind(kind).value
 
     def replaced(p: bytes | None) -> str | None:
         if p is None:

@@ -50,7 +50,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import expanded_events, leases, masks
 from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.errors import TriageError
-from triage_app.core.masking import restore_masked
+from triage_app.core.masking import BULLETS, restore_masked
 from triage_app.core.vocabulary import (
     CLOSED,
     WAITING,
@@ -61,6 +61,7 @@ from triage_app.core.vocabulary import (
     edited_kind,
     is_csv_kind,
     named_ids,
+    original_kind,
     plural,
 )
 
@@ -248,9 +249,15 @@ def edit(
         # The editor shows personal fields masked: a field still holding its mask gets the
         # real value back, so the mask is never saved as data (core/masking.py).
         ctx = masks.contexts(conn, [(dl_id, row.transform, row.batch_id)]).get(dl_id)
-        if ctx is not None:
+        if ctx is not None and BULLETS in text:
+            original = conn.execute(select(DL.original_payload).where(DL.id == dl_id)).scalar_one()
             text = restore_masked(
-                text, bytes(row.payload), ctx.fields, row.payload_kind, ctx.csv_header
+                text,
+                bytes(row.payload),
+                ctx.fields,
+                row.payload_kind,
+                ctx.csv_header,
+                (bytes(original), original_kind(row.payload_kind)),
             )
         validate_payload(text, row.payload_kind)
         new = text.encode("utf-8", errors="surrogatepass")
