@@ -209,7 +209,7 @@ def test_an_edit_never_saves_the_mask(store: Path) -> None:
         assert orjson.loads(stored.payload)["pelanggan"] == "Budi Santoso"
         assert orjson.loads(stored.masked_payload)["pelanggan"] == "B•••"
         # A mask typed over another value is refused in one line.
-        rc, out, err = triage(store, "edit", str(dl), "--payload", edited.replace("B•••", "X•••"))
+        rc, _out, err = triage(store, "edit", str(dl), "--payload", edited.replace("B•••", "X•••"))
         assert rc == 2 and "holds the mask" in err and len(err.strip().splitlines()) == 1
 
 
