@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -79,9 +80,18 @@ def _token_value(token: str) -> Any:
         return token.strip('"')
 
 
+def _dumps(value: Any) -> str:
+    """``value`` as JSON text; a lone surrogate (a byte that was not UTF-8, decoded with
+    surrogateescape) kept as it is, so that it encodes back to its byte."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False)
+
+
 def _masked_token(token: str) -> str:
     value = mask_value(_token_value(token))
-    text = orjson.dumps(value).decode()
+    text = _dumps(value)
     if token.startswith('"') and not (len(token) > 1 and token.endswith('"')):
         text = text[:-1]  # cut off as the original was: the row stays as broken as it came
     return text
@@ -266,7 +276,7 @@ def restore_masked(
             if n < len(values) and mask_value(values[n]) == mask:
                 return values[n]
         fits = {
-            orjson.dumps(v): v
+            _dumps(v): v
             for v in (*real.get(name, []), *before.get(name, []))
             if mask_value(v) == mask
         }
@@ -283,7 +293,7 @@ def restore_masked(
             return m.group(0)
         old = found(name, n, value)
         if old is not _MISSING:
-            return m.group(1) + orjson.dumps(old).decode()
+            return m.group(1) + _dumps(old)
         raise TriageError(
             f"the personal field {name!r} holds the mask {value!r}, not a value: type the "
             "real value (Reveal shows it) or leave the mask as it was shown"

@@ -57,7 +57,7 @@ def refusal(fn: Callable[..., Any], *args: Any, **kw: Any) -> str:
 def test_edit_keeps_the_original_and_records_an_event(ws: Workspace) -> None:
     before = get_dead_letter(ws, TRUNCATED, reveal=True)
     text = '{"pesanan_id": 3, "qty": 1}'
-    d = edit_payload(ws, TRUNCATED, text, actor="steward")
+    d = edit_payload(ws, TRUNCATED, text, actor="steward", revealed=True)
     assert d.payload == text and d.payload_bytes == text.encode()
     assert d.original_bytes == before.original_bytes == before.payload_bytes
     assert d.payload_kind == "json"  # a JSONL record, once edited
@@ -67,13 +67,13 @@ def test_edit_keeps_the_original_and_records_an_event(ws: Workspace) -> None:
     assert edited.actor == "steward"
     assert edited.detail == f"payload {len(before.payload_bytes)} -> {len(text)} bytes"
     # A second edit replaces the working copy only; the original is still the bytes read.
-    again = edit_payload(ws, TRUNCATED, '{"pesanan_id": 3, "qty": 2}')
+    again = edit_payload(ws, TRUNCATED, '{"pesanan_id": 3, "qty": 2}', revealed=True)
     assert again.original_bytes == before.original_bytes
     assert actions(ws, TRUNCATED) == ["quarantined", "edited", "edited"]
 
 
 def test_edit_keeps_text_beyond_ascii_as_utf8(ws: Workspace) -> None:
-    d = edit_payload(ws, NO_QTY, '{"pelanggan": "Müller ✓"}')
+    d = edit_payload(ws, NO_QTY, '{"pelanggan": "Müller ✓"}', revealed=True)
     assert d.payload_bytes == '{"pelanggan": "Müller ✓"}'.encode()
 
 
@@ -89,7 +89,7 @@ def test_edit_of_a_csv_row_becomes_json_csv_and_must_stay_an_object(
             "a CSV row is edited as a JSON object of column -> value"
         )
     assert actions(workspace, 1) == ["quarantined"]
-    d = edit_payload(workspace, 1, FIXED_ORDER)
+    d = edit_payload(workspace, 1, FIXED_ORDER, revealed=True)
     assert d.payload_kind == "json-csv"
     assert d.original_bytes == BAD_ORDER and d.payload == FIXED_ORDER
     assert d.csv_header == "order_id,pelanggan,status,total,updated_at"

@@ -175,12 +175,12 @@ def test_payload_text_escapes_invalid_utf8() -> None:
 def test_views_show_undecodable_payloads_escaped_and_keep_the_bytes(
     workspace: Workspace,
 ) -> None:
-    raw = b'{"pelanggan": "\xffBudi\xfe", "qty": -1}'
+    raw = b'{"produk": "\xffBudi\xfe", "qty": -1}'
     with StoreFiller(workspace) as filler:
         filler.batch("ab00000000000000")
         dl_id = filler.dead_letter("ab00000000000000", 1, error="E", payload=raw)
     (view,) = list_dead_letters(workspace)
-    assert view.payload == '{"pelanggan": "\\xffBudi\\xfe", "qty": -1}'
+    assert view.payload == '{"produk": "\\xffBudi\\xfe", "qty": -1}'
     d = get_dead_letter(workspace, dl_id, reveal=True)
     assert d.original_payload == view.payload == d.payload
     assert d.original_bytes == raw == d.payload_bytes
