@@ -85,6 +85,7 @@ def _ids(ws_dir: Path) -> dict[str, int]:
     return {f"{v.transform}:{v.line}": v.id for v in views}
 
 
+@pytest.mark.slow
 def test_every_output_masks_the_names(store: Path, tmp_path: Path) -> None:
     ids = _ids(store)
     assert len(ids) == 8, ids  # every row of both files fails

@@ -60,6 +60,58 @@ def _field_pattern(fields: Sequence[str]) -> re.Pattern[str]:
 
 
 _patterns: dict[tuple[str, ...], re.Pattern[str]] = {}
+_QUOTED: dict[tuple[str, ...], tuple[bytes, ...]] = {}
+_BULLETS_UTF8 = BULLETS.encode()
+_BLANK = (b" ", b"\t", b"\r")
+
+
+def _mask_simple(data: bytes, fields: Sequence[str]) -> tuple[bytes, list[str]] | None:
+    """The common case, found with ``bytes.find`` rather than a pattern (a batch where
+    every row fails calls this per row): every occurrence of a field is ``"field": "text"``,
+    the text plain and not empty. The masked bytes and the values, else None, and the
+    general way decides (escapes, numbers, lists, empty strings, a field's name elsewhere,
+    a key spelt with ``\\u``)."""
+    if b"\\" in data:
+        return None
+    quoted = _QUOTED.get(tuple(fields))
+    if quoted is None:
+        quoted = _QUOTED[tuple(fields)] = tuple(f'"{f}"'.encode() for f in dict.fromkeys(fields))
+    spans: list[tuple[int, int]] = []
+    for q in quoted:
+        at = data.find(q)
+        while at >= 0:
+            k = at + len(q)
+            while data[k : k + 1] in _BLANK:
+                k += 1
+            if data[k : k + 1] != b":":
+                return None
+            k += 1
+            while data[k : k + 1] in _BLANK:
+                k += 1
+            if data[k : k + 1] != b'"':
+                return None
+            end = data.find(b'"', k + 1)
+            if end <= k + 1 or b"\n" in data[k + 1 : end]:
+                return None
+            spans.append((k + 1, end))
+            at = data.find(q, end)
+    if not spans:
+        return None
+    spans.sort()
+    parts: list[bytes] = []
+    values: list[str] = []
+    last = 0
+    for start, end in spans:
+        lead = data[start]
+        # The first character whole: one to four bytes of UTF-8 (a stray byte alone).
+        first = 1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+        first = min(first, end - start)
+        values.append(data[start:end].decode("utf-8", "surrogateescape"))
+        parts.append(data[last : start + first])
+        parts.append(_BULLETS_UTF8)
+        last = end
+    parts.append(data[last:])
+    return b"".join(parts), values
 
 
 def _pattern(fields: Sequence[str]) -> re.Pattern[str]:
@@ -164,7 +216,37 @@ def mask_payload(
                 values[i] = mask_value(values[i])
                 changed = True
         return _csv_line(values) if changed else None
+    return _mask_json(data, fields)[0]
+
+
+def mask_with_values(
+    data: bytes | None, kind: str, fields: Sequence[str], csv_header: bytes | str | None = None
+) -> tuple[bytes | None, Sequence[Any]]:
+    """``mask_payload`` and ``personal_values`` in one pass: what a batch's quarantine
+    calls for every failing row of a transform with personal fields."""
+    if not fields or not data:
+        return None, []
+    if kind == _CSV:
+        return (
+            mask_payload(data, kind, fields, csv_header),
+            personal_values(data, kind, fields, csv_header),
+        )
+    simple = _mask_simple(data, fields)
+    if simple is not None:
+        return simple
+    return _mask_json(data, fields)
+
+
+def _mask_json(data: bytes, fields: Sequence[str]) -> tuple[bytes | None, Sequence[Any]]:
+    simple = _mask_simple(data, fields)
+    if simple is not None:
+        return simple
     text = data.decode("utf-8", "surrogateescape")
+    values = [v for _f, v in _occurrences(data, "jsonl", fields, None)]
+    return _mask_json_general(data, text, fields), values
+
+
+def _mask_json_general(data: bytes, text: str, fields: Sequence[str]) -> bytes | None:
     masked, n = _mask_json_text(text, fields)
     try:
         parsed = orjson.loads(data)

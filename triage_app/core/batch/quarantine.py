@@ -24,7 +24,7 @@ from triage_app.core.db import (
     summary,
 )
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
-from triage_app.core.masking import mask_payload, mask_text, personal_values
+from triage_app.core.masking import mask_text, mask_with_values
 from triage_app.core.vocabulary import ErrorClass, Status
 
 
@@ -66,12 +66,16 @@ def masked_failures(
     out: list[Failure] = []
     masked: dict[int, bytes] = {}
     for f in failures:
-        m = mask_payload(f.raw, payload_kind, fields, csv_header)
+        m, values = mask_with_values(f.raw, payload_kind, fields, csv_header)
         if m is None:
             out.append(f)
             continue
         masked[f.line] = m
-        error = mask_text(f.error, personal_values(f.raw, payload_kind, fields, csv_header))
+        error = f.error
+        if not any(str(v) in error for v in values):  # the common case: not quoted
+            out.append(f)
+            continue
+        error = mask_text(f.error, values)
         if error != f.error:
             f = f._replace(error=error, signature=signature(error))
         out.append(f)
