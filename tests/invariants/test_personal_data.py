@@ -215,15 +215,24 @@ def test_an_edit_never_saves_the_mask(store: Path) -> None:
 
 
 def test_refresh_fills_masks_of_rows_stored_before(store: Path) -> None:
+    quoting = _ids(store)["pesanan@1:3"]
     with open_workspace(store) as ws:
         with ws.store.begin() as conn:
             from sqlalchemy import update
 
             conn.execute(update(DeadLetter).values(masked_original=None, masked_payload=None))
+            # An error stored raw, as before 0013.
+            conn.execute(
+                update(DeadLetter)
+                .where(DeadLetter.id == quoting)
+                .values(error="DataError: pelanggan tidak valid: ['Siti Aminah']")
+            )
         before = get_dead_letter(ws, _ids(store)["pesanan@1:5"])
         assert "Siti" not in before.payload  # masked on the way out even so
         assert refresh_masks(ws) >= 6
         assert refresh_masks(ws) == 0
+        error = get_dead_letter(ws, quoting, reveal=True).error
+        assert "Siti" not in error and "[•••" in error
     rc, out, err = triage(store, "masks", "refresh", "--json")
     assert rc == 0 and json.loads(out) == {"refreshed": 0}, err
     rc, out, _ = triage(store, "list", "--status", "all", "--search", "Siti", "--json")

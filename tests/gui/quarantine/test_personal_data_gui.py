@@ -98,7 +98,7 @@ def test_the_window_shows_names_masked_and_reveal_is_audited(
     qtbot.waitUntil(lambda: w.detail.is_revealed())
     assert "Siti Aminah" in w.detail.payload.editor.toPlainText()
     assert "Revealed" in w.detail.privacy_label.text()
-    assert not w.detail.reveal_button.isVisible()
+    assert not w.detail.reveal_button.isEnabled() and w.detail.reveal_button.text() == "Revealed"
     with open_workspace(names_workspace) as ws:
         events = audit_trail(ws, AuditFilter(action="revealed"))
     assert [(e.dead_letter_id, e.detail) for e in events] == [(1, "shown unmasked: pelanggan")]

@@ -145,6 +145,7 @@ def refresh_masks(ws: Workspace) -> int:
                     dl.payload_kind,
                     dl.masked_original,
                     dl.masked_payload,
+                    dl.error,
                 )
                 .where(dl.id > after)
                 .order_by(dl.id)
@@ -157,12 +158,19 @@ def refresh_masks(ws: Workspace) -> int:
             updates: list[dict[str, Any]] = []
             for r in rows:
                 c = ctx.get(r.id, NOTHING)
-                mo = c.mask(r.original_payload, original_kind(r.payload_kind).value)
+                okind = original_kind(r.payload_kind).value
+                mo = c.mask(r.original_payload, okind)
                 mp = c.mask(r.payload, r.payload_kind) if r.payload is not None else None
                 old_mo = None if r.masked_original is None else bytes(r.masked_original)
                 old_mp = None if r.masked_payload is None else bytes(r.masked_payload)
-                if (mo, mp) != (old_mo, old_mp):
-                    updates.append({"b_id": r.id, "mo": mo, "mp": mp})
+                # An error stored before it was masked (a store from before 0013).
+                error = r.error
+                if error is not None and c.fields:
+                    error = c.mask_error(error, r.original_payload, okind)
+                    if r.payload is not None:
+                        error = c.mask_error(error, r.payload, r.payload_kind)
+                if (mo, mp, error) != (old_mo, old_mp, r.error):
+                    updates.append({"b_id": r.id, "mo": mo, "mp": mp, "err": error})
             if updates:
                 _write_masks(conn, updates)
                 changed += len(updates)

@@ -327,12 +327,17 @@ def edit_many(
 
 def write_masks(conn: Any, updates: list[dict[str, Any]]) -> None:
     """The masked copies of rows (``b_id``, ``mo``: masked original, ``mp``: masked working
-    payload), from ``masks.refresh_masks``: what the row says is unchanged, so its version
-    stays and no event is written."""
+    payload, ``err``: the error with its personal values masked), from
+    ``masks.refresh_masks``: what the row says is unchanged, so its version stays and no
+    event is written."""
     conn.execute(
         update(DL)
         .where(DL.id == bindparam("b_id"))
-        .values(masked_original=bindparam("mo"), masked_payload=bindparam("mp")),
+        .values(
+            masked_original=bindparam("mo"),
+            masked_payload=bindparam("mp"),
+            error=bindparam("err"),
+        ),
         updates,
     )
 

@@ -363,7 +363,8 @@ class DetailPane(QWidget):
             self.privacy_label.setText(
                 f"Personal data masked: {fields}. Searchable by exact value only."
             )
-        self.reveal_button.setVisible(not d.revealed)
+        # Kept in place, greyed once revealed: the pane does not jump under the steward.
+        self.reveal_button.setText("Revealed" if d.revealed else "Reveal")
         self.reveal_button.setEnabled(not d.revealed)
         self.privacy.show()
 
