@@ -290,6 +290,7 @@ def test_tab_goes_from_the_filters_to_the_table_to_the_detail_pane(qtbot, window
         f.attempts_spin,
         f.search,
         window.table,
+        d.reveal_button,  # the row's customer name is masked: Reveal (issue 27)
         d.tabs.tabBar(),
         d.payload.editor,  # Tab indents here; Ctrl+Tab moves on
         d.payload.format_button,

@@ -192,10 +192,11 @@ class DetailPane(QWidget):
 
     # -- what the window calls ------------------------------------------------------------
     def focus_order(self) -> list[QWidget]:
-        """The pane's controls in the order Tab visits them, top to bottom: the tabs, the
-        banner's buttons, the editor and the row under it, then the other tabs' views (Tab
+        """The pane's controls in the order Tab visits them, top to bottom: Reveal, the
+        tabs, the banner's buttons, the editor and the row under it, then the other tabs' views (Tab
         skips those not shown)."""
         return [
+            self.reveal_button,  # above the tabs: a row with personal fields shows it
             self.tabs,  # Tab gives it to its tab bar (its focus proxy): the two go together
             self.tabs.tabBar(),
             *self.payload.controls(),
