@@ -237,7 +237,19 @@ def mask_with_values(
     return _mask_json(data, fields)
 
 
+def _absent(data: bytes, fields: Sequence[str]) -> bool:
+    """No field can be in ``data``: none appears quoted, and no escape could spell one."""
+    if b"\\u" in data:
+        return False
+    quoted = _QUOTED.get(tuple(fields))
+    if quoted is None:
+        quoted = _QUOTED[tuple(fields)] = tuple(f'"{f}"'.encode() for f in dict.fromkeys(fields))
+    return not any(q in data for q in quoted)
+
+
 def _mask_json(data: bytes, fields: Sequence[str]) -> tuple[bytes | None, Sequence[Any]]:
+    if _absent(data, fields):  # most payloads of a store filled in bulk, say
+        return None, ()
     simple = _mask_simple(data, fields)
     if simple is not None:
         return simple
