@@ -248,11 +248,11 @@ def _absent(data: bytes, fields: Sequence[str]) -> bool:
 
 
 def _mask_json(data: bytes, fields: Sequence[str]) -> tuple[bytes | None, Sequence[Any]]:
-    if _absent(data, fields):  # most payloads of a store filled in bulk, say
-        return None, ()
     simple = _mask_simple(data, fields)
     if simple is not None:
         return simple
+    if _absent(data, fields):  # a payload without the field: no pattern, no parse
+        return None, ()
     text = data.decode("utf-8", "surrogateescape")
     values = [v for _f, v in _occurrences(data, "jsonl", fields, None)]
     return _mask_json_general(data, text, fields), values
