@@ -74,7 +74,8 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
         '"produk": "Blouse Katun", "qty": 1, "harga": 120000, "diskon": 0}'
     )
     edited = run_json(capsys, *ws_args, "edit", str(dl3), "--payload", fixed)
-    assert isinstance(edited, dict) and edited["payload"] == fixed
+    # Shown with the customer's name masked (issue 27); stored as typed.
+    assert isinstance(edited, dict) and edited["payload"] == fixed.replace('"Dewi"', '"D•••"')
 
     shown = run_json(capsys, *ws_args, "show", str(dl3))
     assert isinstance(shown, dict)
@@ -82,10 +83,14 @@ def test_full_cycle_json_contract(ws_args: list[str], capsys: pytest.CaptureFixt
     group = {"group_owner", "group_tags", "group_note"}
     # And its batch: held (all or nothing) or not, and what of it waits.
     batch = {"batch_state", "batch_held", "batch_waiting"}
-    assert set(shown) == LIST_KEYS | {"original_payload", "events", "traceback"} | group | batch
+    masking = {"personal_fields", "revealed"}  # issue 27
+    assert (
+        set(shown)
+        == LIST_KEYS | {"original_payload", "events", "traceback"} | group | batch | masking
+    )
     assert shown["batch_state"] == "complete" and shown["batch_held"] == 0
     assert [shown[k] for k in sorted(group)] == ["", None, []]
-    assert shown["original_payload"].endswith('"pelanggan": "Dewi", ')
+    assert shown["original_payload"].endswith('"pelanggan": "D•••", ')  # masked (issue 27)
     assert [e["action"] for e in shown["events"]] == ["quarantined", "edited"]
     keys = {"at", "actor", "action", "detail", "version"}
     assert set(shown["events"][0]) == keys

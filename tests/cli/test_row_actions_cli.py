@@ -23,8 +23,8 @@ def run(ws: list[str], *args: str) -> tuple[int, object, str]:
     return done.returncode, orjson.loads(done.stdout) if done.stdout else None, done.stderr
 
 
-def shown(ws: list[str], dl_id: int) -> dict:  # type: ignore[type-arg]
-    out = run(ws, "show", str(dl_id))[1]
+def shown(ws: list[str], dl_id: int, *extra: str) -> dict:  # type: ignore[type-arg]
+    out = run(ws, "show", str(dl_id), *extra)[1]
     assert isinstance(out, dict)
     return out
 
@@ -117,7 +117,8 @@ def test_edit_if_version_refuses_a_row_that_moved_on(ws: list[str]) -> None:
     done = cli(*ws, "edit", "4", "--payload", fix, "--if-version", "2", "--json")
     assert done.returncode == 0, done.stderr
     after = orjson.loads(done.stdout)
-    assert (after["payload"], after["version"]) == (fix, 3)
+    shown_fix = fix.replace('"pelanggan": "x"', '"pelanggan": "x•••"')  # masked (issue 27)
+    assert (after["payload"], after["version"]) == (shown_fix, 3)
 
 
 def test_every_edit_keeps_the_payload_it_replaced(ws: list[str], tmp_path: Path) -> None:
@@ -125,7 +126,7 @@ def test_every_edit_keeps_the_payload_it_replaced(ws: list[str], tmp_path: Path)
 
     first = '{"a": 1}'
     second = '{"a": 2}'
-    original = shown(ws, 2)["payload"]
+    original = shown(ws, 2, "--reveal")["payload"]
     assert cli(*ws, "edit", "2", "--payload", first).returncode == 0
     assert cli(*ws, "edit", "2", "--payload", second).returncode == 0
     engine = create_engine(f"sqlite:///{tmp_path / 'ws' / 'dead_letter.db'}")

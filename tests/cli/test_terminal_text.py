@@ -33,9 +33,10 @@ GOOD = (
 )
 # Raw controls and bytes that are not UTF-8 inside a string: not JSON, quarantined as is.
 RAW_LINE = (
-    b'{"pesanan_id": 2, "waktu": "2026-01-10T09:15:00", "pelanggan": "A\x1b[2J\rB\x00C'
+    b'{"pesanan_id": 2, "waktu": "2026-01-10T09:15:00", "pelanggan": "B", '
+    b'"produk": "A\x1b[2J\rB\x00C'
     + "\u202e".encode()
-    + b'D\xff\xfe", "produk": "K", "qty": 1, "harga": 250000, "diskon": 0}\n'
+    + b'D\xff\xfe", "qty": 1, "harga": 250000, "diskon": 0}\n'
 )
 # Valid JSON whose qty is text (escaped controls): quarantined, the error quotes the value.
 BAD_QTY = (
@@ -153,9 +154,11 @@ def test_what_the_store_holds_is_shown_escaped(hostile_ws: Path) -> None:
     shown = no_raw(triage(hostile_ws, "show", "1")[1])
     assert "error [data]: E\\x1b[2J\\x0d\\x00\\u202eX\n" in shown
     assert f"signature: S{SHOWN}<n>\n" in shown
-    assert '"pelanggan": "A\\x1b[2J\\x0dB\\x00C\\u202eD\\xff\\xfe"' in shown  # bytes as \xNN
+    assert '"produk": "A\\x1b[2J\\x0dB\\x00C\\u202eD\\xff\\xfe"' in shown  # bytes as \xNN
     assert "ev\\x1b[31mil\\x0d@" in shown and f"n{SHOWN}" in shown  # the note and its actor
-    assert len(shown.splitlines()) == 7  # head, error, signature, payload, history: 2 events
+    assert (
+        len(shown.splitlines()) == 8
+    )  # head, error, signature, payload, masked, history: 2 events
     listed = no_raw(triage(hostile_ws, "list")[1])
     assert "E\\x1b[2J\\x0d\\x00\\u202eX" in listed
     assert "ev\\x1b[31mil\\x0d@" in no_raw(triage(hostile_ws, "audit")[1])

@@ -57,7 +57,9 @@ def snapshot(ws: Workspace) -> list[tuple[object, ...]]:
     """Every dead letter as a steward could see it, with its history."""
     return [
         (d.id, d.status, d.attempts, d.payload_bytes, d.error, d.events)
-        for d in (get_dead_letter(ws, v.id) for v in list_dead_letters(ws, ALL, limit=None))
+        for d in (
+            get_dead_letter(ws, v.id, reveal=True) for v in list_dead_letters(ws, ALL, limit=None)
+        )
     ]
 
 
@@ -133,7 +135,7 @@ def test_a_redrive_job_resolves_and_warms_the_cache(workspace: Workspace, seed_b
     assert job.title == "re-drive with pesanan@2"
     r = job.run(workspace)
     assert not r.dry_run and (r.attempted, r.succeeded) == (1, 1)
-    d = get_dead_letter(workspace, null_diskon)
+    d = get_dead_letter(workspace, null_diskon, reveal=True)
     assert d.status == "resolved" and d.events[-1].action == "resolved"
     assert pesanan_rows(workspace) == 7
     warm = cache_of(workspace)

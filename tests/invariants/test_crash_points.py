@@ -275,11 +275,11 @@ def test_edit_killed_mid_transaction(tmp_path: Path) -> None:
     )
     assert killed.returncode == -signal.SIGKILL
     with open_workspace(ws_dir) as ws:
-        d = get_dead_letter(ws, 1)
+        d = get_dead_letter(ws, 1, reveal=True)
         assert d.payload == '{"broken' and [e.action for e in d.events] == ["quarantined"]
     assert subprocess.run(edit, capture_output=True, timeout=120).returncode == 0
     with open_workspace(ws_dir) as ws:
-        d = get_dead_letter(ws, 1)
+        d = get_dead_letter(ws, 1, reveal=True)
         assert d.payload == '{"fixed": true}'
         assert [e.action for e in d.events] == ["quarantined", "edited"]
 

@@ -59,7 +59,7 @@ def test_hostile_file(name: str, tmp_path: Path) -> None:
         assert r.ok, r.to_json()
         raw = src.read_bytes()
         for d in list_dead_letters(ws, DeadLetterFilter(status="all"), limit=None):
-            evidence = get_dead_letter(ws, d.id).original_bytes
+            evidence = get_dead_letter(ws, d.id, reveal=True).original_bytes
             assert evidence and evidence in raw  # byte-exact, and from this file
             assert "\n" not in d.error and len(d.error) <= 600
 
@@ -87,4 +87,4 @@ def test_twenty_megabyte_lines(tmp_path: Path) -> None:
     with open_workspace(tmp_path / "ws") as ws:
         (dl,) = list_dead_letters(ws)
         assert len(dl.error) < 600
-        assert get_dead_letter(ws, dl.id).original_bytes == bad
+        assert get_dead_letter(ws, dl.id, reveal=True).original_bytes == bad

@@ -109,11 +109,11 @@ def test_idempotent_rerun_and_redrive(workspace: Workspace, batch_20k: Path) -> 
     r1 = redrive(workspace, "pesanan@2", ids=ids)
     assert r1.succeeded == len(ids)
     h2 = table_sha256(workspace.warehouse, PESANAN)
-    events = [len(get_dead_letter(workspace, i).events) for i in ids]
+    events = [len(get_dead_letter(workspace, i, reveal=True).events) for i in ids]
     r2 = redrive(workspace, "pesanan@2", ids=ids)
     assert {r.outcome for r in r2.results} == {"skipped"} and r2.attempted == 0
     assert table_sha256(workspace.warehouse, PESANAN) == h2
-    assert [len(get_dead_letter(workspace, i).events) for i in ids] == events
+    assert [len(get_dead_letter(workspace, i, reveal=True).events) for i in ids] == events
 
 
 def test_a_different_transform_is_a_different_batch(workspace: Workspace, seed_batch: Path) -> None:
@@ -195,9 +195,9 @@ def test_evidence_kept_byte_exact(workspace: Workspace, tmp_path: Path) -> None:
     assert (s.rows, s.quarantined) == (3, 3)  # the blank line is not a record
     by_line = {d.line: d for d in list_dead_letters(workspace)}
     assert sorted(by_line) == [1, 2, 4]
-    assert get_dead_letter(workspace, by_line[1].id).original_bytes == bad_utf8
-    assert get_dead_letter(workspace, by_line[2].id).original_bytes == nul
-    assert get_dead_letter(workspace, by_line[4].id).original_bytes == crlf
+    assert get_dead_letter(workspace, by_line[1].id, reveal=True).original_bytes == bad_utf8
+    assert get_dead_letter(workspace, by_line[2].id, reveal=True).original_bytes == nul
+    assert get_dead_letter(workspace, by_line[4].id, reveal=True).original_bytes == crlf
     assert "\\xff" in by_line[1].payload  # shown escaped, stored exact
 
     dl_id = by_line[4].id
@@ -205,19 +205,19 @@ def test_evidence_kept_byte_exact(workspace: Workspace, tmp_path: Path) -> None:
     apply_change(workspace, [dl_id], reclassify_as(ErrorClass.CODE))
     apply_change(workspace, [dl_id], park())
     apply_change(workspace, [by_line[2].id], discard("junk from a test feed"))
-    d = get_dead_letter(workspace, dl_id)
+    d = get_dead_letter(workspace, dl_id, reveal=True)
     assert d.original_bytes == crlf and d.payload == '{"pesanan_id": 3, "qty": 2}'
     assert [e.action for e in d.events] == ["quarantined", "edited", "reclassified", "parked"]
     assert all(e.actor and e.at for e in d.events)
     # Discarded rows are kept for the audit.
-    assert get_dead_letter(workspace, by_line[2].id).status == "discarded"
+    assert get_dead_letter(workspace, by_line[2].id, reveal=True).status == "discarded"
 
 
 def test_error_messages_are_data(workspace: Workspace, seed_batch: Path) -> None:
     """Invariant 6: one line, ``Type: message``; tracebacks only for code, with no paths."""
     run_batch(workspace, seed_batch, "pesanan@1")
     for d in list_dead_letters(workspace):
-        detail = get_dead_letter(workspace, d.id)
+        detail = get_dead_letter(workspace, d.id, reveal=True)
         assert "\n" not in d.error and ": " in d.error
         if d.error_class == "code":
             assert detail.traceback and "pesanan.py" in detail.traceback

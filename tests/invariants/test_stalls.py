@@ -159,7 +159,7 @@ def test_a_redrive_stalled_past_its_lease_leaves_the_row_and_takes_its_load_back
         done = _cli(spec, "discard", str(target), "--reason", "junk, says the vendor")
     else:
         with open_store(spec) as ws:
-            d = get_dead_letter(ws, target)
+            d = get_dead_letter(ws, target, reveal=True)
         fixed = orjson.loads(d.payload_bytes)
         fixed.update(diskon=7, harga=4321)
         done = _cli(spec, "edit", str(target), "--payload", orjson.dumps(fixed).decode())
@@ -174,7 +174,7 @@ def test_a_redrive_stalled_past_its_lease_leaves_the_row_and_takes_its_load_back
     assert "taken back from the warehouse" in result["error"]
     assert "another re-drive" not in result["error"]
     with open_store(spec) as ws:
-        d = get_dead_letter(ws, target)
+        d = get_dead_letter(ws, target, reveal=True)
     assert d.status == ("discarded" if meanwhile == "discard" else "open")
     assert "resolved" not in _actions(spec, target)
     # Nothing in the warehouse that no dead letter or batch line explains: the row was new
@@ -287,4 +287,4 @@ def test_a_redrive_stopped_in_its_settle_makes_others_wait_a_bounded_time(
     summary = _finish(proc, pause)
     assert summary["succeeded"] == len(ids)  # resumed, the re-drive finishes
     with open_store(spec) as ws:
-        assert get_dead_letter(ws, ids[0]).status == "resolved"
+        assert get_dead_letter(ws, ids[0], reveal=True).status == "resolved"

@@ -54,7 +54,7 @@ def run_seed_cycle(ws: Workspace, batch: Path) -> None:
     assert [(d.line, d.attempts) for d in still_open] == [(4, 2)]
     # Resolved dead letters stay as history.
     assert len(list_dead_letters(ws, DeadLetterFilter(status="resolved"))) == 3
-    detail = get_dead_letter(ws, dls[3].id)
+    detail = get_dead_letter(ws, dls[3].id, reveal=True)
     assert detail.original_payload.endswith('"pelanggan": "Dewi", ')  # byte-exact, trailing space
     assert detail.payload == FIX_3
     assert [e.action for e in detail.events] == ["quarantined", "edited", "resolved"]

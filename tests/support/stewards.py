@@ -39,7 +39,7 @@ def main(action: str, spec: str, ids: list[int], bump: int = 1) -> dict[str, lis
         for dl_id in ids:
             try:
                 if action == "edit":
-                    d = get_dead_letter(ws, dl_id)
+                    d = get_dead_letter(ws, dl_id, reveal=True)
                     text = fixed(d.payload_bytes, bump)
                     edit_payload(ws, dl_id, text, if_version=d.version, actor=f"editor{bump}")
                 elif action == "discard":

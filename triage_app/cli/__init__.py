@@ -72,6 +72,7 @@ COMMANDS = (
     "report",
     "purge",
     "audit",
+    "masks",
     "migrate",
     "roles",
     "gui",

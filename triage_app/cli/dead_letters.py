@@ -108,13 +108,19 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _add_show(subparsers: Subparsers) -> None:
     sp = command(subparsers, "show", cmd_show, "show one dead letter with its original and history")
     sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
+    sp.add_argument(
+        "--reveal",
+        action="store_true",
+        help="show its personal fields unmasked (steward or lead; recorded in the audit as "
+        "'revealed')",
+    )
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from triage_app.core.deadletters import get_dead_letter
+    from triage_app.core.deadletters import get_dead_letter, reveal_dead_letter
 
     with open_workspace_of(args, create=False) as ws:
-        d = get_dead_letter(ws, args.id)
+        d = reveal_dead_letter(ws, args.id) if args.reveal else get_dead_letter(ws, args.id)
 
     def text() -> str:
         t = for_terminal  # every text from the store: a partner's bytes, a steward's note
@@ -128,6 +134,13 @@ def cmd_show(args: argparse.Namespace) -> int:
         ]
         if d.payload != d.original_payload:
             out.append(f"original: {t(d.original_payload)}")
+        if d.masked:
+            out.append(
+                f"masked:   {', '.join(map(t, d.personal_fields))} (personal: show --reveal "
+                "shows them, and the audit records it)"
+            )
+        elif d.revealed and d.personal_fields:
+            out.append(f"revealed: {', '.join(map(t, d.personal_fields))} (recorded in the audit)")
         out.append("history:")
         out += [f"  {e.at}  {t(e.actor):12} {e.action:15} {t(e.detail)}" for e in d.events]
         return "\n".join(out)

@@ -28,6 +28,7 @@ def add_commands(subparsers: Subparsers) -> None:
     _add_purge(subparsers)
     _add_audit(subparsers)
     _add_migrate(subparsers)
+    _add_masks(subparsers)
 
 
 def _add_stats(subparsers: Subparsers) -> None:
@@ -357,4 +358,32 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     )
     data["current"] = change is None
     emit(data, args.json, lambda: change.message if change else f"{store} is current")
+    return 0
+
+
+def _add_masks(subparsers: Subparsers) -> None:
+    sp = command(
+        subparsers,
+        "masks",
+        cmd_masks,
+        "personal data: refresh fills the masked copies of every dead letter (a store from "
+        "before schema 0013, or a transform that newly declares a personal field)",
+    )
+    sp.add_argument("action", choices=("refresh",), help="refresh: make every masked copy anew")
+
+
+def cmd_masks(args: argparse.Namespace) -> int:
+    from triage_app.core.deadletters import refresh_masks
+
+    with open_workspace_of(args) as ws:
+        changed = refresh_masks(ws)
+    emit(
+        {"refreshed": changed},
+        args.json,
+        lambda: (
+            f"masked copies refreshed: {changed:,} dead letter"
+            + ("" if changed == 1 else "s")
+            + " changed"
+        ),
+    )
     return 0

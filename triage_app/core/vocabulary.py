@@ -110,6 +110,8 @@ class AuditAction(enum.StrEnum):
     # An import from a connector finished or stopped (no dead letter: its rows' record is
     # their import batch, as a batch's is).
     IMPORTED = "imported"
+    # A person was shown a row's personal fields unmasked (issue 27): the detail names them.
+    REVEALED = "revealed"
     # A lead gave a login a role on a team store, or took its roles away (no dead letter;
     # written by the store's own function, core/db/role_setup.py).
     ROLE_GRANTED = "role_granted"

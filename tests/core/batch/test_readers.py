@@ -62,7 +62,7 @@ def test_csv_batch_with_ragged_rows_and_embedded_newline(
     by_line = {d.line: d for d in list_dead_letters(workspace)}
     assert sorted(by_line) == [4, 5]  # the quoted newline makes record 1 two lines long
     assert "jumlah kolom" in by_line[4].error
-    d = get_dead_letter(workspace, by_line[4].id)
+    d = get_dead_letter(workspace, by_line[4].id, reveal=True)
     assert d.original_bytes == b"2,Siti,Baru,100" and d.csv_header is not None
     with workspace.warehouse.connect() as conn:
         names = dict(conn.execute(text("SELECT order_id, pelanggan FROM orders")).all())

@@ -346,15 +346,15 @@ def test_import_makes_each_dead_lettered_message_a_dead_letter_once(
         assert r0["evidence"]["properties"]["content_type"] == "application/json"
         assert r0["destination"] == f"{t.exchange}/{KEY}"
         assert (r0["class"], r0["attempts"]) == ("data", 1)
-        d0 = get_dead_letter(ws, r0["id"])
+        d0 = get_dead_letter(ws, r0["id"], reveal=True)
         assert d0.error == 'NumberFormatException: For input string: "x"'
         assert rows["ord-1"]["class"] == "transient"
         assert by_body[b'{"pesanan_id": 2}']["class"] == "data"
         no_id = next(r for i, r in rows.items() if i in hashed and r["payload"].endswith(b"3}"))
-        assert get_dead_letter(ws, no_id["id"]).error == (
+        assert get_dead_letter(ws, no_id["id"], reveal=True).error == (
             f"dead-lettered from queue {t.main}: rejected"
         )
-        d5 = get_dead_letter(ws, rows["ord-5"]["id"])
+        d5 = get_dead_letter(ws, rows["ord-5"]["id"], reveal=True)
         assert rows["ord-5"]["class"] == "code" and d5.traceback == STACK
 
         # Nothing waiting: nothing imported.

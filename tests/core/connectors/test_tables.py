@@ -178,7 +178,7 @@ def test_import_copies_each_row_once_and_marks_nothing(
         origins = origins_of(ws, list(ids.values()))
         dl_ids = {r[1]: r[0] for r in before}
         for line, dl_id in ids.items():
-            d = get_dead_letter(ws, dl_id)
+            d = get_dead_letter(ws, dl_id, reveal=True)
             assert d.original_bytes == BATCH_1[line - 1].encode()  # byte-exact
             assert d.error == SEED_GALAT[line]
             assert d.error_class == ("code" if line == 8 else "data")  # kelas says so
@@ -318,7 +318,7 @@ def test_fix_and_redrive_into_pesanan_deleting_what_loaded(
         s = _redrive(ws)  # the connector's URL: no password, none from the keyring
         assert (s.succeeded, s.failed, s.undelivered) == (3, 1, 0)
         assert s.destination == "where each came from"
-        status = {line: get_dead_letter(ws, i) for line, i in ids.items()}
+        status = {line: get_dead_letter(ws, i, reveal=True) for line, i in ids.items()}
         assert {line: d.status for line, d in status.items()} == {
             3: Status.OPEN,  # the broken JSON, not fixed: still fails
             4: Status.RESOLVED,
@@ -380,8 +380,8 @@ def test_a_refused_row_is_left_alone_and_the_rest_load(pipeline: str, tmp_path: 
         assert (s.succeeded, s.failed, s.undelivered) == (2, 1, 1)
         why = next(r.error for r in s.results if r.id == ids[6])
         assert r"refused by table pesanan" in why and "\n" not in why
-        assert get_dead_letter(ws, ids[6]).status == Status.OPEN
-        assert get_dead_letter(ws, ids[4]).status == Status.RESOLVED
+        assert get_dead_letter(ws, ids[6], reveal=True).status == Status.OPEN
+        assert get_dead_letter(ws, ids[4], reveal=True).status == Status.RESOLVED
     assert [r[0] for r in rows_of(pipeline, "pesanan", "pesanan_id")] == [1, 2, 4, 5, 7, 8, 9, 10]
     assert sorted(r[1] for r in rows_of(pipeline, "dead_letter", "dl_id")) == [3, 6]
 
@@ -531,7 +531,7 @@ def test_two_stewards_redrive_the_same_letters_at_once(pipeline: str, tmp_path: 
         for line, i in ids.items():
             # Line 3 fails for each steward that tries it: open, or parked at three attempts.
             wanted_status = {Status.OPEN, Status.PARKED} if line == 3 else {Status.RESOLVED}
-            assert get_dead_letter(ws, i).status in wanted_status
+            assert get_dead_letter(ws, i, reveal=True).status in wanted_status
     keys = [r[0] for r in rows_of(pipeline, "pesanan_log", "pesanan_id")]
     wanted = sorted(json.loads(FIXES.get(line, batch[line - 1]))["pesanan_id"] for line in loadable)
     assert keys == wanted  # each written once

@@ -323,7 +323,7 @@ def window_reads(rec: Recorder, ws: Workspace, s: dict[str, Any], tmp: Path) -> 
     ids = s["ids"]
     with rec.doing("window: detail pane"):
         for i in ids[:3]:
-            get_dead_letter(ws, i)
+            get_dead_letter(ws, i, reveal=True)
     with rec.doing("window: batch picker", reads=False):
         list_batches(ws, limit=200)
         # The status bar: summed from the summary's cells, no dead letter read.

@@ -206,7 +206,7 @@ def test_revert_judges_every_row_and_finishes_once_none_waits(
     resolved, edited, held, by_hand = sorted(p.versions)[1:5]  # [0] has a bad qty
     assert dls.redrive(workspace, "pesanan@1", ids=[resolved]).succeeded == 1
     dls.edit_payload(workspace, edited, '{"pesanan_id": 1, "diskon": 5}', actor="budi")
-    original = dls.get_dead_letter(workspace, by_hand).original_bytes
+    original = dls.get_dead_letter(workspace, by_hand, reveal=True).original_bytes
     dls.edit_payload(workspace, by_hand, '{"x": 1}')
     dls.edit_payload(workspace, by_hand, original.decode())  # back, by hand
     token = leases.new_token("other")
@@ -261,7 +261,7 @@ def test_csv_dead_letters_are_fixed_as_columns(tmp_path: Path) -> None:
         p = dls.preview_fix(ws, fix, ids, transform=default_registry().get("orders@1"))
         assert p.would_load == 2
         dls.apply_fix(ws, fix, p.versions)
-        detail = dls.get_dead_letter(ws, ids[0])
+        detail = dls.get_dead_letter(ws, ids[0], reveal=True)
         assert detail.payload_kind == "json-csv"
         assert orjson.loads(detail.payload_bytes)["total"] == "1500"
         assert dls.redrive(ws, "orders@1", ids=ids).succeeded == 2

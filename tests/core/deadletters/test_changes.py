@@ -43,7 +43,7 @@ def ws(workspace: Workspace, seed_batch: Path) -> Workspace:
 
 
 def actions(ws: Workspace, dl_id: int) -> list[str]:
-    return [e.action for e in get_dead_letter(ws, dl_id).events]
+    return [e.action for e in get_dead_letter(ws, dl_id, reveal=True).events]
 
 
 def refusal(fn: Callable[..., Any], *args: Any, **kw: Any) -> str:
@@ -55,9 +55,9 @@ def refusal(fn: Callable[..., Any], *args: Any, **kw: Any) -> str:
 
 
 def test_edit_keeps_the_original_and_records_an_event(ws: Workspace) -> None:
-    before = get_dead_letter(ws, TRUNCATED)
+    before = get_dead_letter(ws, TRUNCATED, reveal=True)
     text = '{"pesanan_id": 3, "qty": 1}'
-    d = edit_payload(ws, TRUNCATED, text, actor="steward")
+    d = edit_payload(ws, TRUNCATED, text, actor="steward", revealed=True)
     assert d.payload == text and d.payload_bytes == text.encode()
     assert d.original_bytes == before.original_bytes == before.payload_bytes
     assert d.payload_kind == "json"  # a JSONL record, once edited
@@ -67,13 +67,13 @@ def test_edit_keeps_the_original_and_records_an_event(ws: Workspace) -> None:
     assert edited.actor == "steward"
     assert edited.detail == f"payload {len(before.payload_bytes)} -> {len(text)} bytes"
     # A second edit replaces the working copy only; the original is still the bytes read.
-    again = edit_payload(ws, TRUNCATED, '{"pesanan_id": 3, "qty": 2}')
+    again = edit_payload(ws, TRUNCATED, '{"pesanan_id": 3, "qty": 2}', revealed=True)
     assert again.original_bytes == before.original_bytes
     assert actions(ws, TRUNCATED) == ["quarantined", "edited", "edited"]
 
 
 def test_edit_keeps_text_beyond_ascii_as_utf8(ws: Workspace) -> None:
-    d = edit_payload(ws, NO_QTY, '{"pelanggan": "Müller ✓"}')
+    d = edit_payload(ws, NO_QTY, '{"pelanggan": "Müller ✓"}', revealed=True)
     assert d.payload_bytes == '{"pelanggan": "Müller ✓"}'.encode()
 
 
@@ -83,19 +83,19 @@ def test_edit_of_a_csv_row_becomes_json_csv_and_must_stay_an_object(
     src = tmp_path / SEED_ORDERS.name
     src.write_bytes(SEED_ORDERS.read_bytes() + BAD_ORDER + b"\n")
     run_batch(workspace, src, "orders@1")
-    assert get_dead_letter(workspace, 1).payload_kind == "csv"
+    assert get_dead_letter(workspace, 1, reveal=True).payload_kind == "csv"
     for not_an_object in ("[1, 2]", '"3005,Agus"', "3005", "null"):
         assert refusal(edit_payload, workspace, 1, not_an_object) == (
             "a CSV row is edited as a JSON object of column -> value"
         )
     assert actions(workspace, 1) == ["quarantined"]
-    d = edit_payload(workspace, 1, FIXED_ORDER)
+    d = edit_payload(workspace, 1, FIXED_ORDER, revealed=True)
     assert d.payload_kind == "json-csv"
     assert d.original_bytes == BAD_ORDER and d.payload == FIXED_ORDER
     assert d.csv_header == "order_id,pelanggan,status,total,updated_at"
     # Once edited it is still a CSV row: an array is still refused.
     assert "JSON object" in refusal(lambda: edit_payload(workspace, 1, '["3005"]'))
-    assert get_dead_letter(workspace, 1).payload_kind == "json-csv"
+    assert get_dead_letter(workspace, 1, reveal=True).payload_kind == "json-csv"
 
 
 def test_a_jsonl_row_may_become_any_json_value(ws: Workspace) -> None:
@@ -103,7 +103,7 @@ def test_a_jsonl_row_may_become_any_json_value(ws: Workspace) -> None:
 
 
 def test_an_unchanged_payload_is_refused(ws: Workspace) -> None:
-    original = get_dead_letter(ws, NO_QTY).payload  # valid JSON, missing qty
+    original = get_dead_letter(ws, NO_QTY, reveal=True).payload  # valid JSON, missing qty
     assert refusal(lambda: edit_payload(ws, NO_QTY, original)) == (
         f"dead letter {NO_QTY}: the payload is unchanged"
     )
@@ -113,12 +113,12 @@ def test_an_unchanged_payload_is_refused(ws: Workspace) -> None:
 
 
 def test_invalid_json_is_refused_in_one_line(ws: Workspace) -> None:
-    before = get_dead_letter(ws, TRUNCATED)
+    before = get_dead_letter(ws, TRUNCATED, reveal=True)
     for text in ('{"pesanan_id": 3', '{\n  "a": 1,\n}', "", "not json"):
         assert refusal(edit_payload, ws, TRUNCATED, text).startswith("not valid JSON: ")
     multi = refusal(lambda: edit_payload(ws, TRUNCATED, '{\n  "a": 1,\n}'))
     assert "line 2 column 9" in multi  # where the mistake is, for the editor
-    after = get_dead_letter(ws, TRUNCATED)
+    after = get_dead_letter(ws, TRUNCATED, reveal=True)
     assert after.payload_bytes == before.payload_bytes and after.events == before.events
 
 
@@ -142,7 +142,7 @@ def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
         assert redrive(ws, "pesanan@2", ids=[NULL_DISKON]).succeeded == 1
     else:
         assert len(apply_change(ws, [NULL_DISKON], discard("junk")).changed) == 1
-    before = get_dead_letter(ws, NULL_DISKON)
+    before = get_dead_letter(ws, NULL_DISKON, reveal=True)
     assert before.status == final
     reopening = (lambda: apply_change(ws, [NULL_DISKON], reopen()), "reopened")
     discarding = (
@@ -159,7 +159,7 @@ def test_resolved_and_discarded_rows_refuse_every_change_but_a_note(
         assert refusal(change) == f"dead letter {NULL_DISKON} is {final}; it cannot be {verb}"
     if final is Status.DISCARDED:  # already there: nothing changes, nothing is refused
         assert discarding[0]() == 0
-    after = get_dead_letter(ws, NULL_DISKON)
+    after = get_dead_letter(ws, NULL_DISKON, reveal=True)
     assert (after.status, after.error_class, after.payload_bytes, after.events) == (
         before.status,
         before.error_class,
@@ -180,11 +180,11 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
     from triage_app.core.deadletters import ChangedMeanwhile, apply_change, leases, reopen
 
     assert len(apply_change(ws, [NULL_DISKON], discard("junk"), actor="ani").changed) == 1
-    seen = get_dead_letter(ws, NULL_DISKON).version
+    seen = get_dead_letter(ws, NULL_DISKON, reveal=True).version
     assert len(apply_change(ws, [NULL_DISKON], note("wait: that is a real order")).changed) == 1
     with pytest.raises(ChangedMeanwhile, match=f"changed since version {seen}"):
         apply_change(ws, [NULL_DISKON], reopen(), expected={NULL_DISKON: seen})
-    assert get_dead_letter(ws, NULL_DISKON).status == "discarded"
+    assert get_dead_letter(ws, NULL_DISKON, reveal=True).status == "discarded"
     # Held by a re-drive (no re-drive claims a discarded row, but the guard is the same one
     # for every transition): refused as any status change is.
     held = {"claimed_by": leases.new_token("bob@laptop"), "claim_until": utcnow()}
@@ -198,7 +198,7 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
         free = {"claimed_by": None, "claim_until": None}
         conn.execute(update(DeadLetter).where(DeadLetter.id == NULL_DISKON).values(**free))
     assert len(apply_change(ws, [NULL_DISKON], reopen("a real order"), actor="ani").changed) == 1
-    d = get_dead_letter(ws, NULL_DISKON)
+    d = get_dead_letter(ws, NULL_DISKON, reveal=True)
     assert d.status == "open"
     assert [(e.action, e.detail) for e in d.events][-3:] == [
         ("discarded", "junk"),
@@ -214,9 +214,9 @@ def test_a_discarded_row_can_be_reopened_guarded_and_audited(ws: Workspace) -> N
 def test_discard_needs_a_reason(ws: Workspace) -> None:
     for reason in ("", "   \t"):
         assert refusal(discard, reason) == "discarding needs a reason"
-    assert get_dead_letter(ws, TRUNCATED).status == "open"
+    assert get_dead_letter(ws, TRUNCATED, reveal=True).status == "open"
     assert len(apply_change(ws, [TRUNCATED], discard("cut off: junk")).changed) == 1
-    d = get_dead_letter(ws, TRUNCATED)
+    d = get_dead_letter(ws, TRUNCATED, reveal=True)
     assert d.status == "discarded"
     assert (d.events[-1].action, d.events[-1].detail) == ("discarded", "cut off: junk")
 
@@ -226,7 +226,7 @@ def test_resolved_cannot_be_set_by_hand(ws: Workspace) -> None:
     for change in (park(), discard("junk"), reopen(), reclassify_as(ErrorClass.CODE), note("n")):
         assert change.status is not Status.RESOLVED
         apply_change(ws, [TRUNCATED], change)
-        assert get_dead_letter(ws, TRUNCATED).status != "resolved"
+        assert get_dead_letter(ws, TRUNCATED, reveal=True).status != "resolved"
 
 
 def test_each_status_change_is_one_event_and_no_change_is_none(ws: Workspace) -> None:
@@ -234,13 +234,13 @@ def test_each_status_change_is_one_event_and_no_change_is_none(ws: Workspace) ->
     assert actions(ws, TRUNCATED) == ["quarantined"] == actions(ws, NO_QTY)
     assert len(apply_change(ws, [TRUNCATED, NO_QTY], park("later"), actor="ana").changed) == 2
     for dl_id in (TRUNCATED, NO_QTY):
-        d = get_dead_letter(ws, dl_id)
+        d = get_dead_letter(ws, dl_id, reveal=True)
         assert d.status == "parked"
         assert [(e.action, e.actor, e.detail) for e in d.events[1:]] == [("parked", "ana", "later")]
     # Parked again changes nothing; a parked row can be reopened (and is then open).
     assert len(apply_change(ws, [TRUNCATED, NO_QTY, NEGATIVE], park()).changed) == 1
     assert len(apply_change(ws, [TRUNCATED], reopen("fixed upstream")).changed) == 1
-    assert get_dead_letter(ws, TRUNCATED).status == "open"
+    assert get_dead_letter(ws, TRUNCATED, reveal=True).status == "open"
     assert actions(ws, TRUNCATED) == ["quarantined", "parked", "reopened"]
     assert actions(ws, NO_QTY) == ["quarantined", "parked"]
 
@@ -249,15 +249,15 @@ def test_a_refused_status_change_changes_no_row(ws: Workspace) -> None:
     apply_change(ws, [NULL_DISKON], discard("junk"))
     with pytest.raises(TriageError, match="is discarded"):
         apply_change(ws, [TRUNCATED, NULL_DISKON], park())
-    assert get_dead_letter(ws, TRUNCATED).status == "open"  # all or nothing
+    assert get_dead_letter(ws, TRUNCATED, reveal=True).status == "open"  # all or nothing
     assert actions(ws, TRUNCATED) == ["quarantined"]
 
 
 def test_reclassify_skips_rows_already_of_that_class(ws: Workspace) -> None:
-    assert get_dead_letter(ws, NULL_DISKON).error_class == "code"
+    assert get_dead_letter(ws, NULL_DISKON, reveal=True).error_class == "code"
     to_code = reclassify_as(ErrorClass.CODE)
     assert len(apply_change(ws, [NEGATIVE, NULL_DISKON], to_code, actor="lead").changed) == 1
-    d = get_dead_letter(ws, NEGATIVE)
+    d = get_dead_letter(ws, NEGATIVE, reveal=True)
     assert d.error_class == "code"
     assert [(e.action, e.actor, e.detail) for e in d.events[1:]] == [
         ("reclassified", "lead", "data -> code")
@@ -265,8 +265,8 @@ def test_reclassify_skips_rows_already_of_that_class(ws: Workspace) -> None:
     assert actions(ws, NULL_DISKON) == ["quarantined"]
     assert len(apply_change(ws, [NEGATIVE, NULL_DISKON], to_code).changed) == 0
     assert len(apply_change(ws, [NULL_DISKON], reclassify_as(ErrorClass.TRANSIENT)).changed) == 1
-    assert get_dead_letter(ws, NULL_DISKON).error_class == "transient"
-    assert get_dead_letter(ws, NULL_DISKON).events[-1].detail == "code -> transient"
+    assert get_dead_letter(ws, NULL_DISKON, reveal=True).error_class == "transient"
+    assert get_dead_letter(ws, NULL_DISKON, reveal=True).events[-1].detail == "code -> transient"
 
 
 def test_a_note_needs_text_and_existing_ids(ws: Workspace) -> None:
@@ -279,7 +279,7 @@ def test_a_note_needs_text_and_existing_ids(ws: Workspace) -> None:
     asked = note("  asked the shop  ")
     assert len(apply_change(ws, [TRUNCATED, NO_QTY], asked, actor="ana").changed) == 2
     for dl_id in (TRUNCATED, NO_QTY):
-        d = get_dead_letter(ws, dl_id)
+        d = get_dead_letter(ws, dl_id, reveal=True)
         assert (d.events[-1].action, d.events[-1].actor, d.events[-1].detail) == (
             "note",
             "ana",

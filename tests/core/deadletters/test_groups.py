@@ -132,7 +132,7 @@ def test_trends_groups_carry_owner_tags_note_and_version(demo: Workspace) -> Non
     )
     # A row of the group says whom to ask: its detail (and `show`) carries the group's notes.
     (row,) = dls.list_dead_letters(demo, DeadLetterFilter(signature=QTY))
-    detail = dls.get_dead_letter(demo, row.id)
+    detail = dls.get_dead_letter(demo, row.id, reveal=True)
     assert (detail.group_owner, detail.group_tags, detail.group_note) == (
         "ani",
         ("needs source fix",),
@@ -140,7 +140,7 @@ def test_trends_groups_carry_owner_tags_note_and_version(demo: Workspace) -> Non
     )
     assert detail.to_json()["group_tags"] == ["needs source fix"]
     other = dls.list_dead_letters(demo, DeadLetterFilter(signature=CODE))[0]
-    assert dls.get_dead_letter(demo, other.id).group_owner is None
+    assert dls.get_dead_letter(demo, other.id, reveal=True).group_owner is None
     assert qty.matches(owner="ani") and qty.matches(tag="needs source fix")
     assert qty.matches(text="SHOP") and qty.matches(text="kolom wajib")
     assert not qty.matches(owner=NOBODY) and not qty.matches(owner="budi")

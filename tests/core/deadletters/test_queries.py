@@ -72,12 +72,12 @@ def test_list_follows_the_filter(workspace: Workspace, seed_batch: Path) -> None
 
 def test_a_missing_dead_letter_is_a_one_line_error(workspace: Workspace, seed_batch: Path) -> None:
     with pytest.raises(TriageError) as empty:
-        get_dead_letter(workspace, 1)
+        get_dead_letter(workspace, 1, reveal=True)
     assert str(empty.value) == "no dead letter with id 1"
     run_batch(workspace, seed_batch, "pesanan@1")
-    assert get_dead_letter(workspace, 1).line == 3
+    assert get_dead_letter(workspace, 1, reveal=True).line == 3
     with pytest.raises(TriageError) as missing:
-        get_dead_letter(workspace, 404)
+        get_dead_letter(workspace, 404, reveal=True)
     assert str(missing.value) == "no dead letter with id 404"
     assert "\n" not in str(missing.value)
 
@@ -87,7 +87,7 @@ def test_detail_holds_the_original_bytes_and_the_events_in_order(
 ) -> None:
     run_batch(workspace, seed_batch, "pesanan@1")
     line3 = SEED_BATCH.read_bytes().split(b"\n")[2]  # cut off after "pelanggan": "Dewi",
-    d = get_dead_letter(workspace, 1)
+    d = get_dead_letter(workspace, 1, reveal=True)
     assert isinstance(d, DeadLetterDetail)
     assert d.original_bytes == line3 == d.payload_bytes  # no line terminator
     assert d.original_payload == line3.decode() == d.payload
@@ -98,7 +98,7 @@ def test_detail_holds_the_original_bytes_and_the_events_in_order(
 
     edit_payload(workspace, 1, '{"pesanan_id": 3}', actor="steward")
     apply_change(workspace, [1], note("asked the shop"), actor="lead")
-    d = get_dead_letter(workspace, 1)
+    d = get_dead_letter(workspace, 1, reveal=True)
     assert d.original_bytes == line3  # kept
     assert d.payload_bytes == b'{"pesanan_id": 3}' and d.payload_kind == "json"
     assert [(e.action, e.actor) for e in d.events] == [
@@ -111,7 +111,7 @@ def test_detail_holds_the_original_bytes_and_the_events_in_order(
     assert all(e.at.endswith("Z") for e in d.events)
     # A code failure keeps its traceback.
     code = list_dead_letters(workspace, DeadLetterFilter(error_class="code"))[0]
-    tb = get_dead_letter(workspace, code.id).traceback
+    tb = get_dead_letter(workspace, code.id, reveal=True).traceback
     assert tb is not None and "TypeError" in tb
 
 
@@ -121,7 +121,7 @@ def test_detail_of_a_csv_row_carries_its_batch_header(workspace: Workspace, tmp_
     summary = run_batch(workspace, src, "orders@1")
     assert summary.quarantined == 1
     (row,) = list_dead_letters(workspace)
-    d = get_dead_letter(workspace, row.id)
+    d = get_dead_letter(workspace, row.id, reveal=True)
     assert d.csv_header == SEED_ORDERS.read_text().splitlines()[0]
     assert d.csv_header == "order_id,pelanggan,status,total,updated_at"
     assert d.payload_kind == "csv"
@@ -133,7 +133,7 @@ def test_to_json_drops_the_byte_fields(workspace: Workspace, tmp_path: Path) -> 
     src = tmp_path / SEED_ORDERS.name
     src.write_bytes(SEED_ORDERS.read_bytes() + BAD_ORDER + b"\n")
     run_batch(workspace, src, "orders@1")
-    d = get_dead_letter(workspace, 1)
+    d = get_dead_letter(workspace, 1, reveal=True)
     j = d.to_json()
     assert not {"original_bytes", "payload_bytes", "csv_header", "payload_kind"} & set(j)
     assert not any(isinstance(v, bytes) for v in j.values())
@@ -175,13 +175,13 @@ def test_payload_text_escapes_invalid_utf8() -> None:
 def test_views_show_undecodable_payloads_escaped_and_keep_the_bytes(
     workspace: Workspace,
 ) -> None:
-    raw = b'{"pelanggan": "\xffBudi\xfe", "qty": -1}'
+    raw = b'{"produk": "\xffBudi\xfe", "qty": -1}'
     with StoreFiller(workspace) as filler:
         filler.batch("ab00000000000000")
         dl_id = filler.dead_letter("ab00000000000000", 1, error="E", payload=raw)
     (view,) = list_dead_letters(workspace)
-    assert view.payload == '{"pelanggan": "\\xffBudi\\xfe", "qty": -1}'
-    d = get_dead_letter(workspace, dl_id)
+    assert view.payload == '{"produk": "\\xffBudi\\xfe", "qty": -1}'
+    d = get_dead_letter(workspace, dl_id, reveal=True)
     assert d.original_payload == view.payload == d.payload
     assert d.original_bytes == raw == d.payload_bytes
     assert d.to_json()["original_payload"] == view.payload

@@ -97,7 +97,7 @@ def check_flow(ws: Workspace, src: Path) -> None:
     assert stored_events(ws) == 0
     quarantined = audit_trail(ws, AuditFilter(action="quarantined"))
     assert [r.dead_letter_id for r in quarantined] == [line[n] for n in (5, 4, 3, 2, 1)]
-    first = dls.get_dead_letter(ws, line[1])
+    first = dls.get_dead_letter(ws, line[1], reveal=True)
     q = quarantined[-1]
     assert (q.actor, q.action, q.version) == (ANA, "quarantined", 1)
     assert q.detail == f"code via pesanan@1: {first.error}"
@@ -113,7 +113,7 @@ def check_flow(ws: Workspace, src: Path) -> None:
     with ws.store.connect() as conn:
         assert conn.execute(select(func.count()).select_from(RedriveRun)).scalar_one() == 0
 
-    original_error = dls.get_dead_letter(ws, line[4]).error
+    original_error = dls.get_dead_letter(ws, line[4], reveal=True).error
     summary = dls.redrive(ws, "pesanan@2", ids=[line[n] for n in (1, 2, 3, 4)], actor=BUDI)
     assert (summary.succeeded, summary.failed) == (3, 1)
     with ws.store.connect() as conn:
@@ -137,7 +137,7 @@ def check_flow(ws: Workspace, src: Path) -> None:
         at = conn.execute(select(DeadLetter.resolved_at).where(DeadLetter.id == line[1])).scalar()
     assert resolved[0].at == iso(at)
 
-    failed = dls.get_dead_letter(ws, line[4])
+    failed = dls.get_dead_letter(ws, line[4], reveal=True)
     assert failed.error != original_error and "diskon tidak valid" in str(failed.error)
     history = [(e.action, e.actor, e.detail, e.version) for e in failed.events]
     assert history[0] == ("quarantined", ANA, f"code via pesanan@1: {original_error}", 1)
@@ -307,14 +307,14 @@ def check_change_sets(ws: Workspace, src: Path) -> None:
     line = ids_by_line(ws)
     by_hand = order(1, diskon=None, kanal="web").strip()
     dls.edit_payload(ws, line[1], by_hand, actor=ANA)
-    originals = {n: dls.get_dead_letter(ws, line[n]).original_payload for n in (2, 3)}
+    originals = {n: dls.get_dead_letter(ws, line[n], reveal=True).original_payload for n in (2, 3)}
     fix = dls.Fix(steps=(dls.Step("default", "diskon", 0),))
     chosen = [line[n] for n in (1, 2, 3)]
     report = dls.apply_fix(ws, fix, dls.preview_fix(ws, fix, chosen).versions, actor=ANA)
     cs = report.change_set_id
     assert sorted(report.changed) == sorted(chosen)
     assert stored_events(ws, "edited") == 1  # the edit by hand; the change-set is the rest
-    fixed = {n: dls.get_dead_letter(ws, line[n]).payload for n in (1, 2, 3)}
+    fixed = {n: dls.get_dead_letter(ws, line[n], reveal=True).payload for n in (1, 2, 3)}
 
     detail = f"change-set {cs}: {fix.description}"
     with ws.store.connect() as conn:
@@ -344,9 +344,9 @@ def check_change_sets(ws: Workspace, src: Path) -> None:
         with ws.store.connect() as conn:
             newest = [e for e in row_events(conn, line[n]) if e.action == "edited"][-1]
         assert bytes(newest.replaced_payload) == fixed[n].encode()  # what the fix had made
-        assert newest.version == dls.get_dead_letter(ws, line[n]).version
-    assert dls.get_dead_letter(ws, line[1]).payload == by_hand
-    assert dls.get_dead_letter(ws, line[2]).payload == originals[2]
+        assert newest.version == dls.get_dead_letter(ws, line[n], reveal=True).version
+    assert dls.get_dead_letter(ws, line[1], reveal=True).payload == by_hand
+    assert dls.get_dead_letter(ws, line[2], reveal=True).payload == originals[2]
     assert count_audit_events(ws, AuditFilter(action="edited")) == 1 + 3 + 3
     assert count_audit_events(ws, AuditFilter(actor="budi")) == 3
     assert count_audit_events(ws, AuditFilter(action="edited", dead_letter_id=line[1])) == 3

@@ -27,7 +27,7 @@ def _store(folder: Path) -> None:
         p = dls.preview_fix(ws, fix, ids)
         dls.apply_fix(ws, fix, p.versions, actor="ani")
         # One row moves on after the fix: edited by hand by someone with markup in a name.
-        d = dls.get_dead_letter(ws, ids[1])
+        d = dls.get_dead_letter(ws, ids[1], reveal=True)
         dls.edit_payload(ws, ids[1], '{"pesanan_id": 1}', if_version=d.version, actor="<b>eve</b>")
 
 

@@ -61,7 +61,7 @@ def test_a_fix_from_the_form_is_previewed_applied_and_reverted(qtbot, window, de
     assert dialog.summary.text().startswith("Change-set 1: 1 dead letter changed.")
     assert not dialog.apply_button.isEnabled()  # the preview is spent
     with open_workspace(demo_workspace) as ws:
-        fixed = dls.get_dead_letter(ws, NULL_DISKON)
+        fixed = dls.get_dead_letter(ws, NULL_DISKON, reveal=True)
     assert orjson.loads(fixed.payload_bytes)["diskon"] == 0
     assert "Change-set 1" in window.statusBar().currentMessage()
     dialog.close()
@@ -79,7 +79,7 @@ def test_a_fix_from_the_form_is_previewed_applied_and_reverted(qtbot, window, de
     sets.table.selectRow(0)
     assert not sets.revert_button.isEnabled()  # reverted: nothing more to undo
     with open_workspace(demo_workspace) as ws:
-        back = dls.get_dead_letter(ws, NULL_DISKON)
+        back = dls.get_dead_letter(ws, NULL_DISKON, reveal=True)
     assert orjson.loads(back.payload_bytes)["diskon"] is None
     sets.close()
 

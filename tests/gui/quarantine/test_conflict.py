@@ -26,7 +26,7 @@ MINE = '{"pesanan_id": 3, "qty": 2, "note": "fixed by me"}'
 
 def _stored(folder: Path, dl_id: int) -> Any:
     with open_workspace(folder) as ws:
-        return get_dead_letter(ws, dl_id)
+        return get_dead_letter(ws, dl_id, reveal=True)
 
 
 def _edit_then_theirs(qtbot, window, folder: Path) -> int:  # type: ignore[no-untyped-def]

@@ -63,7 +63,7 @@ def test_a_discard_under_a_stalled_redrive_shows_and_stays(qtbot, live_window, s
     qtbot.waitUntil(lambda: not w.queries.busy())
     assert w.model.total() == 3  # still the three open rows: row 4 was never resolved
     with store.open() as ws:
-        assert get_dead_letter(ws, 4).status == "discarded"
+        assert get_dead_letter(ws, 4, reveal=True).status == "discarded"
 
 
 def test_the_window_reads_while_a_redrive_is_stopped_in_its_settle(

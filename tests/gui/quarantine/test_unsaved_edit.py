@@ -16,7 +16,7 @@ B = QMessageBox.StandardButton
 
 def _stored(folder, dl_id: int) -> str:  # type: ignore[no-untyped-def]
     with open_workspace(folder) as ws:
-        return get_dead_letter(ws, dl_id).payload
+        return get_dead_letter(ws, dl_id, reveal=True).payload
 
 
 def _edit_first_row(qtbot, window):  # type: ignore[no-untyped-def]
@@ -74,7 +74,7 @@ def test_save_stores_the_edit_then_shows_the_other_row(qtbot, window, demo_works
     assert _stored(demo_workspace, dl_id) == edited
     assert not window.detail.is_dirty()
     with open_workspace(demo_workspace) as ws:
-        assert get_dead_letter(ws, dl_id).events[-1].action == "edited"
+        assert get_dead_letter(ws, dl_id, reveal=True).events[-1].action == "edited"
 
 
 def test_an_invalid_edit_can_only_be_discarded_or_kept(qtbot, window, dialogs):

@@ -206,7 +206,7 @@ def test_every_control_in_the_window_and_its_dialogs_has_a_name(
 
     # The conflict dialog, as Compare opens it (theirs and mine side by side).
     with open_workspace(demo_workspace) as ws:
-        theirs = get_dead_letter(ws, SITI)
+        theirs = get_dead_letter(ws, SITI, reveal=True)
     text = editable_payload(theirs.payload_bytes, theirs.payload_kind, theirs.csv_header).text
     conflict = ConflictDialog(theirs, text, FIXED, theirs.version, window)
     offenders += unnamed(conflict)
@@ -290,6 +290,7 @@ def test_tab_goes_from_the_filters_to_the_table_to_the_detail_pane(qtbot, window
         f.attempts_spin,
         f.search,
         window.table,
+        d.reveal_button,  # the row's customer name is masked: Reveal (issue 27)
         d.tabs.tabBar(),
         d.payload.editor,  # Tab indents here; Ctrl+Tab moves on
         d.payload.format_button,
@@ -383,7 +384,7 @@ def test_the_stewards_loop_by_keyboard_alone(qtbot, window, demo_workspace):
     press(Key.Key_S, CTRL)
     qtbot.waitUntil(lambda: history_actions(window)[-1:] == ["edited"])
     with open_workspace(demo_workspace) as ws:
-        assert get_dead_letter(ws, SITI).payload == FIXED
+        assert get_dead_letter(ws, SITI, reveal=True).payload == FIXED
 
     # Re-drive: Ctrl+R opens the dialog; Enter previews (a dry run), Enter again re-drives.
     press(Key.Key_R, CTRL)
@@ -394,7 +395,7 @@ def test_the_stewards_loop_by_keyboard_alone(qtbot, window, demo_workspace):
     qtbot.waitUntil(lambda: dialog.run_button.isEnabled(), timeout=10_000)
     assert "1 would succeed" in dialog.summary.text()
     with open_workspace(demo_workspace) as ws:
-        assert get_dead_letter(ws, SITI).status == "open"  # the preview wrote nothing
+        assert get_dead_letter(ws, SITI, reveal=True).status == "open"  # the preview wrote nothing
     with qtbot.waitSignal(dialog.jobFinished, timeout=10_000):
         press(Key.Key_Return)
     qtbot.waitUntil(lambda: not dialog.is_running())
@@ -403,7 +404,7 @@ def test_the_stewards_loop_by_keyboard_alone(qtbot, window, demo_workspace):
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
     with open_workspace(demo_workspace) as ws:
-        row = get_dead_letter(ws, SITI)
+        row = get_dead_letter(ws, SITI, reveal=True)
     assert row.status == "resolved" and row.payload == FIXED
     qtbot.waitUntil(lambda: history_actions(window)[-1:] == ["resolved"])
 

@@ -115,7 +115,7 @@ def _ws(folder):  # type: ignore[no-untyped-def]
 
 def get_dead_letter_text(folder, dl_id: int) -> str:  # type: ignore[no-untyped-def]
     with open_workspace(folder) as ws:
-        return get_dead_letter(ws, dl_id).payload
+        return get_dead_letter(ws, dl_id, reveal=True).payload
 
 
 def test_the_title_names_the_app_once(window, demo_workspace):

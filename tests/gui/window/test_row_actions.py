@@ -66,7 +66,7 @@ def test_a_row_changed_since_the_table_showed_it_is_refused(qtbot, window, demo_
     assert f"dead letter {dl_id} changed since version 1 (edited by " in str(box["text"])
     assert "Nothing was changed" in str(box["text"])
     with open_workspace(demo_workspace) as ws:
-        assert get_dead_letter(ws, dl_id).status == "open"
+        assert get_dead_letter(ws, dl_id, reveal=True).status == "open"
     qtbot.waitUntil(lambda: window.model.row(0).version == 2)
     # With the version the table shows now, the same action goes through.
     window.table.selectRow(0)

@@ -41,7 +41,12 @@ from triage_app.core.batch.kept_sources import (
     sources_retention,
 )
 from triage_app.core.batch.loading_lock import BatchBeingLoaded, hold_batch
-from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
+from triage_app.core.batch.quarantine import (
+    Failure,
+    failure_from,
+    failure_from_message,
+    masked_failures,
+)
 from triage_app.core.batch.quarantine import quarantine as quarantine_failures
 from triage_app.core.batch.readers import (
     csv_header_names,
@@ -98,6 +103,7 @@ __all__ = [
     "list_kept",
     "load_whole_batch",
     "mark_loaded",
+    "masked_failures",
     "newest_per_key",
     "next_batch_file",
     "open_kept",

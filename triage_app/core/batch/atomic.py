@@ -47,7 +47,7 @@ from triage_app.core.db import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.retry import RetryPolicy, with_retry
-from triage_app.core.transforms import Registry, Transform, default_registry
+from triage_app.core.transforms import Registry, Transform, default_registry, personal_fields_of
 from triage_app.core.vocabulary import WAITING, BatchState, ErrorClass
 
 _LEN = struct.Struct("<I")
@@ -241,6 +241,8 @@ def quarantine_held(
         failures=failures,
         actor=actor,
         now=now,
+        personal=personal_fields_of(batch.transform),
+        csv_header=getattr(batch, "csv_header", None),
     )
     unhold(conn, batch.batch_id, lines)
     _add_to_chunks(conn, batch.batch_id, "quarantined", lines)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +74,7 @@ class ChunkCommitter:
         self.actor = actor
         self.retry = retry
         self.sleep = sleep
+        self._header: bytes | None = None
         self._checkpointing: threading.Thread | None = None
         # Creating the table is a write too: a locked or lost warehouse is retried here.
         self.writer = with_retry(
@@ -117,6 +118,15 @@ class ChunkCommitter:
         superseded = chunk.superseded + (len(chunk.rows) - len(result.failed) - result.changed)
         return Written(result.changed, superseded, failures)
 
+    def masking_header(self, failures: Sequence[Failure]) -> bytes | None:
+        """The CSV header the personal fields are found by: read once, and only for a CSV
+        batch of a transform that has some, on a chunk with failures."""
+        if self.fmt != "csv" or not failures or not self.transform.personal_fields:
+            return None
+        if self._header is None:
+            self._header = self.source.csv_header()
+        return self._header
+
     def store(self, chunk: Chunk, written: Written) -> None:
         """The store half (the store turn): the chunk's dead letters, its ledger row and the
         checkpoint, in one transaction."""
@@ -137,6 +147,8 @@ class ChunkCommitter:
                     failures=failures,
                     actor=self.actor,
                     now=now,
+                    personal=self.transform.personal_fields,
+                    csv_header=self.masking_header(failures),
                 )
                 if written.held is not None:
                     hold(conn, self.batch_id, written.held)

@@ -24,6 +24,7 @@ from triage_app.core.db import (
     summary,
 )
 from triage_app.core.errors import classify, error_message, redacted_traceback, signature
+from triage_app.core.masking import mask_text, mask_with_values
 from triage_app.core.vocabulary import ErrorClass, Status
 
 
@@ -48,6 +49,37 @@ def failure_from(
     # Tracebacks help the pipeline team only with code bugs; for data they are noise.
     tb = redacted_traceback(exc.__traceback__) if cls is ErrorClass.CODE else None
     return Failure(line, raw, msg, cls, signature(msg), tb)
+
+
+def masked_failures(
+    failures: Iterable[Failure],
+    fields: Sequence[str],
+    payload_kind: str,
+    csv_header: bytes | None = None,
+) -> tuple[list[Failure], dict[int, bytes]]:
+    """The failures with the personal values of each one's payload masked in its error (and
+    its signature made again from the masked error when that changed it), and by line each
+    payload masked, where ``fields`` found something to mask (issue 27). A transform with no
+    personal fields pays nothing: the failures come back as they are."""
+    if not fields:
+        return list(failures), {}
+    out: list[Failure] = []
+    masked: dict[int, bytes] = {}
+    for f in failures:
+        m, values = mask_with_values(f.raw, payload_kind, fields, csv_header)
+        if m is None:
+            out.append(f)
+            continue
+        masked[f.line] = m
+        error = f.error
+        if not any(str(v) in error for v in values):  # the common case: not quoted
+            out.append(f)
+            continue
+        error = mask_text(f.error, values)
+        if error != f.error:
+            f = f._replace(error=error, signature=signature(error))
+        out.append(f)
+    return out, masked
 
 
 def failure_from_message(line: int, raw: bytes, message: str, error_class: ErrorClass) -> Failure:
@@ -81,6 +113,7 @@ _DL_COLUMNS = (
     "transform",
     "first_failed_at",
     "last_failed_at",
+    "masked_original",
 )
 _DL_STAGE = "_stage_dead_letters"
 _NO_PRIVILEGE = "42501"
@@ -113,8 +146,10 @@ def _rows(
     tracebacks: dict[str, int],
     signatures: dict[str, int],
     now: object,
+    masked: Mapping[int, bytes],
 ) -> list[tuple[object, ...]]:
-    """Each failure as a row of ``_DL_COLUMNS``."""
+    """Each failure as a row of ``_DL_COLUMNS``; ``masked``: by line, the masked payload."""
+    mask = masked.get
     code, open_ = ErrorClass.CODE, Status.OPEN.value
     code_value = code.value  # an enum's .value costs a Python call per row; a bad day is code
     return [
@@ -132,6 +167,7 @@ def _rows(
             transform_ref,
             now,
             now,
+            mask(f.line),
         )
         for f in failures
     ]
@@ -238,6 +274,8 @@ def quarantine(
     actor: str,
     now: dt.datetime,
     attempts: Mapping[int, int] | None = None,
+    personal: Sequence[str] = (),
+    csv_header: bytes | None = None,
 ) -> int:
     """Insert dead letters; unique per (batch, line), so a replayed chunk cannot double
     them. ``attempts``: by line, the attempts a row starts at when not one (an imported
@@ -247,10 +285,15 @@ def quarantine(
 
     A few statements for the whole chunk, whatever its number of failures: the tracebacks
     and signatures (each text once), and the rows by the driver's executemany (SQLite) or
-    COPY (PostgreSQL).
+    COPY (PostgreSQL). ``personal``: the transform's personal fields (``csv_header`` the
+    batch's header, for a CSV row), masked in the stored copy ``masked_original`` and in
+    the error.
     """
     if not failures:
         return 0
+    # Personal fields (the transform's): each payload's masked copy, and errors that quote
+    # a personal value stored masked. None for a transform without any.
+    failures, masked = masked_failures(failures, personal, payload_kind, csv_header)
     by_line = {f.line: f for f in failures}
     tracebacks = keep_tracebacks(
         conn, (f.traceback for f in by_line.values() if f.error_class is ErrorClass.CODE)
@@ -259,7 +302,14 @@ def quarantine(
     sqlite = conn.dialect.name == "sqlite"
     stamp = for_driver(conn.dialect)(now)
     rows = _rows(
-        batch_id, transform_ref, payload_kind, by_line.values(), tracebacks, signatures, stamp
+        batch_id,
+        transform_ref,
+        payload_kind,
+        by_line.values(),
+        tracebacks,
+        signatures,
+        stamp,
+        masked,
     )
     if attempts:
         at = _DL_COLUMNS.index("attempts")

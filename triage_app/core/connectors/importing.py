@@ -48,6 +48,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import slices
 from triage_app.core.errors import TriageError, signature
 from triage_app.core.progress import NoProgress, Progress
+from triage_app.core.transforms import personal_fields_of
 from triage_app.core.vocabulary import AuditAction, BatchKind, BatchState, ErrorClass, PayloadKind
 
 CHUNK = 500  # letters per store transaction and per acknowledgement
@@ -174,6 +175,9 @@ def _store_chunk(
             now=now,
             # The attempts a source counted (the seed's percobaan), where more than one.
             attempts={line: x.attempts for line, _, x in fresh if x.attempts > 1} or None,
+            # A connector's letters are masked when its label names a transform that
+            # declares personal fields (core/masking.py); otherwise there is none to know.
+            personal=personal_fields_of(connector.label),
         )
         last = fresh[-1][0]
         ids = dict(

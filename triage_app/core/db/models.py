@@ -646,3 +646,17 @@ def stored_error(error: str, signature: str) -> str | None:
 def working_payload() -> ColumnElement[bytes]:
     """A dead letter's payload as a steward sees it: the edited copy, or the original."""
     return func.coalesce(DeadLetter.payload, DeadLetter.original_payload)
+
+
+def shown_payload() -> ColumnElement[bytes]:
+    """The working payload as a person may see it: personal fields masked (issue 27). The
+    masked working copy when edited, else the edited copy itself (nothing to mask in it);
+    never edited, the masked original, else the original. ``masked_payload`` is NULL
+    whenever ``payload`` is (every write of the working copy keeps them together)."""
+    dl = DeadLetter
+    return func.coalesce(dl.masked_payload, dl.payload, dl.masked_original, dl.original_payload)
+
+
+def shown_original() -> ColumnElement[bytes]:
+    """The original payload with its personal fields masked, as a person may see it."""
+    return func.coalesce(DeadLetter.masked_original, DeadLetter.original_payload)

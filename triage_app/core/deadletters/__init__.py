@@ -63,6 +63,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "is_whole_batch",
         "load_held_batch",
     ),
+    "masks": ("MaskContext", "Revealed", "mask_contexts", "refresh_masks", "reveal"),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -83,6 +84,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "get_dead_letter",
         "list_dead_letters",
         "page_of_dead_letters",
+        "reveal_dead_letter",
     ),
     "redriving": (
         "DEFAULT_MAX_ATTEMPTS",
@@ -181,6 +183,13 @@ if TYPE_CHECKING:
         is_whole_batch,
         load_held_batch,
     )
+    from triage_app.core.deadletters.masks import (
+        MaskContext,
+        Revealed,
+        mask_contexts,
+        refresh_masks,
+        reveal,
+    )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
     from triage_app.core.deadletters.payload_view import (
         DiffLine,
@@ -201,6 +210,7 @@ if TYPE_CHECKING:
         get_dead_letter,
         list_dead_letters,
         page_of_dead_letters,
+        reveal_dead_letter,
     )
     from triage_app.core.deadletters.redriving import (
         DEFAULT_MAX_ATTEMPTS,

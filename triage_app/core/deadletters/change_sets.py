@@ -54,10 +54,12 @@ from triage_app.core.deadletters.fixes import (
     what_changed,
 )
 from triage_app.core.deadletters.id_sets import id_in
+from triage_app.core.deadletters.masks import MaskContext
 from triage_app.core.deadletters.queries import matching_ids, payload_text
 from triage_app.core.errors import TriageError
+from triage_app.core.masking import mask_value
 from triage_app.core.progress import NoProgress, Progress
-from triage_app.core.transforms import Transform
+from triage_app.core.transforms import Transform, personal_fields_of
 from triage_app.core.vocabulary import CLOSED, AuditAction, edited_kind, named_ids, plural
 
 DL = DeadLetter
@@ -289,7 +291,9 @@ def preview_fix(
             break
         part = wanted[start : start + CHUNK]
         for r in _read(ws, part):
-            before = payload_text(r.payload)
+            # What a preview shows has its personal fields masked (issue 27).
+            ctx = MaskContext(personal_fields_of(r.transform), r.csv_header)
+            before = payload_text(ctx.shown(r.payload, r.payload_kind))
             try:
                 after = fixed_payload(fix, r.payload, r.payload_kind, r.csv_header)
             except NotApplicable as exc:
@@ -307,8 +311,17 @@ def preview_fix(
                 counts["would_load" if failure is None else "still_fails"] += 1
             if len(later) < keep:
                 changes = what_changed(r.payload, after, r.payload_kind, r.csv_header)
+                kind = edited_kind(r.payload_kind).value
+                if ctx.fields:
+                    changes = ctx.mask_error(
+                        ctx.mask_error(changes, r.payload, r.payload_kind), after, kind
+                    )
+                    error = None if error is None else ctx.mask_error(error, after, kind)
+                    if row is not None:
+                        row = {k: mask_value(v) if k in ctx.fields else v for k, v in row.items()}
+                shown_after = payload_text(ctx.shown(after, kind))
                 later.append(
-                    RowPreview(r.id, r.version, before, after.decode(), None, row, error, changes)
+                    RowPreview(r.id, r.version, before, shown_after, None, row, error, changes)
                 )
         done += len(part)
         progress.update(done, len(wanted))
@@ -335,11 +348,14 @@ class _Row:
     payload: bytes
     payload_kind: str
     csv_header: bytes | None
+    transform: str = ""
 
 
 def _read(ws: Workspace, ids: Sequence[int]) -> list[_Row]:
     stmt = (
-        select(DL.id, DL.version, working_payload(), DL.payload_kind, Batch.csv_header)
+        select(
+            DL.id, DL.version, working_payload(), DL.payload_kind, Batch.csv_header, DL.transform
+        )
         .join(Batch, Batch.batch_id == DL.batch_id)
         .where(DL.id.in_(ids))
         .order_by(DL.id)

@@ -25,11 +25,15 @@ def edit_payload(
     *,
     if_version: int | None = None,
     actor: str | None = None,
+    revealed: bool = False,
 ) -> DeadLetterDetail:
     """Replace the working payload (the original is kept) and audit who and when. With
-    ``if_version``, refused (``ChangedMeanwhile``) when the row is no longer at it."""
+    ``if_version``, refused (``ChangedMeanwhile``) when the row is no longer at it. A
+    personal field still holding its mask keeps its real value (``masking.restore_masked``).
+    ``revealed``: the row returned unmasked, for an editor its steward revealed (audited
+    by that reveal)."""
     transitions.edit(ws.store, dl_id, text, if_version=if_version, actor=actor)
-    return get_dead_letter(ws, dl_id)
+    return get_dead_letter(ws, dl_id, reveal=revealed)
 
 
 def apply_change(

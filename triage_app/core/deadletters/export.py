@@ -23,8 +23,8 @@ from triage_app.core.db import (
     DeadLetter,
     Workspace,
     shown_error,
+    shown_payload,
     signature_text,
-    working_payload,
 )
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, payload_text
@@ -49,7 +49,7 @@ EXPORT_COLUMNS = (
 )
 # Columns read through what the store keeps of them (see models.DeadLetter).
 _EXPRESSIONS: dict[str, Callable[[], ColumnElement[Any]]] = {
-    "payload": working_payload,
+    "payload": shown_payload,  # personal fields masked (issue 27)
     "error": shown_error,
     "signature": signature_text,
 }

@@ -21,6 +21,7 @@ from triage_app.core.db import (
     DeadLetterCount,
     ErrorGroupNotes,
     shown_error,
+    shown_payload,
     signature_id_of,
     working_payload,
 )
@@ -128,6 +129,37 @@ def _contains_pg(element: _ContainsBytes, compiler: Any, **kw: Any) -> str:
     return f"position({compiler.process(needle, **kw)} in {compiler.process(hay, **kw)}) > 0"
 
 
+class _BytesAt(FunctionElement[bool]):
+    """The payload starts (True) or ends (False) with the given bytes."""
+
+    type = Boolean()
+    inherit_cache = True
+
+    def __init__(self, hay: Any, needle: bytes, start: bool) -> None:
+        self.start = start
+        super().__init__(hay, bindparam("edge", needle, unique=True))
+
+    def _gen_cache_key(self, anon_map: Any, bindparams: Any) -> Any:  # the side is part of it
+        key = super()._gen_cache_key(anon_map, bindparams)
+        return None if key is None else (*key, self.start)
+
+
+@compiles(_BytesAt, "sqlite")
+def _at_sqlite(element: _BytesAt, compiler: Any, **kw: Any) -> str:
+    hay, needle = (compiler.process(c, **kw) for c in element.clauses)
+    if element.start:
+        return f"(substr({hay}, 1, length({needle})) = {needle})"
+    return f"(substr({hay}, -length({needle})) = {needle})"
+
+
+@compiles(_BytesAt, "postgresql")
+def _at_pg(element: _BytesAt, compiler: Any, **kw: Any) -> str:
+    hay, needle = (compiler.process(c, **kw) for c in element.clauses)
+    if element.start:
+        return f"(substring({hay} from 1 for length({needle})) = {needle})"
+    return f"(substring({hay} from greatest(length({hay}) - length({needle}) + 1, 1)) = {needle})"
+
+
 def _like_literal(text: str) -> str:
     """A LIKE pattern matching ``text`` literally: %, _ and the escape are plain characters."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -222,14 +254,32 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
             of_source = select(Batch.batch_id).where(Batch.connector_id == named)
         out.append(dl.batch_id.in_(of_source))
     if f.search:
-        needle = f.search.encode("utf-8")
-        out.append(
-            or_(
-                _ContainsBytes(working_payload(), needle),
-                contains_text(shown_error(), f.search),
-            )
-        )
+        out.append(search_clause(f.search))
     return out
+
+
+def search_clause(text: str) -> ColumnElement[bool]:
+    """Rows whose payload or error holds ``text``. Personal fields are searchable only by
+    exact value (issue 27): the substring is looked for in the masked payload (the payload
+    itself where nothing is masked), and the raw payload is matched only where ``text`` is
+    a whole value there: a JSON string token (``"Siti Aminah"``) or a whole CSV field."""
+    needle = text.encode("utf-8")
+    raw = working_payload()
+    token = orjson.dumps(text)
+    whole = [
+        _ContainsBytes(raw, token),
+        _ContainsBytes(raw, b"," + needle + b","),
+        _BytesAt(raw, needle + b",", True),
+        _BytesAt(raw, b"," + needle, False),
+    ]
+    # Only a row with a masked copy can hide the value: the others' payloads are shown
+    # whole, and the substring test above finds them (SQLite stops at the first term).
+    masked = or_(DeadLetter.masked_original.is_not(None), DeadLetter.masked_payload.is_not(None))
+    return or_(
+        _ContainsBytes(shown_payload(), needle),
+        contains_text(shown_error(), text),
+        and_(masked, or_(*whole)),
+    )
 
 
 def cell_clauses(f: DeadLetterFilter | None) -> list[ColumnElement[bool]] | None:

@@ -20,10 +20,10 @@ from triage_app.core.db import (
     Traceback,
     Workspace,
     shown_error,
+    shown_payload,
     signature_text,
-    working_payload,
 )
-from triage_app.core.deadletters import expanded_events
+from triage_app.core.deadletters import expanded_events, masks
 from triage_app.core.deadletters.filters import (
     DeadLetterFilter,
     cell_clauses,
@@ -32,6 +32,7 @@ from triage_app.core.deadletters.filters import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import WAITING, BatchState, PayloadKind, plural
+from triage_app.core.vocabulary import original_kind as vocab_original_kind
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,15 @@ class DeadLetterDetail(DeadLetterView):
     batch_state: str = ""
     batch_held: int = 0
     batch_waiting: int = 0
+    # Personal data (issue 27): the fields its transform declares personal, and whether
+    # this detail shows them unmasked (after an audited reveal) or masked.
+    personal_fields: tuple[str, ...] = ()
+    revealed: bool = False
+
+    @property
+    def masked(self) -> bool:
+        """Whether a personal field of it is shown masked (Reveal would show it)."""
+        return bool(self.personal_fields) and not self.revealed
 
     def held_note(self) -> str:
         """What a steward must know of a dead letter of a held batch, in one sentence."""
@@ -109,6 +119,7 @@ class DeadLetterDetail(DeadLetterView):
             d.pop(k)
         d["events"] = [e.to_json() for e in self.events]
         d["group_tags"] = list(self.group_tags)
+        d["personal_fields"] = list(self.personal_fields)
         return d
 
 
@@ -126,7 +137,8 @@ _LIST_COLUMNS = (
     DeadLetter.id,
     DeadLetter.batch_id,
     DeadLetter.line,
-    working_payload().label("payload"),
+    # Personal fields masked (issue 27): a list never shows them.
+    shown_payload().label("payload"),
     shown_error().label("error"),
     DeadLetter.error_class,
     signature_text().label("signature"),
@@ -230,7 +242,17 @@ def matching_ids(ws: Workspace, f: DeadLetterFilter) -> list[int]:
         return list(conn.execute(stmt).scalars())
 
 
-def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
+def reveal_dead_letter(ws: Workspace, dl_id: int, actor: str | None = None) -> DeadLetterDetail:
+    """Dead letter ``dl_id`` with its personal fields unmasked: an explicit, audited act
+    (``masks.reveal``: a ``revealed`` event naming the fields, refused to a viewer)."""
+    masks.reveal(ws, dl_id, actor=actor)
+    return get_dead_letter(ws, dl_id, reveal=True)
+
+
+def get_dead_letter(ws: Workspace, dl_id: int, *, reveal: bool = False) -> DeadLetterDetail:
+    """Dead letter ``dl_id`` in full, its personal fields masked (payloads, the error, the
+    payloads its edits replaced). ``reveal``: unmasked, for ``reveal_dead_letter`` only,
+    which audits it."""
     with ws.store.connect() as conn:
         dl = conn.execute(
             select(DeadLetter.__table__, signature_text().label("signature")).where(
@@ -265,18 +287,42 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
             )
         # Stored and those its batch and re-drive stand for, oldest first.
         events = expanded_events.row_events(conn, dl_id)
+        ctx = masks.contexts(conn, [(dl_id, dl.transform, dl.batch_id)]).get(dl_id, masks.NOTHING)
         notes = ErrorGroupNotes
         group = conn.execute(
             select(notes.owner, notes.tags, notes.note).where(notes.signature_id == dl.signature_id)
         ).first()
     # Never edited: the original is the working copy.
     working = dl.original_payload if dl.payload is None else dl.payload
-    base = _view(dl, working, dl.signature if dl.error is None else dl.error)
+    original = bytes(dl.original_payload)
+    error = dl.signature if dl.error is None else dl.error
+    kind = dl.payload_kind
+    original_kind = vocab_original_kind(kind).value
+
+    def replaced(p: bytes | None) -> str | None:
+        if p is None:
+            return None
+        return payload_text(p if reveal else ctx.shown(p, masks.guess_kind(p, original_kind)))
+
+    if not reveal and ctx.fields:
+        # Stored masked where the store kept a copy; masked here too for rows from before
+        # (refresh_masks fills them), so nothing reaches a person unmasked.
+        error = ctx.mask_error(ctx.mask_error(error, working, kind), original, original_kind)
+        working = (
+            dl.masked_payload
+            or (ctx.shown(working, kind) if dl.payload is not None else None)
+            or dl.masked_original
+            or ctx.shown(original, original_kind)
+        )
+        original = bytes(dl.masked_original or ctx.shown(original, original_kind))
+    base = _view(dl, working, error)
     return DeadLetterDetail(
         **{k: getattr(base, k) for k in base.__dataclass_fields__},
-        original_payload=payload_text(dl.original_payload),
-        original_bytes=dl.original_payload,
-        payload_bytes=working,
+        original_payload=payload_text(original),
+        original_bytes=bytes(original),
+        payload_bytes=bytes(working),
+        personal_fields=ctx.fields,
+        revealed=reveal,
         traceback=trace,
         csv_header=payload_text(header) if header is not None else None,
         batch_state=state,
@@ -289,7 +335,7 @@ def get_dead_letter(ws: Workspace, dl_id: int) -> DeadLetterDetail:
                 e.action,
                 e.detail,
                 e.version,
-                None if e.replaced_payload is None else payload_text(e.replaced_payload),
+                replaced(e.replaced_payload),
             )
             for e in events
         ),

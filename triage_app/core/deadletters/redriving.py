@@ -59,6 +59,7 @@ from triage_app.core.deadletters.retention import id_ranges
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
 from triage_app.core.deadletters.sinks import Parcel, Sink
 from triage_app.core.errors import TriageError
+from triage_app.core.masking import mask_text, mask_value, personal_values
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, is_transient, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
@@ -776,7 +777,13 @@ class _Run:
                 return
             if dry_run:
                 row_dict = (
-                    dict(zip(transform.column_names, row, strict=True)) if transform else None
+                    {
+                        # What a dry run shows has its personal fields masked (issue 27).
+                        c: mask_value(v) if c in transform.personal_fields else v
+                        for c, v in zip(transform.column_names, row, strict=True)
+                    }
+                    if transform
+                    else None
                 )
                 results[item.id] = RedriveResult(
                     item.id, item.line, RedriveOutcome.WOULD_SUCCEED, row=row_dict
@@ -801,8 +808,10 @@ class _Run:
         if dry_run:
             for item_id, f in failures.items():
                 item = next(i for i in items if i.id == item_id)
+                fields = transform.personal_fields if transform else ()
+                shown = mask_text(f.error, personal_values(item.payload, item.kind, fields))
                 results[item_id] = RedriveResult(
-                    item.id, item.line, RedriveOutcome.WOULD_FAIL, f.error
+                    item.id, item.line, RedriveOutcome.WOULD_FAIL, shown
                 )
             return [results[i.id] for i in items if i.id in results]
 

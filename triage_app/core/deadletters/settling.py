@@ -44,7 +44,7 @@ from triage_app.core.db import (
     stored_error,
     summary,
 )
-from triage_app.core.deadletters import leases
+from triage_app.core.deadletters import leases, masks
 from triage_app.core.deadletters.expanded_events import keep_quarantined
 from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.transitions import (
@@ -55,6 +55,7 @@ from triage_app.core.deadletters.transitions import (
     slices,
     write_transaction,
 )
+from triage_app.core.errors import signature
 from triage_app.core.vocabulary import AuditAction, RedriveOutcome, Status
 
 DL = DeadLetter
@@ -126,6 +127,7 @@ def settle(
         out.update(_lapsed(conn, lapsed, token, now))
         events: list[dict[str, Any]] = []
         params: list[dict[str, Any]] = []
+        failed = _masked_failures(conn, failed, rows, transform_ref)
         traces = keep_tracebacks(conn, (f.traceback for i, f in failed.items() if i in rows))
         signatures = keep_signatures(conn, (f.signature for i, f in failed.items() if i in rows))
         # A row a lower limit parked, re-driven under a higher one that it has not reached:
@@ -371,3 +373,22 @@ def undeliver(engine: Engine, token: str, reasons: Mapping[int, str], actor: str
             )
         done.update(mine)
     return done
+
+
+def _masked_failures(
+    conn: Connection, failed: Mapping[int, Failure], rows: Mapping[int, Any], ref: str | None
+) -> dict[int, Failure]:
+    """The failures with personal values masked in their errors (issue 27): an error that
+    quotes a customer's name is stored, audited and reported with the name masked."""
+    ctx = masks.contexts(
+        conn, [(i, ref or r.transform, r.batch_id) for i, r in rows.items() if i in failed]
+    )
+    if not ctx:
+        return dict(failed)
+    out = dict(failed)
+    for i, c in ctx.items():
+        f = failed[i]
+        shown = c.mask_error(f.error, rows[i].payload, rows[i].payload_kind)
+        if shown != f.error:
+            out[i] = f._replace(error=shown, signature=signature(shown))
+    return out

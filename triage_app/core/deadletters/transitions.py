@@ -47,9 +47,10 @@ from triage_app.core.db import (
     summary,
     working_payload,
 )
-from triage_app.core.deadletters import expanded_events, leases
+from triage_app.core.deadletters import expanded_events, leases, masks
 from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.errors import TriageError
+from triage_app.core.masking import BULLETS, restore_masked
 from triage_app.core.vocabulary import (
     CLOSED,
     WAITING,
@@ -60,6 +61,7 @@ from triage_app.core.vocabulary import (
     edited_kind,
     is_csv_kind,
     named_ids,
+    original_kind,
     plural,
 )
 
@@ -244,6 +246,19 @@ def edit(
         if refused is not None:
             raise refused
         assert row is not None
+        # The editor shows personal fields masked: a field still holding its mask gets the
+        # real value back, so the mask is never saved as data (core/masking.py).
+        ctx = masks.contexts(conn, [(dl_id, row.transform, row.batch_id)]).get(dl_id)
+        if ctx is not None and BULLETS in text:
+            original = conn.execute(select(DL.original_payload).where(DL.id == dl_id)).scalar_one()
+            text = restore_masked(
+                text,
+                bytes(row.payload),
+                ctx.fields,
+                row.payload_kind,
+                ctx.csv_header,
+                (bytes(original), original_kind(row.payload_kind)),
+            )
         validate_payload(text, row.payload_kind)
         new = text.encode("utf-8", errors="surrogatepass")
         if new == row.payload:
@@ -259,6 +274,9 @@ def edit(
             .values(
                 payload=new,
                 payload_kind=edited_kind(row.payload_kind),
+                masked_payload=None
+                if ctx is None
+                else ctx.mask(new, edited_kind(row.payload_kind)),
                 version=row.version + 1,
                 # A lease that ran out is over: its re-drive, if it comes back, must find
                 # the row no longer its own (settling.settle), not resolve the edited row.
@@ -292,17 +310,36 @@ def edit_many(
     ``refusal``) by the caller; the UPDATE is guarded again by version and lease, and a
     count that differs is never written blind."""
     at = for_driver(conn.dialect)(now)
+    # Each new working payload's masked copy, kept with it (NULL: nothing to mask).
+    masked = masks.masked_working(conn, [(p, k, i) for p, k, i, _v in payloads])
     done = driver_many(
         conn,
         # A lease that ran out ends here too (see _apply).
-        "UPDATE dead_letters SET payload = ?, payload_kind = ?, version = version + 1, "
-        "claimed_by = NULL, claim_until = NULL "
+        "UPDATE dead_letters SET payload = ?, payload_kind = ?, masked_payload = ?, "
+        "version = version + 1, claimed_by = NULL, claim_until = NULL "
         "WHERE id = ? AND version = ? AND (claim_until IS NULL OR claim_until <= ?)",
-        [(*p, at) for p in payloads],
+        [(p, k, m, i, v, at) for (p, k, i, v), m in zip(payloads, masked, strict=True)],
     )
     if done != len(payloads):
         changed = plural(len(payloads) - done, "dead letter")
         raise TriageError(f"{changed} changed while being fixed")
+
+
+def write_masks(conn: Any, updates: list[dict[str, Any]]) -> None:
+    """The masked copies of rows (``b_id``, ``mo``: masked original, ``mp``: masked working
+    payload, ``err``: the error with its personal values masked), from
+    ``masks.refresh_masks``: what the row says is unchanged, so its version stays and no
+    event is written."""
+    conn.execute(
+        update(DL)
+        .where(DL.id == bindparam("b_id"))
+        .values(
+            masked_original=bindparam("mo"),
+            masked_payload=bindparam("mp"),
+            error=bindparam("err"),
+        ),
+        updates,
+    )
 
 
 def driver_many(conn: Any, sql: str, rows: list[tuple[Any, ...]]) -> int:

@@ -28,6 +28,8 @@ from triage_app.core.db import (
     stored_error,
     summary,
 )
+from triage_app.core.masking import mask_payload
+from triage_app.core.transforms import personal_fields_of
 from triage_app.core.vocabulary import AuditAction, BatchState, ErrorClass, PayloadKind, Status
 
 EPOCH = dt.datetime(2026, 1, 1)
@@ -69,6 +71,7 @@ _DEAD_LETTER_COLUMNS = (
     "first_failed_at",
     "last_failed_at",
     "resolved_at",
+    "masked_original",
 )
 _EVENT_COLUMNS = ("id", "dead_letter_id", "at", "actor", "action", "detail")
 FLUSH_EVERY = 50_000
@@ -101,6 +104,7 @@ class StoreFiller:
         self._events: list[tuple[Any, ...]] = []
         # The block's cells, with the signature's text where the id will be.
         self._cells: Counter[tuple[str, str, str, int, dt.date, str, str]] = Counter()
+        self._personal: dict[str, tuple[str, ...]] = {}
         with ws.store.connect() as conn:
             self._dl_id = int(conn.execute(select(func.max(DeadLetter.id))).scalar() or 0)
             self._event_id = int(conn.execute(select(func.max(AuditEvent.id))).scalar() or 0)
@@ -189,11 +193,22 @@ class StoreFiller:
                 failed_at,
                 last_failed_at or failed_at,
                 resolved_at,
+                self._masked(payload, transform),
             )
         )
         if len(self._dead_letters) >= FLUSH_EVERY:
             self.flush()
         return self._dl_id
+
+    def _masked(self, payload: bytes, transform: str) -> bytes | None:
+        """The payload with its transform's personal fields masked, as the quarantine keeps
+        it (core/masking.py); the masking of a transform's fields looked up once."""
+        fields = self._personal.get(transform)
+        if fields is None:
+            fields = self._personal[transform] = personal_fields_of(transform)
+        if not fields:
+            return None
+        return mask_payload(payload, PayloadKind.JSONL.value, fields)
 
     def event(
         self,

@@ -497,6 +497,7 @@ class _Applier:
                         failures=fs,
                         actor=self.actor,
                         now=now,
+                        personal=self.fixer.personal_fields,
                     )
                 conn.execute(
                     ledger_row(),

@@ -7,7 +7,12 @@ from triage_app.core.transforms.plugin_folder import (
     plugin_sources,
     plugins_dir,
 )
-from triage_app.core.transforms.registry import ENTRY_POINT_GROUP, Registry, default_registry
+from triage_app.core.transforms.registry import (
+    ENTRY_POINT_GROUP,
+    Registry,
+    default_registry,
+    personal_fields_of,
+)
 from triage_app.core.transforms.transform import Column, Transform
 
 __all__ = [
@@ -17,6 +22,7 @@ __all__ = [
     "Transform",
     "default_registry",
     "load_plugin_folder",
+    "personal_fields_of",
     "plugin_sources",
     "plugins_dir",
 ]

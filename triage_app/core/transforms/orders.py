@@ -92,5 +92,6 @@ TRANSFORMS = (
         input_format="csv",
         description="seed 001 orders CSV; newest updated_at wins",
         fast=orders_v1_fast,
+        personal_fields=("pelanggan",),  # the customer's name: shown masked
     ),
 )

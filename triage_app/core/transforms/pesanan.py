@@ -15,6 +15,8 @@ from triage_app.core.errors import DataError
 from triage_app.core.transforms.transform import Column, Transform
 
 REQUIRED = ("pesanan_id", "waktu", "pelanggan", "produk", "qty", "harga")
+# The customer's name: personal data, shown masked (core/masking.py).
+PERSONAL = ("pelanggan",)
 COLUMNS = (
     Column("pesanan_id", "int"),
     Column("waktu", "text"),
@@ -150,6 +152,7 @@ TRANSFORMS = (
         pesanan_v1,
         description="seed 000 orders; a null diskon fails (code class)",
         fast=pesanan_v1_fast,
+        personal_fields=PERSONAL,
     ),
     Transform(
         "pesanan",
@@ -160,5 +163,6 @@ TRANSFORMS = (
         pesanan_v2,
         description="seed 000 orders; a missing or null diskon counts as 0",
         fast=pesanan_v2_fast,
+        personal_fields=PERSONAL,
     ),
 )

@@ -135,3 +135,19 @@ def default_registry() -> Registry:
             reg.register(t)
         _default = reg
     return _default
+
+
+def personal_fields_of(ref: str | None) -> tuple[str, ...]:
+    """The personal fields of the transform ``ref`` names (its newest version's when that
+    version is not known here, a plugin gone say; none when the name is unknown either)."""
+    if not ref:
+        return ()
+    reg = default_registry()
+    try:
+        return reg.get(ref).personal_fields
+    except TriageError:
+        pass
+    try:
+        return reg.newest(ref.split("@", 1)[0]).personal_fields
+    except TriageError:
+        return ()

@@ -49,6 +49,10 @@ class Transform:
     # Optional, atomic transforms only: a check over the batch's rows together (a journal
     # balances only across its lines). Each line it names becomes a data dead letter.
     check_whole: WholeCheck | None = None
+    # The fields of a record that hold personal data (issue 27, UU PDP): a customer's name,
+    # phone, address, national id. Shown masked (``S•••``) wherever a dead letter leaves
+    # the store for a person (core/masking.py); revealed only by an audited action.
+    personal_fields: tuple[str, ...] = ()
 
     @property
     def ref(self) -> str:

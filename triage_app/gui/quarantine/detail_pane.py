@@ -16,8 +16,10 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QPushButton,
     QStackedWidget,
     QTabWidget,
     QTextBrowser,
@@ -38,6 +40,7 @@ from triage_app.core.deadletters import (
     editable_payload,
     get_dead_letter,
     payload_diff,
+    reveal_dead_letter,
 )
 from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind, plural
 from triage_app.gui import style
@@ -55,19 +58,29 @@ from triage_app.gui.workers import QueryThread
 TAB_PAYLOAD, TAB_ORIGINAL, TAB_DIFF, TAB_ERROR, TAB_HISTORY = range(5)
 
 
-def _load(dl_id: int) -> Any:
+def _load(dl_id: int, revealed: bool = False) -> Any:
+    """The row read; ``revealed``: unmasked, for the row its steward revealed (the reveal
+    was audited; reading it again while it stays chosen is not another one)."""
+
     def run(ws: Workspace) -> DeadLetterDetail:
-        return get_dead_letter(ws, dl_id)
+        return get_dead_letter(ws, dl_id, reveal=revealed)
 
     return run
 
 
-def _save(dl_id: int, text: str, version: int) -> Any:
+def _reveal(dl_id: int) -> Any:
+    def run(ws: Workspace) -> DeadLetterDetail:
+        return reveal_dead_letter(ws, dl_id)
+
+    return run
+
+
+def _save(dl_id: int, text: str, version: int, revealed: bool = False) -> Any:
     def run(ws: Workspace) -> SaveResult:
         try:
-            return edit_payload(ws, dl_id, text, if_version=version)
+            return edit_payload(ws, dl_id, text, if_version=version, revealed=revealed)
         except ChangedMeanwhile as exc:
-            return SaveConflict(str(exc), get_dead_letter(ws, dl_id))
+            return SaveConflict(str(exc), get_dead_letter(ws, dl_id, reveal=revealed))
         except Refused as exc:
             return SaveRefused(str(exc))
 
@@ -103,6 +116,9 @@ class DetailPane(QWidget):
         # stays only for its unsaved edit, and the title says so.
         self._unlisted = False
         self._loading: int | None = None  # the row asked for, until it is read
+        # The row whose personal fields its steward revealed (audited): shown unmasked
+        # until another row is chosen.
+        self._revealed: int | None = None
 
         self.stack = QStackedWidget()
         self.placeholder = QLabel(CHOOSE_A_ROW, objectName="detailPlaceholder")
@@ -126,6 +142,23 @@ class DetailPane(QWidget):
         self.held_banner.setStyleSheet(style.HELD_BANNER)
         self.held_banner.hide()
         layout.addWidget(self.held_banner)
+        # Personal data (issue 27): which fields are masked, and Reveal (audited).
+        self.privacy = QWidget(objectName="privacyBar")
+        bar = QHBoxLayout(self.privacy)
+        bar.setContentsMargins(4, 0, 4, 0)
+        self.privacy_label = QLabel(objectName="privacyLabel")
+        self.privacy_label.setWordWrap(True)
+        self.privacy_label.setStyleSheet(f"color: {style.MUTED};")
+        self.reveal_button = QPushButton("Reveal", objectName="revealButton")
+        self.reveal_button.setToolTip(
+            "Show this row's personal fields unmasked, until another row is chosen. "
+            "Recorded in the audit (revealed); stewards and leads only."
+        )
+        self.reveal_button.clicked.connect(self.reveal)
+        bar.addWidget(self.privacy_label, 1)
+        bar.addWidget(self.reveal_button)
+        self.privacy.hide()
+        layout.addWidget(self.privacy)
         layout.addWidget(self.stack)
 
         self.payload = PayloadEditor()
@@ -159,10 +192,11 @@ class DetailPane(QWidget):
 
     # -- what the window calls ------------------------------------------------------------
     def focus_order(self) -> list[QWidget]:
-        """The pane's controls in the order Tab visits them, top to bottom: the tabs, the
-        banner's buttons, the editor and the row under it, then the other tabs' views (Tab
+        """The pane's controls in the order Tab visits them, top to bottom: Reveal, the
+        tabs, the banner's buttons, the editor and the row under it, then the other tabs' views (Tab
         skips those not shown)."""
         return [
+            self.reveal_button,  # above the tabs: a row with personal fields shows it
             self.tabs,  # Tab gives it to its tab bar (its focus proxy): the two go together
             self.tabs.tabBar(),
             *self.payload.controls(),
@@ -232,9 +266,11 @@ class DetailPane(QWidget):
         self._editable = None
         self._unlisted = False
         self._loading = None
+        self._revealed = None
         self.conflicts.forget()
         self.title.setText("")
         self.held_banner.hide()
+        self.privacy.hide()
         self.placeholder.setText(why or CHOOSE_A_ROW)
         self.stack.setCurrentWidget(self.placeholder)
         self._update_buttons()
@@ -277,12 +313,69 @@ class DetailPane(QWidget):
         if self._loading == dl_id:
             return
         self._loading = dl_id
-        self._queries.submit(_load(dl_id), self._on_loaded, self._on_load_failed, key="detail")
+        if self._revealed != dl_id:
+            self._revealed = None  # another row: masked again
+        self._queries.submit(
+            _load(dl_id, self._revealed == dl_id),
+            self._on_loaded,
+            self._on_load_failed,
+            key="detail",
+        )
+
+    def reveal(self) -> None:
+        """Show the row's personal fields unmasked: core audits it (``revealed``) and
+        refuses a viewer in one line, shown in the status bar."""
+        d = self._detail
+        if d is None or self._queries is None or d.revealed:
+            return
+        self.reveal_button.setEnabled(False)
+        self._queries.submit(_reveal(d.id), self._on_revealed, self._on_reveal_failed)
+
+    def _on_revealed(self, detail: DeadLetterDetail) -> None:
+        d = self._detail
+        if d is None or d.id != detail.id:
+            return  # another row was chosen meanwhile: it stays masked
+        self._revealed = detail.id
+        self.show_detail(detail, keep_text=self.is_dirty())
+        self.message.emit(
+            f"dead letter {detail.id}: {', '.join(detail.personal_fields)} shown unmasked "
+            "(recorded in the audit)"
+        )
+
+    def _on_reveal_failed(self, message: str) -> None:
+        self._update_privacy()
+        self._on_error(message)
+
+    def is_revealed(self) -> bool:
+        return self._detail is not None and self._detail.revealed
+
+    def _update_privacy(self) -> None:
+        d = self._detail
+        if d is None or not d.personal_fields:
+            self.privacy.hide()
+            return
+        fields = ", ".join(d.personal_fields)
+        if d.revealed:
+            self.privacy_label.setText(
+                f"Revealed: {fields} shown unmasked (recorded in the audit) until another "
+                "row is chosen."
+            )
+        else:
+            self.privacy_label.setText(
+                f"Personal data masked: {fields}. Searchable by exact value only."
+            )
+        # Kept in place, greyed once revealed: the pane does not jump under the steward.
+        self.reveal_button.setText("Revealed" if d.revealed else "Reveal")
+        self.reveal_button.setEnabled(not d.revealed)
+        self.privacy.show()
 
     def reload(self) -> None:
         if self._detail is not None and self._queries is not None:
             self._queries.submit(
-                _load(self._detail.id), self._on_reloaded, self._on_error, key="detail"
+                _load(self._detail.id, self._revealed == self._detail.id),
+                self._on_reloaded,
+                self._on_error,
+                key="detail",
             )
 
     def check_for_change(self) -> None:
@@ -291,7 +384,10 @@ class DetailPane(QWidget):
         Reload and Compare and the edit stays."""
         if self._detail is not None and self._queries is not None:
             self._queries.submit(
-                _load(self._detail.id), self._on_checked, self._on_check_failed, key="check"
+                _load(self._detail.id, self._revealed == self._detail.id),
+                self._on_checked,
+                self._on_check_failed,
+                key="check",
             )
 
     def theirs(self) -> DeadLetterDetail | None:
@@ -318,7 +414,12 @@ class DetailPane(QWidget):
         )  # typing now would be lost when the saved text returns
         self._update_buttons()
         self._queries.submit(
-            _save(self._detail.id, self.payload.editor.toPlainText(), self._detail.version),
+            _save(
+                self._detail.id,
+                self.payload.editor.toPlainText(),
+                self._detail.version,
+                self._revealed == self._detail.id,
+            ),
             partial(self._on_saved, after),
             self._on_save_failed,
         )
@@ -403,6 +504,7 @@ class DetailPane(QWidget):
         held = d.held_note()
         self.held_banner.setText(held)
         self.held_banner.setVisible(bool(held))
+        self._update_privacy()
         header = d.csv_header
         self._editable = editable_payload(d.payload_bytes, d.payload_kind, header)
         self.update_title()
