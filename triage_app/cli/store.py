@@ -357,7 +357,28 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         change.to_json() if change else {"store": store, "from": None, "to": None}
     )
     data["current"] = change is None
-    emit(data, args.json, lambda: change.message if change else f"{store} is current")
+    masked = None
+    from triage_app.core.deadletters import MASKS_SINCE
+
+    if change is not None and change.before is not None and change.before < MASKS_SINCE:
+        # Rows stored before personal fields were masked get their masked copies now, so
+        # that no list, export or search of the upgraded store shows a name.
+        from triage_app.core.db import make_engine, resolve_config
+        from triage_app.core.deadletters import refresh_masks
+
+        config = resolve_config(args.workspace, None, args.dead_letter)
+        store_engine = make_engine(config.dead_letter_url, "dead-letter store")
+        try:
+            masked = refresh_masks(store_engine)
+        finally:
+            store_engine.dispose()
+        data["masks_refreshed"] = masked
+
+    def text() -> str:
+        said = change.message if change else f"{store} is current"
+        return said if masked is None else f"{said}\nmasked copies refreshed: {masked:,} rows"
+
+    emit(data, args.json, text)
     return 0
 
 

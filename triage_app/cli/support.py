@@ -268,6 +268,15 @@ def open_workspace_of(  # type: ignore[no-untyped-def]
         except BaseException:
             ws.close()
             raise
+    if ws.schema_change is not None and ws.schema_change.before is not None:
+        # Upgraded as it opened (SQLite): rows from before masking get their masked copies.
+        from triage_app.core.deadletters import refresh_after_upgrade
+
+        try:
+            refresh_after_upgrade(ws)
+        except BaseException:
+            ws.close()
+            raise
     start_up_done()  # the engine is imported and the workspace open: the work begins
     return ws
 

@@ -516,3 +516,36 @@ def test_processes_starting_together_on_a_new_postgresql_store_all_succeed(
         engine = pg_engine(url)
         assert recorded(engine) == [HEAD_REVISION]
         engine.dispose()
+
+
+def _unmasked_names(folder: Path) -> list[int]:
+    """Rows of a pesanan transform whose masked copy is missing."""
+    conn = sqlite3.connect(folder / "dead_letter.db")
+    try:
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM dead_letters WHERE transform LIKE 'pesanan@%'"
+                ' AND CAST(original_payload AS TEXT) LIKE \'%"pelanggan": "%\''
+                " AND masked_original IS NULL"
+            )
+        ]
+    finally:
+        conn.close()
+
+
+def test_an_upgrade_past_0013_masks_the_rows_stored_before(tmp_path: Path) -> None:
+    """A store from before masked copies were kept: whatever upgrades it (``migrate``, or a
+    SQLite store upgrading as a command opens it) fills them, so that no list, export or
+    search of it shows a customer's name."""
+    migrated = fixture_workspace(tmp_path / "a", "0012")
+    r = cli("--workspace", str(migrated), "migrate", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["masks_refreshed"] >= 4
+    assert _unmasked_names(migrated) == []
+    opened = fixture_workspace(tmp_path / "b", "0012")
+    r = cli("--workspace", str(opened), "list", "--status", "all", "--search", "Rin")
+    assert r.returncode == 0, r.stderr
+    assert "Rina" not in r.stdout and _unmasked_names(opened) == []
+    r = cli("--workspace", str(opened), "list", "--status", "all", "--search", "Rina", "--json")
+    assert [row["id"] for row in json.loads(r.stdout)] == [2]

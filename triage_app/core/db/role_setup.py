@@ -604,8 +604,7 @@ def _set_up(conn: Connection) -> tuple[str, dict[Role, str]]:
     there = conn.execute(text("SELECT to_regrole(:n)"), {"n": names[Role.LEAD]}).scalar()
     if there is None:
         raise TriageError(
-            "roles are not set up on this store: its owner runs `triage-app roles setup` "
-            "first"
+            "roles are not set up on this store: its owner runs `triage-app roles setup` first"
         )
     return schema, names
 

@@ -63,7 +63,15 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "is_whole_batch",
         "load_held_batch",
     ),
-    "masks": ("MaskContext", "Revealed", "mask_contexts", "refresh_masks", "reveal"),
+    "masks": (
+        "MASKS_SINCE",
+        "MaskContext",
+        "Revealed",
+        "mask_contexts",
+        "refresh_after_upgrade",
+        "refresh_masks",
+        "reveal",
+    ),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -184,9 +192,11 @@ if TYPE_CHECKING:
         load_held_batch,
     )
     from triage_app.core.deadletters.masks import (
+        MASKS_SINCE,
         MaskContext,
         Revealed,
         mask_contexts,
+        refresh_after_upgrade,
         refresh_masks,
         reveal,
     )

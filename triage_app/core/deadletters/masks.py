@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Engine, select
 
 from triage_app.core.clock import utcnow
 from triage_app.core.db import (
@@ -125,15 +125,18 @@ def masked_working(
 REFRESH_PAGE = 2_000
 
 
-def refresh_masks(ws: Workspace) -> int:
+def refresh_masks(ws: Workspace | Engine) -> int:
     """Fill or correct the masked copies of every dead letter, page by page (a store from
     before schema 0013, or a transform that newly declares a personal field, or no longer
     does); how many rows changed. Only the two masked columns are written: the row's
     version stays, since what it says did not change."""
+    # The store alone will do (``triage-app migrate`` opens no warehouse).
+    store = ws if isinstance(ws, Engine) else ws.store
+    require(store, Act.EDIT)
     changed = 0
     after = 0
     while True:
-        with ws.store.begin() as conn:
+        with store.begin() as conn:
             dl = DeadLetter
             rows = conn.execute(
                 select(
@@ -174,6 +177,21 @@ def refresh_masks(ws: Workspace) -> int:
             if updates:
                 _write_masks(conn, updates)
                 changed += len(updates)
+
+
+# The schema whose stores keep masked copies of personal fields.
+MASKS_SINCE = "0013"
+
+
+def refresh_after_upgrade(ws: Workspace) -> int | None:
+    """When opening ``ws`` just upgraded its store from before masked copies were kept (a
+    SQLite store upgrades as it opens), fill them at once, so that no list, export or
+    search of the upgraded store shows a name; how many rows changed (None: no such
+    upgrade)."""
+    change = ws.schema_change
+    if change is None or change.before is None or change.before >= MASKS_SINCE:
+        return None
+    return refresh_masks(ws)
 
 
 def _write_masks(conn: Connection, updates: list[dict[str, Any]]) -> None:

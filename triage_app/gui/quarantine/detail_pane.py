@@ -150,10 +150,14 @@ class DetailPane(QWidget):
         self.privacy_label.setWordWrap(True)
         self.privacy_label.setStyleSheet(f"color: {style.MUTED};")
         self.reveal_button = QPushButton("Reveal", objectName="revealButton")
-        self.reveal_button.setToolTip(
+        self.reveal_tip = (
             "Show this row's personal fields unmasked, until another row is chosen. "
             "Recorded in the audit (revealed); stewards and leads only."
         )
+        self.reveal_button.setToolTip(self.reveal_tip)
+        # Why this login's role may not reveal (a viewer), set by the window: the button
+        # stays in place, greyed out, saying it.
+        self.reveal_not_allowed: str | None = None
         self.reveal_button.clicked.connect(self.reveal)
         bar.addWidget(self.privacy_label, 1)
         bar.addWidget(self.reveal_button)
@@ -366,7 +370,7 @@ class DetailPane(QWidget):
             )
         # Kept in place, greyed once revealed: the pane does not jump under the steward.
         self.reveal_button.setText("Revealed" if d.revealed else "Reveal")
-        self.reveal_button.setEnabled(not d.revealed)
+        self._update_reveal(d)
         self.privacy.show()
 
     def reload(self) -> None:
@@ -595,6 +599,16 @@ class DetailPane(QWidget):
             return
         self.payload.validate(self._detail.payload_kind, self.is_dirty())
         self._update_buttons()
+
+    def set_reveal_not_allowed(self, why: str | None) -> None:
+        """Why this login's role may not reveal personal fields (None: it may)."""
+        self.reveal_not_allowed = why
+        self._update_reveal(self._detail)
+
+    def _update_reveal(self, d: Any) -> None:
+        revealed = d is not None and bool(getattr(d, "revealed", False))
+        self.reveal_button.setEnabled(not revealed and self.reveal_not_allowed is None)
+        self.reveal_button.setToolTip(self.reveal_not_allowed or self.reveal_tip)
 
     def set_not_allowed(self, why: str | None) -> None:
         """Why this login's role may not edit (None: it may): the editor read-only and Save

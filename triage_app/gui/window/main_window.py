@@ -45,6 +45,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import (
     DeadLetterFilter,
     count_dead_letters,
+    refresh_after_upgrade,
     team_labels,
 )
 from triage_app.core.jobs import Job
@@ -256,6 +257,12 @@ class MainWindow(QMainWindow):
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             ws = open_config(config)
+            try:
+                # Upgraded as it opened (SQLite): older rows get their masked copies.
+                refresh_after_upgrade(ws)
+            except BaseException:
+                ws.close()
+                raise
         finally:
             QApplication.restoreOverrideCursor()
         self.close_workspace()
@@ -576,6 +583,7 @@ class MainWindow(QMainWindow):
             widget.setToolTip(why or tip)
             widget.setStatusTip(why or status)
         self.detail.set_not_allowed(None if role is None else why_not(role, Act.EDIT))
+        self.detail.set_reveal_not_allowed(None if role is None else why_not(role, Act.REVEAL))
         self.trends.groups.not_allowed = None if role is None else why_not(role, Act.NOTE)
 
     def _table_menu(self, pos: Any) -> None:
