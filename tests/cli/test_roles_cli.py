@@ -148,3 +148,47 @@ def test_a_login_without_a_role_is_refused_in_one_line(team: Team) -> None:
             f"triage-app: the database refused the schema {team.store_schema}: {login} holds "
             f"no role on this store; a lead grants one: triage-app roles grant {login} viewer\n"
         )
+
+
+NAMES = ("Dewi", "Rina", "Siti", "Budi")  # the seed batch's customers (pelanggan)
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_viewer_never_reads_a_name_and_only_a_steward_reveals(team: Team, tmp_path: Path) -> None:
+    """A viewer reads the store through the database's masked views: no command it may run
+    prints a customer's name, and ``show --reveal`` is refused it in one line. A steward's
+    reveal shows the name and the audit says who."""
+    viewer = team.args("viewer")
+    commands: list[tuple[str, ...]] = [
+        ("list", "--status", "all"),
+        ("list", "--json"),
+        ("audit", "--json"),
+        ("stats", "--json"),
+        ("groups",),
+        ("report", "--out", str(tmp_path / "report")),
+    ]
+    for i in range(1, 5):
+        commands += [("show", str(i)), ("show", str(i), "--json")]
+    said = []
+    for command in commands:
+        done = cli(*viewer, *command)
+        assert done.returncode == 0, (command, done.stderr)
+        said.append(done.stdout + done.stderr)
+    said += [
+        f.read_text("utf-8")
+        for f in (tmp_path / "report").iterdir()
+        if f.suffix in (".md", ".html", ".csv")
+    ]
+    for name in NAMES:
+        assert not any(name in s for s in said), name
+    assert any("D•••" in s for s in said)
+    refused = cli(*viewer, "show", "1", "--reveal")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert refused.stderr.startswith("triage-app: a viewer may not reveal personal fields")
+    shown = cli(*team.args("steward"), "show", "1", "--reveal")
+    assert shown.returncode == 0, shown.stderr
+    assert "Dewi" in shown.stdout
+    events = orjson.loads(cli(*team.args("lead"), "audit", "--action", "revealed", "--json").stdout)
+    assert [e["dead_letter_id"] for e in events] == [1]
+    assert f"(db: {team.logins['steward']})" in events[0]["actor"]
