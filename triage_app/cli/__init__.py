@@ -25,6 +25,7 @@ from triage_app.cli import (
     connectors,
     dead_letters,
     groups,
+    ladder,
     reprocess,
     store,
 )
@@ -57,6 +58,8 @@ COMMANDS = (
     "groups",
     "group",
     "redrive",
+    "retry-due",
+    "ladder",
     "reprocess",
     "import",
     "connectors",
@@ -106,7 +109,16 @@ def build_parser() -> argparse.ArgumentParser:
         "in a temporary workspace, one line per check, and exit",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for family in (batches, dead_letters, change_sets, groups, reprocess, connectors, store):
+    for family in (
+        batches,
+        dead_letters,
+        change_sets,
+        groups,
+        ladder,
+        reprocess,
+        connectors,
+        store,
+    ):
         family.add_commands(sub)
     command(sub, "gui", cmd_gui, "open the window", opens_workspace=False)
     _list_in_order(sub, COMMANDS)

@@ -241,7 +241,9 @@ def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
     return f"… and {more:,} more: --offset {next_offset} for the next page"
 
 
-def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type: ignore[no-untyped-def]
+def open_workspace_of(  # type: ignore[no-untyped-def]
+    args: argparse.Namespace, *, create: bool = True, warehouse_optional: bool = False
+):
     """The workspace; ``create=False`` for the commands that only read: a workspace that is
     not there is refused ("no workspace at ..."), never made."""
     from triage_app.core.db import NoWorkspace, open_workspace
@@ -253,6 +255,7 @@ def open_workspace_of(args: argparse.Namespace, *, create: bool = True):  # type
             warehouse_url=args.warehouse,
             dead_letter_url=args.dead_letter,
             create=create,
+            warehouse_optional=warehouse_optional,
         )
     except NoWorkspace as exc:
         raise TriageError(f"{exc}; {how_to_make(args, exc.folder)}") from None

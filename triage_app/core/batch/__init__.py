@@ -41,7 +41,13 @@ from triage_app.core.batch.kept_sources import (
     sources_retention,
 )
 from triage_app.core.batch.loading_lock import BatchBeingLoaded, hold_batch
-from triage_app.core.batch.quarantine import Failure, failure_from, failure_from_message
+from triage_app.core.batch.quarantine import (
+    Failure,
+    failure_from,
+    failure_from_message,
+    ladder_in_force,
+    workspace_ladder,
+)
 from triage_app.core.batch.quarantine import quarantine as quarantine_failures
 from triage_app.core.batch.readers import (
     csv_header_names,
@@ -93,6 +99,7 @@ __all__ = [
     "human_size",
     "is_kept",
     "keep_source",
+    "ladder_in_force",
     "ledger_row",
     "list_batches",
     "list_kept",
@@ -111,4 +118,5 @@ __all__ = [
     "unhold",
     "waiting_dead_letters",
     "whole_check",
+    "workspace_ladder",
 ]

@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from triage_app.core.retry import Ladder
+
 ColumnType = Literal["int", "text", "real"]
 InputFormat = Literal["jsonl", "csv"]
 # A check across a batch's rows (``Transform.check_whole``): given every healthy row as
@@ -49,6 +51,9 @@ class Transform:
     # Optional, atomic transforms only: a check over the batch's rows together (a journal
     # balances only across its lines). Each line it names becomes a data dead letter.
     check_whole: WholeCheck | None = None
+    # Optional: the retry ladder of this version's transient dead letters (issue 27), e.g.
+    # ``Ladder.parse("1m,10m")``; None: the workspace's (``ladder set``), else 5m,30m,2h.
+    retry_ladder: Ladder | None = None
 
     @property
     def ref(self) -> str:
