@@ -168,6 +168,7 @@ class Workspace:
             _can_create(store_file)
         wh_ro = _cannot_write(wh_file) and (not create or _exists(wh_file))
         store_ro = _cannot_write(store_file) and (not create or _exists(store_file))
+        self.store_read_only = store_ro  # this user can read the store's file, not write it
         self.warehouse: Engine = make_engine(config.warehouse_url, "warehouse", read_only=wh_ro)
         try:
             self.store: Engine = make_engine(

@@ -69,11 +69,14 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "END_OF_LADDER",
         "Ladder",
         "LadderBacklog",
+        "LadderState",
         "LadderStep",
         "Ladders",
         "ladder_backlog",
+        "ladder_state",
         "set_workspace_ladder",
         "transform_ladder",
+        "why_no_retry_pass",
         "workspace_ladder_of",
     ),
     "paging": ("DeadLetterRow", "fetch_rows"),
@@ -205,6 +208,7 @@ if TYPE_CHECKING:
         ladder_backlog,
         set_workspace_ladder,
         transform_ladder,
+        why_no_retry_pass,
         workspace_ladder_of,
     )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows

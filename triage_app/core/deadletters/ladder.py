@@ -24,7 +24,15 @@ from sqlalchemy import Connection, Engine, func, select
 
 from triage_app.core.batch import ladder_in_force, workspace_ladder
 from triage_app.core.clock import iso, utcnow
-from triage_app.core.db import Act, DeadLetter, Workspace, require, set_store_setting
+from triage_app.core.db import (
+    Act,
+    DeadLetter,
+    Workspace,
+    require,
+    role_of,
+    set_store_setting,
+    why_not,
+)
 from triage_app.core.retry import DEFAULT_LADDER as DEFAULT_LADDER
 from triage_app.core.retry import LADDER_KEY, said_wait
 from triage_app.core.retry import Ladder as Ladder
@@ -240,3 +248,25 @@ def ladder_backlog(
 def wait_words(w: dt.timedelta) -> str:
     """``30 min``: a wait as the status bar says it."""
     return said_wait(w)
+
+
+def why_no_retry_pass(ws: Workspace) -> str | None:
+    """Why this user cannot run retry passes on ``ws`` (a store it may not write, a role
+    that may not re-drive), in one line; None when it can. The window runs passes only
+    then."""
+    if getattr(ws, "store_read_only", False):
+        return "the store is read-only for this user"
+    return why_not(role_of(ws.store), Act.REDRIVE)
+
+
+@dataclass(frozen=True)
+class LadderState:
+    """What the window shows of the ladder: its backlog, and why it runs no pass (None:
+    it does)."""
+
+    backlog: LadderBacklog
+    refusal: str | None
+
+
+def ladder_state(ws: Workspace) -> LadderState:
+    return LadderState(ladder_backlog(ws), why_no_retry_pass(ws))

@@ -108,7 +108,7 @@ class RetryPass:
     def describe(self) -> str:
         """One line for the command line, cron's mail and the log."""
         if not self.due:
-            text = "Retry pass: nothing due"
+            text = "Retry pass: nothing due."
         else:
             text = f"Retry pass: {plural(self.due, 'row')} due. " + self.outcome_words() + "."
         if self.first_failure and (self.moved_down or self.parked or self.left_ladder):
