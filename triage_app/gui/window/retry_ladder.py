@@ -66,6 +66,7 @@ class RetryLadder(QObject):
         self.state: LadderState | None = None
         self.last: RetryPass | None = None
         self._by_hand = False
+        self._opened = False
 
     # -- the workspace ----------------------------------------------------------------------
     def start(self, config: WorkspaceConfig, queries: QueryThread) -> None:
@@ -73,6 +74,7 @@ class RetryLadder(QObject):
         that this user may run them."""
         self.stop()
         self.config, self.queries = config, queries
+        self._opened = True  # the first state read: rows already due are retried at once
         self.read()
 
     def stop(self) -> None:
@@ -125,11 +127,14 @@ class RetryLadder(QObject):
     @Slot(object)
     def _on_state(self, state: LadderState) -> None:
         self.state = state
+        first, self._opened = self._opened, False
         if state.refusal is None and self.config is not None and not self.timer.isActive():
             self.timer.start()
         elif state.refusal is not None:
             self.timer.stop()
         self._show()
+        if first and state.refusal is None and state.backlog.due_now:
+            self.run_pass()  # what fell due while the window was closed, not a minute later
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
