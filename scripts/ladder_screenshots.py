@@ -101,10 +101,16 @@ def main(out: Path) -> None:
         assert isinstance(app, QApplication)
         window.resize(*SIZE)
         wait_until(app, lambda: window.ladder.state is not None and not window.queries.busy())
-        # The pass the window runs every minute, now: the five due rows resolve.
-        window.menu.retry_now_action.trigger()
+        # The pass the window runs as it opens (then every minute): the five due rows resolve.
         wait_until(app, lambda: window.ladder.last is not None and not window.ladder.running())
         wait_until(app, lambda: not window.queries.busy() and window.ladder.label.isVisible())
+        # A row one step down: its history says which retry failed and when the next is.
+        window.table.selectRow(4)
+        wait_until(
+            app, lambda: window.detail.current_id() is not None and not window.queries.busy()
+        )
+        window.detail.tabs.setCurrentWidget(window.detail.history)
+        wait_until(app, lambda: not window.queries.busy())
         window.grab().save(str(out / "retry-ladder-status.png"))
         print("wrote", out / "retry-ladder-status.png")
         print("status:", window.statusBar().currentMessage(), "|", window.ladder.label.text())

@@ -174,10 +174,11 @@ def settle(
                 status = Status.PARKED.value if parked else row.status
                 if wait is not None:
                     due = due_from + wait
-                where = f"next at {iso(due)}" if due is not None else "end of the ladder"
+                # Where it goes first, the error last: a history column shows the start.
+                where = f"next at {iso(due)}" if due is not None else "the end of the ladder"
                 said = (
                     f"retry {step} of {len(ladder)} failed" if was else "failed transiently"
-                ) + f" (attempt {attempts} with {transform_ref}): {f.error}; {where}"
+                ) + f" (attempt {attempts} with {transform_ref}); {where}: {f.error}"
             else:
                 parked = attempts >= max_attempts
                 status = Status.PARKED.value if parked else row.status

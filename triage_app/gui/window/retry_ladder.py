@@ -121,7 +121,12 @@ class RetryLadder(QObject):
             self.window.show_message(done.outcome_words())
             self.window.reload(in_place=True)
         elif self._by_hand:
-            self.window.show_message(done.describe())
+            text = (
+                "Retry pass: nothing due" if not done.due else f"Retry pass: {done.outcome_words()}"
+            )
+            if done.next_due is not None:
+                text += f"; the next is due at {local_time(done.next_due)}"
+            self.window.show_message(text)
         self.read()
 
     @Slot(object)
