@@ -139,9 +139,9 @@ def test_the_ladder_with_an_injected_clock(workspace: Workspace, tmp_path: Path,
         action, detail = events(workspace, i)[-1]
         assert action == "redrive_failed"
         assert detail.startswith(
-            "retry 1 of 3 failed (attempt 2 with pesanan@1); next at "
+            "retry 1 of 3 failed; next at "
             + _iso(first_due + 30 * MIN)
-            + ": TransientError: gudang sibuk"
+            + " (attempt 2 with pesanan@1): TransientError: gudang sibuk"
         ), detail
 
     # 29 minutes later: not yet. 30: the 2 h step.

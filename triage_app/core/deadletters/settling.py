@@ -178,7 +178,7 @@ def settle(
                 where = f"next at {iso(due)}" if due is not None else "the end of the ladder"
                 said = (
                     f"retry {step} of {len(ladder)} failed" if was else "failed transiently"
-                ) + f" (attempt {attempts} with {transform_ref}); {where}: {f.error}"
+                ) + f"; {where} (attempt {attempts} with {transform_ref}): {f.error}"
             else:
                 parked = attempts >= max_attempts
                 status = Status.PARKED.value if parked else row.status
