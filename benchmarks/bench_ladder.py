@@ -11,7 +11,8 @@ Two cases, each on a fresh copy of the store:
 - **down**: still down; every row fails transiently again (the pass moves each one down the
   ladder, the re-drive does too: one rule).
 
-Medians of ``--repeat`` rounds.
+Each run in a process of its own (as cron starts ``retry-due``), the pass and the re-drive
+in turns; medians of ``--repeat`` rounds.
 
     python benchmarks/bench_ladder.py [--rows 100000] [--repeat 3]
 """
@@ -23,6 +24,7 @@ import datetime as dt
 import json
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,11 +91,29 @@ def timed(folder: Path, how: str, down: bool) -> tuple[float, dict[str, int]]:
         return took, {"retried": r.attempted, "resolved": r.succeeded, "failed": r.failed}
 
 
+def one_run(folder: Path, how: str, down: bool) -> tuple[float, dict[str, int]]:
+    """``timed`` in a fresh process: nothing one run leaves in the interpreter (caches, the
+    planner's state of a connection) carries into the next."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", how, "down" if down else "up", str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    took, counts = json.loads(out.strip().splitlines()[-1])
+    return float(took), counts
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--one", nargs=3, metavar=("HOW", "CASE", "FOLDER"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        how, case, folder = args.one
+        print(json.dumps(timed(Path(folder), how, case == "down")))
+        return
     results: dict[str, Any] = {"rows": args.rows}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base" / "ws"
@@ -107,7 +127,7 @@ def main() -> None:
                 for how in ("pass", "redrive") if n % 2 == 0 else ("redrive", "pass"):
                     copy = Path(tmp) / f"{case}-{how}-{n}" / "ws"
                     shutil.copytree(base, copy)
-                    took, counts = timed(copy, how, down)
+                    took, counts = one_run(copy, how, down)
                     times[how].append(took)
                     said[how] = counts
                     shutil.rmtree(copy.parent)

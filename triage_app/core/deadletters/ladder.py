@@ -196,6 +196,17 @@ class LadderBacklog:
         return text
 
 
+# Before any time a row can be due: ``next_attempt_at >= EVER`` is "waiting" said as a range
+# of the partial index, which PostgreSQL then reads as its condition (IS NOT NULL alone
+# matched the index's predicate, and read it through without one).
+EVER = dt.datetime(1970, 1, 1)
+
+
+def on_the_ladder() -> Any:
+    """The rows waiting on the ladder, as a range of ``ix_dl_next_attempt``."""
+    return DL.next_attempt_at.is_not(None) & (DL.next_attempt_at >= EVER)
+
+
 def ladder_backlog(
     ws: Workspace, *, now: dt.datetime | None = None, registry: Registry | None = None
 ) -> LadderBacklog:
@@ -205,7 +216,7 @@ def ladder_backlog(
     now = now or utcnow()
     ladders = Ladders(ws.store, registry)
     with ws.store.connect() as conn:
-        waiting = DL.next_attempt_at.is_not(None)
+        waiting = on_the_ladder()
         per_step = conn.execute(
             select(DL.retry_step, func.count(), func.min(DL.next_attempt_at))
             .where(waiting)

@@ -30,7 +30,7 @@ from triage_app.core.batch import failure_from_message
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.db import DeadLetter, Workspace, actor_for, redact_text
 from triage_app.core.deadletters import claims, leases, settling
-from triage_app.core.deadletters.ladder import Ladders
+from triage_app.core.deadletters.ladder import Ladders, on_the_ladder
 from triage_app.core.deadletters.redriving import RedriveResult, redrive
 from triage_app.core.deadletters.seen_rows import SeenRowsBuilder
 from triage_app.core.deadletters.transitions import change_rows, park, slices
@@ -338,8 +338,6 @@ def _waiting(ws: Workspace) -> tuple[int, dt.datetime | None]:
     """The rows on the ladder, and when the soonest is due (the partial index alone)."""
     with ws.store.connect() as conn:
         n, first = conn.execute(
-            select(func.count(), func.min(DL.next_attempt_at)).where(
-                DL.next_attempt_at.is_not(None)
-            )
+            select(func.count(), func.min(DL.next_attempt_at)).where(on_the_ladder())
         ).one()
     return int(n), first
