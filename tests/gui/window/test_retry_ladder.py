@@ -94,3 +94,37 @@ def test_the_window_runs_retry_passes_and_says_where_the_ladder_stands(
     # Closing the workspace stops the passes.
     window.close_workspace()
     assert not ladder.timer.isActive() and not ladder.label.isVisible()
+
+
+def test_no_pass_where_this_user_may_not_retry(qtbot, open_main_window, tmp_path, monkeypatch):
+    """A store this user may not write, or a role that may not re-drive (core's
+    ``why_no_retry_pass``): the window runs no pass, by the minute or by hand, and says why
+    in the label's tooltip; the rows stay due."""
+    from triage_app.core.deadletters import LadderState, ladder_backlog
+    from triage_app.gui.window import retry_ladder
+
+    def refused(ws):  # type: ignore[no-untyped-def]
+        return LadderState(ladder_backlog(ws), "a viewer may not re-drive (a steward's act)")
+
+    monkeypatch.setattr(retry_ladder, "ladder_state", refused)
+    folder = tmp_path / "ws"
+    ladder_workspace(folder, waiting=1, due=2)
+    window = open_main_window(folder)
+    ladder = window.ladder
+    qtbot.waitUntil(lambda: ladder.state is not None)
+    assert not ladder.timer.isActive() and ladder.last is None
+    assert ladder.label.text() == "· Retry ladder: 3 waiting, 2 due now (not retried here)"
+    assert "runs no retry pass: a viewer may not re-drive" in ladder.label.toolTip()
+    window.menu.retry_now_action.trigger()
+    assert not ladder.running()
+    assert window.statusBar().currentMessage().startswith("No retry pass: a viewer may not")
+    assert statuses(folder) == {"open": 3}
+
+
+def test_why_no_retry_pass_names_a_read_only_store(tmp_path):
+    from triage_app.core.deadletters import why_no_retry_pass
+
+    with open_workspace(tmp_path / "ws") as ws:
+        assert why_no_retry_pass(ws) is None  # SQLite: the OS user is the lead
+        ws.store_read_only = True
+        assert why_no_retry_pass(ws) == "the store is read-only for this user"
