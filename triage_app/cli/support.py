@@ -242,7 +242,11 @@ def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
 
 
 def open_workspace_of(  # type: ignore[no-untyped-def]
-    args: argparse.Namespace, *, create: bool = True, act: Any = None
+    args: argparse.Namespace,
+    *,
+    create: bool = True,
+    act: Any = None,
+    warehouse_optional: bool = False,
 ):
     """The workspace; ``create=False`` for the commands that only read: a workspace that is
     not there is refused ("no workspace at ..."), never made. ``act``: what the command is
@@ -257,6 +261,7 @@ def open_workspace_of(  # type: ignore[no-untyped-def]
             warehouse_url=args.warehouse,
             dead_letter_url=args.dead_letter,
             create=create,
+            warehouse_optional=warehouse_optional,
         )
     except NoWorkspace as exc:
         raise TriageError(f"{exc}; {how_to_make(args, exc.folder)}") from None

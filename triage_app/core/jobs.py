@@ -8,6 +8,7 @@ both (warming the stats cache after a batch or a re-drive), is done here, once.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
         RedriveGuard,
         RedriveResult,
         RedriveSummary,
+        RetryPass,
         RowChange,
         SeenRows,
         Sink,
@@ -225,6 +227,26 @@ class RedriveJob:
         from triage_app.core.connectors import RoutedSink
 
         return RoutedSink(ws, self.to, transform, self.source_url)
+
+
+@dataclass(frozen=True)
+class RetryJob:
+    """One pass of the retry ladder: the transient dead letters due now, each re-driven
+    through the version that failed them (``deadletters.retry_due``). ``now``: the pass's
+    clock (None: the real one)."""
+
+    now: dt.datetime | None = None
+    title: str = "retry pass"
+
+    def run(self, ws: Workspace | None, progress: Progress | None = None) -> RetryPass:
+        from triage_app.core.deadletters import retry_due
+        from triage_app.core.trends import warm_stats_cache
+
+        ws = _needs(ws)
+        summary = retry_due(ws, now=self.now, progress=progress or NoProgress())
+        if summary.retried or summary.not_retried:
+            warm_stats_cache(ws)
+        return summary
 
 
 @dataclass(frozen=True)

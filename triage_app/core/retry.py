@@ -1,8 +1,13 @@
-"""Retrying transient failures: exponential backoff with full jitter."""
+"""Retrying transient failures: inside a batch or a re-drive, exponential backoff with full
+jitter (``RetryPolicy``: fractions of a second); and between runs, the retry ladder
+(``Ladder``: waits of minutes to hours, each transient dead letter carrying its step and next
+attempt time, re-driven by a retry pass, ``deadletters/retrying.py``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
+import re
 import sqlite3
 import sys
 import time
@@ -10,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from triage_app.core.errors import DataError, TransientError
+from triage_app.core.errors import DataError, TransientError, TriageError
 
 T = TypeVar("T")
 
@@ -76,3 +81,77 @@ def with_retry(
             if on_retry is not None:
                 on_retry(exc)
             sleep(policy.delay(failures))
+
+
+# -- the retry ladder ------------------------------------------------------------------------
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_WAIT = re.compile(r"\s*(\d{1,6})\s*([smhd])\s*")
+MOST_STEPS = 20
+LONGEST_WAIT = dt.timedelta(days=30)
+LADDER_KEY = "retry_ladder"  # the store setting that holds a workspace's ladder ("5m,30m,2h")
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The waits of a transient dead letter's retries, in order: retried after the first
+    wait, again after the second if it failed, and so on; after the last failed retry it is
+    parked for a person. Written and read as ``5m,30m,2h`` (s, m, h, d)."""
+
+    waits: tuple[dt.timedelta, ...]
+
+    def __post_init__(self) -> None:
+        if not self.waits or len(self.waits) > MOST_STEPS:
+            raise TriageError(f"a retry ladder has 1 to {MOST_STEPS} waits, e.g. 5m,30m,2h")
+        for w in self.waits:
+            if not dt.timedelta(seconds=1) <= w <= LONGEST_WAIT:
+                raise TriageError("each wait of a retry ladder is 1s to 30d, e.g. 5m,30m,2h")
+
+    @classmethod
+    def parse(cls, text: str) -> Ladder:
+        """``5m,30m,2h`` as a ladder; one line naming the text when it is not one."""
+        parts = str(text).split(",")
+        waits: list[dt.timedelta] = []
+        for part in parts:
+            m = _WAIT.fullmatch(part)
+            if m is None:
+                shown = str(text)[:60].encode("unicode_escape").decode("ascii")
+                raise TriageError(
+                    f"not a retry ladder: {shown!r}; write the waits in order, each a number "
+                    "and s, m, h or d, e.g. 5m,30m,2h"
+                )
+            waits.append(dt.timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)]))
+        return cls(tuple(waits))
+
+    def __len__(self) -> int:
+        return len(self.waits)
+
+    def wait(self, step: int) -> dt.timedelta | None:
+        """The wait before retry ``step + 1`` (step 0: the first retry); None past the end."""
+        return self.waits[step] if 0 <= step < len(self.waits) else None
+
+    def describe(self) -> str:
+        """``5m,30m,2h``: what ``parse`` reads back."""
+        return ",".join(short_wait(w) for w in self.waits)
+
+    def words(self) -> str:
+        """``5 min, 30 min, 2 h, then parked``."""
+        return ", ".join(said_wait(w) for w in self.waits) + ", then parked"
+
+
+def short_wait(w: dt.timedelta) -> str:
+    """A wait in its largest whole unit: ``90m`` stays ``90m``, ``7200s`` is ``2h``."""
+    secs = int(w.total_seconds())
+    for unit in ("d", "h", "m"):
+        if secs % _UNITS[unit] == 0:
+            return f"{secs // _UNITS[unit]}{unit}"
+    return f"{secs}s"
+
+
+def said_wait(w: dt.timedelta) -> str:
+    """A wait for people: ``5 min``, ``2 h``, ``1 d``, ``45 s``."""
+    text = short_wait(w)
+    number, unit = text[:-1], text[-1]
+    return f"{number} {dict(s='s', m='min', h='h', d='d')[unit]}"
+
+
+DEFAULT_LADDER = Ladder((dt.timedelta(minutes=5), dt.timedelta(minutes=30), dt.timedelta(hours=2)))

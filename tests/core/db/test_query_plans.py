@@ -61,6 +61,7 @@ from triage_app.core.deadletters import (
     list_dead_letters,
     preview_change,
     redrive,
+    retry_due,
 )
 from triage_app.core.deadletters.filters import SORTABLE
 from triage_app.core.deadletters.transitions import discard, park
@@ -121,6 +122,9 @@ INDEX_SERVES: dict[str, tuple[str, ...]] = {
     "ix_event_dl": ("window: detail pane", "cli: purge (real)"),
     "ix_event_action_at": ("cli: audit --action",),
     "ix_event_at": ("cli: audit --since",),
+    # The rows waiting on the retry ladder (a partial index: only they are in it): the rows
+    # a pass finds due, the backlog per step, the soonest due.
+    "ix_dl_next_attempt": ("cli: ladder", "cli: retry-due", "retry pass"),
 }
 
 
@@ -169,6 +173,14 @@ def steward_changes(rec: Recorder, ws: Workspace, cli: list[str], s: dict[str, A
         cli_ok(cli, "note", *map(str, ids[4:6]), "--text", "seen")
     with rec.doing("cli: reclassify ids"):
         cli_ok(cli, "reclassify", *map(str, ids[9:12]), "--class", "transient")
+    # Those rows now wait on the retry ladder: the backlog and a pass read the partial index
+    # of the waiting rows; a pass an hour on re-drives them.
+    with rec.doing("cli: ladder"):
+        cli_ok(cli, "ladder")
+    with rec.doing("cli: retry-due"):
+        cli_ok(cli, "retry-due")
+    with rec.doing("retry pass: the due rows re-driven"):
+        retry_due(ws, now=dt.datetime.now(dt.UTC).replace(tzinfo=None) + dt.timedelta(hours=1))
     with rec.doing("cli: reclassify --where-class --batch"):
         cli_ok(cli, "reclassify", "--where-class", "transient", "--batch", batch, "--class", "data")
     with rec.doing("window: preview a discard of a filter (the dialog's count and sample)"):

@@ -45,7 +45,9 @@ from triage_app.core.batch.quarantine import (
     Failure,
     failure_from,
     failure_from_message,
+    ladder_in_force,
     masked_failures,
+    workspace_ladder,
 )
 from triage_app.core.batch.quarantine import quarantine as quarantine_failures
 from triage_app.core.batch.readers import (
@@ -98,6 +100,7 @@ __all__ = [
     "human_size",
     "is_kept",
     "keep_source",
+    "ladder_in_force",
     "ledger_row",
     "list_batches",
     "list_kept",
@@ -117,4 +120,5 @@ __all__ = [
     "unhold",
     "waiting_dead_letters",
     "whole_check",
+    "workspace_ladder",
 ]

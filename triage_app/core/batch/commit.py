@@ -21,7 +21,12 @@ from sqlalchemy import Insert, Update, bindparam, insert, update
 
 from triage_app.core.batch.atomic import held_rows_of, hold
 from triage_app.core.batch.chunks import Chunk
-from triage_app.core.batch.quarantine import Failure, failure_from_message, quarantine
+from triage_app.core.batch.quarantine import (
+    Failure,
+    failure_from_message,
+    ladder_in_force,
+    quarantine,
+)
 from triage_app.core.batch.readers import Format, read_csv, skip_bom, strip_eol
 from triage_app.core.batch.source import Source
 from triage_app.core.clock import utcnow
@@ -76,6 +81,9 @@ class ChunkCommitter:
         self.sleep = sleep
         self._header: bytes | None = None
         self._checkpointing: threading.Thread | None = None
+        # The retry ladder its transient rows start on, read once per batch; an atomic
+        # batch's rows load only with the whole batch, never retried one by one.
+        self.ladder = None if transform.atomic else ladder_in_force(ws.store, transform)
         # Creating the table is a write too: a locked or lost warehouse is retried here.
         self.writer = with_retry(
             lambda: WarehouseWriter(
@@ -149,6 +157,7 @@ class ChunkCommitter:
                     now=now,
                     personal=self.transform.personal_fields,
                     csv_header=self.masking_header(failures),
+                    ladder=self.ladder,
                 )
                 if written.held is not None:
                     hold(conn, self.batch_id, written.held)

@@ -13,18 +13,28 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Engine, select
 
 from triage_app.core.db import (
     DeadLetter,
+    StoreSetting,
     for_driver,
     keep_signatures,
     keep_tracebacks,
+    store_setting,
     stored_error,
     summary,
 )
-from triage_app.core.errors import classify, error_message, redacted_traceback, signature
+from triage_app.core.errors import (
+    TriageError,
+    classify,
+    error_message,
+    redacted_traceback,
+    signature,
+)
 from triage_app.core.masking import mask_text, mask_with_values
+from triage_app.core.retry import DEFAULT_LADDER, LADDER_KEY, Ladder
+from triage_app.core.transforms import Transform
 from triage_app.core.vocabulary import ErrorClass, Status
 
 
@@ -87,6 +97,35 @@ def failure_from_message(line: int, raw: bytes, message: str, error_class: Error
     return Failure(line, raw, message, error_class, signature(message), None)
 
 
+def workspace_ladder(store: Engine | Connection) -> Ladder | None:
+    """The retry ladder the team set for the workspace (``ladder set``), or None. Given a
+    connection, read in its transaction."""
+    if isinstance(store, Connection):
+        raw = store.execute(
+            select(StoreSetting.value).where(StoreSetting.key == LADDER_KEY)
+        ).scalar()
+    else:
+        raw = store_setting(store, LADDER_KEY)
+    if raw is None:
+        return None
+    try:
+        return Ladder.parse(raw)
+    except TriageError:
+        shown = raw[:60].encode("unicode_escape").decode("ascii")
+        raise TriageError(
+            f"the store's retry ladder is not readable: {shown!r}; set it again "
+            "(triage-app ladder set 5m,30m,2h) or reset it (triage-app ladder reset)"
+        ) from None
+
+
+def ladder_in_force(store: Engine | Connection, transform: Transform | None) -> Ladder:
+    """The ladder of ``transform``'s transient dead letters: its own, else the workspace's,
+    else the default (5m,30m,2h)."""
+    if transform is not None and transform.retry_ladder is not None:
+        return transform.retry_ladder
+    return workspace_ladder(store) or DEFAULT_LADDER
+
+
 @functools.cache
 def _insert_ignoring_duplicates():  # type: ignore[no-untyped-def]
     """PostgreSQL without a staging table: a multi-row insert that returns (id, line)."""
@@ -114,6 +153,7 @@ _DL_COLUMNS = (
     "first_failed_at",
     "last_failed_at",
     "masked_original",
+    "next_attempt_at",
 )
 _DL_STAGE = "_stage_dead_letters"
 _NO_PRIVILEGE = "42501"
@@ -147,10 +187,13 @@ def _rows(
     signatures: dict[str, int],
     now: object,
     masked: Mapping[int, bytes],
+    due: object = None,
 ) -> list[tuple[object, ...]]:
-    """Each failure as a row of ``_DL_COLUMNS``; ``masked``: by line, the masked payload."""
+    """Each failure as a row of ``_DL_COLUMNS``; ``masked``: by line, the masked payload; a
+    transient one due for its first retry at ``due`` (None: not on a ladder)."""
     mask = masked.get
     code, open_ = ErrorClass.CODE, Status.OPEN.value
+    transient = ErrorClass.TRANSIENT
     code_value = code.value  # an enum's .value costs a Python call per row; a bad day is code
     return [
         (
@@ -168,6 +211,7 @@ def _rows(
             now,
             now,
             mask(f.line),
+            due if f.error_class is transient else None,
         )
         for f in failures
     ]
@@ -276,12 +320,17 @@ def quarantine(
     attempts: Mapping[int, int] | None = None,
     personal: Sequence[str] = (),
     csv_header: bytes | None = None,
+    ladder: Ladder | None = None,
 ) -> int:
     """Insert dead letters; unique per (batch, line), so a replayed chunk cannot double
     them. ``attempts``: by line, the attempts a row starts at when not one (an imported
     dead letter's, as its source counted them). Returns how many were new. No event per
     row: the batch, which names ``actor`` (written when it was recorded, batch/run.py), is
     their set record.
+
+    ``ladder``: the retry ladder of the batch's transient rows; each starts on its first
+    step (``retry_step`` 0), due at ``now`` plus the first wait. None: no row waits (an
+    import's letters go back to their own pipeline by hand; an atomic batch loads whole).
 
     A few statements for the whole chunk, whatever its number of failures: the tracebacks
     and signatures (each text once), and the rows by the driver's executemany (SQLite) or
@@ -301,6 +350,7 @@ def quarantine(
     signatures = keep_signatures(conn, (f.signature for f in by_line.values()))
     sqlite = conn.dialect.name == "sqlite"
     stamp = for_driver(conn.dialect)(now)
+    due = for_driver(conn.dialect)(now + ladder.waits[0]) if ladder is not None else None
     rows = _rows(
         batch_id,
         transform_ref,
@@ -310,6 +360,7 @@ def quarantine(
         signatures,
         stamp,
         masked,
+        due,
     )
     if attempts:
         at = _DL_COLUMNS.index("attempts")

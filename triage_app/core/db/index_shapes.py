@@ -38,6 +38,16 @@ def _create_index_sqlite(create: CreateIndex, compiler: Any, **kw: Any) -> str:
     return sql[: -len(tail)] + ")"
 
 
+@compiles(CreateIndex, "postgresql")
+def _create_index_postgresql(create: CreateIndex, compiler: Any, **kw: Any) -> str:
+    """A partial index on PostgreSQL: its WHERE kept in ``info`` (``postgresql_where``, a
+    condition as SQL text), since the dialect's own keyword would import the dialect when the
+    models load."""
+    sql: str = compiler.visit_create_index(create, **kw)
+    where = create.element.info.get("postgresql_where")
+    return f"{sql} WHERE {where}" if where else sql
+
+
 def same_shape(model: Index, stored_columns: list[str], dialect: str) -> bool:
     """Whether a stored index with ``stored_columns`` is ``model`` as ``dialect`` writes it."""
     names = [c.name for c in model.columns]

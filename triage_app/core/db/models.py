@@ -298,11 +298,13 @@ class DeadLetterTable(Base):
         Index("ix_dl_resolved", "resolved_at"),
         # The rows waiting on the retry ladder, by when they are due: partial, so the rows
         # not waiting (almost all of them) cost it nothing (schema 0013).
+        # PostgreSQL's WHERE is written by index_shapes (``info``): a ``postgresql_where``
+        # argument would import that dialect at every start, a SQLite user's too.
         Index(
             "ix_dl_next_attempt",
             "next_attempt_at",
             sqlite_where=text("next_attempt_at IS NOT NULL"),
-            postgresql_where=text("next_attempt_at IS NOT NULL"),
+            info={"postgresql_where": "next_attempt_at IS NOT NULL"},
         ),
         # Dropped in 0007: ix_dl_class_signature_id, ix_dl_cube and ix_dl_class_first_failed
         # (counting moved to dead_letter_counts; r0007_set_records.py says why each).

@@ -153,7 +153,9 @@ class Workspace:
     workspace is refused in one line) and files this user cannot write are opened
     read-only. ``schema_change`` says whether opening created or upgraded the store."""
 
-    def __init__(self, config: WorkspaceConfig, *, create: bool = True) -> None:
+    def __init__(
+        self, config: WorkspaceConfig, *, create: bool = True, warehouse_optional: bool = False
+    ) -> None:
         self.config = config
         # Without create, a file that is missing or not writable gets a read-only engine:
         # it makes no folder and no file, ever. With create, so does a file that is there
@@ -167,6 +169,7 @@ class Workspace:
             _can_create(store_file)
         wh_ro = _cannot_write(wh_file) and (not create or _exists(wh_file))
         store_ro = _cannot_write(store_file) and (not create or _exists(store_file))
+        self.store_read_only = store_ro  # this user can read the store's file, not write it
         self.warehouse: Engine = make_engine(config.warehouse_url, "warehouse", read_only=wh_ro)
         try:
             self.store: Engine = make_engine(
@@ -178,7 +181,14 @@ class Workspace:
             self.warehouse.dispose()
             raise
         try:
-            both = ((self.warehouse, "warehouse"), (self.store, "dead-letter store"))
+            both: tuple[tuple[Engine, str], ...] = (
+                (self.warehouse, "warehouse"),
+                (self.store, "dead-letter store"),
+            )
+            if warehouse_optional:
+                # A retry pass opens the workspace whatever the warehouse's state: a
+                # warehouse that is down is what moves its rows down the ladder.
+                both = both[1:]
             # A server first (what is wrong with its URL is the news), then the files.
             for engine, role in both:
                 if engine.dialect.name != "sqlite":
@@ -218,9 +228,15 @@ def open_workspace(
     warehouse_url: str | None = None,
     dead_letter_url: str | None = None,
     create: bool = True,
+    warehouse_optional: bool = False,
 ) -> Workspace:
-    """The workspace named; ``create=False`` for commands that only read (see Workspace)."""
-    return Workspace(resolve_config(workspace, warehouse_url, dead_letter_url), create=create)
+    """The workspace named; ``create=False`` for commands that only read (see Workspace);
+    ``warehouse_optional``: opened even while the warehouse cannot be reached."""
+    return Workspace(
+        resolve_config(workspace, warehouse_url, dead_letter_url),
+        create=create,
+        warehouse_optional=warehouse_optional,
+    )
 
 
 def open_config(config: WorkspaceConfig, *, create: bool = True) -> Workspace:

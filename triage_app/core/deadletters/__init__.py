@@ -1,6 +1,7 @@
 """Dead letters: which ones (filters), reading them (queries, pages for the table, the
 payload as a person edits it), changing them by hand (audited), re-driving them through a
-transform version, exporting them, purging closed ones (retention) and the audit trail.
+transform version, retrying transient ones on their ladder (ladder, retrying), exporting
+them, purging closed ones (retention) and the audit trail.
 
 ``_PARTS`` below is this package's interface, each name once; each part loads when one of
 its names is first asked for. A batch's stats-cache warming needs the filters only, and
@@ -63,6 +64,21 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "is_whole_batch",
         "load_held_batch",
     ),
+    "ladder": (
+        "DEFAULT_LADDER",
+        "END_OF_LADDER",
+        "Ladder",
+        "LadderBacklog",
+        "LadderState",
+        "LadderStep",
+        "Ladders",
+        "ladder_backlog",
+        "ladder_state",
+        "set_workspace_ladder",
+        "transform_ladder",
+        "why_no_retry_pass",
+        "workspace_ladder_of",
+    ),
     "masks": (
         "MASKS_SINCE",
         "MaskContext",
@@ -109,6 +125,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "retention_policy",
         "set_retention_policy",
     ),
+    "retrying": ("RetryPass", "due_rows", "retry_due"),
     "seen_rows": ("SeenRows",),
     "sinks": ("Parcel", "Sink"),
     "trail": (
@@ -191,6 +208,21 @@ if TYPE_CHECKING:
         is_whole_batch,
         load_held_batch,
     )
+    from triage_app.core.deadletters.ladder import (
+        DEFAULT_LADDER,
+        END_OF_LADDER,
+        Ladder,
+        LadderBacklog,
+        Ladders,
+        LadderState,
+        LadderStep,
+        ladder_backlog,
+        ladder_state,
+        set_workspace_ladder,
+        transform_ladder,
+        why_no_retry_pass,
+        workspace_ladder_of,
+    )
     from triage_app.core.deadletters.masks import (
         MASKS_SINCE,
         MaskContext,
@@ -237,6 +269,7 @@ if TYPE_CHECKING:
         retention_policy,
         set_retention_policy,
     )
+    from triage_app.core.deadletters.retrying import RetryPass, due_rows, retry_due
     from triage_app.core.deadletters.seen_rows import SeenRows
     from triage_app.core.deadletters.sinks import Parcel, Sink
     from triage_app.core.deadletters.trail import (

@@ -120,9 +120,16 @@ def _set_wise(dl_id: Any, first: int = ASK) -> Any:
     return (dl_id + 0) >= (_first_set_wise() if first == ASK else first)
 
 
-def _stored_quarantined(dl_id: Any) -> Any:
+def _stored_quarantined(dl_id: Any, by_row: bool = False) -> Any:
+    """Whether the row has its ``quarantined`` event stored. ``by_row``: along the row's own
+    events (ix_event_dl), the action checked on each (``concat``: no index serves it), for
+    SQLite: without statistics it chose the action's index and read every stored
+    ``quarantined`` event per row, so a re-drive of 100,000 failing rows, whose settles store
+    one such event per row (``keep_quarantined``), slowed with each chunk, to minutes per
+    chunk of 8,000."""
     e = AuditEvent.__table__.alias("stored_q")
-    return select(e.c.id).where(e.c.dead_letter_id == dl_id, e.c.action == _QUARANTINED).exists()
+    action = e.c.action.concat("") if by_row else e.c.action
+    return select(e.c.id).where(e.c.dead_letter_id == dl_id, action == _QUARANTINED).exists()
 
 
 def _of_batch(column: Any) -> Any:
@@ -141,9 +148,10 @@ def _quarantined_detail() -> Any:
     return DL.error_class + " via " + _of_batch(Batch.transform) + ": " + error
 
 
-def synthesized_quarantined(first: int = ASK) -> AnySelect:
+def synthesized_quarantined(first: int = ASK, by_row: bool = False) -> AnySelect:
     """The ``quarantined`` event of each row that has none stored, made from the row and
-    its batch (rows from ``first`` on); unfiltered and unordered."""
+    its batch (rows from ``first`` on); unfiltered and unordered. ``by_row``: see
+    ``_stored_quarantined``."""
     return (
         select(
             (DL.id * 2 + SYNTHESIZED_IDS).label("id"),
@@ -156,7 +164,7 @@ def synthesized_quarantined(first: int = ASK) -> AnySelect:
             cast(null(), LargeBinary()).label("replaced_payload"),
         )
         .select_from(DL)
-        .where(_set_wise(DL.id, first), ~_stored_quarantined(DL.id))
+        .where(_set_wise(DL.id, first), ~_stored_quarantined(DL.id, by_row))
     )
 
 
@@ -421,7 +429,8 @@ def keep_quarantined(conn: Connection, ids: Sequence[int]) -> int:
     how many were stored."""
     if not ids:
         return 0
-    q = synthesized_quarantined().where(id_in(conn, list(ids))).order_by(DL.id)
+    sqlite = conn.dialect.name == "sqlite"
+    q = synthesized_quarantined(by_row=sqlite).where(id_in(conn, list(ids))).order_by(DL.id)
     cols = [c for c in q.selected_columns if c.name not in ("id", "replaced_payload")]
     made = q.with_only_columns(*cols)
     done = conn.execute(insert(AuditEvent).from_select([c.name for c in cols], made))

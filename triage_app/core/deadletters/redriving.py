@@ -21,6 +21,7 @@ Cancel are per chunk; a killed re-drive leaves nothing a re-run does not finish.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import time
 from collections import deque
@@ -54,6 +55,7 @@ from triage_app.core.db import (
 )
 from triage_app.core.deadletters import claims, leases, settling
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
+from triage_app.core.deadletters.ladder import Ladders
 from triage_app.core.deadletters.queries import count_dead_letters, not_found
 from triage_app.core.deadletters.retention import id_ranges
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
@@ -61,7 +63,7 @@ from triage_app.core.deadletters.sinks import Parcel, Sink
 from triage_app.core.errors import TriageError
 from triage_app.core.masking import mask_text, mask_value, personal_values
 from triage_app.core.progress import NoProgress, Progress
-from triage_app.core.retry import RetryPolicy, is_transient, with_retry
+from triage_app.core.retry import Ladder, RetryPolicy, is_transient, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
 from triage_app.core.vocabulary import (
     CLOSED,
@@ -349,6 +351,7 @@ def redrive(
     clock: Callable[[], float] = time.monotonic,
     seen: SeenRows | None = None,
     sink: Sink | None = None,
+    ladder_now: dt.datetime | None = None,
 ) -> RedriveSummary:
     """Re-drive the dead letters named by ``ids`` or matching ``where``; with ``guard``,
     canary first, paced, and stopping itself when too many fail (``RedriveGuard``).
@@ -363,7 +366,11 @@ def redrive(
     them as they come).
 
     ``sink``: deliver to it rather than the warehouse (``sinks.py``); ``transform_ref``
-    then may be None: the payloads go as they are, unvalidated."""
+    then may be None: the payloads go as they are, unvalidated.
+
+    A row that fails transiently moves down the retry ladder of the version re-driven
+    (``settling.settle``; ``ladder_now``: the time its next wait counts from, default now),
+    whether a person or a retry pass (``retrying.retry_due``) re-drove it."""
     if transform_ref is None and sink is None:
         raise TriageError("choose a transform version to re-drive through")
     transform = (registry or default_registry()).get(transform_ref) if transform_ref else None
@@ -409,6 +416,10 @@ def redrive(
         record=settling.RunRecord(_given(chosen, where)),
         sink=None if dry_run else sink,
         dry_run=dry_run,
+        ladder=None
+        if transform is not None and transform.atomic
+        else Ladders(ws.store, registry).for_transform(transform),
+        ladder_now=ladder_now,
     )
     tally = _Tally(keep)
     would = SeenRowsBuilder() if dry_run else None
@@ -624,6 +635,8 @@ class _Run:
     record: settling.RunRecord = field(default_factory=lambda: settling.RunRecord(""))
     sink: Sink | None = None  # deliver here, not to the warehouse
     dry_run: bool = False
+    ladder: Ladder | None = None  # where a transient failure goes (None: no ladder)
+    ladder_now: dt.datetime | None = None  # what its next wait counts from (None: now)
 
     def claimed_chunk(
         self, part: Sequence[int], expected: dict[int, int] | None = None
@@ -865,6 +878,8 @@ class _Run:
                 self.max_attempts,
                 self.actor,
                 self.record,
+                self.ladder,
+                self.ladder_now,
             ),
             retry,
             sleep=sleep,
@@ -920,6 +935,8 @@ class _Run:
                 self.max_attempts,
                 self.actor,
                 self.record,
+                self.ladder,
+                self.ladder_now,
             ),
             retry,
             sleep=sleep,

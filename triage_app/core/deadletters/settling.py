@@ -31,7 +31,7 @@ from sqlalchemy import (
 )
 
 from triage_app.core.batch import Failure
-from triage_app.core.clock import utcnow
+from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     AuditEvent,
@@ -47,6 +47,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import leases, masks
 from triage_app.core.deadletters.expanded_events import keep_quarantined
 from triage_app.core.deadletters.id_sets import id_in
+from triage_app.core.deadletters.ladder import END_OF_LADDER
 from triage_app.core.deadletters.transitions import (
     audit_event,
     is_postgresql,
@@ -56,7 +57,8 @@ from triage_app.core.deadletters.transitions import (
     write_transaction,
 )
 from triage_app.core.errors import signature
-from triage_app.core.vocabulary import AuditAction, RedriveOutcome, Status
+from triage_app.core.retry import Ladder
+from triage_app.core.vocabulary import AuditAction, ErrorClass, RedriveOutcome, Status
 
 DL = DeadLetter
 
@@ -100,6 +102,8 @@ def settle(
     max_attempts: int,
     actor: str,
     run: RunRecord | None = None,
+    ladder: Ladder | None = None,
+    ladder_now: dt.datetime | None = None,
 ) -> dict[int, Settled]:
     """Write the outcome of each row the re-drive still holds and release it. A row whose
     lease ran out before now is not settled, even if nobody took it: another steward may
@@ -110,7 +114,16 @@ def settle(
 
     ``run``: the re-drive's set record, shared by its settles (None: one of its own).
     ``transform_ref`` None: a re-drive to a sink with no transform chosen; a resolved row
-    keeps the transform it names (what failed it), and no row fails here."""
+    keeps the transform it names (what failed it), and no row fails here.
+
+    ``ladder``: the retry ladder of the version re-driven (None: none applies, as for an
+    all-or-nothing batch). One rule, whoever re-drove the row: a row that fails
+    transiently while open moves down the ladder (``retry_step`` + 1, due again after that
+    step's wait, counted from ``ladder_now``, default now), or enters it at its first step
+    when it failed otherwise before; past the last step it is parked for a person. The
+    attempt limit does not park a transient failure: the ladder does. Any other failure
+    leaves the ladder (``next_attempt_at`` NULL) and counts toward the attempt limit as
+    before."""
     out: dict[int, Settled] = {}
     ids = [*resolved, *failed]
     if not ids:
@@ -141,15 +154,38 @@ def settle(
         # The failure overwrites the row's class and error: what its synthesized
         # ``quarantined`` event is made of. Stored first, as it would have been made.
         keep_quarantined(conn, [i for i in failed if i in rows])
+        due_from = ladder_now or now
         for i, f in failed.items():
             row = rows.get(i)
             if row is None:
                 continue
             attempts = row.attempts + 1
-            parked = attempts >= max_attempts
-            status = Status.PARKED.value if parked else row.status
-            if i in unparked:
-                status = Status.OPEN.value
+            step, due, said = row.retry_step, None, ""
+            on_ladder = (
+                ladder is not None
+                and f.error_class is ErrorClass.TRANSIENT
+                and row.status == Status.OPEN
+            )
+            if on_ladder:
+                assert ladder is not None
+                # Down one step (or onto the first, for a row that failed otherwise before).
+                was = row.error_class == ErrorClass.TRANSIENT.value
+                step = row.retry_step + 1 if was else 0
+                wait = ladder.wait(step)
+                parked = wait is None
+                status = Status.PARKED.value if parked else row.status
+                if wait is not None:
+                    due = due_from + wait
+                # Where it goes first, the error last: a history column shows the start.
+                where = f"next at {iso(due)}" if due is not None else "the end of the ladder"
+                said = (
+                    f"retry {step} of {len(ladder)} failed" if was else "failed transiently"
+                ) + f"; {where} (attempt {attempts} with {transform_ref}): {f.error}"
+            else:
+                parked = attempts >= max_attempts
+                status = Status.PARKED.value if parked else row.status
+                if i in unparked:
+                    status = Status.OPEN.value
             params.append(
                 {
                     "b_id": i,
@@ -159,6 +195,8 @@ def settle(
                     "signature_id": signatures[f.signature],
                     "traceback_id": traces.get(f.traceback) if f.traceback else None,
                     "status": status,
+                    "retry_step": step,
+                    "next_attempt_at": due,
                 }
             )
             version = row.version + 1
@@ -166,13 +204,16 @@ def settle(
                 audit_event(
                     i,
                     AuditAction.REDRIVE_FAILED,
-                    f"attempt {attempts} with {transform_ref}: {f.error}",
+                    said or f"attempt {attempts} with {transform_ref}: {f.error}",
                     actor,
                     now,
                     version,
                 )
             )
-            if parked and row.status != Status.PARKED:
+            if parked and on_ladder:
+                end = audit_event(i, AuditAction.PARKED, END_OF_LADDER, actor, now, version)
+                events.append(end)
+            elif parked and row.status != Status.PARKED:
                 detail = f"{attempts} attempts reached the limit of {max_attempts}"
                 events.append(audit_event(i, AuditAction.PARKED, detail, actor, now, version))
             if i in unparked:
@@ -195,6 +236,8 @@ def settle(
                     signature_id=bindparam("signature_id"),
                     traceback_id=bindparam("traceback_id"),
                     status=bindparam("status"),
+                    retry_step=bindparam("retry_step"),
+                    next_attempt_at=bindparam("next_attempt_at"),
                     last_failed_at=now,
                     transform=transform_ref,
                     version=DL.version + 1,
@@ -330,6 +373,7 @@ def _resolve(
             .values(
                 status=Status.RESOLVED.value,
                 resolved_at=now,
+                next_attempt_at=None,  # off the retry ladder
                 version=DL.version + 1,
                 claimed_by=None,
                 claim_until=None,

@@ -49,6 +49,7 @@ from triage_app.core.db import (
 )
 from triage_app.core.deadletters import expanded_events, leases, masks
 from triage_app.core.deadletters.id_sets import id_in
+from triage_app.core.deadletters.ladder import Ladders, place_after
 from triage_app.core.errors import TriageError
 from triage_app.core.masking import BULLETS, restore_masked
 from triage_app.core.vocabulary import (
@@ -121,6 +122,8 @@ _STATE = (
     DL.line,
     DL.batch_id,
     DL.transform,
+    DL.retry_step,
+    DL.next_attempt_at,
 )
 
 
@@ -523,6 +526,7 @@ def change_rows_in(
     refused: list[tuple[int, str]] = []
     wanted = sorted(set(ids))
     now = utcnow()
+    ladders = Ladders(conn)  # a row that starts the ladder again: its version's ladder
     for start in range(0, len(wanted), CHUNK):
         part = wanted[start : start + CHUNK]
         rows = lock_rows(conn, part)
@@ -552,6 +556,11 @@ def change_rows_in(
                 unchanged.append(dl_id)
                 continue
             values, detail = plan
+            # Its place on the retry ladder follows: a row left open and transient (reopened,
+            # reclassified as transient) waits for its first retry; any other not at all.
+            status = str(values.get("status", row.status))
+            error_class = str(values.get("error_class", row.error_class))
+            values = {**values, **place_after(row, status, error_class, now, ladders)}
             void = leases.void_holder(row, now)
             updates.append({"b_id": dl_id, "b_version": row.version, "b_void": void, **values})
             events.append(audit_event(dl_id, change.action, detail, actor, now, row.version + 1))

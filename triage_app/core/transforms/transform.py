@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from triage_app.core.retry import Ladder
+
 ColumnType = Literal["int", "text", "real"]
 InputFormat = Literal["jsonl", "csv"]
 # A check across a batch's rows (``Transform.check_whole``): given every healthy row as
@@ -53,6 +55,9 @@ class Transform:
     # phone, address, national id. Shown masked (``S•••``) wherever a dead letter leaves
     # the store for a person (core/masking.py); revealed only by an audited action.
     personal_fields: tuple[str, ...] = ()
+    # Optional: the retry ladder of this version's transient dead letters (issue 27), e.g.
+    # ``Ladder.parse("1m,10m")``; None: the workspace's (``ladder set``), else 5m,30m,2h.
+    retry_ladder: Ladder | None = None
 
     @property
     def ref(self) -> str:

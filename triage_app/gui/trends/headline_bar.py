@@ -10,6 +10,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from triage_app.core.clock import utcnow, waited
+from triage_app.core.deadletters import LadderBacklog
+from triage_app.core.retry import short_wait
 from triage_app.core.text_input import shown
 from triage_app.core.trends import Headline, Verdict
 from triage_app.gui import style
@@ -59,6 +61,7 @@ class HeadlineBar(QFrame):
         self.spike_tile = _Tile("headlineSpike")
         self.spike_tile.setWordWrap(True)
         self.unowned_tile = _Tile("headlineUnowned")
+        self.ladder_tile = _Tile("headlineLadder")
         for tile in (self.spike_tile, self.unowned_tile):
             tile.setTextInteractionFlags(
                 Qt.TextInteractionFlag.LinksAccessibleByMouse
@@ -70,8 +73,12 @@ class HeadlineBar(QFrame):
             h.addWidget(tile, 3 if tile is self.spike_tile else 0)
             h.addWidget(self._rule())
         h.addWidget(self.unowned_tile, 1)
+        h.addWidget(self._rule())
+        h.addWidget(self.ladder_tile, 1)
         self.headline: Headline | None = None
+        self.ladder: LadderBacklog | None = None
         self.show_headline(None)
+        self.show_ladder(None)
 
     def _rule(self) -> QFrame:
         line = QFrame()
@@ -106,6 +113,38 @@ class HeadlineBar(QFrame):
         else:
             self.unowned_tile.say("0", "groups nobody owns: every group has an owner")
             self.unowned_tile.setToolTip("")
+
+    def show_ladder(self, b: LadderBacklog | None) -> None:
+        """The retry ladder's backlog: how many transient rows wait for a retry, per step
+        (the wait before it: ``5m 8 · 30m 3 · 2h 1``), how many are due now and how many
+        its end parked for a person."""
+        self.ladder = b
+        if b is None:
+            self.ladder_tile.say("…", "counting")
+            return
+        waits = b.ladder.waits
+        steps = ", ".join(
+            f"{s.waiting:,} at "
+            + (short_wait(waits[s.step]) if s.step < len(waits) else f"step {s.step + 1}")
+            for s in b.steps
+        )
+        caption = "on the retry ladder" + (f": {steps}" if steps else "")
+        more = []
+        if b.due_now:
+            more.append(f"{b.due_now:,} due now")
+        if b.parked_at_end:
+            more.append(f"{b.parked_at_end:,} parked at its end")
+        if more:
+            caption += "<br>" + ", ".join(more)
+        self.ladder_tile.say(f"{b.waiting:,}", caption)
+        tip = [f"The retry ladder: {b.ladder.words()}"]
+        tip += [
+            f"Before retry {s.step + 1}: {s.waiting:,} waiting"
+            + (f", next due {s.next_due:%Y-%m-%d %H:%M} UTC" if s.next_due else "")
+            for s in b.steps
+        ]
+        tip.append(f"Parked at the ladder's end, waiting for a person: {b.parked_at_end:,}")
+        self.ladder_tile.setToolTip("\n".join(tip))
 
     def _say_spike(self, h: Headline) -> None:
         s = h.spike

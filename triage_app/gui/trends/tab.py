@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.clock import local_time_of_day, today
 from triage_app.core.db import Workspace, WorkspaceConfig
-from triage_app.core.deadletters import DeadLetterFilter
+from triage_app.core.deadletters import DeadLetterFilter, ladder_backlog
 from triage_app.core.trends import (
     DEFAULT_SPIKE_FACTOR,
     DEFAULT_SPIKE_WINDOW,
@@ -416,6 +416,8 @@ class TrendsTab(QWidget):
             self._failed,
             key="trends",
         )
+        # The retry ladder's backlog, in the headline: the waiting rows per step.
+        self.queries.submit(ladder_backlog, self.headline.show_ladder, self._failed, key="ladder")
 
     def _read_chosen(self) -> None:
         """Only what the charts that follow the table's filter show."""

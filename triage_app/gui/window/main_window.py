@@ -70,6 +70,7 @@ from triage_app.gui.window.job_menu import JobMenu
 from triage_app.gui.window.job_status import JobStatus
 from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.remembered_layout import RememberedLayout
+from triage_app.gui.window.retry_ladder import RetryLadder
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
 from triage_app.gui.window.status_bar import MessageBar, RowCounts
 from triage_app.gui.window.welcome import WelcomePage
@@ -125,6 +126,7 @@ class MainWindow(QMainWindow):
         self.jobs = JobStatus(self.statusBar(), self)
         self.live.busy = lambda: bool(self.jobs.running())
         self.counts = RowCounts(self.statusBar())  # how many match, the last batch
+        self.ladder = RetryLadder(self, self.statusBar())  # retry passes while open
         self._set_tab_order()
         self._connect()
         self.workspaces = WorkspaceMenu(self)  # the ways in: File menu and welcome page
@@ -224,6 +226,7 @@ class MainWindow(QMainWindow):
             (m.guide_action, lambda: self.keep(help_pages.show_user_guide(self))),
             (m.shortcuts_action, lambda: self.keep(help_pages.show_shortcuts(self))),
             (m.report_action, lambda: help_pages.report_problem(self)),
+            (m.retry_now_action, lambda: self.ladder.run_pass(by_hand=True)),
         ):
             action.triggered.connect(slot)
         self.refresh_button.clicked.connect(self.refresh)
@@ -276,6 +279,7 @@ class MainWindow(QMainWindow):
         self.detail.set_queries(self.queries)
         self.row_actions.queries = self.queries
         self.live.start(ws, self.queries)  # before the first read: no change falls between
+        self.ladder.start(config, self.queries)
         self.model.set_workspace(ws, self._count_async, self._read_async)
         self.trends.open_workspace(config)
         self.audit.open_workspace(config)
@@ -298,6 +302,7 @@ class MainWindow(QMainWindow):
         store's rows can never be confirmed on another's."""
         self._dispose_dialogs(self._dialogs)
         self.live.stop()
+        self.ladder.stop()
         if self.queries is not None:
             self.queries.release()
             self.queries = None

@@ -49,6 +49,11 @@ class MenuBar(QMenuBar):
             "&Suspect a version…",
             tip="Run the rows a transform version wrote through a fixed one: check, then apply",
         )
+        self.retry_now_action = a(
+            "Retry &due rows now",
+            tip="One pass of the retry ladder: the transient dead letters due now, re-driven "
+            "through the version that failed them (the window runs one every minute)",
+        )
         self.redrive_action = a("&Re-drive…", "Ctrl+R", "Re-drive dead letters")
         self.redrive_source_action = a(
             "Re-drive to the &source…",
@@ -106,6 +111,8 @@ class MenuBar(QMenuBar):
         batch_menu.addAction(self.batch_action)
         batch_menu.addSeparator()
         batch_menu.addAction(self.reprocess_action)
+        batch_menu.addSeparator()
+        batch_menu.addAction(self.retry_now_action)
         redrive_menu = self.addMenu("&Re-drive")
         redrive_menu.addAction(self.redrive_action)
         redrive_menu.addAction(self.redrive_source_action)
@@ -139,6 +146,7 @@ class MenuBar(QMenuBar):
             self.attach_table_action,
             self.batch_action,
             self.reprocess_action,
+            self.retry_now_action,
             self.refresh_action,
             self.redrive_action,
             self.fix_action,
