@@ -154,7 +154,7 @@ def test_batch_dialog_runs_csv_and_shows_its_dead_letters(qtbot, window, tmp_pat
     qtbot.waitUntil(lambda: window.detail.current_id() is not None)
     assert json.loads(window.detail.payload.editor.toPlainText()) == {
         "order_id": "3002",
-        "pelanggan": "Siti",
+        "pelanggan": "S•••",  # personal: masked until revealed
         "status": "Dibayar",
         "total": "-5",
         "updated_at": "2026-01-09T08:30:00",
