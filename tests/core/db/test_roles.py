@@ -168,7 +168,8 @@ def test_a_viewer_reads_masked_bytes_and_never_the_raw_ones(team: Team) -> None:
         from triage_app.core.trends import compute_trends, stats_json
 
         assert len(list_dead_letters(ws, DeadLetterFilter(status="all"))) == 4
-        assert [d.id for d in list_dead_letters(ws, DeadLetterFilter(search="S•••"))] == [2]
+        # Row 2 masked by hand above; row 3 (Siti) by the desk as it was quarantined.
+        assert [d.id for d in list_dead_letters(ws, DeadLetterFilter(search="S•••"))] == [2, 3]
         assert list_dead_letters(ws, DeadLetterFilter(search="Sari")) == []
         trends = compute_trends(ws)
         assert sum(sum(v.values()) for v in trends.by_class_status.values()) == 4
