@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -19,9 +18,8 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QSettings
-from PySide6.QtWidgets import QApplication
 
+from scripts.screenshots import ROOT, open_sized_window, throwaway_settings, wait_until
 from triage_app.core.batch import run_batch
 from triage_app.core.clock import utcnow
 from triage_app.core.db import open_workspace
@@ -31,8 +29,6 @@ from triage_app.core.errors import TransientError
 from triage_app.core.retry import RetryPolicy
 from triage_app.core.transforms import Registry, default_registry
 
-ROOT = Path(__file__).resolve().parent.parent
-SIZE = (1400, 900)
 ONCE = RetryPolicy(attempts=1)
 
 
@@ -73,33 +69,12 @@ def fill(folder: Path, tmp: Path) -> None:
         time.sleep(1.2)
 
 
-def wait_until(app: QApplication, condition: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the window did not get there in time")
-        app.processEvents()
-        time.sleep(0.01)
-    for _ in range(30):
-        app.processEvents()
-        time.sleep(0.01)
-
-
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
-        QCoreApplication.setOrganizationName("TriageDeskScreenshots")
-        folder = Path(tmp) / "TokoKita"
-        fill(folder, Path(tmp))
-
-        from triage_app.gui import open_window
-
-        window = open_window(str(folder))
-        app = QApplication.instance()
-        assert isinstance(app, QApplication)
-        window.resize(*SIZE)
+    with throwaway_settings() as tmp:
+        folder = tmp / "TokoKita"
+        fill(folder, tmp)
+        app, window = open_sized_window(folder)
         wait_until(app, lambda: window.ladder.state is not None and not window.queries.busy())
         # The pass the window runs as it opens (then every minute): the five due rows resolve.
         wait_until(app, lambda: window.ladder.last is not None and not window.ladder.running())

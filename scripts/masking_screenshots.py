@@ -9,35 +9,23 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QSettings
-from PySide6.QtWidgets import QApplication
 
-from scripts.screenshots import ROOT, SIZE, save, wait_until
+from scripts.screenshots import ROOT, open_sized_window, save, throwaway_settings, wait_until
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import make_demo
 
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
-        QCoreApplication.setOrganizationName("TriageDeskScreenshots")
-        folder = Path(tmp) / "TokoKita"
+    with throwaway_settings() as tmp:
+        folder = tmp / "TokoKita"
         with open_workspace(folder) as ws:
             make_demo(ws)
-
-        from triage_app.gui import open_window
-
-        window = open_window(str(folder))
-        app = QApplication.instance()
-        assert isinstance(app, QApplication)
-        window.resize(*SIZE)
+        app, window = open_sized_window(folder)
         wait_until(app, lambda: window.model.total() == 4 and not window.queries.busy())
 
         # The row with a negative quantity: its customer's name masked, Reveal offered.

@@ -7,12 +7,14 @@ preview and the audit trail. Rendered offscreen; look at them after running.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -37,6 +39,28 @@ def wait_until(app: QApplication, condition: Callable[[], bool], timeout: float 
         time.sleep(0.01)
     for _ in range(20):  # let layouts and paints settle
         app.processEvents()
+
+
+@contextlib.contextmanager
+def throwaway_settings() -> Iterator[Path]:
+    """A temporary folder that also holds the window's settings: screenshots must not
+    depend on, or change, yours."""
+    with tempfile.TemporaryDirectory() as tmp:
+        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
+        QCoreApplication.setOrganizationName("TriageDeskScreenshots")
+        yield Path(tmp)
+
+
+def open_sized_window(folder: Path) -> tuple[QApplication, Any]:
+    """The window on ``folder``, at the screenshots' size."""
+    from triage_app.gui import open_window
+
+    window = open_window(str(folder))
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    window.resize(*SIZE)
+    return app, window
 
 
 def save(widget: QWidget, path: Path) -> None:
