@@ -79,15 +79,8 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "why_no_retry_pass",
         "workspace_ladder_of",
     ),
-    "masks": (
-        "MASKS_SINCE",
-        "MaskContext",
-        "Revealed",
-        "mask_contexts",
-        "refresh_after_upgrade",
-        "refresh_masks",
-        "reveal",
-    ),
+    "mask_refresh": ("MASKS_SINCE", "refresh_after_upgrade", "refresh_masks"),
+    "masks": ("MaskContext", "Revealed", "mask_contexts", "reveal"),
     "paging": ("DeadLetterRow", "fetch_rows"),
     "payload_view": (
         "DiffLine",
@@ -223,13 +216,15 @@ if TYPE_CHECKING:
         why_no_retry_pass,
         workspace_ladder_of,
     )
-    from triage_app.core.deadletters.masks import (
+    from triage_app.core.deadletters.mask_refresh import (
         MASKS_SINCE,
+        refresh_after_upgrade,
+        refresh_masks,
+    )
+    from triage_app.core.deadletters.masks import (
         MaskContext,
         Revealed,
         mask_contexts,
-        refresh_after_upgrade,
-        refresh_masks,
         reveal,
     )
     from triage_app.core.deadletters.paging import DeadLetterRow, fetch_rows
