@@ -30,6 +30,8 @@ ACTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("reprocess", "steward", ("reprocess", "--produced-by", "pesanan@1", "--with", "pesanan@2")),
     ("purge", "lead", ("purge", "--older-than", "0", "--status", "discarded")),
     ("policy", "lead", ("purge", "--older-than", "30", "--save-policy", "--dry-run")),
+    ("retry-due", "steward", ("retry-due",)),
+    ("ladder", "lead", ("ladder", "set", "5m,30m,2h")),
 )
 RANK = {"viewer": 0, "steward": 1, "lead": 2}
 READS = (
