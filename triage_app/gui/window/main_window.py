@@ -19,7 +19,6 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -54,6 +53,7 @@ from triage_app.core.transforms import default_registry
 from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.scope import ScopeSource, TableScope
+from triage_app.gui.elided_label import ElidedLabel
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
@@ -163,7 +163,8 @@ class MainWindow(QMainWindow):
         top.addSpacing(16)
         top.addWidget(self.filter_bar.source_box)
         top.addStretch(1)
-        self.workspace_label = QLabel(objectName="workspaceLabel")
+        # Cut in the middle when it does not fit: a team store's URLs are long.
+        self.workspace_label = ElidedLabel(objectName="workspaceLabel")
         self.workspace_label.setStyleSheet(f"color: {style.SECONDARY}")
         top.addWidget(self.workspace_label)
 
