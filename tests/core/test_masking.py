@@ -115,3 +115,17 @@ def test_restore_gives_back_the_working_value_and_refuses_a_typed_mask() -> None
         '{"pelanggan": "S•••"}', b'{"x": 1}', F, "json", original=(working, "jsonl")
     )
     assert orjson.loads(back) == {"pelanggan": "Siti Aminah"}
+
+
+def test_a_payload_nested_a_thousand_deep_is_masked_without_a_recursion() -> None:
+    """JSONTestSuite nests arrays past Python's recursion limit: masking walks it in a
+    loop, finds the name at the bottom, and keeps the order of every value it finds."""
+    depth = 1000
+    data = (
+        "[" * depth + '{"pelanggan": "Siti Aminah"}, {"pelanggan": "Budi"}' + "]" * depth
+    ).encode()
+    masked = mask_payload(data, "jsonl", ("pelanggan",), None)
+    assert masked is not None and b"Siti" not in masked and b"Budi" not in masked
+    assert "S•••".encode() in masked
+    assert personal_values(data, "jsonl", ("pelanggan",)) == ["Siti Aminah", "Budi"]
+    assert mask_text("no such 'Siti Aminah' here", [[[["Siti Aminah"]]]]) == "no such 'S•••' here"

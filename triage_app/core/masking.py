@@ -168,19 +168,40 @@ def _csv_line(fields: Sequence[str]) -> bytes:
 
 
 def _walk(value: Any, fields: frozenset[str], found: list[tuple[str, Any]]) -> Any:
-    """``value`` with ``fields`` masked at any depth; each real value found appended."""
+    """``value`` with ``fields`` masked at any depth; each real value found appended, in
+    the document's order. A loop, not a recursion: a payload may nest arrays a thousand
+    deep (JSONTestSuite's), past Python's recursion limit."""
+    if not isinstance(value, dict | list):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    # Each open container: what is left of its items, and its masked copy being filled.
+    stack: list[tuple[Iterator[Any], Any]] = [(_items(value), root)]
+    while stack:
+        items, out = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            continue
+        key, v = item
+        if key is not None and key in fields and v is not None and v != "":
+            found.append((key, v))
+            v = mask_value(v)
+        elif isinstance(v, dict | list):
+            child: Any = {} if isinstance(v, dict) else []
+            stack.append((_items(v), child))
+            v = child
+        if isinstance(out, dict):
+            out[key] = v
+        else:
+            out.append(v)
+    return root
+
+
+def _items(value: dict[str, Any] | list[Any]) -> Iterator[tuple[str | None, Any]]:
+    """An object's (key, value) pairs, or a list's values each with no key."""
     if isinstance(value, dict):
-        out = {}
-        for k, v in value.items():
-            if k in fields and v is not None and v != "":
-                found.append((k, v))
-                out[k] = mask_value(v)
-            else:
-                out[k] = _walk(v, fields, found)
-        return out
-    if isinstance(value, list):
-        return [_walk(v, fields, found) for v in value]
-    return value
+        return iter(value.items())
+    return ((None, v) for v in value)
 
 
 def _mask_json_text(text: str, fields: Sequence[str]) -> tuple[str, int]:
@@ -329,15 +350,23 @@ def mask_text(text: str, values: Iterable[Any]) -> str:
 
 def _leaves(value: Any) -> Iterator[str]:
     """A value's text as a message may quote it: the value itself, and inside a list or an
-    object each string and number in it."""
-    if value is None or isinstance(value, bool):
-        return
-    if isinstance(value, dict | list):
-        yield str(value)
-        for v in value.values() if isinstance(value, dict) else value:
-            yield from _leaves(v)
-        return
-    yield str(value)
+    object each string and number in it. A loop, not a recursion (a value may nest deep);
+    a container too deep for ``str`` is not quoted whole by any message either."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if v is None or isinstance(v, bool):
+            continue
+        if isinstance(v, dict | list):
+            try:
+                whole: str | None = str(v)
+            except RecursionError:
+                whole = None
+            if whole is not None:
+                yield whole
+            stack.extend(v.values() if isinstance(v, dict) else v)
+            continue
+        yield str(v)
 
 
 def restore_masked(
