@@ -133,7 +133,11 @@ class AllowedFullScan:
         return bool(searched) and searched <= self.columns
 
 
-_SEARCHED = frozenset({"payload", "original_payload", "error", "signature_id"})
+# The payloads a search reads: their masked copies first, where a row has personal fields
+# (issue 27), the raw bytes only for a personal value's exact match.
+_SEARCHED = frozenset(
+    {"payload", "original_payload", "masked_payload", "masked_original", "error", "signature_id"}
+)
 # A page of a search (the table, ``list --search``, export) needs no entry: it walks the
 # primary key or an index in the order asked for and stops at its limit. A count does not.
 ALLOWED_FULL_SCANS: tuple[AllowedFullScan, ...] = (
