@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet -e '.[test]'
 	$(PYTHON) -m compileall -q triage_app > /dev/null
+	$(PYTHON) -m triage_app.core.catalogues > /dev/null
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -16,6 +16,10 @@ from tests.support import SEED_BATCH, JsonTestSuite
 from triage_app.core.db import Workspace, open_workspace
 from triage_app.core.places import SETTINGS_DIR_ENV
 
+# The suite's expectations are English, whatever the machine's locale: every test and every
+# process a test starts speaks English unless it asks for another language itself.
+os.environ["TRIAGE_LANG"] = "en"
+
 PG_BASE = os.environ.get("TRIAGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 

@@ -83,6 +83,8 @@ COMMANDS = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from triage_app.core.messages import _
+
     p = Parser(
         prog="triage-app",
         description=(
@@ -106,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="dead-letter store SQLAlchemy URL (env TRIAGE_DEAD_LETTER_URL)",
     )
     p.add_argument("--json", action="store_true", help="print JSON (before or after the command)")
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_("the language to speak: en or id (env TRIAGE_LANG; default: the system's locale)"),
+    )
     p.add_argument(
         "--self-test",
         action="store_true",
@@ -161,6 +168,7 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
     # thread first, and the import (SQLAlchemy, a third of a second) overlaps the hash.
     pause_collector()
     try:
+        _speak(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(argv)
         if args.self_test:
             args.func, args.opens_workspace = cmd_self_test, False
@@ -187,6 +195,23 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
         return 2
     finally:
         start_up_over()
+
+
+def _speak(argv: Sequence[str]) -> None:
+    """The language chosen before the parser is built: its help texts are translated as
+    they are made. ``--lang`` is read here, ahead of argparse, which checks it again."""
+    from triage_app.core import language, messages
+
+    chosen = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            chosen = argv[i + 1]
+        elif arg.startswith("--lang="):
+            chosen = arg.split("=", 1)[1]
+    language.set_explicit(chosen)
+    messages.use_language(chosen)
 
 
 def _exit_now(code: int) -> NoReturn:

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from triage_app.core import language
+
 if TYPE_CHECKING:  # Qt loads only once a window is wanted (the display is checked first)
     from PySide6.QtWidgets import QApplication
 
@@ -79,6 +81,11 @@ def application() -> QApplication:
         app = QApplication(sys.argv[:1])
         app.setApplicationDisplayName(DISPLAY_NAME)
         app.setWindowIcon(app_icon())
+    if not app.property("triage_language"):
+        # Once per process, before any widget is made (a widget's texts are fixed when made).
+        from triage_app.gui.i18n import install_language
+
+        app.setProperty("triage_language", install_language(app, language.explicit()))
     # Qt objects die in the GUI thread only: never by a garbage collection that a query or
     # job thread happened to trigger (gui/lifetime.py).
     collect_in_gui_thread(app)

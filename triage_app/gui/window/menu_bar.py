@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenuBar, QWidget
 
+from triage_app.gui.i18n import translate
 from triage_app.gui.settings import Settings
 from triage_app.gui.shortcuts import show_keys
 from triage_app.gui.window.opening import GONE_NOTE, gone_recent
@@ -28,7 +29,7 @@ class MenuBar(QMenuBar):
         self.settings = settings
         a = self._action
         keys = QKeySequence.StandardKey
-        self.open_action = a("&Open workspace…", keys.Open)
+        self.open_action = a(translate("MenuBar", "&Open workspace…"), keys.Open)
         self.connect_action = a("&Connect to databases…")
         # Dead letters another pipeline made (issue 26): a broker's dead-letter queue, or a
         # pipeline's own dead-letter table, imported into the open workspace.
