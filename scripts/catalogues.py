@@ -7,12 +7,13 @@
     python scripts/catalogues.py status           # what each part still lacks
     python scripts/catalogues.py pseudo DIR       # the xx pseudo-locale, compiled in DIR
 
-Each part of the app has its own pair of catalogues per language, so the parts are
-translated apart (``PARTS``): the window's are Qt ``.ts`` files made by ``pyside6-lupdate``,
-the engine's and the command line's gettext ``.po`` files made here from ``_``, ``N_`` and
-``ngettext`` calls. Texts no longer in the sources are dropped; translations of texts still
-there are kept. English is filled from the sources (a counted text's two forms guessed from
-``(s)``/``(es)``; otherwise written by hand), Indonesian by hand.
+Each part of the app has its own catalogues per language, so the parts are translated
+apart (``PARTS``): Qt ``.ts`` files made by ``pyside6-lupdate`` from the window's
+``translate`` calls, gettext ``.po`` files made here from ``_``, ``N_`` and ``ngettext``
+calls (the engine's and the command line's, and the window's few before Qt starts).
+Texts no longer in the sources are dropped; translations of texts still there are kept.
+English is filled from the sources (a counted text's two forms guessed from ``(s)``/``(es)``;
+otherwise written by hand), Indonesian by hand.
 
 Qt's own texts the window shows (a dialog's OK and Cancel, a line edit's menu) have no
 Indonesian catalogue from Qt: ``qt-standard.ts`` holds them, kept by hand, never updated.
@@ -38,14 +39,15 @@ from triage_app.core import catalogues, po_files  # noqa: E402
 LOCALE = REPO / "resources" / "locale"
 LANGS = ("en", "id")
 PKG = REPO / "triage_app"
-# part -> (kind, the sources it covers). A file belongs to the first part that names it.
-PARTS: dict[str, tuple[str, list[str]]] = {
-    "gui-dialogs": ("qt", ["gui/dialogs"]),
-    "gui-trends": ("qt", ["gui/trends"]),
-    "gui-window": ("qt", ["gui"]),
-    "cli": ("gettext", ["cli"]),
-    "core-deadletters": ("gettext", ["core/deadletters", "core/connectors"]),
-    "core": ("gettext", ["core", "transforms"]),
+# part -> the sources it covers. A file belongs to the first part that names it.
+PARTS: dict[str, list[str]] = {
+    "gui-dialogs": ["gui/dialogs"],
+    "gui-trends": ["gui/trends"],
+    "gui-window": ["gui"],
+    "cli": ["cli"],
+    "core-deadletters": ["core/deadletters", "core/connectors"],
+    "core-batch": ["core/batch", "core/db", "core/reprocess", "core/verify"],
+    "core": ["core"],
 }
 HAND_KEPT = ("qt-standard.ts",)
 QT_CALL = "translate"
@@ -55,7 +57,7 @@ GETTEXT_CALLS = {"_": 1, "N_": 1, "ngettext": 2}
 def part_files() -> dict[str, list[Path]]:
     claimed: set[Path] = set()
     out: dict[str, list[Path]] = {}
-    for part, (_kind, roots) in PARTS.items():
+    for part, roots in PARTS.items():
         files = []
         for root in roots:
             base = PKG / root
@@ -86,14 +88,21 @@ def gettext_calls(path: Path) -> list[tuple[str, str | None, int]]:
         if wanted is None:
             continue
         texts = node.args[:wanted]
-        if len(texts) < wanted or not all(
-            isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts
-        ):
-            where = f"{path.relative_to(REPO)}:{node.lineno}"
+        where = f"{path.relative_to(REPO)}:{node.lineno}"
+        if len(texts) < wanted or any(_built(t) for t in texts):
+            raise ExtractionError(f"{where}: {node.func.id}() needs literal texts")
+        if not all(isinstance(t, ast.Constant) for t in texts):
+            if node.func.id == "_" and wanted == 1:
+                continue  # _(label): a text marked with N_ where it was defined
             raise ExtractionError(f"{where}: {node.func.id}() needs literal texts")
         values = [t.value for t in texts]  # type: ignore[attr-defined]
         found.append((values[0], values[1] if wanted == 2 else None, node.lineno))
     return found
+
+
+def _built(node: ast.expr) -> bool:
+    """A text made at run time (an f-string, a sum, a ``.format``): no catalogue has it."""
+    return isinstance(node, ast.JoinedStr | ast.BinOp | ast.Call)
 
 
 def _english_forms(msgid: str, plural: str | None) -> list[str]:
@@ -127,8 +136,10 @@ def update_po(part: str, files: list[Path], out_dir: Path) -> None:
             "Plural-Forms": catalogues.PLURAL_FORMS[lang],
         }
         target.parent.mkdir(parents=True, exist_ok=True)
-        if entries or target.is_file():
+        if entries:
             po_files.write_po(target, po_files.Catalogue(header, entries))
+        else:
+            target.unlink(missing_ok=True)
 
 
 # --- Qt -----------------------------------------------------------------------------------
@@ -147,10 +158,10 @@ def qt_calls(path: Path) -> list[tuple[str, str, bool, int]]:
             continue
         where = f"{path.relative_to(REPO)}:{node.lineno}"
         args = node.args
-        if len(args) < 2 or not all(
-            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args[:2]
-        ):
+        if len(args) < 2 or not isinstance(args[0], ast.Constant) or _built(args[1]):
             raise ExtractionError(f"{where}: translate() needs a literal context and text")
+        if not isinstance(args[1], ast.Constant):
+            continue  # translate(ctx, label): marked with QT_TRANSLATE_NOOP where defined
         if node.keywords:
             raise ExtractionError(f"{where}: translate() takes its arguments by position")
         if len(args) == 4 and not isinstance(args[3], ast.Name | ast.Constant):
@@ -291,12 +302,11 @@ def untranslated(out_dir: Path) -> list[str]:
 
 
 def update(out_dir: Path) -> None:
+    # A part may have both kinds: the window's parts say a few things before Qt exists
+    # (through gettext), the engine's never use Qt.
     for part, files in part_files().items():
-        kind = PARTS[part][0]
-        if kind == "qt":
-            update_ts(part, files, out_dir)
-        else:
-            update_po(part, files, out_dir)
+        update_ts(part, files, out_dir)
+        update_po(part, files, out_dir)
 
 
 def _snapshot(folder: Path) -> dict[str, str]:
