@@ -75,6 +75,9 @@ StartupWMClass=triage-desk
 
 
 def freeze() -> None:
+    # The translation catalogues compiled from this checkout's sources (issue 28): the
+    # frozen app ships the .qm and .mo files, not the sources, and never compiles.
+    subprocess.run([sys.executable, "-m", "triage_app.core.catalogues"], check=True, cwd=ROOT)
     subprocess.run(
         [
             sys.executable,

@@ -34,8 +34,14 @@ class CatalogueMissing(LookupError):
     """No catalogue for a language, and none could be compiled here."""
 
 
+# A folder of catalogues to use instead of the shipped ones: a translator trying a
+# catalogue, and the tests' pseudo-locale.
+LOCALE_DIR_ENV = "TRIAGE_LOCALE_DIR"
+
+
 def locale_dir() -> Path:
-    return resources_dir() / "locale"
+    override = os.environ.get(LOCALE_DIR_ENV)
+    return Path(override) if override else resources_dir() / "locale"
 
 
 def sources(lang: str, suffix: str, where: Path | None = None) -> list[Path]:
