@@ -14,12 +14,15 @@ The language is chosen once, at start (``core/language.py``; the preference in
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
 from triage_app.core import language, messages
 from triage_app.core.catalogues import CatalogueMissing, qt_catalogue
 from triage_app.core.locale_format import format_int
 
+_PLACEHOLDER = re.compile(r"%(\d+)")
 LANGUAGE_SETTING = "language"  # "" (follow the system), "en" or "id"
 
 _translators: list[QTranslator] = []
@@ -31,19 +34,20 @@ def translate(context: str, text: str, disambiguation: str | None = None, n: int
 
 
 def fill(template: str, *values: object) -> str:
-    """``template``'s ``%1``, ``%2``… replaced by ``values``; an int is written the
-    language's way (``1.234`` in Indonesian)."""
-    text = template
-    # From the highest number down, so that %1 does not eat the start of %10.
-    for number in range(len(values), 0, -1):
+    """``template``'s ``%1``, ``%2``… replaced by ``values`` in one pass (a value that itself
+    says ``%1``, a path or a signature, stays as it is); an int is written the language's
+    way (``1.234`` in Indonesian)."""
+
+    def value_of(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        if not 1 <= number <= len(values):
+            return match.group(0)
         value = values[number - 1]
-        shown = (
-            format_int(value)
-            if isinstance(value, int) and not isinstance(value, bool)
-            else str(value)
-        )
-        text = text.replace(f"%{number}", shown)
-    return text
+        if isinstance(value, int) and not isinstance(value, bool):
+            return format_int(value)
+        return str(value)
+
+    return _PLACEHOLDER.sub(value_of, template)
 
 
 def saved_language() -> str | None:
