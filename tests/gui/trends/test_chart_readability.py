@@ -140,7 +140,7 @@ def test_ten_batches_of_one_day_are_named_by_their_source_files(qtbot, width: in
         tip = chart.describe(9, 1)
         assert tip is not None
         assert "orders_09.jsonl" in tip and t.per_batch[9].batch_id[:8] in tip
-        assert "2026-12-01 02:21" in tip
+        assert "1 Dec 2026 02:21" in tip
 
 
 def test_batches_of_one_source_name_are_named_by_short_id(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from triage_app.core.db import open_workspace
 from triage_app.core.demo.morning import OWNED, QTY, fill_morning
+from triage_app.core.locale_format import format_date
 from triage_app.core.vocabulary import NOBODY
 from triage_app.gui.trends.groups_view import (
     COL_FIRST,
@@ -117,7 +118,7 @@ def test_since_when_and_which_release_in_the_groups(lead) -> None:  # type: igno
     g = model.groups[row]
     assert g.first_transform == "pesanan@1" and g.first_batch and g.first_source
     first = model.index(row, COL_FIRST).data()
-    assert first.startswith(g.first_seen.strftime("%Y-%m-%d")) and "pesanan@1" in first
+    assert first.startswith(format_date(g.first_seen.date())) and "pesanan@1" in first
     assert g.first_source in model.index(row, COL_FIRST).data(3)  # the tooltip names the file
     assert model.index(row, COL_TREND).data() == f"▲ +{g.last_24h:,}" and g.trend == "growing"
 

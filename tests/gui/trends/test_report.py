@@ -58,14 +58,14 @@ def test_report_writes_charts_tables_and_summaries(crafted: Path, tmp_path: Path
     assert {p.stem for p in s.tables} == CHARTS
     assert s.dead_letters == 7 and s.spikes == 0
     md = s.markdown.read_text(encoding="utf-8")
-    assert "2026-03-01 to 2026-03-04" in md
+    assert "1 Mar 2026 to 4 Mar 2026 (UTC days)" in md
     assert "5 dead letters wait for a person" in md
     # Who works on it (nobody), and since when: its first row's time, batch, file, version.
     # (the crafted days are fixed, so its wait grows with the clock).
     q = re.escape(f"| `{QTY}` |")
     assert re.search(rf"{q} data \| 3 \| 1 \| \d+ d \| unowned \|  \|  \|", md), md
     assert re.search(
-        rf"{q} 2026-03-01 10:00 \| [0-9a-f]{{8}} \| b1\.jsonl \| pesanan@1 \| quiet", md
+        rf"{q} 1 Mar 2026 10:00 \| [0-9a-f]{{8}} \| b1\.jsonl \| pesanan@1 \| quiet", md
     )
     assert "![Backlog: open vs resolved](backlog.png)" in md
     page = s.html.read_text(encoding="utf-8")
@@ -79,7 +79,7 @@ def test_report_since(crafted: Path, tmp_path: Path) -> None:
 
     with open_workspace(crafted) as ws:
         s = write_report(ws, tmp_path / "out", since=MAR[1])
-    assert "since 2026-03-02" in s.markdown.read_text(encoding="utf-8")
+    assert "since 2 Mar 2026 (UTC days)" in s.markdown.read_text(encoding="utf-8")
     assert s.dead_letters == 3  # e, f, g
     day_rows = (tmp_path / "out" / "failures_per_day.csv").read_text().splitlines()
     assert [r.split(",")[0] for r in day_rows[1:]] == ["2026-03-02", "2026-03-03", "2026-03-04"]

@@ -17,6 +17,7 @@ import pytest
 from tests.support import cli
 from triage_app.core.db import open_workspace
 from triage_app.core.demo.morning import OWNED, QTY, TYPE_ERROR, fill_morning
+from triage_app.core.locale_format import format_date, format_datetime
 from triage_app.core.trends import compute_trends
 
 KEY_ERROR = "KeyError: <s>"
@@ -103,7 +104,8 @@ def test_each_group_says_since_when_and_if_it_grows(
     source = f"pesanan_{first:%Y-%m-%d}.jsonl"
     # Since the first night, through pesanan@1; the code errors since the fifth.
     _sig, seen, batch, src, version, _trend = md_row(md, SINCE, MISSING)
-    assert seen.startswith(f"{first:%Y-%m-%d} 01:30") and (batch, src) == ("b47c0000", source)
+    assert seen.startswith(f"{format_date(first.date())} 01:30")
+    assert (batch, src) == ("b47c0000", source)
     assert version == "pesanan@1"
     assert rows[MISSING]["first_batch"].startswith("b47c0000")
     assert rows[MISSING]["first_source"] == source
@@ -180,7 +182,7 @@ def test_since_an_evening_the_digest_names_the_new_group(
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert md.index("## Since ") < md.index("## The period")  # at the top
     top = digest(md)
-    assert top.startswith(f"{evening:%Y-%m-%d %H:%M} UTC")
+    assert top.startswith(f"{format_datetime(evening)} UTC")
     assert "- 1 batch ran; 1 spike (b47c0009)." in top
     with open_workspace(stores["release"]) as ws:
         night = compute_trends(ws).per_batch[-1]
@@ -212,7 +214,7 @@ def test_since_a_day_covers_from_its_start(stores: dict[str, Path], tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert f"since {last:%Y-%m-%d}" in done.stdout and "0 new error groups" in done.stdout
     top = digest((out / "summary.md").read_text(encoding="utf-8"))
-    assert top.startswith(f"{last:%Y-%m-%d} 00:00 UTC")
+    assert top.startswith(f"{format_date(last.date())} 00:00 UTC")
     assert "the source sent" in top and "New error groups:" not in top
 
 

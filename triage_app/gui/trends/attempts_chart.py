@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from triage_app.core.locale_format import format_int
 from triage_app.core.trends import AttemptsBucket, Trends
-from triage_app.core.vocabulary import Status, plural
+from triage_app.core.vocabulary import Status
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.trends.base import HEADROOM, TrendChart, bars, dead_letters
 from triage_app.gui.trends.link import Link
 
@@ -15,10 +17,22 @@ class AttemptsChart(TrendChart):
     table_name = "attempts"
 
     def __init__(self) -> None:
-        super().__init__("dead letters", "attempts", counts=("left",))
+        super().__init__(
+            translate("AttemptsChart", "dead letters"),
+            translate("AttemptsChart", "attempts"),
+            counts=("left",),
+        )
         self.legend(columns=2)
-        self.waiting = bars(x=[], height=[], width=0.6, brush=style.WAITING, name="not parked")
-        self.parked = bars(x=[], height=[], width=0.6, brush=style.ALERT, name="parked")
+        self.waiting = bars(
+            x=[],
+            height=[],
+            width=0.6,
+            brush=style.WAITING,
+            name=translate("AttemptsChart", "not parked"),
+        )
+        self.parked = bars(
+            x=[], height=[], width=0.6, brush=style.ALERT, name=translate("AttemptsChart", "parked")
+        )
         self.addItem(self.waiting)
         self.addItem(self.parked)
         self.buckets: tuple[AttemptsBucket, ...] = ()
@@ -35,7 +49,7 @@ class AttemptsChart(TrendChart):
         self.waiting.setOpts(x=x, height=waiting, width=0.6)
         self.parked.setOpts(x=x, y0=waiting, height=parked, width=0.6)
         axis = self.getPlotItem().getAxis("bottom")
-        axis.setTicks([[(float(b.attempts), str(b.attempts)) for b in buckets]])
+        axis.setTicks([[(float(b.attempts), format_int(b.attempts)) for b in buckets]])
         top = max((b.total for b in buckets), default=1)
         lo = min((b.attempts for b in buckets), default=1)
         hi = max((b.attempts for b in buckets), default=1)
@@ -45,18 +59,27 @@ class AttemptsChart(TrendChart):
     def describe(self, x: float, y: float) -> str | None:
         for b in self.buckets:
             if abs(x - b.attempts) <= 0.3 and 0 <= y <= b.total:
-                return (
-                    f"{plural(b.attempts, 'attempt')}: {dead_letters(b.total)}, {b.parked:,} parked"
+                n = b.attempts
+                attempts = translate("AttemptsChart", "%Ln attempt(s)", "", n)
+                # "3 attempts: 12 dead letters, 4 parked"
+                return fill(
+                    translate("AttemptsChart", "%1: %2, %3 parked"),
+                    attempts,
+                    dead_letters(b.total),
+                    b.parked,
                 )
         return None
 
     def pick(self, x: float, y: float) -> Link | None:
         for b in self.buckets:
             if abs(x - b.attempts) <= 0.3 and 0 <= y <= b.total:
+                n = b.attempts
                 if y > b.not_parked:
                     return Link(
-                        f"{plural(b.attempts, 'attempt')} · parked",
+                        translate("AttemptsChart", "%Ln attempt(s) · parked", "", n),
                         (("attempts", b.attempts), ("status", Status.PARKED.value)),
                     )
-                return Link(plural(b.attempts, "attempt"), (("attempts", b.attempts),))
+                return Link(
+                    translate("AttemptsChart", "%Ln attempt(s)", "", n), (("attempts", b.attempts),)
+                )
         return None

@@ -9,9 +9,11 @@ import pyqtgraph as pg
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, day_x
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import DayAxis
+from triage_app.gui.trends.words import day_said, first_failed_link
 
 # Up to this many days each day is marked with a point on both lines: a line of one day is
 # nothing but its point, and on a few days the points say where the days are.
@@ -26,17 +28,21 @@ class BacklogChart(TrendChart):
     table_name = "backlog"
 
     def __init__(self) -> None:
+        waiting = translate("BacklogChart", "waiting")
         super().__init__(
-            "waiting",
+            waiting,
             axis_items={"bottom": DayAxis()},
             counts=("left", "right"),
         )
         item = self.getPlotItem()
         item.getAxis("left").setTextPen(pg.mkPen(style.OPEN))
-        item.setLabel("left", "waiting", color=style.OPEN)
+        item.setLabel("left", waiting, color=style.OPEN)
         legend = self.legend(columns=2)
         self.open_line = self.plot(
-            [], [], pen=pg.mkPen(style.OPEN, width=2.5), name="open + parked (left)"
+            [],
+            [],
+            pen=pg.mkPen(style.OPEN, width=2.5),
+            name=translate("BacklogChart", "open + parked (left)"),
         )
         # The right axis has a view box of its own, following the main one's x range.
         self.right = pg.ViewBox()
@@ -49,11 +55,11 @@ class BacklogChart(TrendChart):
         axis.setWidth(64)
         axis.setPen(pg.mkPen(style.TEXT))
         axis.setTextPen(pg.mkPen(style.RESOLVED))
-        axis.setLabel("resolved, all time", color=style.RESOLVED)
+        axis.setLabel(translate("BacklogChart", "resolved, all time"), color=style.RESOLVED)
         self.right.setXLink(item)
         self.resolved_line = pg.PlotDataItem(pen=pg.mkPen(style.RESOLVED, width=2.5))
         self.right.addItem(self.resolved_line)
-        legend.addItem(self.resolved_line, "resolved (right)")
+        legend.addItem(self.resolved_line, translate("BacklogChart", "resolved (right)"))
         item.getViewBox().sigResized.connect(self._follow)
         self._x: list[float] = []
 
@@ -94,10 +100,18 @@ class BacklogChart(TrendChart):
             return None
         i = int(np.argmin([abs(x - v) for v in self._x]))
         p = self.trends.backlog[i]
-        return (
-            f"end of {p.day.isoformat()}: {p.open:,} waiting, {p.resolved:,} resolved\n"
-            f"that day: +{p.arrived:,} quarantined, -{p.resolved_on_day:,} resolved, "
-            f"-{p.discarded_on_day:,} discarded"
+        return fill(
+            translate(
+                "BacklogChart",
+                "end of %1: %2 waiting, %3 resolved\n"
+                "that day: +%4 quarantined, -%5 resolved, -%6 discarded",
+            ),
+            day_said(p.day),
+            p.open,
+            p.resolved,
+            p.arrived,
+            p.resolved_on_day,
+            p.discarded_on_day,
         )
 
     def pick(self, x: float, y: float) -> Link | None:
@@ -108,6 +122,6 @@ class BacklogChart(TrendChart):
             return None
         day = self.trends.backlog[i].day
         return Link(
-            f"first failed {day.isoformat()}",
+            first_failed_link(day),
             (("failed_from", day), ("failed_to", day), ("status", ALL)),
         )

@@ -15,8 +15,8 @@ from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import QSizePolicy, QToolTip
 
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.trends.count_axis import CountAxis
 from triage_app.gui.trends.link import Link
@@ -31,7 +31,8 @@ RIGHT_MARGIN = 14  # pixels right of the plot
 
 
 def dead_letters(n: int) -> str:
-    return plural(n, "dead letter")
+    """``1 dead letter``, ``2,000 dead letters`` (Indonesian ``2.000 dead letter``)."""
+    return translate("base", "%Ln dead letter(s)", "", n)
 
 
 def day_x(day: dt.date) -> float:
@@ -93,7 +94,8 @@ class TrendChart(pg.PlotWidget):
         axis_items: dict[str, Any] | None = None,
         counts: tuple[str, ...] = (),
     ):
-        """``counts``: the axes that count dead letters, ticked on whole numbers."""
+        """``left``, ``bottom``: the axes' titles, translated; ``counts``: the axes that
+        count dead letters, ticked on whole numbers."""
         axes = {name: CountAxis(name) for name in counts} | (axis_items or {})
         super().__init__(background="w", axisItems=axes)
         self.setObjectName(type(self).__name__)
@@ -193,7 +195,9 @@ class TrendChart(pg.PlotWidget):
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         if not image.save(buffer, "PNG"):
-            raise OSError(f"cannot encode the chart for {path.name}")
+            raise OSError(
+                fill(translate("TrendChart", "cannot encode the chart for %1"), path.name)
+            )
         Path(path).write_bytes(data.data())
         return path
 

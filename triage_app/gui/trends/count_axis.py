@@ -1,6 +1,7 @@
 """An axis that counts dead letters: ticks on whole numbers only (1, 2, 5, 10, 20, 50…
-apart, as many as the length allows), labelled "1,000" or, past a million, "1.25M". A
-range of one or two still shows 0, 1, 2: never a tick at 0.5."""
+apart, as many as the length allows), labelled "1,000" or, past a million, "1.25M" (in
+Indonesian "1.000" and "1,25 jt"). A range of one or two still shows 0, 1, 2: never a tick
+at 0.5."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from triage_app.core.locale_format import format_int, format_number
+from triage_app.gui.i18n import fill, translate
+
 # Room a tick needs along the axis: a text line and a gap on a vertical axis; on a
 # horizontal one, the widest label and a gap.
 VERTICAL_TICK_PIXELS = 28.0
@@ -19,10 +23,13 @@ END_PIXELS = 10.0  # past each end of the axis, for the first and last label's o
 
 
 def count_text(n: int) -> str:
-    """A count as a tick says it: "7", "12,500", "3.25M"."""
+    """A count as a tick says it: "7", "12,500", "3.25M" (Indonesian: "12.500", "3,25 jt")."""
     if abs(n) >= 1_000_000:
-        return f"{n / 1_000_000:.3f}".rstrip("0").rstrip(".") + "M"
-    return f"{n:,}"
+        millions = n / 1_000_000
+        # Up to three decimals, none of them a trailing zero: "1.25", "3".
+        digits = len(f"{millions:.3f}".rstrip("0").split(".")[1])
+        return fill(translate("count_axis", "%1M"), format_number(millions, digits))
+    return format_int(n)
 
 
 def count_steps() -> Any:

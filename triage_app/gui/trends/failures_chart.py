@@ -8,10 +8,11 @@ import datetime as dt
 import numpy as np
 import pyqtgraph as pg
 
-from triage_app.core.clock import minute
+from triage_app.core.locale_format import format_int
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import ALL, CLASSES, plural
+from triage_app.core.vocabulary import ALL, CLASSES
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import (
     DAY_SECONDS,
@@ -22,7 +23,14 @@ from triage_app.gui.trends.base import (
     style_axis,
 )
 from triage_app.gui.trends.link import Link
-from triage_app.gui.trends.time_axis import BatchAxis, DayAxis
+from triage_app.gui.trends.time_axis import SOURCE_FILE, BatchAxis, DayAxis
+from triage_app.gui.trends.words import (
+    batch_link,
+    class_label,
+    day_said,
+    first_failed_link,
+    minute_said,
+)
 
 
 class FailuresChart(TrendChart):
@@ -30,14 +38,18 @@ class FailuresChart(TrendChart):
 
     def __init__(self) -> None:
         self.date_axis = DayAxis()
-        super().__init__("quarantined", axis_items={"bottom": self.date_axis}, counts=("left",))
+        super().__init__(
+            translate("FailuresChart", "quarantined"),
+            axis_items={"bottom": self.date_axis},
+            counts=("left",),
+        )
         self.batch_axis = BatchAxis()
         style_axis(self.batch_axis)
         self.mode = "day"
         self.legend(columns=3)
         self.stack: dict[str, pg.BarGraphItem] = {}
         for cls in CLASSES:
-            item = bars(x=[], height=[], width=1.0, brush=class_colour(cls), name=cls)
+            item = bars(x=[], height=[], width=1.0, brush=class_colour(cls), name=class_label(cls))
             self.stack[cls] = item
             self.addItem(item)
         self._x: list[float] = []
@@ -69,7 +81,12 @@ class FailuresChart(TrendChart):
 
     def _label_batches(self) -> None:
         """Per batch, the axis says what names the bars: source files, or batch ids."""
-        text = "" if self.mode == "day" else f"batch ({self.batch_axis.kind})"
+        if self.mode == "day":
+            text = ""
+        elif self.batch_axis.kind == SOURCE_FILE:
+            text = translate("FailuresChart", "batch (source file)")
+        else:
+            text = translate("FailuresChart", "batch (batch id)")
         self.getPlotItem().setLabel("bottom", text, color=style.TEXT)
 
     def draw(self, t: Trends) -> None:
@@ -107,8 +124,9 @@ class FailuresChart(TrendChart):
             return ""
         lines = [p.message() for p in t.purges[-2:]]
         if len(t.purges) > 2:
-            lines.insert(0, plural(len(t.purges) - 2, "earlier purge"))
-        lines[-1] += " · still counted in the bars"
+            n = len(t.purges) - 2
+            lines.insert(0, translate("FailuresChart", "%Ln earlier purge(s)", "", n))
+        lines[-1] = fill(translate("FailuresChart", "%1 · still counted in the bars"), lines[-1])
         return "\n".join(lines)
 
     def _show_purges(self, t: Trends) -> None:
@@ -146,31 +164,58 @@ class FailuresChart(TrendChart):
         extra: tuple[tuple[str, object], ...] = (("error_class", cls),) if cls else ()
         if self.mode == "day":
             assert isinstance(key, dt.date)
-            label = f"first failed {key.isoformat()}" + (f" · {cls}" if cls else "")
             fields = (("failed_from", key), ("failed_to", key), ("status", ALL))
-            return Link(label, fields + extra)
-        label = f"batch {str(key)[:8]}" + (f" · {cls}" if cls else "")
-        return Link(label, (("batch_id", key), ("status", ALL), *extra))
+            return Link(first_failed_link(key, cls), fields + extra)
+        return Link(batch_link(str(key), cls), (("batch_id", key), ("status", ALL), *extra))
 
     def describe(self, x: float, y: float) -> str | None:
         if self.trends is None or self.pick(x, y) is None:
             return None
         i = int(np.argmin([abs(x - v) for v in self._x]))
-        parts = ", ".join(f"{c} {int(self._heights[c][i]):,}" for c in CLASSES)
+        # "data 3, code 1, transient 0": each class's label and its count.
+        parts = ", ".join(
+            f"{class_label(c)} {format_int(int(self._heights[c][i]))}" for c in CLASSES
+        )
         total = sum(int(self._heights[c][i]) for c in CLASSES)
         if self.mode == "day":
             key = self._keys[i]
             assert isinstance(key, dt.date)
+            lines = [
+                fill(
+                    translate("FailuresChart", "%1: %2 quarantined (%3)"),
+                    day_said(key),
+                    total,
+                    parts,
+                )
+            ]
             purged = self._purged[i] if i < len(self._purged) else 0
-            note = f"\n{purged:,} of them purged since (not in the table)" if purged else ""
-            return f"{key.isoformat()}: {total:,} quarantined ({parts}){note}"
+            if purged:
+                lines.append(
+                    fill(
+                        translate("FailuresChart", "%1 of them purged since (not in the table)"),
+                        purged,
+                    )
+                )
+            return "\n".join(lines)
         b = self.trends.per_batch[i]
-        held = (
-            f"\nheld: {b.held:,} rows wait, all or nothing, until every dead letter is fixed"
-            if b.held
-            else ""
-        )
-        return (
-            f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
-            f"{minute(b.started_at)}\n{total:,} quarantined ({parts}){held}"
-        )
+        lines = [
+            fill(
+                translate("FailuresChart", "batch %1 · %2 · %3 · %4"),
+                b.batch_id[:8],
+                b.source_name,
+                b.transform,
+                minute_said(b.started_at),
+            ),
+            fill(translate("FailuresChart", "%1 quarantined (%2)"), total, parts),
+        ]
+        if b.held:
+            held = b.held
+            lines.append(
+                translate(
+                    "FailuresChart",
+                    "held: %Ln row(s) wait, all or nothing, until every dead letter is fixed",
+                    "",
+                    held,
+                )
+            )
+        return "\n".join(lines)

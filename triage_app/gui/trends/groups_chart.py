@@ -9,10 +9,12 @@ import numpy as np
 
 from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.trends import Trends
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import TrendChart, bars, dead_letters
 from triage_app.gui.trends.groups_view import group_link
 from triage_app.gui.trends.link import Link
+from triage_app.gui.trends.words import class_label
 
 BARS = 10  # the chart shows the largest few; the table has them all
 LABEL_CHARS = 30
@@ -28,7 +30,7 @@ class GroupsChart(TrendChart):
     table_name = "error_groups"
 
     def __init__(self) -> None:
-        super().__init__("", "dead letters", counts=("bottom",))
+        super().__init__("", translate("GroupsChart", "dead letters"), counts=("bottom",))
         self.items: dict[str, Any] = {}
         self.groups: tuple[ErrorGroup, ...] = ()
         self.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
@@ -64,7 +66,13 @@ class GroupsChart(TrendChart):
         if link is None:
             return None
         g = next(g for g in self.groups if ("signature", g.signature) in link.changes)
-        return f"{g.signature}\n{g.error_class}: {dead_letters(g.count)}, {g.open:,} open"
+        counted = fill(
+            translate("GroupsChart", "%1: %2, %3 open"),
+            class_label(g.error_class),
+            dead_letters(g.count),
+            g.open,
+        )
+        return f"{g.signature}\n{counted}"
 
     def pick(self, x: float, y: float) -> Link | None:
         n = len(self.groups)

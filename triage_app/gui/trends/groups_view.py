@@ -8,6 +8,7 @@ import datetime as dt
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -29,14 +30,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.clock import minute, utcnow, waited
+from triage_app.core.clock import utcnow, waited
 from triage_app.core.deadletters import ErrorGroup, sort_groups
+from triage_app.core.locale_format import format_int
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import NOBODY, GroupSort, plural
+from triage_app.core.vocabulary import NOBODY, GroupSort
 from triage_app.gui import pickers, style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.link import Link
+from triage_app.gui.trends.words import class_label, day_said, minute_said
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -57,28 +61,33 @@ Index = QModelIndex | QPersistentModelIndex
     COL_LAST,
 ) = range(12)
 HEADERS = (
-    "signature",
-    "class",
-    "open",
-    "oldest open",
-    "owner",
-    "tags",
-    "note",
-    "24 h",
-    "first seen (release)",
-    "count",
-    "resolved",
-    "last seen",
+    QT_TRANSLATE_NOOP("GroupsModel", "signature"),
+    QT_TRANSLATE_NOOP("GroupsModel", "class"),
+    QT_TRANSLATE_NOOP("GroupsModel", "open"),
+    QT_TRANSLATE_NOOP("GroupsModel", "oldest open"),
+    QT_TRANSLATE_NOOP("GroupsModel", "owner"),
+    QT_TRANSLATE_NOOP("GroupsModel", "tags"),
+    QT_TRANSLATE_NOOP("GroupsModel", "note"),
+    QT_TRANSLATE_NOOP("GroupsModel", "24 h"),
+    QT_TRANSLATE_NOOP("GroupsModel", "first seen (release)"),
+    QT_TRANSLATE_NOOP("GroupsModel", "count"),
+    QT_TRANSLATE_NOOP("GroupsModel", "resolved"),
+    QT_TRANSLATE_NOOP("GroupsModel", "last seen"),
 )
-UNOWNED = "unowned"  # what the owner column says of a group nobody owns
+# What the owner column says of a group nobody owns.
+UNOWNED = QT_TRANSLATE_NOOP("GroupsModel", "unowned")
 # What a steward can change of a group from its menu (the team backlog, issue 13).
-EDITS = (("owner", "Assign owner…"), ("tags", "Tags…"), ("note", "Note…"))
+EDITS = (
+    ("owner", QT_TRANSLATE_NOOP("GroupsView", "Assign owner…")),
+    ("tags", QT_TRANSLATE_NOOP("GroupsView", "Tags…")),
+    ("note", QT_TRANSLATE_NOOP("GroupsView", "Note…")),
+)
 _NUMERIC = (COL_COUNT, COL_OPEN, COL_RESOLVED, COL_WAITED, COL_TREND)
 
 
 def group_link(g: ErrorGroup) -> Link:
     return Link(
-        f"group {g.signature[:48]}",
+        fill(translate("groups_view", "group %1"), g.signature[:48]),
         (("signature", g.signature), ("error_class", g.error_class)),
         select_all=True,
     )
@@ -86,11 +95,11 @@ def group_link(g: ErrorGroup) -> Link:
 
 def owner_link(owner: str) -> Link:
     """The rows of every group ``owner`` works on (the team backlog)."""
-    return Link(f"owner {owner}", (("owner", owner),))
+    return Link(fill(translate("groups_view", "owner %1"), owner), (("owner", owner),))
 
 
 def tag_link(tag: str) -> Link:
-    return Link(f"tag {tag}", (("tag", tag),))
+    return Link(fill(translate("groups_view", "tag %1"), tag), (("tag", tag),))
 
 
 # What each column sorts by (deadletters.sort_groups: groups without a value last).
@@ -163,7 +172,7 @@ class GroupsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
+            return translate("GroupsModel", HEADERS[section])
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -174,16 +183,16 @@ class GroupsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 g.signature,
-                g.error_class,
-                f"{g.open:,}",
+                class_label(g.error_class),
+                format_int(g.open),
                 _waited(g, self.now),
-                g.owner or UNOWNED,
+                g.owner or translate("GroupsModel", UNOWNED),
                 ", ".join(g.tags),
                 g.note.replace("\n", " "),
                 _trend(g),
                 _release(g),
-                f"{g.count:,}",
-                f"{g.resolved:,}",
+                format_int(g.count),
+                format_int(g.resolved),
                 _when(g.last_seen),
             )[col]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -205,22 +214,22 @@ class GroupsModel(QAbstractTableModel):
 
 
 def _when(t: Any) -> str:
-    return "" if t is None else minute(t)
+    return "" if t is None else minute_said(t)
 
 
 def _trend(g: ErrorGroup) -> str:
     """``▲ +12``: new rows in the last 24 h, with the way they go."""
     if g.trend == "quiet":
         return ""
-    return f"{g.trend_mark} +{g.last_24h:,}"
+    return f"{g.trend_mark} +{format_int(g.last_24h)}"
 
 
 def _release(g: ErrorGroup) -> str:
-    """``2026-03-09 · pesanan@2 · 0123abcd``: since when, through which release, in which
+    """``9 Mar 2026 · pesanan@2 · 0123abcd``: since when, through which release, in which
     batch (its source file is in the tooltip)."""
     if g.first_seen is None:
         return ""
-    parts = [g.first_seen.strftime("%Y-%m-%d")]
+    parts = [day_said(g.first_seen.date())]
     if g.first_transform:
         parts.append(g.first_transform)
     if g.first_batch:
@@ -238,20 +247,23 @@ def _tooltip(g: ErrorGroup, col: int) -> str | None:
         return g.signature
     if col == COL_WAITED:
         if g.oldest_open is None:
-            return "no open row"
-        return f"its oldest open row first failed {minute(g.oldest_open)} (UTC)"
+            return translate("groups_view", "no open row")
+        return fill(
+            translate("groups_view", "its oldest open row first failed %1 (UTC)"),
+            minute_said(g.oldest_open),
+        )
     if col == COL_NOTE and g.note:
         return g.note
     if col == COL_OWNER and g.owner:
-        return f"Click: the rows of every group {g.owner} owns"
+        return fill(translate("groups_view", "Click: the rows of every group %1 owns"), g.owner)
     if col == COL_OWNER:
-        return "Nobody owns this group. Right-click: assign an owner"
+        return translate("groups_view", "Nobody owns this group. Right-click: assign an owner")
     if col == COL_TREND:
         return g.trend_said()
     if col == COL_FIRST and g.first_seen is not None:
-        return f"first failed {g.first_said()} (UTC)"
+        return fill(translate("groups_view", "first failed %1 (UTC)"), g.first_said())
     if col == COL_TAGS and g.tags:
-        return f"Click: the rows of every group tagged {g.tags[0]}"
+        return fill(translate("groups_view", "Click: the rows of every group tagged %1"), g.tags[0])
     return None
 
 
@@ -272,27 +284,31 @@ class GroupsView(QWidget):
         self.model = GroupsModel(self)
         self.model.modelReset.connect(self._say_count)
         self.owner_combo = QComboBox(objectName="groupsOwner")
-        self.owner_combo.setAccessibleName("Error groups of owner")
+        self.owner_combo.setAccessibleName(translate("GroupsView", "Error groups of owner"))
         self.tag_combo = QComboBox(objectName="groupsTag")
-        self.tag_combo.setAccessibleName("Error groups tagged")
+        self.tag_combo.setAccessibleName(translate("GroupsView", "Error groups tagged"))
         for combo in (self.owner_combo, self.tag_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(self._narrow)
         pickers.refill(self.owner_combo, OWNER_CHOICES)
         pickers.refill(self.tag_combo, TAG_CHOICES)
         self.search = QLineEdit(objectName="groupsSearch")
-        self.search.setPlaceholderText("signature, owner, tag or note")
+        self.search.setPlaceholderText(translate("GroupsView", "signature, owner, tag or note"))
         self.search.setClearButtonEnabled(True)
-        self.search.setAccessibleName("Search error groups")
+        self.search.setAccessibleName(translate("GroupsView", "Search error groups"))
         self.search.textChanged.connect(self._narrow)
         self.count_label = QLabel(objectName="groupsCount")
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 2)
         row.setSpacing(6)
-        title = QLabel("<b>Error groups</b>", objectName="title_groups_table")
+        groups_title = translate("GroupsView", "Error groups")
+        title = QLabel(f"<b>{groups_title}</b>", objectName="title_groups_table")
         row.addWidget(title)
         row.addSpacing(10)
-        for label, widget in (("Owner", self.owner_combo), ("Tag", self.tag_combo)):
+        for label, widget in (
+            (translate("GroupsView", "Owner"), self.owner_combo),
+            (translate("GroupsView", "Tag"), self.tag_combo),
+        ):
             shown = QLabel(label)
             shown.setBuddy(widget)
             row.addWidget(shown)
@@ -301,7 +317,7 @@ class GroupsView(QWidget):
         row.addWidget(self.search, 1)
         row.addWidget(self.count_label)
         self.table = QTableView(objectName="groupsTable")
-        self.table.setAccessibleName("Error groups")
+        self.table.setAccessibleName(groups_title)
         self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the groups
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -333,8 +349,11 @@ class GroupsView(QWidget):
         for col, width in widths.items():
             self.table.setColumnWidth(col, width)
         self.table.setToolTip(
-            "Click a group: the quarantine table shows it, its rows selected; its owner or "
-            "tags: every group so owned or tagged. Right-click: assign an owner, tags, a note"
+            translate(
+                "GroupsView",
+                "Click a group: the quarantine table shows it, its rows selected; its owner or "
+                "tags: every group so owned or tagged. Right-click: assign an owner, tags, a note",
+            )
         )
         self.table.clicked.connect(self._on_clicked)
         # No column yet (the largest group first, as counted); a header click sorts.
@@ -383,7 +402,9 @@ class GroupsView(QWidget):
     def _say_count(self) -> None:
         shown, every = len(self.model.groups), len(self.model.all_groups)
         self.count_label.setText(
-            plural(every, "group") if shown == every else f"{shown:,} of {plural(every, 'group')}"
+            translate("GroupsView", "%Ln group(s)", "", every)
+            if shown == every
+            else fill(translate("GroupsView", "%1 of %Ln group(s)", "", every), shown)
         )
 
     def choose(self, row: int) -> Link | None:
@@ -414,7 +435,7 @@ class GroupsView(QWidget):
         group = self.model.groups[row]
         menu = QMenu(self)
         for what, text in EDITS:
-            action = menu.addAction(text)
+            action = menu.addAction(translate("GroupsView", text))
             action.triggered.connect(lambda _=False, w=what: self.editRequested.emit(group, w))
             if self.not_allowed is not None:  # this login's role may not change groups
                 action.setEnabled(False)

@@ -6,23 +6,27 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from triage_app.core.clock import utcnow, waited
 from triage_app.core.deadletters import LadderBacklog
+from triage_app.core.locale_format import format_int, format_percent
 from triage_app.core.retry import short_wait
 from triage_app.core.text_input import shown
 from triage_app.core.trends import Headline, Verdict
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
+from triage_app.gui.trends.words import minute_said
 
-# The spike tile's short verdict; the banner and the tooltip carry the whole sentence.
+# The spike tile's short verdict (%1: the transform version, as HTML); the banner and the
+# tooltip carry the whole sentence.
 _VERDICTS = {
-    Verdict.RELEASE: "code errors after a new release of {t}",
-    Verdict.CODE: "code errors through {t}, not new: new input?",
-    Verdict.DATA: "data errors: the source sent bad rows",
-    Verdict.TRANSIENT: "transient errors: something was down",
-    Verdict.MIXED: "a mix of classes",
+    Verdict.RELEASE: QT_TRANSLATE_NOOP("HeadlineBar", "code errors after a new release of %1"),
+    Verdict.CODE: QT_TRANSLATE_NOOP("HeadlineBar", "code errors through %1, not new: new input?"),
+    Verdict.DATA: QT_TRANSLATE_NOOP("HeadlineBar", "data errors: the source sent bad rows"),
+    Verdict.TRANSIENT: QT_TRANSLATE_NOOP("HeadlineBar", "transient errors: something was down"),
+    Verdict.MIXED: QT_TRANSLATE_NOOP("HeadlineBar", "a mix of classes"),
 }
 
 
@@ -91,27 +95,50 @@ class HeadlineBar(QFrame):
         self.headline = h
         if h is None:
             for tile in (self.open_tile, self.wait_tile, self.spike_tile, self.unowned_tile):
-                tile.say("…", "counting")
+                tile.say("…", translate("HeadlineBar", "counting"))
             return
+        n = h.open_now
         self.open_tile.say(
-            f"{h.open_now:,}", "rows wait for a person", style.OPEN if h.open_now else style.INK
+            format_int(n),
+            # The caption under the count: "rows wait for a person" ("row waits" for one).
+            translate("HeadlineBar", "row(s) wait for a person", "", n),
+            style.OPEN if h.open_now else style.INK,
         )
         self.open_tile.setToolTip(h.direction())
         age = h.oldest_wait(utcnow())
-        self.wait_tile.say(waited(age) if age is not None else "—", "oldest open row's wait")
+        self.wait_tile.say(
+            waited(age) if age is not None else "—",
+            translate("HeadlineBar", "oldest open row's wait"),
+        )
         self.wait_tile.setToolTip(
-            "" if h.oldest_open is None else f"first failed {h.oldest_open:%Y-%m-%d %H:%M} UTC"
+            ""
+            if h.oldest_open is None
+            else fill(translate("HeadlineBar", "first failed %1 UTC"), minute_said(h.oldest_open))
         )
         self._say_spike(h)
         if h.unowned:
+            unowned = h.unowned
             self.unowned_tile.say(
-                f"{h.unowned:,}",
-                f'<a href="unowned">groups nobody owns</a> ({h.unowned_open:,} with open rows)',
+                format_int(unowned),
+                fill(
+                    translate(
+                        "HeadlineBar",
+                        '<a href="unowned">group(s) nobody owns</a> (%1 with open rows)',
+                        "",
+                        unowned,
+                    ),
+                    h.unowned_open,
+                ),
                 style.ALERT if h.unowned_open else style.INK,
             )
-            self.unowned_tile.setToolTip("Click: the error groups below narrow to the unowned")
+            self.unowned_tile.setToolTip(
+                translate("HeadlineBar", "Click: the error groups below narrow to the unowned")
+            )
         else:
-            self.unowned_tile.say("0", "groups nobody owns: every group has an owner")
+            self.unowned_tile.say(
+                format_int(0),
+                translate("HeadlineBar", "groups nobody owns: every group has an owner"),
+            )
             self.unowned_tile.setToolTip("")
 
     def show_ladder(self, b: LadderBacklog | None) -> None:
@@ -120,47 +147,85 @@ class HeadlineBar(QFrame):
         its end parked for a person."""
         self.ladder = b
         if b is None:
-            self.ladder_tile.say("…", "counting")
+            self.ladder_tile.say("…", translate("HeadlineBar", "counting"))
             return
         waits = b.ladder.waits
         steps = ", ".join(
-            f"{s.waiting:,} at "
-            + (short_wait(waits[s.step]) if s.step < len(waits) else f"step {s.step + 1}")
+            fill(
+                translate("HeadlineBar", "%1 at %2"),
+                s.waiting,
+                short_wait(waits[s.step])
+                if s.step < len(waits)
+                else fill(translate("HeadlineBar", "step %1"), s.step + 1),
+            )
             for s in b.steps
         )
-        caption = "on the retry ladder" + (f": {steps}" if steps else "")
+        caption = (
+            fill(translate("HeadlineBar", "on the retry ladder: %1"), steps)
+            if steps
+            else translate("HeadlineBar", "on the retry ladder")
+        )
         more = []
         if b.due_now:
-            more.append(f"{b.due_now:,} due now")
+            more.append(fill(translate("HeadlineBar", "%1 due now"), b.due_now))
         if b.parked_at_end:
-            more.append(f"{b.parked_at_end:,} parked at its end")
+            more.append(fill(translate("HeadlineBar", "%1 parked at its end"), b.parked_at_end))
         if more:
             caption += "<br>" + ", ".join(more)
-        self.ladder_tile.say(f"{b.waiting:,}", caption)
-        tip = [f"The retry ladder: {b.ladder.words()}"]
-        tip += [
-            f"Before retry {s.step + 1}: {s.waiting:,} waiting"
-            + (f", next due {s.next_due:%Y-%m-%d %H:%M} UTC" if s.next_due else "")
-            for s in b.steps
-        ]
-        tip.append(f"Parked at the ladder's end, waiting for a person: {b.parked_at_end:,}")
+        self.ladder_tile.say(format_int(b.waiting), caption)
+        tip = [fill(translate("HeadlineBar", "The retry ladder: %1"), b.ladder.words())]
+        for s in b.steps:
+            if s.next_due:
+                tip.append(
+                    fill(
+                        translate("HeadlineBar", "Before retry %1: %2 waiting, next due %3 UTC"),
+                        s.step + 1,
+                        s.waiting,
+                        minute_said(s.next_due),
+                    )
+                )
+            else:
+                tip.append(
+                    fill(
+                        translate("HeadlineBar", "Before retry %1: %2 waiting"),
+                        s.step + 1,
+                        s.waiting,
+                    )
+                )
+        tip.append(
+            fill(
+                translate("HeadlineBar", "Parked at the ladder's end, waiting for a person: %1"),
+                b.parked_at_end,
+            )
+        )
         self.ladder_tile.setToolTip("\n".join(tip))
 
     def _say_spike(self, h: Headline) -> None:
         s = h.spike
         if s is None:
-            self.spike_tile.say("No spike", "in the newest batches")
+            self.spike_tile.say(
+                translate("HeadlineBar", "No spike"),
+                translate("HeadlineBar", "in the newest batches"),
+            )
             self.spike_tile.setToolTip("")
             return
         b = s.batch
         verdict = (
-            _VERDICTS[s.cause.verdict].format(t=html.escape(b.transform))
+            fill(translate("HeadlineBar", _VERDICTS[s.cause.verdict]), html.escape(b.transform))
             if s.cause is not None
-            else "cause unknown"
+            else translate("HeadlineBar", "cause unknown")
         )
         self.spike_tile.say(
-            f"Spike: {b.rate:.1%} in batch {b.batch_id[:8]}",
-            f'{verdict} · <a href="{html.escape(b.batch_id)}">its rows</a>',
+            fill(
+                translate("HeadlineBar", "Spike: %1 in batch %2"),
+                format_percent(b.rate, 1),
+                b.batch_id[:8],
+            ),
+            fill(
+                translate("HeadlineBar", '%1 · <a href="%2">its rows</a>'),
+                verdict,
+                html.escape(b.batch_id),
+            ),
             style.ALERT,
         )
         self.spike_tile.setToolTip(shown(s.message()))

@@ -7,14 +7,16 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from triage_app.core.clock import minute
+from triage_app.core.locale_format import format_percent
 from triage_app.core.trends import Trends
-from triage_app.core.vocabulary import ALL, BatchKind, plural
+from triage_app.core.vocabulary import ALL, BatchKind
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.trends.base import HEADROOM, TrendChart, bars
 from triage_app.gui.trends.count_axis import EndsAxis
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis
+from triage_app.gui.trends.words import batch_link, minute_said
 
 
 class RateChart(TrendChart):
@@ -23,17 +25,21 @@ class RateChart(TrendChart):
     def __init__(self) -> None:
         self.batch_axis = BatchAxis()
         super().__init__(
-            "% of rows quarantined",
+            translate("RateChart", "% of rows quarantined"),
             axis_items={"bottom": self.batch_axis, "left": EndsAxis("left")},
         )
         self.legend(columns=3)
-        self.normal = bars(x=[], height=[], width=0.8, brush=style.RATE, name="rate")
-        self.spiked = bars(x=[], height=[], width=0.8, brush=style.ALERT, name="spike")
+        self.normal = bars(
+            x=[], height=[], width=0.8, brush=style.RATE, name=translate("RateChart", "rate")
+        )
+        self.spiked = bars(
+            x=[], height=[], width=0.8, brush=style.ALERT, name=translate("RateChart", "spike")
+        )
         self.threshold = self.plot(
             [],
             [],
             pen=pg.mkPen(style.INK, width=1.5, style=Qt.PenStyle.DashLine),
-            name="spike threshold",
+            name=translate("RateChart", "spike threshold"),
         )
         self.addItem(self.normal)
         self.addItem(self.spiked)
@@ -72,18 +78,43 @@ class RateChart(TrendChart):
         i = round(x)
         b, c = self.trends.per_batch[i], self.trends.checks[i]
         if b.kind == BatchKind.IMPORT:
-            return (
-                f"import {b.batch_id[:8]} · {b.source_name} · {minute(b.started_at)}\n"
-                f"{plural(b.quarantined, 'dead letter')} imported (judged by volume)"
+            n = b.quarantined
+            return "\n".join(
+                (
+                    fill(
+                        translate("RateChart", "import %1 · %2 · %3"),
+                        b.batch_id[:8],
+                        b.source_name,
+                        minute_said(b.started_at),
+                    ),
+                    translate("RateChart", "%Ln dead letter(s) imported (judged by volume)", "", n),
+                )
             )
-        rule = (
-            "too few batches before it to judge"
-            if c.threshold is None
-            else f"threshold {c.threshold:.2%}" + (": SPIKE" if c.is_spike else "")
-        )
-        return (
-            f"batch {b.batch_id[:8]} · {b.source_name} · {b.transform} · "
-            f"{minute(b.started_at)}\n{b.rate:.2%} of {plural(b.rows, 'row')} ({rule})"
+        if c.threshold is None:
+            rule = translate("RateChart", "too few batches before it to judge")
+        elif c.is_spike:
+            rule = fill(
+                translate("RateChart", "threshold %1: SPIKE"), format_percent(c.threshold, 2)
+            )
+        else:
+            rule = fill(translate("RateChart", "threshold %1"), format_percent(c.threshold, 2))
+        rows = b.rows
+        return "\n".join(
+            (
+                fill(
+                    translate("RateChart", "batch %1 · %2 · %3 · %4"),
+                    b.batch_id[:8],
+                    b.source_name,
+                    b.transform,
+                    minute_said(b.started_at),
+                ),
+                # "40.00% of 10 rows (threshold 6.00%)"
+                fill(
+                    translate("RateChart", "%1 of %Ln row(s) (%2)", "", rows),
+                    format_percent(b.rate, 2),
+                    rule,
+                ),
+            )
         )
 
     def pick(self, x: float, y: float) -> Link | None:
@@ -93,4 +124,4 @@ class RateChart(TrendChart):
         if y < 0 or y > self.trends.per_batch[i].rate * 100:
             return None
         bid = self.ids[i]
-        return Link(f"batch {bid[:8]}", (("batch_id", bid), ("status", ALL)))
+        return Link(batch_link(bid), (("batch_id", bid), ("status", ALL)))

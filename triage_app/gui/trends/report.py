@@ -4,6 +4,11 @@ with the images inside, fit for a mail), written without a display.
 Beside the charts, not in ``core``: it draws the Trends tab's own pyqtgraph charts,
 offscreen, so the report and the tab never disagree. The numbers come from
 ``core.trends`` like everywhere else.
+
+It speaks the window's language through Qt's translators (the charts' own words are
+Qt's): a report written from the command line installs them for the language the command
+speaks (``--lang``, ``TRIAGE_LANG``, the locale), and its numbers and dates are written that
+language's way. Machine-readable files (the CSVs) stay as they are in every language.
 """
 
 from __future__ import annotations
@@ -18,12 +23,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from triage_app.core.clock import day_start, iso, minute, utcnow, waited
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+from triage_app.core import language
+from triage_app.core.clock import day_start, iso, utcnow, waited
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import ErrorGroup
+from triage_app.core.locale_format import format_int, format_percent
 from triage_app.core.text_input import shown
 from triage_app.core.trends import (
-    CHART_TITLES,
     BatchPoint,
     Digest,
     Headline,
@@ -35,20 +43,53 @@ from triage_app.core.trends import (
     judged_on_history,
     write_csv,
 )
-from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, install_language, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
+from triage_app.gui.trends.base import dead_letters
 from triage_app.gui.trends.failures_chart import FailuresChart
 from triage_app.gui.trends.groups_chart import GroupsChart
 from triage_app.gui.trends.rate_chart import RateChart
+from triage_app.gui.trends.words import class_label, day_said, minute_said, status_label
 
 CHART_SIZE = (1100, 440)
 GROUPS_SIZE = (1100, 480)
 TOP_GROUPS = 10
 DIGEST_ROWS = 20  # batches and groups listed in the digest, at most
-UNOWNED = "unowned"
+# What the owner column says of a group nobody owns.
+UNOWNED = QT_TRANSLATE_NOOP("report", "unowned")
+# Each chart's title, in its image and over it in the summaries (keys: ``chart_tables``).
+CHART_TITLES = {
+    "failures_per_day": QT_TRANSLATE_NOOP("report", "Quarantined per day, by class"),
+    "failures_per_batch": QT_TRANSLATE_NOOP("report", "Quarantined per batch, by class"),
+    "backlog": QT_TRANSLATE_NOOP("report", "Backlog: open vs resolved"),
+    "quarantine_rate": QT_TRANSLATE_NOOP("report", "Quarantine rate per batch"),
+    "attempts": QT_TRANSLATE_NOOP("report", "Attempts"),
+    "error_groups": QT_TRANSLATE_NOOP("report", "Error groups"),
+}
+# The summaries' column headings.
+COLUMNS = {
+    "signature": QT_TRANSLATE_NOOP("report", "signature"),
+    "class": QT_TRANSLATE_NOOP("report", "class"),
+    "count": QT_TRANSLATE_NOOP("report", "count"),
+    "open": QT_TRANSLATE_NOOP("report", "open"),
+    "oldest open": QT_TRANSLATE_NOOP("report", "oldest open"),
+    "owner": QT_TRANSLATE_NOOP("report", "owner"),
+    "tags": QT_TRANSLATE_NOOP("report", "tags"),
+    "note": QT_TRANSLATE_NOOP("report", "note"),
+    "first seen (UTC)": QT_TRANSLATE_NOOP("report", "first seen (UTC)"),
+    "first batch": QT_TRANSLATE_NOOP("report", "first batch"),
+    "source": QT_TRANSLATE_NOOP("report", "source"),
+    "version": QT_TRANSLATE_NOOP("report", "version"),
+    "last 24 h": QT_TRANSLATE_NOOP("report", "last 24 h"),
+    "status": QT_TRANSLATE_NOOP("report", "status"),
+    "batch": QT_TRANSLATE_NOOP("report", "batch"),
+    "quarantined": QT_TRANSLATE_NOOP("report", "quarantined"),
+    "spike": QT_TRANSLATE_NOOP("report", "spike"),
+    "since then": QT_TRANSLATE_NOOP("report", "since then"),
+}
 
 
 @dataclass(frozen=True)
@@ -81,17 +122,22 @@ class ReportSummary:
 
 def _application() -> Any:
     """The running QApplication, or a new one on the offscreen platform: a report never
-    needs a display (cron, a server, a CI job)."""
+    needs a display (cron, a server, a CI job). Either speaks a language: the window's
+    (installed by ``gui.app.application``), or else the one this process speaks (the
+    command line's ``--lang`` or ``TRIAGE_LANG``), installed here once, as the window does,
+    before any chart is made (a chart's words are fixed when it is made)."""
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
-    if app is not None:
-        return app
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    # The offscreen platform warns about window hints a report never uses; keep the
-    # command's output to its one line.
-    os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
-    return QApplication(["triage-app report"])
+    if app is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        # The offscreen platform warns about window hints a report never uses; keep the
+        # command's output to its one line.
+        os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+        app = QApplication(["triage-app report"])
+    if not app.property("triage_language"):
+        app.setProperty("triage_language", install_language(app, language.current()))
+    return app
 
 
 def render_charts(t: Trends, out_dir: Path) -> list[Path]:
@@ -110,7 +156,7 @@ def render_charts(t: Trends, out_dir: Path) -> list[Path]:
     written = []
     for chart, size in charts:
         # A file travels without the tab's panel around it: the title goes in the image.
-        chart.getPlotItem().setTitle(CHART_TITLES[chart.table_name], color=style.INK, size="12pt")
+        chart.getPlotItem().setTitle(chart_title(chart.table_name), color=style.INK, size="12pt")
         chart.resize(*size)
         chart.show()  # offscreen: laid out and painted, never on a screen
         chart.show_trends(t)
@@ -155,7 +201,7 @@ def write_report(
         write_csv(path, table)
         tables.append(path)
     h = Headline.of(t)
-    page = _Page(t, h, images, ws.config.description, utcnow(), digest)
+    page = _Page(t, h, images, ws.config.description, utcnow(), digest, language.current())
     md = out / "summary.md"
     md.write_text(markdown_summary(page), encoding="utf-8")
     html_page = out / "summary.html"
@@ -184,15 +230,84 @@ class _Page:
     where: str
     now: dt.datetime
     digest: Digest | None = None
+    lang: str = language.ENGLISH  # the HTML page's ``lang``: the language it is written in
 
 
 # -- the words, for both formats ------------------------------------------------------------
+def chart_title(name: str) -> str:
+    """A chart's title in the reader's language; a chart the report does not know, by name."""
+    title = CHART_TITLES.get(name)
+    return name if title is None else translate("report", title)
+
+
+def _column(name: str) -> str:
+    return translate("report", COLUMNS[name])
+
+
+def _columns(*names: str) -> list[str]:
+    return [_column(n) for n in names]
+
+
 def _period(t: Trends) -> str:
     if t.since is not None:
-        return f"since {t.since.isoformat()} (UTC days)"
+        return fill(translate("report", "since %1 (UTC days)"), day_said(t.since))
     if t.per_day:
-        return f"{t.per_day[0].day.isoformat()} to {t.per_day[-1].day.isoformat()} (UTC days)"
-    return "no dead letters yet"
+        return fill(
+            translate("report", "%1 to %2 (UTC days)"),
+            day_said(t.per_day[0].day),
+            day_said(t.per_day[-1].day),
+        )
+    return translate("report", "no dead letters yet")
+
+
+def _last_7_days(h: Headline) -> str:
+    """How many were quarantined in the last 7 days, against the 7 days before."""
+    if h.arrived_previous_7 is None:
+        return fill(translate("report", "Quarantined in the last 7 days: %1."), h.arrived_last_7)
+    diff = h.arrived_last_7 - h.arrived_previous_7
+    if diff > 0:
+        said = translate(
+            "report", "Quarantined in the last 7 days: %1 (%2 more than the 7 days before: %3)."
+        )
+    elif diff < 0:
+        said = translate(
+            "report", "Quarantined in the last 7 days: %1 (%2 fewer than the 7 days before: %3)."
+        )
+    else:
+        return fill(
+            translate(
+                "report", "Quarantined in the last 7 days: %1 (as many as the 7 days before: %2)."
+            ),
+            h.arrived_last_7,
+            h.arrived_previous_7,
+        )
+    return fill(said, h.arrived_last_7, abs(diff), h.arrived_previous_7)
+
+
+def _largest_cause(g: ErrorGroup, h: Headline) -> str:
+    share = format_percent(g.count / h.dead_letters if h.dead_letters else 0.0, 0)
+    if g.owner:
+        return fill(
+            translate(
+                "report", "The largest cause is %1 (%2): %3, %4 of all, %5 still open, owned by %6."
+            ),
+            g.signature,
+            class_label(g.error_class),
+            dead_letters(g.count),
+            share,
+            g.open,
+            g.owner,
+        )
+    return fill(
+        translate(
+            "report", "The largest cause is %1 (%2): %3, %4 of all, %5 still open, nobody owns it."
+        ),
+        g.signature,
+        class_label(g.error_class),
+        dead_letters(g.count),
+        share,
+        g.open,
+    )
 
 
 def _findings(
@@ -205,46 +320,43 @@ def _findings(
     wait = h.oldest_wait(now)
     if wait is not None and h.oldest_open is not None:
         out.append(
-            f"The oldest open dead letter has waited {waited(wait)} "
-            f"(it first failed {minute(h.oldest_open)} UTC)."
+            fill(
+                translate(
+                    "report", "The oldest open dead letter has waited %1 (it first failed %2 UTC)."
+                ),
+                waited(wait),
+                minute_said(h.oldest_open),
+            )
         )
-    if h.arrived_previous_7 is not None:
-        diff = h.arrived_last_7 - h.arrived_previous_7
-        word = "more" if diff > 0 else "fewer" if diff < 0 else "as many"
-        amount = f"{abs(diff):,} " if diff else ""
-        out.append(
-            f"Quarantined in the last 7 days: {h.arrived_last_7:,} "
-            f"({amount}{word} than the 7 days before: {h.arrived_previous_7:,})."
-        )
-    else:
-        out.append(f"Quarantined in the last 7 days: {h.arrived_last_7:,}.")
+    out.append(_last_7_days(h))
     if h.top_group is not None:
-        g = h.top_group
-        share = g.count / h.dead_letters if h.dead_letters else 0.0
-        out.append(
-            f"The largest cause is {g.signature} ({g.error_class}): "
-            f"{plural(g.count, 'dead letter')}, "
-            f"{share:.0%} of all, {g.open:,} still open, "
-            + (f"owned by {g.owner}." if g.owner else "nobody owns it.")
-        )
+        out.append(_largest_cause(h.top_group, h))
     if t.groups:
         said = h.ownership()
         out.append(said[0].upper() + said[1:] + ".")
     if h.spike is not None and told is not None and h.spike in told.spikes:
-        out.append(f"The spike in batch {h.spike.batch.batch_id[:8]}: see above.")
+        out.append(
+            fill(
+                translate("report", "The spike in batch %1: see above."), h.spike.batch.batch_id[:8]
+            )
+        )
     elif h.spike is not None:
         out.append(h.spike.message())  # the banner's words: the numbers, the cause's verdict
     older = [s for s in t.spikes if not s.newest]
     if older:
         names = ", ".join(f"{s.batch.batch_id[:8]} ({s.batch.transform})" for s in older[-5:])
-        out.append(f"Earlier spikes in the period: {names}.")
+        out.append(fill(translate("report", "Earlier spikes in the period: %1."), names))
     elif h.spike is None:
-        out.append(f"No spikes: no batch crossed the rule ({t.rule.describe()}).")
+        out.append(
+            fill(
+                translate("report", "No spikes: no batch crossed the rule (%1)."), t.rule.describe()
+            )
+        )
     return out
 
 
 def _owner(g: ErrorGroup) -> str:
-    return g.owner or UNOWNED
+    return g.owner or translate("report", UNOWNED)
 
 
 def _oldest(g: ErrorGroup, now: dt.datetime) -> str:
@@ -255,44 +367,96 @@ def _oldest(g: ErrorGroup, now: dt.datetime) -> str:
 
 def _trend(g: ErrorGroup) -> str:
     """``▲ +12 (3 the 24 h before)``: its new rows in the last 24 h against the 24 h before."""
-    before = f"({g.previous_24h:,} the 24 h before)"
     if g.trend == "quiet":
-        return "quiet (none in 48 h)"
+        return translate("report", "quiet (none in 48 h)")
     if g.trend == "stopped":
-        return f"{g.trend_mark} stopped {before}"
-    return f"{g.trend_mark} +{g.last_24h:,} {before}"
+        return fill(
+            translate("report", "%1 stopped (%2 the 24 h before)"), g.trend_mark, g.previous_24h
+        )
+    return fill(
+        translate("report", "%1 +%2 (%3 the 24 h before)"),
+        g.trend_mark,
+        g.last_24h,
+        g.previous_24h,
+    )
 
 
 def _first(g: ErrorGroup) -> str:
-    return "" if g.first_seen is None else minute(g.first_seen)
+    return "" if g.first_seen is None else minute_said(g.first_seen)
 
 
 def _batch(b: BatchPoint) -> str:
-    return f"{b.rate:.1%} of {b.rows:,}"
+    """``12.5% of 400``: the batch's quarantine rate and its rows."""
+    return fill(translate("report", "%1 of %2"), format_percent(b.rate, 1), b.rows)
+
+
+def _classes(by_class: dict[str, int]) -> str:
+    """``data 3, code 1``: each class's label and its count."""
+    return ", ".join(f"{class_label(c)} {format_int(n)}" for c, n in by_class.items())
 
 
 def _since_lines(d: Digest) -> list[str]:
     """The digest's sentences (its tables are each writer's)."""
-    classes = ", ".join(f"{c} {n:,}" for c, n in d.by_class.items())
+    classes = _classes(d.by_class)
+    n = d.dead_letters
     out = [
-        f"{plural(d.dead_letters, 'dead letter')} quarantined"
-        + (f": {classes}." if classes else ".")
+        fill(translate("report", "%Ln dead letter(s) quarantined: %1.", "", n), classes)
+        if classes
+        else translate("report", "%Ln dead letter(s) quarantined.", "", n)
     ]
-    spiked = ", ".join(s.batch.batch_id[:8] for s in d.spikes)
-    out.append(
-        f"{plural(len(d.batches), 'batch')} ran"
-        + (f"; {plural(len(d.spikes), 'spike')} ({spiked})." if d.spikes else ", no spike.")
-    )
+    n = len(d.batches)
+    if d.spikes:
+        spikes = len(d.spikes)
+        out.append(
+            fill(
+                translate("report", "%Ln batch(es) ran; %1 (%2).", "", n),
+                translate("report", "%Ln spike(s)", "", spikes),
+                ", ".join(s.batch.batch_id[:8] for s in d.spikes),
+            )
+        )
+    else:
+        out.append(translate("report", "%Ln batch(es) ran, no spike.", "", n))
     out += [s.message() for s in d.spikes]
+    new, grew = len(d.new_groups), len(d.grew)
     out.append(
-        f"{plural(len(d.new_groups), 'new error group')} (first seen since then); "
-        f"{plural(len(d.grew), 'older group')} grew."
+        fill(
+            translate("report", "%1 (first seen since then); %2 grew."),
+            translate("report", "%Ln new error group(s)", "", new),
+            translate("report", "%Ln older group(s)", "", grew),
+        )
     )
     return out
 
 
 def _since_when(d: Digest) -> str:
-    return f"Since {minute(d.since)} UTC"
+    return fill(translate("report", "Since %1 UTC"), minute_said(d.since))
+
+
+def _title() -> str:
+    return translate("report", "Dead-letter trends")
+
+
+def _meta(p: _Page, where: str) -> str:
+    """``1 Mar 2026 to 4 Mar 2026 (UTC days) · <workspace> · written 5 Mar 2026 08:00 UTC``."""
+    return fill(
+        translate("report", "%1 · %2 · written %3 UTC"), _period(p.t), where, minute_said(p.now)
+    )
+
+
+def _period_heading(t: Trends) -> str:
+    return fill(translate("report", "The period: %1"), _period(t))
+
+
+def _who_heading() -> str:
+    return translate("report", "Error groups: who works on what")
+
+
+def _since_heading() -> str:
+    return translate("report", "Error groups: since when, which release, still growing")
+
+
+def _spike_cell(b: BatchPoint, spiked: set[str]) -> str:
+    return _column("spike") if b.batch_id in spiked else ""
 
 
 # -- Markdown -------------------------------------------------------------------------------
@@ -300,53 +464,76 @@ def _status_column(t: Trends) -> str:
     """What the status table counts: with a period, only its rows (the backlog's "wait
     for a person" line is the whole store)."""
     if t.since is None:
-        return "dead letters"
-    return f"dead letters first failed since {t.since.isoformat()}"
+        return translate("report", "dead letters")
+    return fill(translate("report", "dead letters first failed since %1"), day_said(t.since))
+
+
+def _md_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def markdown_summary(p: _Page) -> str:
     t, h, now = p.t, p.h, p.now
-    lines = [
-        "# Dead-letter trends",
-        "",
-        f"{_period(t)} · {_md_text(p.where)} · written {minute(now)} UTC",
-        "",
-    ]
+    # The meta line and the headings are the desk's words; the workspace's name is the
+    # store's, escaped like every text from it.
+    lines = [f"# {_title()}", "", _meta(p, _md_text(p.where)), ""]
     if p.digest is not None:
         lines += _md_digest(p.digest, now)
-        lines += [f"## The period: {_period(t)}", ""]
+        lines += [f"## {_period_heading(t)}", ""]
     lines += [f"- {_md_text(s)}" for s in _findings(t, h, now, p.digest)]
-    lines += ["", f"| status | {_status_column(t)} |", "|---|---:|"]
-    lines += [f"| {s} | {n:,} |" for s, n in h.by_status.items()]
+    lines += ["", _md_row([_column("status"), _status_column(t)]), "|---|---:|"]
+    lines += [_md_row([status_label(s), format_int(n)]) for s, n in h.by_status.items()]
     top = t.groups[:TOP_GROUPS]
     lines += [
         "",
-        "## Error groups: who works on what",
+        f"## {_who_heading()}",
         "",
-        "| signature | class | count | open | oldest open | owner | tags | note |",
+        _md_row(
+            _columns("signature", "class", "count", "open", "oldest open", "owner", "tags", "note")
+        ),
         "|---|---|---:|---:|---:|---|---|---|",
     ]
     lines += [
-        f"| {_md_code(g.signature)} | {g.error_class} | {g.count:,} | {g.open:,} "
-        f"| {_oldest(g, now)} | {_md_cell(_owner(g))} | {_md_cell(', '.join(g.tags))} "
-        f"| {_md_cell(g.note)} |"
+        _md_row(
+            [
+                _md_code(g.signature),
+                class_label(g.error_class),
+                format_int(g.count),
+                format_int(g.open),
+                _oldest(g, now),
+                _md_cell(_owner(g)),
+                _md_cell(", ".join(g.tags)),
+                _md_cell(g.note),
+            ]
+        )
         for g in top
     ]
     lines += [
         "",
-        "## Error groups: since when, which release, still growing",
+        f"## {_since_heading()}",
         "",
-        "| signature | first seen (UTC) | first batch | source | version | last 24 h |",
+        _md_row(
+            _columns(
+                "signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h"
+            )
+        ),
         "|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {_md_code(g.signature)} | {_first(g)} | {_md_cell((g.first_batch or '')[:8])} "
-        f"| {_md_cell(g.first_source or '')} | {_md_cell(g.first_transform or '')} "
-        f"| {_trend(g)} |"
+        _md_row(
+            [
+                _md_code(g.signature),
+                _first(g),
+                _md_cell((g.first_batch or "")[:8]),
+                _md_cell(g.first_source or ""),
+                _md_cell(g.first_transform or ""),
+                _trend(g),
+            ]
+        )
         for g in top
     ]
     for path in p.images:
-        title = CHART_TITLES.get(path.stem, path.stem)
+        title = chart_title(path.stem)
         lines += ["", f"## {title}", "", f"![{title}]({path.name})"]
     return "\n".join(lines) + "\n"
 
@@ -358,39 +545,72 @@ def _md_digest(d: Digest, now: dt.datetime) -> list[str]:
         spiked = {s.batch.batch_id for s in d.spikes}
         lines += [
             "",
-            "| batch | source | version | quarantined | spike |",
+            _md_row(_columns("batch", "source", "version", "quarantined", "spike")),
             "|---|---|---|---:|---|",
         ]
         lines += [
-            f"| {_md_cell(b.batch_id[:8])} | {_md_cell(b.source_name)} "
-            f"| {_md_cell(b.transform)} | {_batch(b)} | {'spike' if b.batch_id in spiked else ''} |"
+            _md_row(
+                [
+                    _md_cell(b.batch_id[:8]),
+                    _md_cell(b.source_name),
+                    _md_cell(b.transform),
+                    _batch(b),
+                    _spike_cell(b, spiked),
+                ]
+            )
             for b in d.batches[-DIGEST_ROWS:]
         ]
     if d.new_groups:
         lines += [
             "",
-            "New error groups:",
+            translate("report", "New error groups:"),
             "",
-            "| signature | class | count | first seen (UTC) | first batch | version | owner |",
+            _md_row(
+                _columns(
+                    "signature",
+                    "class",
+                    "count",
+                    "first seen (UTC)",
+                    "first batch",
+                    "version",
+                    "owner",
+                )
+            ),
             "|---|---|---:|---|---|---|---|",
         ]
         lines += [
-            f"| {_md_code(g.signature)} | {g.error_class} | {g.count:,} | {_first(g)} "
-            f"| {_md_cell((g.first_batch or '')[:8])} | {_md_cell(g.first_transform or '')} "
-            f"| {_md_cell(_owner(g))} |"
+            _md_row(
+                [
+                    _md_code(g.signature),
+                    class_label(g.error_class),
+                    format_int(g.count),
+                    _first(g),
+                    _md_cell((g.first_batch or "")[:8]),
+                    _md_cell(g.first_transform or ""),
+                    _md_cell(_owner(g)),
+                ]
+            )
             for g in d.new_groups[:DIGEST_ROWS]
         ]
     if d.grew:
         lines += [
             "",
-            "Older groups that grew:",
+            translate("report", "Older groups that grew:"),
             "",
-            "| signature | class | since then | open | oldest open | owner |",
+            _md_row(_columns("signature", "class", "since then", "open", "oldest open", "owner")),
             "|---|---|---:|---:|---:|---|",
         ]
         lines += [
-            f"| {_md_code(g.signature)} | {g.error_class} | +{n:,} | {g.open:,} "
-            f"| {_oldest(g, now)} | {_md_cell(_owner(g))} |"
+            _md_row(
+                [
+                    _md_code(g.signature),
+                    class_label(g.error_class),
+                    f"+{format_int(n)}",
+                    format_int(g.open),
+                    _oldest(g, now),
+                    _md_cell(_owner(g)),
+                ]
+            )
             for g, n in d.grew[:DIGEST_ROWS]
         ]
     return [*lines, ""]
@@ -428,21 +648,25 @@ def _table(
     numeric: frozenset[int] = frozenset(),
     wrap: frozenset[int] = frozenset({0}),
 ) -> str:
-    """A table of cells already escaped: the ``numeric`` columns aligned right; only the
-    ``wrap`` columns (a signature, a note) break lines, so a time, a version or a trend
-    stays on one line and a narrow pane squeezes the long text instead."""
+    """A table of cells already escaped (the headers are escaped here): the ``numeric``
+    columns aligned right; only the ``wrap`` columns (a signature, a note) break lines, so a
+    time, a version or a trend stays on one line and a narrow pane squeezes the long text
+    instead."""
 
     def cell(i: int, c: str) -> str:
         kind = "n" if i in numeric else "w" if i in wrap else ""
         return f"<td class={kind}>{c}</td>" if kind else f"<td>{c}</td>"
 
-    head = "".join(f"<th>{h}</th>" for h in headers)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(cell(i, c) for i, c in enumerate(r)) + "</tr>" for r in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
 def _h_owner(g: ErrorGroup) -> str:
-    return _html(g.owner) if g.owner else f"<span class=unowned>{UNOWNED}</span>"
+    if g.owner:
+        return _html(g.owner)
+    unowned = html.escape(translate("report", UNOWNED))
+    return f"<span class=unowned>{unowned}</span>"
 
 
 def _h_sig(g: ErrorGroup) -> str:
@@ -450,18 +674,20 @@ def _h_sig(g: ErrorGroup) -> str:
 
 
 def html_summary(p: _Page) -> str:
-    """One self-contained page: the images are inside it, so it survives being mailed."""
+    """One self-contained page: the images are inside it, so it survives being mailed. The
+    page says its language (``<html lang>``): a screen reader and a mail's translate button
+    read it."""
     t, h, now, e = p.t, p.h, p.now, _html
     top = t.groups[:TOP_GROUPS]
     who = _table(
-        ["signature", "class", "count", "open", "oldest open", "owner", "tags", "note"],
+        _columns("signature", "class", "count", "open", "oldest open", "owner", "tags", "note"),
         [
             [
                 _h_sig(g),
-                e(g.error_class),
-                f"{g.count:,}",
-                f"{g.open:,}",
-                _oldest(g, now),
+                e(class_label(g.error_class)),
+                format_int(g.count),
+                format_int(g.open),
+                e(_oldest(g, now)),
                 _h_owner(g),
                 e(", ".join(g.tags)),
                 e(g.note),
@@ -472,47 +698,49 @@ def html_summary(p: _Page) -> str:
         frozenset({0, 6, 7}),
     )
     since = _table(
-        ["signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h"],
+        _columns("signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h"),
         [
             [
                 _h_sig(g),
-                _first(g),
+                e(_first(g)),
                 e((g.first_batch or "")[:8]),
                 e(g.first_source or ""),
                 e(g.first_transform or ""),
-                _trend(g),
+                e(_trend(g)),
             ]
             for g in top
         ],
         frozenset(),
     )
     status = _table(
-        ["status", e(_status_column(t))],
-        [[e(s), f"{n:,}"] for s, n in h.by_status.items()],
+        [_column("status"), _status_column(t)],
+        [[e(status_label(s)), format_int(n)] for s, n in h.by_status.items()],
         frozenset({1}),
     )
     figures = "".join(
-        f"<h2>{e(CHART_TITLES.get(i.stem, i.stem))}</h2>"
-        f'<img alt="{e(i.stem)}" src="data:image/png;base64,'
+        f"<h2>{e(chart_title(i.stem))}</h2>"
+        f'<img alt="{e(chart_title(i.stem))}" src="data:image/png;base64,'
         f'{base64.b64encode(i.read_bytes()).decode()}">'
         for i in p.images
     )
     findings = "".join(f"<li>{e(s)}</li>" for s in _findings(t, h, now, p.digest))
     digest = ""
     if p.digest is not None:
-        digest = _html_digest(p.digest, now) + f"<h2>The period: {e(_period(t))}</h2>"
+        digest = _html_digest(p.digest, now) + f"<h2>{e(_period_heading(t))}</h2>"
+    title = e(_title())
     return (
-        "<!doctype html><html><head><meta charset=utf-8><title>Dead-letter trends</title>"
+        f'<!doctype html><html lang="{e(p.lang)}"><head><meta charset=utf-8>'
+        f"<title>{title}</title>"
         "<style>body{font-family:sans-serif;color:#1f2937;max-width:1140px;margin:24px}"
         "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #e5e7eb;"
         "padding:3px 8px;text-align:left;vertical-align:top;white-space:nowrap}"
         "th{background:#f9fafb}.n{text-align:right}.w{white-space:normal}img{max-width:100%}"
         "code{overflow-wrap:anywhere}.meta{color:#6b7280}.unowned{color:#b45309}"
         "li{margin:3px 0}</style></head><body>"
-        f"<h1>Dead-letter trends</h1><p class=meta>{e(_period(t))} · {e(p.where)} · written "
-        f"{minute(now)} UTC</p>{digest}<ul>{findings}</ul>{status}"
-        f"<h2>Error groups: who works on what</h2>{who}"
-        f"<h2>Error groups: since when, which release, still growing</h2>{since}"
+        f"<h1>{title}</h1><p class=meta>{e(_meta(p, p.where))}</p>"
+        f"{digest}<ul>{findings}</ul>{status}"
+        f"<h2>{e(_who_heading())}</h2>{who}"
+        f"<h2>{e(_since_heading())}</h2>{since}"
         f"{figures}</body></html>\n"
     )
 
@@ -525,14 +753,14 @@ def _html_digest(d: Digest, now: dt.datetime) -> str:
         spiked = {s.batch.batch_id for s in d.spikes}
         parts.append(
             _table(
-                ["batch", "source", "version", "quarantined", "spike"],
+                _columns("batch", "source", "version", "quarantined", "spike"),
                 [
                     [
                         e(b.batch_id[:8]),
                         e(b.source_name),
                         e(b.transform),
-                        _batch(b),
-                        "spike" if b.batch_id in spiked else "",
+                        e(_batch(b)),
+                        e(_spike_cell(b, spiked)),
                     ]
                     for b in d.batches[-DIGEST_ROWS:]
                 ],
@@ -541,10 +769,11 @@ def _html_digest(d: Digest, now: dt.datetime) -> str:
             )
         )
     if d.new_groups:
-        parts.append("<h3>New error groups</h3>")
+        heading = translate("report", "New error groups")
+        parts.append(f"<h3>{e(heading)}</h3>")
         parts.append(
             _table(
-                [
+                _columns(
                     "signature",
                     "class",
                     "count",
@@ -552,13 +781,13 @@ def _html_digest(d: Digest, now: dt.datetime) -> str:
                     "first batch",
                     "version",
                     "owner",
-                ],
+                ),
                 [
                     [
                         _h_sig(g),
-                        e(g.error_class),
-                        f"{g.count:,}",
-                        _first(g),
+                        e(class_label(g.error_class)),
+                        format_int(g.count),
+                        e(_first(g)),
                         e((g.first_batch or "")[:8]),
                         e(g.first_transform or ""),
                         _h_owner(g),
@@ -569,17 +798,18 @@ def _html_digest(d: Digest, now: dt.datetime) -> str:
             )
         )
     if d.grew:
-        parts.append("<h3>Older groups that grew</h3>")
+        heading = translate("report", "Older groups that grew")
+        parts.append(f"<h3>{e(heading)}</h3>")
         parts.append(
             _table(
-                ["signature", "class", "since then", "open", "oldest open", "owner"],
+                _columns("signature", "class", "since then", "open", "oldest open", "owner"),
                 [
                     [
                         _h_sig(g),
-                        e(g.error_class),
-                        f"+{n:,}",
-                        f"{g.open:,}",
-                        _oldest(g, now),
+                        e(class_label(g.error_class)),
+                        f"+{format_int(n)}",
+                        format_int(g.open),
+                        e(_oldest(g, now)),
                         _h_owner(g),
                     ]
                     for g, n in d.grew[:DIGEST_ROWS]

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 from triage_app.core.text_input import shown
 from triage_app.core.trends import Spike
 from triage_app.gui import style
+from triage_app.gui.i18n import translate
 
 
 class SpikeBanner(QFrame):
@@ -26,11 +27,16 @@ class SpikeBanner(QFrame):
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # a signature may hold "<n>"
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.show_button = QPushButton("Show its dead letters", objectName="spikeShowButton")
+        self.show_button = QPushButton(
+            translate("SpikeBanner", "Show its dead letters"), objectName="spikeShowButton"
+        )
         self.show_button.clicked.connect(self._on_show)
         self.close_button = QToolButton(objectName="spikeDismissButton", text="✕")
-        self.close_button.setToolTip("Dismiss: this batch will not raise the banner again")
-        self.close_button.setAccessibleName("Dismiss the spike")  # ✕ says nothing aloud
+        self.close_button.setToolTip(
+            translate("SpikeBanner", "Dismiss: this batch will not raise the banner again")
+        )
+        # ✕ says nothing aloud.
+        self.close_button.setAccessibleName(translate("SpikeBanner", "Dismiss the spike"))
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.dismiss)
         h.addWidget(icon)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.clock import local_time_of_day, today
+from triage_app.core.clock import today
 from triage_app.core.db import Workspace, WorkspaceConfig
 from triage_app.core.deadletters import DeadLetterFilter, ladder_backlog
 from triage_app.core.trends import (
@@ -49,18 +49,25 @@ from triage_app.core.trends import (
     compute_filtered_trends,
     compute_trends,
 )
-from triage_app.core.vocabulary import ALL, plural
+from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.settings import settings_store
 from triage_app.gui.trends.groups_view import GroupsView
 from triage_app.gui.trends.headline_bar import HeadlineBar
 from triage_app.gui.trends.link import Link
+from triage_app.gui.trends.words import batch_link, time_of_day_said
 from triage_app.gui.workers import QueryThread
 
 if TYPE_CHECKING:
     from triage_app.gui.trends.base import TrendChart
 
-SINCE_CHOICES = (("All time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90))
+SINCE_CHOICES = (
+    (QT_TRANSLATE_NOOP("TrendsTab", "All time"), None),
+    (QT_TRANSLATE_NOOP("TrendsTab", "Last 7 days"), 7),
+    (QT_TRANSLATE_NOOP("TrendsTab", "Last 30 days"), 30),
+    (QT_TRANSLATE_NOOP("TrendsTab", "Last 90 days"), 90),
+)
 PANEL_MIN_HEIGHT = 210  # a chart's axes, bars and labels stay readable
 PANEL_MIN_WIDTH = 300
 GROUPS_MIN_HEIGHT = 150  # the groups' filter row, header and four groups
@@ -71,8 +78,8 @@ FOLLOW_KEY = "trends/follow/{}"
 # Which charts follow the quarantine table's filter until the lead says otherwise: the
 # attempts histogram, as it always did; the rest show the whole store.
 FOLLOWS_BY_DEFAULT = frozenset({"attempts"})
-PER_DAY_HINT = "quarantined, stacked by class (UTC days)"
-PER_BATCH_HINT = "quarantined per batch, from its counters"
+PER_DAY_HINT = QT_TRANSLATE_NOOP("TrendsTab", "quarantined, stacked by class (UTC days)")
+PER_BATCH_HINT = QT_TRANSLATE_NOOP("TrendsTab", "quarantined per batch, from its counters")
 PRELOAD_AFTER_MS = 300
 
 
@@ -183,7 +190,7 @@ class TrendsTab(QWidget):
         bar.setContentsMargins(8, 6, 8, 2)
         self.since_combo = QComboBox(objectName="trendsSince")
         for text, days in SINCE_CHOICES:
-            self.since_combo.addItem(text, days)
+            self.since_combo.addItem(translate("TrendsTab", text), days)
         self.since_combo.currentIndexChanged.connect(self.refresh)
         self.factor_spin = QDoubleSpinBox(objectName="spikeFactor", minimum=1.0, maximum=50.0)
         self.factor_spin.setSingleStep(0.5)
@@ -194,27 +201,34 @@ class TrendsTab(QWidget):
         self.window_spin.setValue(int(self._settings.value(WINDOW_KEY, DEFAULT_SPIKE_WINDOW)))
         for spin in (self.factor_spin, self.window_spin):
             spin.setToolTip(
-                "The spike rule: a batch whose quarantine rate exceeds this many "
-                "times the median of this many previous batches"
+                translate(
+                    "TrendsTab",
+                    "The spike rule: a batch whose quarantine rate exceeds this many "
+                    "times the median of this many previous batches",
+                )
             )
             spin.valueChanged.connect(self._on_rule_changed)
-        self.since_combo.setAccessibleName("Trends period")
-        self.factor_spin.setAccessibleName("Spike factor")
-        self.window_spin.setAccessibleName("Spike window in batches")
+        self.since_combo.setAccessibleName(translate("TrendsTab", "Trends period"))
+        self.factor_spin.setAccessibleName(translate("TrendsTab", "Spike factor"))
+        self.window_spin.setAccessibleName(translate("TrendsTab", "Spike window in batches"))
         self.updated_label = QLabel(objectName="trendsUpdated")
         self.updated_label.setStyleSheet(style.HINT)
         bar.setSpacing(6)  # a label never touches its box
+        # One sentence around the two boxes: "Spike: rate above [3.0 ×] the median of the
+        # previous [5] batches"; each piece is translated to read on with its box.
         for text, widget in (
-            ("Show", self.since_combo),
-            ("Spike: rate above", self.factor_spin),
-            ("the median of the previous", self.window_spin),
+            (translate("TrendsTab", "Show"), self.since_combo),
+            (translate("TrendsTab", "Spike: rate above"), self.factor_spin),
+            (translate("TrendsTab", "the median of the previous"), self.window_spin),
         ):
             label = QLabel(text)
             label.setBuddy(widget)
             bar.addWidget(label)
             bar.addWidget(widget)
             bar.addSpacing(10 if widget is self.since_combo else 0)
-        bar.addWidget(QLabel("batches"))
+        n = self.window_spin.value()
+        self.batches_label = QLabel(translate("TrendsTab", "batch(es)", "", n))
+        bar.addWidget(self.batches_label)
         bar.addStretch(1)
         bar.addWidget(self.updated_label)
 
@@ -281,32 +295,53 @@ class TrendsTab(QWidget):
         mode = QWidget()
         mh = QHBoxLayout(mode)
         mh.setContentsMargins(0, 0, 0, 0)
-        self.per_day = QRadioButton("per day", objectName="failuresPerDay", checked=True)
-        self.per_batch = QRadioButton("per batch", objectName="failuresPerBatch")
+        self.per_day = QRadioButton(
+            translate("TrendsTab", "per day"), objectName="failuresPerDay", checked=True
+        )
+        self.per_batch = QRadioButton(
+            translate("TrendsTab", "per batch"), objectName="failuresPerBatch"
+        )
         group = QButtonGroup(mode)
         for b in (self.per_day, self.per_batch):
             group.addButton(b)
             mh.addWidget(b)
         self.per_batch.toggled.connect(self._on_mode)
 
-        hint = "click a bar: the table shows those rows"
+        hint = translate("TrendsTab", "click a bar: the table shows those rows")
         self.panels = {
             "failures": ChartPanel(
-                "failures", "Failures over time", PER_DAY_HINT, self.failures, self.failures, mode
+                "failures",
+                translate("TrendsTab", "Failures over time"),
+                translate("TrendsTab", PER_DAY_HINT),
+                self.failures,
+                self.failures,
+                mode,
             ),
             "backlog": ChartPanel(
-                "backlog", "Backlog", "waiting vs resolved", self.backlog, self.backlog
+                "backlog",
+                translate("TrendsTab", "Backlog"),
+                translate("TrendsTab", "waiting vs resolved"),
+                self.backlog,
+                self.backlog,
             ),
             "rate": ChartPanel(
-                "rate", "Quarantine rate per batch", "spikes in red", self.rate, self.rate
+                "rate",
+                translate("TrendsTab", "Quarantine rate per batch"),
+                translate("TrendsTab", "spikes in red"),
+                self.rate,
+                self.rate,
             ),
             "attempts": ChartPanel(
-                "attempts", "Attempts", "parked in red", self.attempts, self.attempts
+                "attempts",
+                translate("TrendsTab", "Attempts"),
+                translate("TrendsTab", "parked in red"),
+                self.attempts,
+                self.attempts,
             ),
             "groups": ChartPanel(
                 "groups",
-                "Largest error groups",
-                "click a bar: its rows, selected",
+                translate("TrendsTab", "Largest error groups"),
+                translate("TrendsTab", "click a bar: its rows, selected"),
                 self.groups_chart,
                 self.groups_chart,
             ),
@@ -359,7 +394,10 @@ class TrendsTab(QWidget):
     def _say_scopes(self) -> None:
         described = self.filter.describe()
         for name, panel in self.panels.items():
-            panel.say_scope(self.follows(name), f"the table's filter: {described}")
+            panel.say_scope(
+                self.follows(name),
+                fill(translate("TrendsTab", "the table's filter: %1"), described),
+            )
 
     @Slot()
     def show_unowned(self) -> None:
@@ -367,7 +405,7 @@ class TrendsTab(QWidget):
 
     @Slot(str)
     def _show_batch(self, batch_id: str) -> None:
-        self.linked.emit(Link(f"batch {batch_id[:8]}", (("batch_id", batch_id), ("status", ALL))))
+        self.linked.emit(Link(batch_link(batch_id), (("batch_id", batch_id), ("status", ALL))))
 
     # -- the workspace --------------------------------------------------------------------
     def open_workspace(self, config: WorkspaceConfig | None) -> None:
@@ -469,10 +507,14 @@ class TrendsTab(QWidget):
         self._fit_groups()
         self._draw_all()
         total = sum(g.count for g in t.groups)
+        n = len(t.per_batch)
         self.updated_label.setText(
-            f"{plural(len(t.per_batch), 'batch')} · updated {local_time_of_day()}"
+            fill(
+                translate("TrendsTab", "%Ln batch(es) · updated %1", "", n),
+                time_of_day_said(dt.datetime.now()),
+            )
             if t.per_batch or total
-            else "no dead letters yet"
+            else translate("TrendsTab", "no dead letters yet")
         )
         if read.whole is not None:
             self.spikeChanged.emit(t.banner_spike())
@@ -504,15 +546,19 @@ class TrendsTab(QWidget):
         self.last_render_ms = (time.perf_counter() - started) * 1000
 
     def _failed(self, message: str) -> None:
-        self.message.emit(f"trends: {message}")
+        self.message.emit(fill(translate("TrendsTab", "trends: %1"), message))
 
     @Slot(bool)
     def _on_mode(self, per_batch: bool) -> None:
         self.failures.set_mode("batch" if per_batch else "day")
-        self.panels["failures"].hint.setText(PER_BATCH_HINT if per_batch else PER_DAY_HINT)
+        hint = PER_BATCH_HINT if per_batch else PER_DAY_HINT
+        self.panels["failures"].hint.setText(translate("TrendsTab", hint))
+        self.panels["failures"].title.setToolTip(translate("TrendsTab", hint))
 
     @Slot()
     def _on_rule_changed(self) -> None:
+        n = self.window_spin.value()
+        self.batches_label.setText(translate("TrendsTab", "batch(es)", "", n))
         self._settings.setValue(FACTOR_KEY, self.factor_spin.value())
         self._settings.setValue(WINDOW_KEY, self.window_spin.value())
         self.refresh()

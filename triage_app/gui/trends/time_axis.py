@@ -12,6 +12,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from triage_app.core.trends import BatchPoint
+from triage_app.gui.trends.words import day_and_month, day_said
 
 SHORT_ID = 8  # a batch id's characters shown where the source names do not tell batches apart
 LABEL_GAP = 10.0  # pixels between two batch labels
@@ -27,14 +28,19 @@ def source_stem(source_name: str) -> str:
     return "".join(c if c.isprintable() else " " for c in stem)
 
 
+# What a batch axis's labels are (a key: the chart's axis title says it in words).
+SOURCE_FILE = "source file"
+BATCH_ID = "batch id"
+
+
 def batch_labels(batches: Sequence[BatchPoint]) -> tuple[list[str], str]:
-    """A label per batch that tells them apart, and what the labels are: the source
-    files' stems where those differ (batches of one day share their start date), else the
-    batch ids' first characters."""
+    """A label per batch that tells them apart, and what the labels are (``SOURCE_FILE``
+    or ``BATCH_ID``): the source files' stems where those differ (batches of one day share
+    their start date), else the batch ids' first characters."""
     stems = [source_stem(b.source_name) for b in batches]
     if all(stems) and len(set(stems)) == len(stems):
-        return stems, "source file"
-    return [b.batch_id[:SHORT_ID] for b in batches], "batch id"
+        return stems, SOURCE_FILE
+    return [b.batch_id[:SHORT_ID] for b in batches], BATCH_ID
 
 
 def without_shared_start(labels: Sequence[str]) -> list[str]:
@@ -66,7 +72,7 @@ class BatchAxis(pg.AxisItem):
         self.labels: list[str] = []  # whole
         self.tails: list[str] = []  # without the start they share
         self.shown: list[str] = []  # one of the two, chosen with the ticks
-        self.kind = "batch id"
+        self.kind = BATCH_ID
         self.room = 0.0  # pixels each shown label may take, set with the ticks
 
     def set_batches(self, batches: Sequence[BatchPoint]) -> None:
@@ -119,12 +125,13 @@ class BatchAxis(pg.AxisItem):
 DAY = 86_400.0
 # Steps a day axis may take, in days; the first whose labels fit is used.
 DAY_STEPS = (1, 2, 7, 14, 28, 91, 182, 364)
-DAY_LABEL_PIXELS = 56  # "Mar 03" at the tick font, with a gap
+DAY_LABEL_PIXELS = 56  # "30 Nov" at the tick font, with a gap
 
 
 class DayAxis(pg.AxisItem):
     """UTC days on a time axis (x in epoch seconds): ticks on whole days, every 1, 2, 7…
-    days as the width allows, labelled "Mar 03"; a new year shows as "2027 Jan 04"."""
+    days as the width allows, labelled "3 Mar" (Indonesian "3 Agu"); a new year shows as
+    "4 Jan 2027"."""
 
     def __init__(self) -> None:
         super().__init__(orientation="bottom")
@@ -152,9 +159,9 @@ class DayAxis(pg.AxisItem):
         previous_year = None
         for v in values:
             day = dt.datetime.fromtimestamp(v, dt.UTC).date()
-            label = day.strftime("%b %d")
+            label = day_and_month(day)
             if previous_year is not None and day.year != previous_year:
-                label = day.strftime("%Y %b %d")
+                label = day_said(day)
             previous_year = day.year
             out.append(label)
         return out

@@ -1,0 +1,75 @@
+"""The words Trends, its tables and the report share, in the window's language: the labels
+of the store's machine words (an error class, a status, a group's trend), the texts a click
+on a chart leaves in the status bar, and dates and numbers written the language's way.
+
+The store's values stay what they are (``data``, ``open``: keys of ``--json`` and of the
+filters); only what a person reads is translated, where it is shown. No pyqtgraph here: the
+groups' table and the window use these before any chart exists.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+from triage_app.core.locale_format import format_date, format_datetime
+from triage_app.gui.i18n import fill, translate
+
+# An error class, as the legend, a tooltip and a table's class column say it.
+CLASS_LABELS = {
+    "data": QT_TRANSLATE_NOOP("words", "data"),
+    "code": QT_TRANSLATE_NOOP("words", "code"),
+    "transient": QT_TRANSLATE_NOOP("words", "transient"),
+}
+# A dead letter's status, as the report's status table says it.
+STATUS_LABELS = {
+    "open": QT_TRANSLATE_NOOP("words", "open"),
+    "resolved": QT_TRANSLATE_NOOP("words", "resolved"),
+    "parked": QT_TRANSLATE_NOOP("words", "parked"),
+    "discarded": QT_TRANSLATE_NOOP("words", "discarded"),
+}
+
+
+def class_label(error_class: str) -> str:
+    """``data`` as the reader's language says it; a class the desk does not know, as is."""
+    label = CLASS_LABELS.get(error_class)
+    return error_class if label is None else translate("words", label)
+
+
+def status_label(status: str) -> str:
+    label = STATUS_LABELS.get(status)
+    return status if label is None else translate("words", label)
+
+
+def day_said(day: dt.date) -> str:
+    """``1 Mar 2026`` / ``1 Mei 2026``."""
+    return format_date(day)
+
+
+def minute_said(moment: dt.datetime) -> str:
+    """``1 Mar 2026 10:00`` / ``1 Mar 2026 10.00``: a time for tables and tooltips."""
+    return format_datetime(moment)
+
+
+def time_of_day_said(moment: dt.datetime) -> str:
+    """``14:05:09`` / ``14.05.09``: when a view was last brought up to date."""
+    return format_datetime(moment, seconds=True).rsplit(" ", 1)[1]
+
+
+def day_and_month(day: dt.date) -> str:
+    """``3 Mar`` / ``3 Agu``: a date axis's tick within one year."""
+    return format_date(day).rsplit(" ", 1)[0]
+
+
+# -- what a click on a chart narrows the table to, as the status bar says it ---------------
+def first_failed_link(day: dt.date, error_class: str | None = None) -> str:
+    if error_class is None:
+        return fill(translate("words", "first failed %1"), day_said(day))
+    return fill(translate("words", "first failed %1 · %2"), day_said(day), class_label(error_class))
+
+
+def batch_link(batch_id: str, error_class: str | None = None) -> str:
+    if error_class is None:
+        return fill(translate("words", "batch %1"), batch_id[:8])
+    return fill(translate("words", "batch %1 · %2"), batch_id[:8], class_label(error_class))
