@@ -33,12 +33,13 @@ from triage_app.core.batch import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import BatchJob, VerifyJob
+from triage_app.core.messages import _
 from triage_app.core.places import printable
 from triage_app.core.transforms import default_registry
 from triage_app.core.verify import IdempotenceProof
-from triage_app.core.vocabulary import plural
 from triage_app.gui import style
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.settings import Settings
 
 J = TypeVar("J", BatchJob, VerifyJob)
@@ -46,20 +47,35 @@ DEFAULT_TRANSFORM_NAME = "pesanan"
 
 
 def describe_proof(p: IdempotenceProof) -> str:
+    n = p.rows
     if p.identical:
-        return (
-            f"<b>Idempotent.</b> Two runs of {plural(p.rows, 'row')} through {p.transform} "
-            f"left the same warehouse (SHA-256 {p.first_sha256[:16]}…) and the same dead letters "
-            f"({p.quarantined:,}): running it again is safe."
+        text = translate(
+            "batch_dialog",
+            "<b>Idempotent.</b> Two runs of %Ln row(s) through %1 left the same warehouse "
+            "(SHA-256 %2…) and the same dead letters (%3): running it again is safe.",
+            "",
+            n,
         )
-    return style.coloured(
-        f"<b>Not idempotent.</b> Two runs of {plural(p.rows, 'row')} "
-        f"through {p.transform} differ: SHA-256 {p.first_sha256[:16]}… then "
-        f"{p.second_sha256[:16]}…"
-        + ("" if p.same_dead_letters else ", and the dead letters differ")
-        + ". Do not retry this transform before fixing it.",
-        style.ERROR,
-    )
+        return fill(text, p.transform, p.first_sha256[:16], p.quarantined)
+    if p.same_dead_letters:
+        text = translate(
+            "batch_dialog",
+            "<b>Not idempotent.</b> Two runs of %Ln row(s) through %1 differ: SHA-256 %2… "
+            "then %3…. Do not retry this transform before fixing it.",
+            "",
+            n,
+        )
+    else:
+        text = translate(
+            "batch_dialog",
+            "<b>Not idempotent.</b> Two runs of %Ln row(s) through %1 differ: SHA-256 %2… "
+            "then %3…, and the dead letters differ. Do not retry this transform before "
+            "fixing it.",
+            "",
+            n,
+        )
+    shown = fill(text, p.transform, p.first_sha256[:16], p.second_sha256[:16])
+    return style.coloured(shown, style.ERROR)
 
 
 def first_transform(batches: Sequence[BatchInfo]) -> str | None:
@@ -92,7 +108,7 @@ class BatchDialog(JobDialog):
         remember: str = "",
     ) -> None:
         super().__init__(start_job, parent, name="batch", progress_always=True)
-        self.setWindowTitle("Run batch")
+        self.setWindowTitle(translate("BatchDialog", "Run batch"))
         self.setMinimumWidth(560)
         self._summary: BatchSummary | None = None
         self._folder_key = (
@@ -104,52 +120,63 @@ class BatchDialog(JobDialog):
         self._proposed: Path | None = None
 
         self.path_edit = QLineEdit(objectName="batchPath")
-        self.path_edit.setPlaceholderText("a JSONL or CSV file")
-        self.path_edit.setAccessibleName("Batch file")
+        self.path_edit.setPlaceholderText(translate("BatchDialog", "a JSONL or CSV file"))
+        self.path_edit.setAccessibleName(translate("BatchDialog", "Batch file"))
         self.path_edit.textChanged.connect(self._on_path_changed)
-        self.browse_button = QPushButton("Browse…", objectName="batchBrowseButton")
+        self.browse_button = QPushButton(
+            translate("BatchDialog", "Browse…"), objectName="batchBrowseButton"
+        )
         self.browse_button.clicked.connect(self._browse)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(self.browse_button)
         self.format_combo = QComboBox(objectName="batchFormat")
-        self.format_combo.setAccessibleName("Batch file format")
-        self.format_combo.addItem("detect from the name", None)
+        self.format_combo.setAccessibleName(translate("BatchDialog", "Batch file format"))
+        self.format_combo.addItem(translate("BatchDialog", "detect from the name"), None)
         self.format_combo.addItem("JSONL", "jsonl")
         self.format_combo.addItem("CSV", "csv")
         self.format_combo.currentIndexChanged.connect(self._on_path_changed)
         self.detected = QLabel(objectName="batchDetected", wordWrap=True)
         self.detected.setStyleSheet(style.HINT)
         self.transform_combo = QComboBox(objectName="batchTransform")
-        self.transform_combo.setAccessibleName("Transform for the batch")
+        self.transform_combo.setAccessibleName(translate("BatchDialog", "Transform for the batch"))
         for t in default_registry().all():
-            self.transform_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
+            self.transform_combo.addItem(f"{t.ref}  ({_(t.description)})", t.ref)
         self.transform_combo.currentIndexChanged.connect(self._check)
 
         form = QFormLayout()
-        form.addRow("File", path_row)
-        form.addRow("Format", self.format_combo)
+        form.addRow(translate("BatchDialog", "File"), path_row)
+        form.addRow(translate("BatchDialog", "Format"), self.format_combo)
         form.addRow("", self.detected)
-        form.addRow("Transform", self.transform_combo)
+        form.addRow(translate("BatchDialog", "Transform"), self.transform_combo)
 
         self.set_progress(0, "%p%")
         self.rate = QLabel(objectName="batchRate")
 
         self.buttons = QDialogButtonBox()
-        self.run_button = self.buttons.addButton("Run", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.run_button = self.buttons.addButton(
+            translate("BatchDialog", "Run"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.run_button.setObjectName("batchRunButton")
-        self.add_cancel_button(self.buttons, "Cancel batch").setObjectName("batchCancelButton")
+        self.add_cancel_button(
+            self.buttons, translate("BatchDialog", "Cancel batch")
+        ).setObjectName("batchCancelButton")
         self.show_button = self.buttons.addButton(
-            "Show its dead letters", QDialogButtonBox.ButtonRole.ActionRole
+            translate("BatchDialog", "Show its dead letters"),
+            QDialogButtonBox.ButtonRole.ActionRole,
         )
         self.show_button.setObjectName("showBatchButton")
         self.verify_button = self.buttons.addButton(
-            "Verify idempotent", QDialogButtonBox.ButtonRole.ActionRole
+            translate("BatchDialog", "Verify idempotent"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.verify_button.setObjectName("verifyIdempotentButton")
         self.verify_button.setToolTip(
-            "Run this file twice into scratch databases and compare the warehouse's SHA-256: "
-            "the proof that running it again is safe. Your workspace is not touched."
+            translate(
+                "BatchDialog",
+                "Run this file twice into scratch databases and compare the warehouse's "
+                "SHA-256: the proof that running it again is safe. Your workspace is not "
+                "touched.",
+            )
         )
         self.verify_button.clicked.connect(self.verify)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
@@ -176,7 +203,9 @@ class BatchDialog(JobDialog):
             completer = QCompleter([str(f) for f in files], self)
             completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
             completer.setFilterMode(Qt.MatchFlag.MatchContains)
-            completer.popup().setAccessibleName("Batch files in the folder")
+            completer.popup().setAccessibleName(
+                translate("BatchDialog", "Batch files in the folder")
+            )
             self.path_edit.setCompleter(completer)
         first = first_transform(batches)
         if first is not None:
@@ -216,9 +245,12 @@ class BatchDialog(JobDialog):
         if not self._start_dir:
             return ""
         reads = self._transform_format()
-        what = f"{reads.upper()} file" if reads else "file"
         where = html.escape(printable(self._start_dir))
-        return f"no new {what} in {where}: Browse… (Enter) to choose one"
+        if reads:
+            text = translate("BatchDialog", "no new %1 file in %2: Browse… (Enter) to choose one")
+            return fill(text, reads.upper(), where)
+        text = translate("BatchDialog", "no new file in %1: Browse… (Enter) to choose one")
+        return fill(text, where)
 
     def _transform_format(self) -> str | None:
         ref = self.transform_combo.currentData()
@@ -235,11 +267,13 @@ class BatchDialog(JobDialog):
     def _browse(self) -> None:
         text = self.path_edit.text().strip()
         start = str(Path(text).parent) if text and Path(text).parent.is_dir() else ""
-        path, _ = QFileDialog.getOpenFileName(
+        path, _chosen_filter = QFileDialog.getOpenFileName(
             self,
-            "Choose a batch file",
+            translate("BatchDialog", "Choose a batch file"),
             start or self._start_dir,
-            "Batches (*.jsonl *.ndjson *.json *.csv *.tsv);;All files (*)",
+            translate(
+                "BatchDialog", "Batches (*.jsonl *.ndjson *.json *.csv *.tsv);;All files (*)"
+            ),
         )
         if path:
             self.set_path(path)
@@ -273,10 +307,13 @@ class BatchDialog(JobDialog):
                 self.detected.setText(style.coloured(html.escape(str(exc)), style.ERROR))
             else:
                 ok = True
-                said = f"read as {fmt}"
+                said = fill(translate("BatchDialog", "read as %1"), fmt)
                 if self._proposed is not None and Path(text) == self._proposed:
                     where = html.escape(printable(self._proposed.parent))
-                    said = f"the newest file in {where} not loaded yet; {said}"
+                    newest = translate(
+                        "BatchDialog", "the newest file in %1 not loaded yet; read as %2"
+                    )
+                    said = fill(newest, where, fmt)
                 self.detected.setText(said)
         # A refusal wraps over lines; a form row does not grow for it by itself.
         self.detected.setMinimumHeight(self.detected.heightForWidth(self.detected.width()))
@@ -314,13 +351,15 @@ class BatchDialog(JobDialog):
         self.show_button.hide()
         self.start(job)
         self.run_button.setEnabled(False)
-        self.rate.setText("starting…")
+        self.rate.setText(translate("BatchDialog", "starting…"))
 
     @Slot()
     def verify(self) -> None:
         if self._runner is not None:
             return
-        self.summary.setText("running the file twice into scratch databases…")
+        self.summary.setText(
+            translate("BatchDialog", "running the file twice into scratch databases…")
+        )
         self.start(self._job(VerifyJob))
         if self.cancel_button is not None:
             self.cancel_button.hide()  # the proof runs twice into scratch databases: no stop
@@ -341,7 +380,11 @@ class BatchDialog(JobDialog):
             self.set_progress(1000)
         self.summary.setText(result.describe())
         self.show_button.setVisible(result.quarantined > 0)
-        self.run_button.setText("Resume" if result.cancelled else "Run")
+        self.run_button.setText(
+            translate("BatchDialog", "Resume")
+            if result.cancelled
+            else translate("BatchDialog", "Run")
+        )
         self.jobFinished.emit(result)
 
     def job_ended(self) -> None:

@@ -4,10 +4,11 @@ its payload from before unless the row moved on since (then listed)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QSize, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, Qt, Slot
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHeaderView,
@@ -18,15 +19,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.clock import iso
 from triage_app.core.deadletters import ChangeSetInfo, ChangeSetReport
 from triage_app.core.jobs import RevertJob
-from triage_app.core.vocabulary import plural
+from triage_app.core.locale_format import format_datetime, format_int
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.window.placement import dialog_size
 
-HEADERS = ("id", "when", "who", "rows", "fix", "reverted")
+HEADERS = (
+    QT_TRANSLATE_NOOP("ChangeSetsDialog", "id"),
+    QT_TRANSLATE_NOOP("ChangeSetsDialog", "when"),
+    QT_TRANSLATE_NOOP("ChangeSetsDialog", "who"),
+    QT_TRANSLATE_NOOP("ChangeSetsDialog", "rows"),
+    QT_TRANSLATE_NOOP("ChangeSetsDialog", "fix"),
+    QT_TRANSLATE_NOOP("ChangeSetsDialog", "reverted"),
+)
+
+
+def _when(t: dt.datetime) -> str:
+    """A change-set's time for people, in UTC as the store keeps it: ``30 Nov 2026 14:05 UTC``."""
+    if t.tzinfo is not None:
+        t = t.astimezone(dt.UTC).replace(tzinfo=None)
+    return fill(translate("ChangeSetsDialog", "%1 UTC"), format_datetime(t))
 
 
 class ChangeSetsDialog(JobDialog):
@@ -39,14 +54,14 @@ class ChangeSetsDialog(JobDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(start_job, parent, name="changeSets", progress=False)
-        self.setWindowTitle("Change-sets")
+        self.setWindowTitle(translate("ChangeSetsDialog", "Change-sets"))
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 420)))
         self._load = load
         self._shown: list[ChangeSetInfo] = []
 
         self.table = QTableWidget(0, len(HEADERS), objectName="changeSets")
-        self.table.setAccessibleName("Change-sets, newest first")
-        self.table.setHorizontalHeaderLabels(HEADERS)
+        self.table.setAccessibleName(translate("ChangeSetsDialog", "Change-sets, newest first"))
+        self.table.setHorizontalHeaderLabels([translate("ChangeSetsDialog", h) for h in HEADERS])
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -58,7 +73,7 @@ class ChangeSetsDialog(JobDialog):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.buttons = QDialogButtonBox()
         self.revert_button = self.buttons.addButton(
-            "Revert…", QDialogButtonBox.ButtonRole.ActionRole
+            translate("ChangeSetsDialog", "Revert…"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.revert_button.setObjectName("revertButton")
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
@@ -76,13 +91,17 @@ class ChangeSetsDialog(JobDialog):
         self._shown = list(self._load())
         self.table.setRowCount(len(self._shown))
         for row, c in enumerate(self._shown):
+            reverted = ""
+            if c.reverted_at:
+                by = translate("ChangeSetsDialog", "%1 by %2")
+                reverted = fill(by, _when(c.reverted_at), c.reverted_by)
             cells = (
                 str(c.id),
-                iso(c.at),
+                _when(c.at),
                 c.actor,
-                f"{c.rows:,}",
+                format_int(c.rows),
                 c.description,
-                f"{iso(c.reverted_at)} by {c.reverted_by}" if c.reverted_at else "",
+                reverted,
             )
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -93,7 +112,13 @@ class ChangeSetsDialog(JobDialog):
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         if not self._shown:
-            self.summary.setText(html.escape("No change-sets yet: Re-drive > Fix rows… makes one."))
+            self.summary.setText(
+                html.escape(
+                    translate(
+                        "ChangeSetsDialog", "No change-sets yet: Re-drive > Fix rows… makes one."
+                    )
+                )
+            )
         self._selection_changed()
 
     def selected(self) -> ChangeSetInfo | None:
@@ -112,18 +137,27 @@ class ChangeSetsDialog(JobDialog):
         self.revert_button.setEnabled(
             c is not None and c.reverted_at is None and self._runner is None and why is None
         )
-        self.revert_button.setToolTip(why or "Put the rows this change-set changed back")
+        self.revert_button.setToolTip(
+            why or translate("ChangeSetsDialog", "Put the rows this change-set changed back")
+        )
 
     @Slot()
     def ask_revert(self) -> None:
         c = self.selected()
         if c is None:
             return
+        n = c.rows
+        question = translate(
+            "ChangeSetsDialog",
+            "Put the %Ln row(s) change-set %1 changed (%2) back to their payloads from before? "
+            "Rows changed since are left as they are.",
+            "",
+            n,
+        )
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Revert the change-set",
-            f"Put the {plural(c.rows, 'row')} change-set {c.id} changed ({c.description}) "
-            "back to their payloads from before? Rows changed since are left as they are.",
+            translate("ChangeSetsDialog", "Revert the change-set"),
+            fill(question, c.id, c.description),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )
@@ -138,7 +172,9 @@ class ChangeSetsDialog(JobDialog):
         if self.start(RevertJob(change_set_id)) is None:
             return
         self.revert_button.setEnabled(False)
-        self.summary.setText(f"reverting change-set {change_set_id}…")
+        self.summary.setText(
+            fill(translate("ChangeSetsDialog", "reverting change-set %1…"), change_set_id)
+        )
 
     def finished_job(self, report: ChangeSetReport) -> None:
         self.summary.setText(html.escape(report.describe()).replace("\n", "<br>"))

@@ -10,7 +10,7 @@ settings or logs, and the test's messages go through core's redaction.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,16 +29,20 @@ from triage_app.core.db import (
 )
 from triage_app.core.jobs import ConnectionTest
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.workers import JobRunner
 
-KEYRING_HINT = "Passwords are kept in the system keyring, never in the app's settings."
+KEYRING_HINT = QT_TRANSLATE_NOOP(
+    "ConnectDialog", "Passwords are kept in the system keyring, never in the app's settings."
+)
 
 
 def _password_field(name: str, spoken: str) -> QLineEdit:
+    """``spoken``: the field's accessible name, translated."""
     field = QLineEdit(objectName=name)
     field.setAccessibleName(spoken)
     field.setEchoMode(QLineEdit.EchoMode.Password)
-    field.setPlaceholderText("password, if the database asks for one")
+    field.setPlaceholderText(translate("ConnectDialog", "password, if the database asks for one"))
     return field
 
 
@@ -47,36 +51,47 @@ class ConnectDialog(QDialog):
         self, warehouse_url: str = "", dead_letter_url: str = "", parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Connect to databases")
+        self.setWindowTitle(translate("ConnectDialog", "Connect to databases"))
         self.setMinimumWidth(620)
         self._runner: JobRunner | None = None
         self.warehouse = QLineEdit(warehouse_url, objectName="warehouseUrl")
         self.warehouse.setPlaceholderText("postgresql://user@host/warehouse")
-        self.warehouse.setAccessibleName("Warehouse URL")
-        self.warehouse_password = _password_field("warehousePassword", "Warehouse password")
+        self.warehouse.setAccessibleName(translate("ConnectDialog", "Warehouse URL"))
+        self.warehouse_password = _password_field(
+            "warehousePassword", translate("ConnectDialog", "Warehouse password")
+        )
         self.dead_letter = QLineEdit(dead_letter_url, objectName="deadLetterUrl")
         self.dead_letter.setPlaceholderText("postgresql://user@host/triage")
-        self.dead_letter.setAccessibleName("Dead-letter store URL")
+        self.dead_letter.setAccessibleName(translate("ConnectDialog", "Dead-letter store URL"))
         self.dead_letter_password = _password_field(
-            "deadLetterPassword", "Dead-letter store password"
+            "deadLetterPassword", translate("ConnectDialog", "Dead-letter store password")
         )
         self.no_keyring = keyring_unavailable()
         # Without a keyring, one line says why the password field is empty every time.
-        why = f"{self.no_keyring.capitalize()}." if self.no_keyring else KEYRING_HINT
-        hint = QLabel(f"Any SQLAlchemy URL (sqlite or postgresql). {why}", objectName="keyringHint")
+        if self.no_keyring:
+            why = f"{self.no_keyring.capitalize()}."  # core's sentence, ended
+        else:
+            why = translate("ConnectDialog", KEYRING_HINT)
+        hint = QLabel(
+            fill(translate("ConnectDialog", "Any SQLAlchemy URL (sqlite or postgresql). %1"), why),
+            objectName="keyringHint",
+        )
         hint.setWordWrap(True)
         hint.setStyleSheet(style.HINT)
         self.hint = hint
         self.result = QLabel(objectName="connectResult", wordWrap=True)
         form = QFormLayout()
-        form.addRow("Warehouse", self.warehouse)
-        form.addRow("    password", self.warehouse_password)
-        form.addRow("Dead-letter store", self.dead_letter)
-        form.addRow("    password", self.dead_letter_password)
+        password = translate("ConnectDialog", "password")
+        form.addRow(translate("ConnectDialog", "Warehouse"), self.warehouse)
+        form.addRow(f"    {password}", self.warehouse_password)
+        form.addRow(translate("ConnectDialog", "Dead-letter store"), self.dead_letter)
+        form.addRow(f"    {password}", self.dead_letter_password)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.test_button = self.buttons.addButton("Test", QDialogButtonBox.ButtonRole.ActionRole)
+        self.test_button = self.buttons.addButton(
+            translate("ConnectDialog", "Test"), QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.test_button.setObjectName("testConnectionButton")
         self.test_button.clicked.connect(self.test)
         self.buttons.accepted.connect(self.accept)
@@ -96,7 +111,7 @@ class ConnectDialog(QDialog):
             password = recall_password(url.text())
             if password is not None:
                 field.setText(password)
-                field.setToolTip("from the system keyring")
+                field.setToolTip(translate("ConnectDialog", "from the system keyring"))
 
     def _pairs(self) -> tuple[tuple[QLineEdit, QLineEdit], ...]:
         return (
@@ -115,7 +130,7 @@ class ConnectDialog(QDialog):
     def test(self) -> None:
         if self._runner is not None:
             return
-        self.result.setText("testing…")
+        self.result.setText(translate("ConnectDialog", "testing…"))
         self.test_button.setEnabled(False)
         self._runner = JobRunner(None, ConnectionTest(*self.urls()), self)
         self._runner.finished.connect(self._on_tested)

@@ -17,7 +17,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, Qt, Slot
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialogButtonBox,
@@ -45,8 +45,10 @@ from triage_app.core.connectors import (
 )
 from triage_app.core.db import complete_url, keyring_unavailable, recall_password
 from triage_app.core.jobs import ImportJob
+from triage_app.core.locale_format import format_int
 from triage_app.gui import style
-from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob, suffix_follows_count
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.window.placement import dialog_size
 
 # A pipeline's own dead-letter table, as the seed's pipeline (000) keeps it: the form's
@@ -62,31 +64,55 @@ SEED_COLUMNS: dict[str, str | None] = {
     "line": "baris",
 }
 SEED_SINK_TABLE = "pesanan"
+# Each column's label in the form (the key is core's, never shown), and its tooltip.
+COLUMN_LABELS = {
+    "payload": QT_TRANSLATE_NOOP("connector_dialog", "payload"),
+    "error": QT_TRANSLATE_NOOP("connector_dialog", "error"),
+    "class": QT_TRANSLATE_NOOP("connector_dialog", "class"),
+    "attempts": QT_TRANSLATE_NOOP("connector_dialog", "attempts"),
+    "id": QT_TRANSLATE_NOOP("connector_dialog", "id"),
+    "time": QT_TRANSLATE_NOOP("connector_dialog", "time"),
+    "line": QT_TRANSLATE_NOOP("connector_dialog", "line"),
+}
 COLUMN_HINTS = {
-    "payload": "the payload, as the pipeline received it",
-    "error": "the error the pipeline reported",
-    "class": "data, code or transient (else judged from the error)",
-    "attempts": "how often it was tried",
-    "id": "the row's key: its identity, so no row is imported twice",
-    "time": "when it failed (empty: when imported)",
-    "line": "its line in the pipeline's input",
+    "payload": QT_TRANSLATE_NOOP("connector_dialog", "the payload, as the pipeline received it"),
+    "error": QT_TRANSLATE_NOOP("connector_dialog", "the error the pipeline reported"),
+    "class": QT_TRANSLATE_NOOP(
+        "connector_dialog", "data, code or transient (else judged from the error)"
+    ),
+    "attempts": QT_TRANSLATE_NOOP("connector_dialog", "how often it was tried"),
+    "id": QT_TRANSLATE_NOOP(
+        "connector_dialog", "the row's key: its identity, so no row is imported twice"
+    ),
+    "time": QT_TRANSLATE_NOOP("connector_dialog", "when it failed (empty: when imported)"),
+    "line": QT_TRANSLATE_NOOP("connector_dialog", "its line in the pipeline's input"),
+}
+# What the form says when a column an import needs is not named.
+MISSING_COLUMN = {
+    "payload": QT_TRANSLATE_NOOP("connector_dialog", "Name the column that holds the payload."),
+    "error": QT_TRANSLATE_NOOP("connector_dialog", "Name the column that holds the error."),
+    "id": QT_TRANSLATE_NOOP("connector_dialog", "Name the column that holds the row's key."),
 }
 KEEP, DELETE, MARK = "keep", "delete", "mark"
-KEPT_IN_KEYRING = (
+KEPT_IN_KEYRING = QT_TRANSLATE_NOOP(
+    "connector_dialog",
     "The password goes to the system keyring, never to the store or the app's settings: "
-    "the store keeps the address without it, and each desk keeps its own."
+    "the store keeps the address without it, and each desk keeps its own.",
 )
+MOST_LETTERS = 100_000_000  # the limit's largest value
 
 
 def _password_field(name: str, spoken: str) -> QLineEdit:
+    """``spoken``: the field's accessible name, translated."""
     field = QLineEdit(objectName=name)
     field.setAccessibleName(spoken)
     field.setEchoMode(QLineEdit.EchoMode.Password)
-    field.setPlaceholderText("password, if it asks for one")
+    field.setPlaceholderText(translate("connector_dialog", "password, if it asks for one"))
     return field
 
 
 def _line(name: str, spoken: str, text: str = "", placeholder: str = "") -> QLineEdit:
+    """``spoken`` and ``placeholder``: translated already."""
     field = QLineEdit(text, objectName=name)
     field.setAccessibleName(spoken)
     if placeholder:
@@ -106,64 +132,88 @@ class ConnectorDialog(JobDialog):
         kind: str = AMQP,
     ) -> None:
         super().__init__(start_job, parent, name="import")
-        self.setWindowTitle("Import dead letters")
+        self.setWindowTitle(translate("ConnectorDialog", "Import dead letters"))
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(760, 560)))
         self._connectors: dict[str, Connector] = {}
         self._imported: str | None = None  # the connector of the last import, to choose
 
         # The connectors kept already: one double-click imports from one again.
         self.kept = QListWidget(objectName="keptConnectors")
-        self.kept.setAccessibleName("Connectors kept in the store")
+        self.kept.setAccessibleName(translate("ConnectorDialog", "Connectors kept in the store"))
         self.kept.setMaximumHeight(self.fontMetrics().height() * 4 + 12)
-        self.kept.setToolTip("Double-click to import from it again")
-        self.kept_none = QLabel("None yet: connect one below.", objectName="keptNone")
+        self.kept.setToolTip(translate("ConnectorDialog", "Double-click to import from it again"))
+        self.kept_none = QLabel(
+            translate("ConnectorDialog", "None yet: connect one below."), objectName="keptNone"
+        )
         self.kept_none.setStyleSheet(style.HINT)
-        self.again_button = QPushButton("Import again", objectName="importAgainButton")
-        self.again_button.setToolTip("Import what is waiting in the chosen connector's source")
+        self.again_button = QPushButton(
+            translate("ConnectorDialog", "Import again"), objectName="importAgainButton"
+        )
+        self.again_button.setToolTip(
+            translate("ConnectorDialog", "Import what is waiting in the chosen connector's source")
+        )
         self.kept.currentItemChanged.connect(self._on_kept_chosen)
         self.kept.itemDoubleClicked.connect(self.import_again)
         self.again_button.clicked.connect(self.import_again)
 
         self.tabs = QTabWidget(objectName="connectorTabs")
-        self.tabs.setAccessibleName("Kind of connector")
-        self.tabs.addTab(self._queue_tab(), "RabbitMQ dead-letter queue")
-        self.tabs.addTab(self._table_tab(), "Dead-letter table")
+        self.tabs.setAccessibleName(translate("ConnectorDialog", "Kind of connector"))
+        self.tabs.addTab(
+            self._queue_tab(), translate("ConnectorDialog", "RabbitMQ dead-letter queue")
+        )
+        self.tabs.addTab(self._table_tab(), translate("ConnectorDialog", "Dead-letter table"))
         self.tabs.setCurrentIndex(1 if kind == TABLE else 0)
 
         self.name = _line(
             "connectorName",
-            "Connector name",
-            placeholder="optional: the queue's or table's name",
+            translate("ConnectorDialog", "Connector name"),
+            placeholder=translate("ConnectorDialog", "optional: the queue's or table's name"),
         )
-        self.name.setToolTip("The name the team knows it by: the Source column and filter")
-        self.limit = QSpinBox(objectName="importLimit", minimum=0, maximum=100_000_000)
-        self.limit.setSpecialValueText("all waiting")
-        self.limit.setSuffix(" letters")
+        self.name.setToolTip(
+            translate(
+                "ConnectorDialog", "The name the team knows it by: the Source column and filter"
+            )
+        )
+        self.limit = QSpinBox(objectName="importLimit", minimum=0, maximum=MOST_LETTERS)
+        self.limit.setSpecialValueText(translate("ConnectorDialog", "all waiting"))
+        suffix_follows_count(
+            self.limit, lambda n: translate("ConnectorDialog", " letter(s)", "", n)
+        )
         self.limit.setSingleStep(1000)
-        self.limit.setAccessibleName("Import at most this many letters (0: all waiting)")
-        self.limit.setMaximumWidth(self.fontMetrics().horizontalAdvance("100,000,000 letters") + 40)
+        self.limit.setAccessibleName(
+            translate("ConnectorDialog", "Import at most this many letters (0: all waiting)")
+        )
+        most = MOST_LETTERS
+        widest = format_int(most) + translate("ConnectorDialog", " letter(s)", "", most)
+        self.limit.setMaximumWidth(self.fontMetrics().horizontalAdvance(widest) + 40)
         self.no_keyring = keyring_unavailable()
         # Where the password goes, or, without a keyring, that it is typed each time.
-        why = (
-            f"{self.no_keyring.capitalize()}: type it each time you import. The store keeps "
-            "the address without it."
-            if self.no_keyring
-            else KEPT_IN_KEYRING
-        )
+        if self.no_keyring:
+            why = fill(
+                translate(
+                    "ConnectorDialog",
+                    "%1: type it each time you import. The store keeps the address without it.",
+                ),
+                self.no_keyring.capitalize(),
+            )
+        else:
+            why = translate("connector_dialog", KEPT_IN_KEYRING)
         self.hint = QLabel(why, objectName="importKeyringHint", wordWrap=True)
         self.hint.setStyleSheet(style.HINT)
         # Rich text, every piece escaped: a failure comes coloured (``JobDialog``), and a
         # message may quote a URL, a queue or a table whose name has a "<".
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.summary.setText("Import takes the letters waiting now, a chunk at a time.")
+        self.summary.setText(
+            translate("ConnectorDialog", "Import takes the letters waiting now, a chunk at a time.")
+        )
 
         self.buttons = QDialogButtonBox()
         self.import_button = self.buttons.addButton(
-            "Import", QDialogButtonBox.ButtonRole.ActionRole
+            translate("ConnectorDialog", "Import"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.import_button.setObjectName("importButton")
         self.import_button.setDefault(True)
-        self.add_cancel_button(self.buttons, "Cancel import")
+        self.add_cancel_button(self.buttons, translate("ConnectorDialog", "Cancel import"))
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.import_button.clicked.connect(self.run_import)
         self.close_button.clicked.connect(self.reject)
@@ -172,10 +222,10 @@ class ConnectorDialog(JobDialog):
         kept_row.addWidget(self.kept, 1)
         kept_row.addWidget(self.again_button, 0, Qt.AlignmentFlag.AlignTop)
         common = QFormLayout()
-        common.addRow("Name", self.name)
-        common.addRow("Limit", self.limit)
+        common.addRow(translate("ConnectorDialog", "Name"), self.name)
+        common.addRow(translate("ConnectorDialog", "Limit"), self.limit)
         v = QVBoxLayout(self)
-        v.addWidget(QLabel("Kept in the store:"))
+        v.addWidget(QLabel(translate("ConnectorDialog", "Kept in the store:")))
         v.addWidget(self.kept_none)
         v.addLayout(kept_row)
         v.addWidget(self.tabs)
@@ -195,17 +245,25 @@ class ConnectorDialog(JobDialog):
 
     # -- the forms ------------------------------------------------------------------------
     def _queue_tab(self) -> QWidget:
-        self.amqp_url = _line("amqpUrl", "Broker URL", placeholder="amqp://user@host:5672/vhost")
-        self.amqp_password = _password_field("amqpPassword", "Broker password")
-        self.queue = _line("queueName", "Dead-letter queue", placeholder="orders.dlq")
+        broker_url = translate("ConnectorDialog", "Broker URL")
+        queue = translate("ConnectorDialog", "Dead-letter queue")
+        self.amqp_url = _line("amqpUrl", broker_url, placeholder="amqp://user@host:5672/vhost")
+        self.amqp_password = _password_field(
+            "amqpPassword", translate("ConnectorDialog", "Broker password")
+        )
+        self.queue = _line("queueName", queue, placeholder="orders.dlq")
         tab = QWidget()
         form = QFormLayout(tab)
-        form.addRow("Broker URL", self.amqp_url)
-        form.addRow("    password", self.amqp_password)
-        form.addRow("Dead-letter queue", self.queue)
+        form.addRow(broker_url, self.amqp_url)
+        password = translate("ConnectorDialog", "password")
+        form.addRow(f"    {password}", self.amqp_password)
+        form.addRow(queue, self.queue)
         note = QLabel(
-            "Each letter is acknowledged only once it is stored: a letter is never lost, "
-            "and one read again is never doubled.",
+            translate(
+                "ConnectorDialog",
+                "Each letter is acknowledged only once it is stored: a letter is never lost, "
+                "and one read again is never doubled.",
+            ),
             wordWrap=True,
         )
         note.setStyleSheet(style.HINT)
@@ -213,34 +271,57 @@ class ConnectorDialog(JobDialog):
         return tab
 
     def _table_tab(self) -> QWidget:
+        database_url = translate("ConnectorDialog", "Database URL")
+        table = translate("ConnectorDialog", "Dead-letter table")
         self.table_url = _line(
-            "tableUrl", "Database URL", placeholder="postgresql://user@host/pipeline"
+            "tableUrl", database_url, placeholder="postgresql://user@host/pipeline"
         )
-        self.table_password = _password_field("tablePassword", "Database password")
-        self.table_name = _line("tableName", "Dead-letter table", SEED_TABLE)
+        self.table_password = _password_field(
+            "tablePassword", translate("ConnectorDialog", "Database password")
+        )
+        self.table_name = _line("tableName", table, SEED_TABLE)
         self.columns: dict[str, QLineEdit] = {}
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
         for i, (key, column) in enumerate(SEED_COLUMNS.items()):
-            field = _line(f"column_{key}", f"Column of the {key}", column or "")
-            field.setPlaceholderText("none")
-            field.setToolTip(COLUMN_HINTS[key])
+            shown = translate("connector_dialog", COLUMN_LABELS[key])
+            spoken = fill(translate("ConnectorDialog", "Column of the %1"), shown)
+            field = _line(f"column_{key}", spoken, column or "")
+            field.setPlaceholderText(translate("ConnectorDialog", "none"))
+            field.setToolTip(translate("connector_dialog", COLUMN_HINTS[key]))
             self.columns[key] = field
-            label = QLabel(key)
+            label = QLabel(shown)
             label.setBuddy(field)
             row, col = divmod(i, 3)
             grid.addWidget(label, row, col * 2, Qt.AlignmentFlag.AlignRight)
             grid.addWidget(field, row, col * 2 + 1)
-        self.sink_table = _line("sinkTable", "Table re-driven rows go to", SEED_SINK_TABLE)
-        self.sink_table.setToolTip("Where Re-drive to the source writes the fixed rows")
-        self.after_keep = QRadioButton("keep it", objectName="afterKeep", checked=True)
-        self.after_delete = QRadioButton("delete it", objectName="afterDelete")
-        self.after_mark = QRadioButton("mark it in column", objectName="afterMark")
+        self.sink_table = _line(
+            "sinkTable", translate("ConnectorDialog", "Table re-driven rows go to"), SEED_SINK_TABLE
+        )
+        self.sink_table.setToolTip(
+            translate("ConnectorDialog", "Where Re-drive to the source writes the fixed rows")
+        )
+        self.after_keep = QRadioButton(
+            translate("ConnectorDialog", "keep it"), objectName="afterKeep", checked=True
+        )
+        self.after_delete = QRadioButton(
+            translate("ConnectorDialog", "delete it"), objectName="afterDelete"
+        )
+        self.after_mark = QRadioButton(
+            translate("ConnectorDialog", "mark it in column"), objectName="afterMark"
+        )
         self.after = QButtonGroup(self)
         for button in (self.after_keep, self.after_delete, self.after_mark):
-            button.setAccessibleName("Once its row is loaded, the dead-letter table's row")
+            button.setAccessibleName(
+                translate("ConnectorDialog", "Once its row is loaded, the dead-letter table's row")
+            )
             self.after.addButton(button)
-        self.mark_column = _line("markColumn", "Column marked after loading", "", "resolved_at")
+        self.mark_column = _line(
+            "markColumn",
+            translate("ConnectorDialog", "Column marked after loading"),
+            "",
+            "resolved_at",
+        )
         self.mark_column.setEnabled(False)
         self.after_mark.toggled.connect(self.mark_column.setEnabled)
         after = QHBoxLayout()
@@ -249,12 +330,13 @@ class ConnectorDialog(JobDialog):
         after.addStretch(1)
         tab = QWidget()
         form = QFormLayout(tab)
-        form.addRow("Database URL", self.table_url)
-        form.addRow("    password", self.table_password)
-        form.addRow("Dead-letter table", self.table_name)
-        form.addRow("Columns", grid)
-        form.addRow("Re-drive loads into", self.sink_table)
-        form.addRow("then the source row:", after)
+        form.addRow(database_url, self.table_url)
+        password = translate("ConnectorDialog", "password")
+        form.addRow(f"    {password}", self.table_password)
+        form.addRow(table, self.table_name)
+        form.addRow(translate("ConnectorDialog", "Columns"), grid)
+        form.addRow(translate("ConnectorDialog", "Re-drive loads into"), self.sink_table)
+        form.addRow(translate("ConnectorDialog", "then the source row:"), after)
         return tab
 
     def options(self) -> dict[str, Any]:
@@ -291,19 +373,24 @@ class ConnectorDialog(JobDialog):
         url = self._url_fields(self.kind())[0].text().strip()
         if self.kind() == AMQP:
             if not url.startswith(("amqp://", "amqps://")):
-                return "Give the broker's URL: amqp://user@host:5672/vhost"
+                return translate(
+                    "ConnectorDialog", "Give the broker's URL: amqp://user@host:5672/vhost"
+                )
             if not self.queue.text().strip():
-                return "Name the dead-letter queue to import from."
+                return translate("ConnectorDialog", "Name the dead-letter queue to import from.")
             return None
         if not url:
-            return "Give the database's URL: postgresql://user@host/pipeline (or sqlite:///…)"
+            return translate(
+                "ConnectorDialog",
+                "Give the database's URL: postgresql://user@host/pipeline (or sqlite:///…)",
+            )
         if not self.table_name.text().strip():
-            return "Name the dead-letter table to import from."
-        for key in ("payload", "error", "id"):
+            return translate("ConnectorDialog", "Name the dead-letter table to import from.")
+        for key, said in MISSING_COLUMN.items():
             if not self.columns[key].text().strip():
-                return f"Name the column that holds the {COLUMN_HINTS[key].split(':')[0]}."
+                return translate("connector_dialog", said)
         if self.after_mark.isChecked() and not self.mark_column.text().strip():
-            return "Name the column to mark once a row is re-driven."
+            return translate("ConnectorDialog", "Name the column to mark once a row is re-driven.")
         return None
 
     # -- the kept connectors --------------------------------------------------------------
@@ -396,7 +483,7 @@ class ConnectorDialog(JobDialog):
         keyring, or the one typed in the form's password field."""
         c = self.chosen_connector()
         if c is None:
-            self._say_error("Choose a kept connector first.")
+            self._say_error(translate("ConnectorDialog", "Choose a kept connector first."))
             return
         typed = self._url_fields(c.kind)[1].text()
         self._start(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSize, Qt, Slot
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QDialogButtonBox,
@@ -28,32 +28,53 @@ from PySide6.QtWidgets import (
 from triage_app.core.deadletters import ChangePreview, ChangeReport, DeadLetterRow, discard
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import ChangeApplyJob, ChangePreviewJob, Job
-from triage_app.core.vocabulary import named_ids, plural
+from triage_app.core.vocabulary import named_ids
+from triage_app.gui.dialogs import labels
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 
-WAY_BACK = "Reopen brings them back until retention purges them."
+WAY_BACK = QT_TRANSLATE_NOOP(
+    "discard_dialog", "Reopen brings them back until retention purges them."
+)
+SAMPLE_HEADERS = (
+    QT_TRANSLATE_NOOP("discard_dialog", "id"),
+    QT_TRANSLATE_NOOP("discard_dialog", "batch"),
+    QT_TRANSLATE_NOOP("discard_dialog", "line"),
+    QT_TRANSLATE_NOOP("discard_dialog", "class"),
+    QT_TRANSLATE_NOOP("discard_dialog", "status"),
+    QT_TRANSLATE_NOOP("discard_dialog", "error"),
+)
 
 
 def describe_discard_preview(p: ChangePreview) -> str:
-    if not p.count:
-        text = "Nothing to discard."
+    """The preview in sentences: what Discard would discard, what it leaves, and why."""
+    n = p.count
+    if not n:
+        said = [translate("discard_dialog", "Nothing to discard.")]
     else:
-        text = f"Discard {plural(p.count, 'dead letter')}: {named_ids(sorted(p.versions))}."
+        text = translate("discard_dialog", "Discard %Ln dead letter(s): %1.", "", n)
+        said = [fill(text, named_ids(sorted(p.versions)))]
     if p.unchanged:
-        text += f" Already discarded: {named_ids(list(p.unchanged))}."
+        text = translate("discard_dialog", "Already discarded: %1.")
+        said.append(fill(text, named_ids(list(p.unchanged))))
     if p.refused:
-        text += (
-            f" Not discarded, {len(p.refused):,}: {named_ids([i for i, _ in p.refused])} "
-            f"({p.refused[0][1]})."
-        )
-    return text + (f" {WAY_BACK}" if p.count else "")
+        text = translate("discard_dialog", "Not discarded, %1: %2 (%3).")
+        refused = named_ids([i for i, _why in p.refused])
+        said.append(fill(text, len(p.refused), refused, p.refused[0][1]))
+    if n:
+        said.append(translate("discard_dialog", WAY_BACK))
+    return " ".join(said)
 
 
 class _SampleModel(RowsModel[DeadLetterRow]):
-    headers = ("id", "batch", "line", "class", "status", "error")
+    headers = SAMPLE_HEADERS
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        text = super().headerData(section, orientation, role)
+        return translate("discard_dialog", text) if isinstance(text, str) else text
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
@@ -64,7 +85,14 @@ class _SampleModel(RowsModel[DeadLetterRow]):
         ):
             return None
         r = self.rows[index.row()]
-        cells = (str(r.id), r.batch_id[:12], str(r.line), r.error_class, r.status, r.error)
+        cells = (
+            str(r.id),
+            r.batch_id[:12],
+            str(r.line),
+            labels.shown(labels.CLASSES, r.error_class),
+            labels.shown(labels.STATUSES, r.status),
+            r.error,
+        )
         return cells[index.column()]
 
 
@@ -73,24 +101,26 @@ class DiscardDialog(JobDialog):
 
     def __init__(self, start_job: StartJob, scope: ScopeSource, parent: QWidget | None = None):
         super().__init__(start_job, parent, name="discard", progress=False)
-        self.setWindowTitle("Discard dead letters")
+        self.setWindowTitle(translate("DiscardDialog", "Discard dead letters"))
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(820, 440)))
         self._preview: ChangePreview | None = None
         self._again = False  # the rows changed while a preview ran: preview once more
         self._named: list[int] | None = None  # the rows the last preview named
         self._finished = False  # discarded: the dialog shows what it did, and follows no more
 
-        self.scope = RowsScope(scope, "Discard")
+        self.scope = RowsScope(scope, translate("DiscardDialog", "Discard"))
         self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
         self.reason = QLineEdit(objectName="discardReason")
-        self.reason.setPlaceholderText("why these rows are junk (kept in each row's history)")
-        self.reason.setAccessibleName("Reason for discarding")
+        self.reason.setPlaceholderText(
+            translate("DiscardDialog", "why these rows are junk (kept in each row's history)")
+        )
+        self.reason.setAccessibleName(translate("DiscardDialog", "Reason for discarding"))
         form = QFormLayout()
-        form.addRow("Discard", self.scope)
-        form.addRow("Reason", self.reason)
+        form.addRow(translate("DiscardDialog", "Discard"), self.scope)
+        form.addRow(translate("DiscardDialog", "Reason"), self.reason)
 
         self.sample = QTableView(objectName="discardSample")
-        self.sample.setAccessibleName("Rows to discard (a sample)")
+        self.sample.setAccessibleName(translate("DiscardDialog", "Rows to discard (a sample)"))
         self.sample.setTabKeyNavigation(False)
         self.sample.setModel(_SampleModel((), self.sample))
         self.sample.verticalHeader().hide()
@@ -100,7 +130,7 @@ class DiscardDialog(JobDialog):
 
         self.buttons = QDialogButtonBox()
         self.discard_button = self.buttons.addButton(
-            "Discard", QDialogButtonBox.ButtonRole.AcceptRole
+            translate("DiscardDialog", "Discard"), QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.discard_button.setObjectName("discardButton")
         self.discard_button.setEnabled(False)
@@ -110,7 +140,7 @@ class DiscardDialog(JobDialog):
 
         v = QVBoxLayout(self)
         v.addLayout(form)
-        v.addWidget(QLabel("The first of them:"))
+        v.addWidget(QLabel(translate("DiscardDialog", "The first of them:")))
         v.addWidget(self.sample, 1)
         v.addWidget(self.summary)
         v.addWidget(self.buttons)
@@ -175,11 +205,16 @@ class DiscardDialog(JobDialog):
     def _update_button(self) -> None:
         p = self._preview
         n = p.count if p is not None else 0
-        self.discard_button.setText(f"Discard {n:,}" if n else "Discard")
+        if n:
+            self.discard_button.setText(fill(translate("DiscardDialog", "Discard %1"), n))
+        else:
+            self.discard_button.setText(translate("DiscardDialog", "Discard"))
         ready = n > 0 and bool(self.reason.text().strip()) and self._runner is None
         self.discard_button.setEnabled(ready)
         if n and not self.reason.text().strip():
-            self.discard_button.setToolTip("Give a reason first: it is kept in each row's history")
+            self.discard_button.setToolTip(
+                translate("DiscardDialog", "Give a reason first: it is kept in each row's history")
+            )
         else:
             self.discard_button.setToolTip("")
 
@@ -187,7 +222,10 @@ class DiscardDialog(JobDialog):
         self._again = False
         self.start(job)
         self._update_button()
-        self.summary.setText("discarding…" if isinstance(job, ChangeApplyJob) else "looking…")
+        if isinstance(job, ChangeApplyJob):
+            self.summary.setText(translate("DiscardDialog", "discarding…"))
+        else:
+            self.summary.setText(translate("DiscardDialog", "looking…"))
 
     def say_progress(self, text: str) -> None:
         pass  # a preview and a discard are quick: the summary keeps saying which runs
@@ -201,11 +239,15 @@ class DiscardDialog(JobDialog):
             self.summary.setText(describe_discard_preview(result))
             named = sorted(result.versions)
             if self._named is not None and named != self._named:
-                self.scope.say(
-                    "The rows changed while this was open: it now names "
-                    f"{plural(len(named), 'dead letter')}, not the {len(self._named):,} "
-                    "named before. Discard acts on the rows named below."
+                n = len(named)
+                text = translate(
+                    "DiscardDialog",
+                    "The rows changed while this was open: it now names %Ln dead letter(s), "
+                    "not the %1 named before. Discard acts on the rows named below.",
+                    "",
+                    n,
                 )
+                self.scope.say(fill(text, len(self._named)))
             self._named = named
         else:
             self._preview = None
@@ -218,7 +260,8 @@ class DiscardDialog(JobDialog):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
-        self.summary.setText(f"Not done: {message}")  # plain text: shown as typed
+        # Plain text: shown as typed.
+        self.summary.setText(fill(translate("DiscardDialog", "Not done: %1"), message))
 
     def job_ended(self) -> None:
         self._update_button()

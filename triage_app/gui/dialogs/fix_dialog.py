@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
@@ -49,24 +50,42 @@ from triage_app.core.deadletters import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
+from triage_app.core.locale_format import format_int
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import named_ids
 from triage_app.gui import style
+from triage_app.gui.dialogs import labels
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 
-# The form's steps as the combo shows them, and what the value box asks for.
+# The form's steps as the combo shows them, and what the value box asks for (context
+# "fix_dialog").
+VALUE_HINT = QT_TRANSLATE_NOOP("fix_dialog", "value (JSON, or text)")
 STEP_CHOICES = (
-    ("set", "Set", "value (JSON, or text)"),
-    ("default", "Default where missing or null", "value (JSON, or text)"),
-    ("rename", "Rename to", "new field name"),
-    ("trim", "Trim spaces", ""),
-    ("to_number", "Text to number", ""),
-    ("map", "Map values", 'JSON object, e.g. {"lunas": "paid"}'),
+    ("set", QT_TRANSLATE_NOOP("fix_dialog", "Set"), VALUE_HINT),
+    ("default", QT_TRANSLATE_NOOP("fix_dialog", "Default where missing or null"), VALUE_HINT),
+    (
+        "rename",
+        QT_TRANSLATE_NOOP("fix_dialog", "Rename to"),
+        QT_TRANSLATE_NOOP("fix_dialog", "new field name"),
+    ),
+    ("trim", QT_TRANSLATE_NOOP("fix_dialog", "Trim spaces"), ""),
+    ("to_number", QT_TRANSLATE_NOOP("fix_dialog", "Text to number"), ""),
+    (
+        "map",
+        QT_TRANSLATE_NOOP("fix_dialog", "Map values"),
+        QT_TRANSLATE_NOOP("fix_dialog", 'JSON object, e.g. {"lunas": "paid"}'),
+    ),
 )
-PREVIEW_HEADERS = ("id", "outcome", "what changes, or why not", "what the transform makes of it")
+PREVIEW_HEADERS = (
+    QT_TRANSLATE_NOOP("fix_dialog", "id"),
+    QT_TRANSLATE_NOOP("fix_dialog", "outcome"),
+    QT_TRANSLATE_NOOP("fix_dialog", "what changes, or why not"),
+    QT_TRANSLATE_NOOP("fix_dialog", "what the transform makes of it"),
+)
 OUTCOME_FILLS = {
     "would_load": "#dcfce7",
     "applies": "#e0f2fe",
@@ -76,20 +95,49 @@ OUTCOME_FILLS = {
 
 
 def describe_preview(p: FixPreview) -> str:
-    text = f"{p.applies:,} of {p.rows:,} would change"
-    if p.transform:
-        text += (
-            f" (through {p.transform}: {p.would_load:,} would load, "
-            f"{p.still_fails:,} would still fail)"
+    """The preview's counts in one sentence: how many would change, what the transform
+    would make of them, and why the others would not."""
+    reasons = "; ".join(f"{why} ({format_int(n)})" for why, n in list(p.why_not.items())[:3])
+    if p.transform and p.not_applicable:
+        text = translate(
+            "fix_dialog",
+            "%1 of %2 would change (through %3: %4 would load, %5 would still fail). "
+            "Not applicable to %6: %7. Nothing was written.",
         )
-    if p.not_applicable:
-        reasons = "; ".join(f"{why} ({n:,})" for why, n in list(p.why_not.items())[:3])
-        text += f". Not applicable to {p.not_applicable:,}: {reasons}"
-    return text + ". Nothing was written."
+        values: tuple[object, ...] = (
+            p.applies,
+            p.rows,
+            p.transform,
+            p.would_load,
+            p.still_fails,
+            p.not_applicable,
+            reasons,
+        )
+    elif p.transform:
+        text = translate(
+            "fix_dialog",
+            "%1 of %2 would change (through %3: %4 would load, %5 would still fail). "
+            "Nothing was written.",
+        )
+        values = (p.applies, p.rows, p.transform, p.would_load, p.still_fails)
+    elif p.not_applicable:
+        text = translate(
+            "fix_dialog",
+            "%1 of %2 would change. Not applicable to %3: %4. Nothing was written.",
+        )
+        values = (p.applies, p.rows, p.not_applicable, reasons)
+    else:
+        text = translate("fix_dialog", "%1 of %2 would change. Nothing was written.")
+        values = (p.applies, p.rows)
+    return fill(text, *values)
 
 
 class _PreviewModel(RowsModel[RowPreview]):
     headers = PREVIEW_HEADERS
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        text = super().headerData(section, orientation, role)
+        return translate("fix_dialog", text) if isinstance(text, str) else text
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
@@ -98,11 +146,14 @@ class _PreviewModel(RowsModel[RowPreview]):
             return None
         r = self.rows[index.row()]
         if role == Qt.ItemDataRole.ToolTipRole and index.column() >= 2:
-            return f"before: {r.before}\nafter: {r.after}" if r.after else r.before
+            if not r.after:
+                return r.before
+            return fill(translate("fix_dialog", "before: %1\nafter: %2"), r.before, r.after)
         if role == Qt.ItemDataRole.DisplayRole:
             made = r.error or (orjson.dumps(r.row).decode() if r.row else "")
             change = r.why or r.changes
-            return (str(r.id), r.outcome.replace("_", " "), change, made)[index.column()]
+            outcome = labels.shown(labels.FIX_OUTCOMES, r.outcome)
+            return (str(r.id), outcome, change, made)[index.column()]
         if role == Qt.ItemDataRole.BackgroundRole:
             return QColor(OUTCOME_FILLS.get(r.outcome, "#ffffff"))
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -122,27 +173,33 @@ class FixDialog(JobDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(start_job, parent, name="fix")
-        self.setWindowTitle("Fix dead letters")
+        self.setWindowTitle(translate("FixDialog", "Fix dead letters"))
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(1000, 640)))
         self._preview: FixPreview | None = None
         self._steps: list[Step] = []
 
-        self.scope = RowsScope(scope, "Apply")
+        self.scope = RowsScope(scope, translate("FixDialog", "Apply"))
         self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
 
         # The form: a step at a time, in order.
         self.step_kind = QComboBox(objectName="fixStepKind")
-        self.step_kind.setAccessibleName("Kind of step")
-        for op, label, _ in STEP_CHOICES:
-            self.step_kind.addItem(label, op)
-        self.step_field = QLineEdit(objectName="fixStepField", placeholderText="field, e.g. diskon")
-        self.step_field.setAccessibleName("Field the step changes")
+        self.step_kind.setAccessibleName(translate("FixDialog", "Kind of step"))
+        for op, label, _hint in STEP_CHOICES:
+            self.step_kind.addItem(translate("fix_dialog", label), op)
+        self.step_field = QLineEdit(
+            objectName="fixStepField", placeholderText=translate("FixDialog", "field, e.g. diskon")
+        )
+        self.step_field.setAccessibleName(translate("FixDialog", "Field the step changes"))
         self.step_value = QLineEdit(objectName="fixStepValue")
-        self.step_value.setAccessibleName("Value for the step")
-        self.add_step_button = QPushButton("Add step", objectName="fixAddStep")
-        self.remove_step_button = QPushButton("Remove step", objectName="fixRemoveStep")
+        self.step_value.setAccessibleName(translate("FixDialog", "Value for the step"))
+        self.add_step_button = QPushButton(
+            translate("FixDialog", "Add step"), objectName="fixAddStep"
+        )
+        self.remove_step_button = QPushButton(
+            translate("FixDialog", "Remove step"), objectName="fixRemoveStep"
+        )
         self.steps_list = QListWidget(objectName="fixSteps")
-        self.steps_list.setAccessibleName("Steps of the fix, in order")
+        self.steps_list.setAccessibleName(translate("FixDialog", "Steps of the fix, in order"))
         self.step_error = QLabel(objectName="fixStepError")
         adder = QHBoxLayout()
         for w, stretch in ((self.step_kind, 0), (self.step_field, 1), (self.step_value, 2)):
@@ -156,30 +213,36 @@ class FixDialog(JobDialog):
         fv.addWidget(self.remove_step_button, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.patch_edit = QPlainTextEdit(objectName="fixPatch")
-        self.patch_edit.setAccessibleName("JSON Patch")
+        self.patch_edit.setAccessibleName(translate("FixDialog", "JSON Patch"))
         self.patch_edit.setPlaceholderText(
             '[{"op": "replace", "path": "/status", "value": "paid"}]   (RFC 6902)'
         )
         self.how = QTabWidget(objectName="fixHow")
-        self.how.setAccessibleName("How the fix is written: steps or a JSON Patch")
-        self.how.addTab(form_page, "Steps")
-        self.how.addTab(self.patch_edit, "JSON Patch")
+        self.how.setAccessibleName(
+            translate("FixDialog", "How the fix is written: steps or a JSON Patch")
+        )
+        self.how.addTab(form_page, translate("FixDialog", "Steps"))
+        self.how.addTab(self.patch_edit, translate("FixDialog", "JSON Patch"))
         self.how.setMaximumHeight(220)
 
         self.transform_combo = QComboBox(objectName="fixTransform")
-        self.transform_combo.setAccessibleName("Transform to try the fixed payloads with")
-        self.transform_combo.addItem("(none: only the patched payloads)", None)
+        self.transform_combo.setAccessibleName(
+            translate("FixDialog", "Transform to try the fixed payloads with")
+        )
+        self.transform_combo.addItem(
+            translate("FixDialog", "(none: only the patched payloads)"), None
+        )
         for t in default_registry().all():
             self.transform_combo.addItem(t.ref, t.ref)
         if transform:
             self.transform_combo.setCurrentIndex(max(0, self.transform_combo.findData(transform)))
 
         form = QFormLayout()
-        form.addRow("Fix", self.scope)
-        form.addRow("Try with", self.transform_combo)
+        form.addRow(translate("FixDialog", "Fix"), self.scope)
+        form.addRow(translate("FixDialog", "Try with"), self.transform_combo)
 
         self.results = QTableView(objectName="fixPreview")
-        self.results.setAccessibleName("Fix preview")
+        self.results.setAccessibleName(translate("FixDialog", "Fix preview"))
         self.results.setTabKeyNavigation(False)
         self.results.setModel(_PreviewModel((), self.results))
         header = self.results.horizontalHeader()
@@ -189,16 +252,19 @@ class FixDialog(JobDialog):
         self.results.setWordWrap(False)
         self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.summary.setText(
-            "Preview first: it shows each row before and after, and writes nothing."
+            translate(
+                "FixDialog",
+                "Preview first: it shows each row before and after, and writes nothing.",
+            )
         )
 
         self.buttons = QDialogButtonBox()
         self.preview_button = self.buttons.addButton(
-            "Preview", QDialogButtonBox.ButtonRole.ActionRole
+            translate("FixDialog", "Preview"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.preview_button.setObjectName("fixPreviewButton")
         self.apply_button = self.buttons.addButton(
-            "Apply as a change-set", QDialogButtonBox.ButtonRole.AcceptRole
+            translate("FixDialog", "Apply as a change-set"), QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.apply_button.setObjectName("fixApplyButton")
         self.apply_button.setEnabled(False)
@@ -233,7 +299,7 @@ class FixDialog(JobDialog):
     def _kind_changed(self) -> None:
         hint = STEP_CHOICES[self.step_kind.currentIndex()][2]
         self.step_value.setEnabled(bool(hint))
-        self.step_value.setPlaceholderText(hint)
+        self.step_value.setPlaceholderText(translate("fix_dialog", hint) if hint else "")
 
     @Slot()
     def add_step(self) -> None:
@@ -263,7 +329,9 @@ class FixDialog(JobDialog):
         if self.how.currentIndex() == 1:
             return Fix(patch=read_patch(self.patch_edit.toPlainText()))
         if not self._steps:
-            raise TriageError("add a step first (a kind, a field and, for most, a value)")
+            raise TriageError(
+                translate("FixDialog", "add a step first (a kind, a field and, for most, a value)")
+            )
         return Fix(steps=tuple(self._steps))
 
     # -- preview and apply -----------------------------------------------------------------
@@ -272,11 +340,13 @@ class FixDialog(JobDialog):
         if self._runner is not None and isinstance(self._runner.job, FixApplyJob):
             return  # applying what was previewed: the rows are fixed already
         if self._preview is not None or self.scope.frozen() is not None:
-            self.summary.setText("Preview again: the fix or the rows to fix changed.")
+            self.summary.setText(
+                translate("FixDialog", "Preview again: the fix or the rows to fix changed.")
+            )
         self.scope.thaw()
         self._preview = None
         self.apply_button.setEnabled(False)
-        self.apply_button.setText("Apply as a change-set")
+        self.apply_button.setText(translate("FixDialog", "Apply as a change-set"))
         self.results.setModel(_PreviewModel((), self.results))
 
     def acts_on(self) -> list[int]:
@@ -326,13 +396,15 @@ class FixDialog(JobDialog):
             text = describe_preview(result)
             if self._preview is not None and result.applies:
                 self.scope.covered(result.applies)
-                text += f" Apply changes exactly these: {named_ids(self.acts_on())}."
+                exactly = translate("FixDialog", "Apply changes exactly these: %1.")
+                text += " " + fill(exactly, named_ids(self.acts_on()))
             self.summary.setText(text)
-            self.apply_button.setText(f"Apply to {result.applies:,} as a change-set")
+            applies = translate("FixDialog", "Apply to %1 as a change-set")
+            self.apply_button.setText(fill(applies, result.applies))
         else:
             self._preview = None
             self.scope.thaw()
-            self.apply_button.setText("Apply as a change-set")
+            self.apply_button.setText(translate("FixDialog", "Apply as a change-set"))
             self.summary.setText(result.describe())
             self.jobFinished.emit(result)
 

@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.clock import minute
 from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.jobs import GroupJob
-from triage_app.core.vocabulary import plural
+from triage_app.core.locale_format import format_datetime
+from triage_app.gui.dialogs import labels
+from triage_app.gui.i18n import fill, translate
 
 NOTE_CHARS = 2_000
 TAG_CHARS = 80  # what set_group accepts
@@ -49,21 +50,26 @@ class GroupDialog(QDialog):
         super().__init__(parent)
         self.group = group
         self.setObjectName("groupDialog")
-        self.setWindowTitle("Error group")
+        self.setWindowTitle(translate("GroupDialog", "Error group"))
         self.setMinimumWidth(520)
 
         about = QLabel(objectName="groupAbout")
         about.setWordWrap(True)
         about.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        waiting = (
-            f", the oldest open since {minute(group.oldest_open)} UTC"
-            if group.oldest_open is not None
-            else ""
-        )
-        about.setText(
-            f"<b>{_escape(group.signature)}</b><br>{group.error_class}: "
-            f"{plural(group.count, 'dead letter')}, {group.open:,} open{waiting}"
-        )
+        n = group.count
+        error_class = labels.shown(labels.CLASSES, group.error_class)
+        if group.oldest_open is not None:
+            text = translate(
+                "GroupDialog",
+                "<b>%1</b><br>%2: %Ln dead letter(s), %3 open, the oldest open since %4 UTC",
+                "",
+                n,
+            )
+            oldest = format_datetime(group.oldest_open)
+            about.setText(fill(text, _escape(group.signature), error_class, group.open, oldest))
+        else:
+            text = translate("GroupDialog", "<b>%1</b><br>%2: %Ln dead letter(s), %3 open", "", n)
+            about.setText(fill(text, _escape(group.signature), error_class, group.open))
 
         self.owner = QComboBox(objectName="groupOwner", editable=True)
         self.owner.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -73,21 +79,21 @@ class GroupDialog(QDialog):
         self.owner.setCurrentText(group.owner or "")
         line = self.owner.lineEdit()
         if line is not None:
-            line.setPlaceholderText("nobody")
+            line.setPlaceholderText(translate("GroupDialog", "nobody"))
             line.setMaxLength(TAG_CHARS)
-        self.owner.setAccessibleName("Owner")
+        self.owner.setAccessibleName(translate("GroupDialog", "Owner"))
 
         self.tags = QListWidget(objectName="groupTags")
-        self.tags.setAccessibleName("Tags")
+        self.tags.setAccessibleName(translate("GroupDialog", "Tags"))
         self.tags.setMaximumHeight(120)
         for tag in sorted({*tags, *group.tags}, key=str.casefold):
             self._add_tag(tag, checked=tag in group.tags)
         self.new_tag = QLineEdit(objectName="groupNewTag")
-        self.new_tag.setPlaceholderText("another tag, then Enter")
+        self.new_tag.setPlaceholderText(translate("GroupDialog", "another tag, then Enter"))
         self.new_tag.setMaxLength(TAG_CHARS)
-        self.new_tag.setAccessibleName("New tag")
+        self.new_tag.setAccessibleName(translate("GroupDialog", "New tag"))
         self.new_tag.returnPressed.connect(self._on_new_tag)
-        add = QPushButton("Add", objectName="groupAddTag")
+        add = QPushButton(translate("GroupDialog", "Add"), objectName="groupAddTag")
         add.setAutoDefault(False)  # Enter in the tag field adds the tag, not OK
         add.clicked.connect(self._on_new_tag)
         adding = QHBoxLayout()
@@ -95,16 +101,18 @@ class GroupDialog(QDialog):
         adding.addWidget(add)
 
         self.note = QPlainTextEdit(group.note, objectName="groupNote")
-        self.note.setAccessibleName("Note")
+        self.note.setAccessibleName(translate("GroupDialog", "Note"))
         self.note.setTabChangesFocus(True)
-        self.note.setPlaceholderText("what is known, who was asked, what it waits on")
+        self.note.setPlaceholderText(
+            translate("GroupDialog", "what is known, who was asked, what it waits on")
+        )
         self.note.setMaximumHeight(100)
 
         form = QFormLayout()
-        form.addRow("&Owner", self.owner)
-        form.addRow("&Tags", self.tags)
+        form.addRow(translate("GroupDialog", "&Owner"), self.owner)
+        form.addRow(translate("GroupDialog", "&Tags"), self.tags)
         form.addRow("", adding)
-        form.addRow("&Note", self.note)
+        form.addRow(translate("GroupDialog", "&Note"), self.note)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -145,7 +153,9 @@ class GroupDialog(QDialog):
     def accept(self) -> None:
         self._on_new_tag()  # a tag typed but not added yet is meant too
         if len(self.note.toPlainText()) > NOTE_CHARS:
-            self.said.setText(f"A note is at most {NOTE_CHARS:,} characters.")
+            self.said.setText(
+                fill(translate("GroupDialog", "A note is at most %1 characters."), NOTE_CHARS)
+            )
             return
         super().accept()
 

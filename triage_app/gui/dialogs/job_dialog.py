@@ -15,13 +15,33 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from triage_app.core.jobs import Job
 from triage_app.gui import style
+from triage_app.gui.i18n import translate
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
 StartJob = Callable[[Job], JobRunner]
+
+
+def suffix_follows_count(spin: QSpinBox, suffix: Callable[[int], str]) -> None:
+    """``spin``'s suffix in the form its value asks for, now and whenever it changes:
+    ``suffix(n)`` is a counted ``translate`` (" day(s)": "1 day", "3 days")."""
+
+    def follow(n: int) -> None:
+        spin.setSuffix(suffix(n))
+
+    spin.valueChanged.connect(follow)
+    follow(spin.value())
 
 
 class Described(Protocol):
@@ -99,7 +119,7 @@ class JobDialog(QDialog):
             self._runner.cancel()
             if self.cancel_button is not None:
                 self.cancel_button.setEnabled(False)
-            self.say_progress("cancelling at the next chunk…")
+            self.say_progress(translate("JobDialog", "cancelling at the next chunk…"))
 
     def say_progress(self, text: str) -> None:
         """Where the running job's line goes: the summary, unless a dialog says otherwise."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
@@ -50,11 +51,14 @@ from triage_app.core.deadletters import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import RedriveJob
+from triage_app.core.messages import _
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import named_ids
 from triage_app.gui import style
-from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.dialogs import labels
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob, suffix_follows_count
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 
@@ -75,22 +79,37 @@ def default_transform(transforms_in_use: Sequence[str]) -> str | None:
     return refs[-1] if refs else None
 
 
-RESULT_HEADERS = ("id", "line", "outcome", "error, or the row it loads")
+RESULT_HEADERS = (
+    QT_TRANSLATE_NOOP("redrive_dialog", "id"),
+    QT_TRANSLATE_NOOP("redrive_dialog", "line"),
+    QT_TRANSLATE_NOOP("redrive_dialog", "outcome"),
+    QT_TRANSLATE_NOOP("redrive_dialog", "error, or the row it loads"),
+)
 
 # Where a re-drive sends the rows: (label, what RedriveJob's ``to`` says; None: warehouse).
 WAREHOUSE, ORIGINAL, BROKER = None, "original", "amqp"
 DESTINATIONS = (
-    ("The warehouse, through the transform", WAREHOUSE),
-    ("Where each came from: its queue's exchange, or its table", ORIGINAL),
-    ("One broker exchange:", BROKER),
+    (QT_TRANSLATE_NOOP("redrive_dialog", "The warehouse, through the transform"), WAREHOUSE),
+    (
+        QT_TRANSLATE_NOOP(
+            "redrive_dialog", "Where each came from: its queue's exchange, or its table"
+        ),
+        ORIGINAL,
+    ),
+    (QT_TRANSLATE_NOOP("redrive_dialog", "One broker exchange:"), BROKER),
 )
-AS_THEY_ARE = "as they are (validate nothing)"
+# The transform combo's last item, shown translated (``translate("redrive_dialog", …)``).
+AS_THEY_ARE = QT_TRANSLATE_NOOP("redrive_dialog", "as they are (validate nothing)")
 
 
 class _ResultsModel(RowsModel[RedriveResult]):
     """The preview's (or the run's) first rows, coloured by outcome."""
 
     headers = RESULT_HEADERS
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        text = super().headerData(section, orientation, role)
+        return translate("redrive_dialog", text) if isinstance(text, str) else text
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
@@ -104,7 +123,7 @@ class _ResultsModel(RowsModel[RedriveResult]):
                 return r.error or (orjson.dumps(r.row).decode() if r.row else "")
             if role == Qt.ItemDataRole.ToolTipRole:
                 return None
-            return (str(r.id), str(r.line), r.outcome.replace("_", " "))[col]
+            return (str(r.id), str(r.line), labels.shown(labels.REDRIVE_OUTCOMES, r.outcome))[col]
         if role == Qt.ItemDataRole.BackgroundRole:
             return QColor(style.OUTCOME_FILLS.get(r.outcome, "#ffffff"))
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -128,33 +147,42 @@ class RedriveDialog(JobDialog):
         to_source: bool = False,
     ) -> None:
         super().__init__(start_job, parent, name="redrive")
-        self.setWindowTitle("Re-drive to the source" if to_source else "Re-drive dead letters")
+        if to_source:
+            self.setWindowTitle(translate("RedriveDialog", "Re-drive to the source"))
+        else:
+            self.setWindowTitle(translate("RedriveDialog", "Re-drive dead letters"))
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(900, 560)))
         self._preview: RedriveSummary | None = None
 
-        self.scope = RowsScope(scope, "Re-drive")
+        self.scope = RowsScope(scope, translate("RedriveDialog", "Re-drive"))
         self.scope_selected, self.scope_filter = self.scope.selected, self.scope.filter
         self.transform_combo = QComboBox(objectName="redriveTransform")
-        self.transform_combo.setAccessibleName("Transform for the re-drive")
+        self.transform_combo.setAccessibleName(
+            translate("RedriveDialog", "Transform for the re-drive")
+        )
         for t in default_registry().all():
-            self.transform_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
+            self.transform_combo.addItem(f"{t.ref}  ({_(t.description)})", t.ref)
         default = default_transform(transforms_in_use)
         if default:
             self.transform_combo.setCurrentIndex(self.transform_combo.findData(default))
         self._has_tables = any(c.kind == TABLE for c in connectors)
         self._offers_destinations = bool(connectors)
         self.destination = QComboBox(objectName="redriveDestination")
-        self.destination.setAccessibleName("Where the re-driven rows go")
+        self.destination.setAccessibleName(
+            translate("RedriveDialog", "Where the re-driven rows go")
+        )
         for text, to in DESTINATIONS:
-            self.destination.addItem(text, to)
+            self.destination.addItem(translate("redrive_dialog", text), to)
         self.address = QLineEdit(objectName="redriveAddress")
         self.address.setPlaceholderText("amqp://user:password@host/vhost/exchange/routing-key")
-        self.address.setAccessibleName("Broker exchange and routing key")
+        self.address.setAccessibleName(
+            translate("RedriveDialog", "Broker exchange and routing key")
+        )
         self.sink_note = QLabel(objectName="redriveSinkNote", wordWrap=True)
         self.sink_note.setStyleSheet(style.HINT)
         if connectors:
             # To a broker a payload may go as it is: the version is then optional.
-            self.transform_combo.addItem(AS_THEY_ARE, None)
+            self.transform_combo.addItem(translate("redrive_dialog", AS_THEY_ARE), None)
             if to_source:
                 self.destination.setCurrentIndex(self.destination.findData(ORIGINAL))
         self.scope.previewDropped.connect(self._on_preview_dropped)
@@ -164,45 +192,57 @@ class RedriveDialog(JobDialog):
         self.address.textChanged.connect(self._invalidate_preview)
 
         form = QFormLayout()
-        form.addRow("Re-drive", self.scope)
+        form.addRow(translate("RedriveDialog", "Re-drive"), self.scope)
         to_row = QHBoxLayout()
         to_row.addWidget(self.destination)
         to_row.addWidget(self.address, 1)
-        form.addRow("To", to_row)
+        form.addRow(translate("RedriveDialog", "To"), to_row)
         # Without connectors there is one destination: the dialog stays as it always was.
         form.setRowVisible(to_row, self._offers_destinations)
-        form.addRow("Transform", self.transform_combo)
+        form.addRow(translate("RedriveDialog", "Transform"), self.transform_combo)
         form.addRow(self.sink_note)
         self._form = form
 
         # The guard: a canary first, a stop when too many fail, a pace (issue 13).
-        self.canary_check = QCheckBox("Canary first:", objectName="redriveCanary")
+        self.canary_check = QCheckBox(
+            translate("RedriveDialog", "Canary first:"), objectName="redriveCanary"
+        )
         self.canary_rows = QSpinBox(objectName="redriveCanaryRows", minimum=0, maximum=1_000_000)
-        self.canary_rows.setSpecialValueText("10 or 1%")
-        self.canary_rows.setSuffix(" rows")
-        self.canary_rows.setAccessibleName("Rows re-driven first, as a canary")
+        self.canary_rows.setSpecialValueText(translate("RedriveDialog", "10 or 1%"))
+        suffix_follows_count(
+            self.canary_rows, lambda n: translate("RedriveDialog", " row(s)", "", n)
+        )
+        self.canary_rows.setAccessibleName(
+            translate("RedriveDialog", "Rows re-driven first, as a canary")
+        )
         self.stop_rate = QSpinBox(objectName="redriveStopRate", minimum=0, maximum=100, value=20)
-        self.stop_rate.setSuffix(" % failed")
-        self.stop_rate.setPrefix("stop above ")
-        self.stop_rate.setAccessibleName("Stop when more than this share of rows failed")
-        self.stop_check = QCheckBox("Stop by itself", objectName="redriveStop")
+        self.stop_rate.setSuffix(translate("RedriveDialog", " % failed"))
+        self.stop_rate.setPrefix(translate("RedriveDialog", "stop above "))
+        self.stop_rate.setAccessibleName(
+            translate("RedriveDialog", "Stop when more than this share of rows failed")
+        )
+        self.stop_check = QCheckBox(
+            translate("RedriveDialog", "Stop by itself"), objectName="redriveStop"
+        )
         self.pace = QSpinBox(objectName="redrivePace", minimum=0, maximum=1_000_000)
-        self.pace.setSpecialValueText("full speed")
-        self.pace.setSuffix(" rows/s")
-        self.pace.setAccessibleName("Pace, rows a second (0: full speed)")
+        self.pace.setSpecialValueText(translate("RedriveDialog", "full speed"))
+        self.pace.setSuffix(translate("RedriveDialog", " rows/s"))
+        self.pace.setAccessibleName(
+            translate("RedriveDialog", "Pace, rows a second (0: full speed)")
+        )
         guard = QHBoxLayout()
         for w in (self.canary_check, self.canary_rows, self.stop_check, self.stop_rate):
             guard.addWidget(w)
-        guard.addWidget(QLabel("Pace:"))
+        guard.addWidget(QLabel(translate("RedriveDialog", "Pace:")))
         guard.addWidget(self.pace)
         guard.addStretch(1)
-        form.addRow("Guard", guard)
+        form.addRow(translate("RedriveDialog", "Guard"), guard)
         self.canary_check.toggled.connect(self._guard_changed)
         self.stop_check.toggled.connect(self._guard_changed)
         self._guard_changed()
 
         self.results = QTableView(objectName="redrivePreview")
-        self.results.setAccessibleName("Re-drive results")
+        self.results.setAccessibleName(translate("RedriveDialog", "Re-drive results"))
         self.results.setTabKeyNavigation(False)  # Tab moves on to the buttons
         self.results.setModel(_ResultsModel((), self.results))
         self.results.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
@@ -214,16 +254,23 @@ class RedriveDialog(JobDialog):
         self.results.setWordWrap(False)
         self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.results.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        self.summary.setText("Preview first: a dry run shows what would happen and writes nothing.")
+        self.summary.setText(
+            translate(
+                "RedriveDialog",
+                "Preview first: a dry run shows what would happen and writes nothing.",
+            )
+        )
 
         self.buttons = QDialogButtonBox()
         self.preview_button = self.buttons.addButton(
-            "Preview (dry run)", QDialogButtonBox.ButtonRole.ActionRole
+            translate("RedriveDialog", "Preview (dry run)"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.preview_button.setObjectName("previewButton")
-        self.run_button = self.buttons.addButton("Re-drive", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.run_button = self.buttons.addButton(
+            translate("RedriveDialog", "Re-drive"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.run_button.setObjectName("redriveRunButton")
-        self.add_cancel_button(self.buttons, "Cancel re-drive")
+        self.add_cancel_button(self.buttons, translate("RedriveDialog", "Cancel re-drive"))
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.preview_button.clicked.connect(self.preview)
         self.run_button.clicked.connect(self.run)
@@ -272,14 +319,21 @@ class RedriveDialog(JobDialog):
         chosen = self.destination.currentData()
         note = ""
         if chosen == ORIGINAL:
-            note = (
+            note = translate(
+                "RedriveDialog",
                 "Each imported row goes back to its own queue's exchange and routing key, "
-                "or its pipeline's table; rows not confirmed stay open, with why."
+                "or its pipeline's table; rows not confirmed stay open, with why.",
             )
             if self._has_tables and self.transform_combo.currentData() is None:
-                note += " A dead-letter table takes rows: its rows need a transform version."
+                note += " " + translate(
+                    "RedriveDialog",
+                    "A dead-letter table takes rows: its rows need a transform version.",
+                )
         elif chosen == BROKER:
-            note = "Every row goes to this exchange and routing key; rows not confirmed stay open."
+            note = translate(
+                "RedriveDialog",
+                "Every row goes to this exchange and routing key; rows not confirmed stay open.",
+            )
         self.sink_note.setText(note)
         self._form.setRowVisible(self.sink_note, bool(note))
 
@@ -320,7 +374,7 @@ class RedriveDialog(JobDialog):
         self.scope.thaw()
         self._preview = None
         self.run_button.setEnabled(False)
-        self.run_button.setText("Re-drive")
+        self.run_button.setText(translate("RedriveDialog", "Re-drive"))
         self.results.setModel(_ResultsModel((), self.results))
         self._follow_with_enter()
 
@@ -331,13 +385,17 @@ class RedriveDialog(JobDialog):
         if self._runner is not None and not self._runner.job.dry_run:
             return  # a run is under way on the rows it was given
         self._invalidate_preview()
-        self.summary.setText("Preview again: the rows to re-drive changed.")
+        self.summary.setText(
+            translate("RedriveDialog", "Preview again: the rows to re-drive changed.")
+        )
 
     def _destination_problem(self) -> str | None:
         """What the destination lacks, in one line; None: nothing."""
         to = self.to()
         if self.destination.currentData() == BROKER and not to.startswith(("amqp://", "amqps://")):
-            return "Give the exchange: amqp://host/vhost/exchange/routing-key"
+            return translate(
+                "RedriveDialog", "Give the exchange: amqp://host/vhost/exchange/routing-key"
+            )
         return None
 
     def _job(self, **kwargs: Any) -> RedriveJob:
@@ -376,7 +434,10 @@ class RedriveDialog(JobDialog):
             self.address,
         ):
             w.setEnabled(False)
-        self.summary.setText("previewing…" if job.dry_run else "re-driving…")
+        if job.dry_run:
+            self.summary.setText(translate("RedriveDialog", "previewing…"))
+        else:
+            self.summary.setText(translate("RedriveDialog", "re-driving…"))
 
     def finished_job(self, s: RedriveSummary) -> None:
         if s.dry_run and self.scope.frozen() is None:
@@ -388,17 +449,19 @@ class RedriveDialog(JobDialog):
             # table.
             self._preview = replace(s, results=()) if not s.cancelled and s.seen else None
             n = len(s.seen)
-            self.run_button.setText(f"Re-drive {n:,}" if self._preview else "Re-drive")
             if self._preview is not None:
+                self.run_button.setText(fill(translate("RedriveDialog", "Re-drive %1"), n))
                 self.scope.covered(n)
                 # Named from the first ids only: a million-row preview is not listed.
-                text += f" Re-drive {n:,} acts on exactly these: "
-                text += f"{named_ids(s.seen.first(NAMED_IDS), total=n)}."
+                exactly = translate("RedriveDialog", "Re-drive %1 acts on exactly these: %2.")
+                text += " " + fill(exactly, n, named_ids(s.seen.first(NAMED_IDS), total=n))
+            else:
+                self.run_button.setText(translate("RedriveDialog", "Re-drive"))
         self.summary.setText(text)
         if not s.dry_run:
             self._preview = None
             self.scope.thaw()
-            self.run_button.setText("Re-drive")
+            self.run_button.setText(translate("RedriveDialog", "Re-drive"))
             self.jobFinished.emit(s)
 
     def job_ended(self) -> None:

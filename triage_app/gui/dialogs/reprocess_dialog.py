@@ -11,12 +11,13 @@ check's until the apply's own come in, and then what differs from the check.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from collections.abc import Sequence
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTime, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSize, Qt, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -34,29 +35,60 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.db import Workspace
 from triage_app.core.jobs import ReprocessJob
+from triage_app.core.locale_format import format_datetime, format_int
+from triage_app.core.messages import _
 from triage_app.core.reprocess import ReprocessSummary, Verdict, VerdictKind, count_suspects
 from triage_app.core.transforms import Registry, Transform, default_registry
-from triage_app.core.vocabulary import plural
 from triage_app.gui import style
+from triage_app.gui.dialogs import labels
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.rows_model import RowsModel
 from triage_app.gui.window.placement import dialog_size
 from triage_app.gui.workers import QueryThread
 
 SIZED_FROM_ROWS = 200  # the table's columns fit the widest of this many rows
-VERDICT_HEADERS = ("key", "batch", "line", "verdict", "diff, or why it fails")
+VERDICT_HEADERS = (
+    QT_TRANSLATE_NOOP("reprocess_dialog", "key"),
+    QT_TRANSLATE_NOOP("reprocess_dialog", "batch"),
+    QT_TRANSLATE_NOOP("reprocess_dialog", "line"),
+    QT_TRANSLATE_NOOP("reprocess_dialog", "verdict"),
+    QT_TRANSLATE_NOOP("reprocess_dialog", "diff, or why it fails"),
+)
 FILLS = {
     VerdictKind.CHANGED: style.NOTE_FILL,
     VerdictKind.FAILING: style.REMOVED,
     VerdictKind.NO_INPUT: style.GREY_FILL,
 }
+# The four counts: (label, the label's accessible name, kind), in context "reprocess_dialog".
 COUNTED = (
-    ("unchanged", VerdictKind.UNCHANGED),
-    ("changed", VerdictKind.CHANGED),
-    ("now failing", VerdictKind.FAILING),
-    ("no input", VerdictKind.NO_INPUT),
+    (
+        QT_TRANSLATE_NOOP("reprocess_dialog", "unchanged"),
+        QT_TRANSLATE_NOOP("reprocess_dialog", "Rows unchanged"),
+        VerdictKind.UNCHANGED,
+    ),
+    (
+        QT_TRANSLATE_NOOP("reprocess_dialog", "changed"),
+        QT_TRANSLATE_NOOP("reprocess_dialog", "Rows changed"),
+        VerdictKind.CHANGED,
+    ),
+    (
+        QT_TRANSLATE_NOOP("reprocess_dialog", "now failing"),
+        QT_TRANSLATE_NOOP("reprocess_dialog", "Rows now failing"),
+        VerdictKind.FAILING,
+    ),
+    (
+        QT_TRANSLATE_NOOP("reprocess_dialog", "no input"),
+        QT_TRANSLATE_NOOP("reprocess_dialog", "Rows with no input"),
+        VerdictKind.NO_INPUT,
+    ),
 )
+
+
+def rows(n: int) -> str:
+    """``n`` rows, counted ("1 row", "3 rows"), for a sentence that counts two things."""
+    return translate("reprocess_dialog", "%Ln row(s)", "", n)
 
 
 def suspect_counts(ws: Workspace, transforms: Sequence[Transform]) -> dict[str, int]:
@@ -76,6 +108,10 @@ class VerdictsModel(RowsModel[Verdict]):
 
     headers = VERDICT_HEADERS
 
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        text = super().headerData(section, orientation, role)
+        return translate("reprocess_dialog", text) if isinstance(text, str) else text
+
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
@@ -85,7 +121,8 @@ class VerdictsModel(RowsModel[Verdict]):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             s = v.suspect
-            return (str(s.key), s.batch_id, str(s.line), v.kind.value, said(v))[col]
+            verdict = labels.shown(labels.VERDICTS, v.kind.value)
+            return (str(s.key), s.batch_id, str(s.line), verdict, said(v))[col]
         if role == Qt.ItemDataRole.ToolTipRole and col == 4:
             return said(v)
         if role == Qt.ItemDataRole.BackgroundRole:
@@ -112,7 +149,7 @@ class ReprocessDialog(JobDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(start_job, parent, name="reprocess")
-        self.setWindowTitle("Suspect a version")
+        self.setWindowTitle(translate("ReprocessDialog", "Suspect a version"))
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(960, 600)))
         self.registry = registry
         self._transforms = list((registry or default_registry()).all())
@@ -122,14 +159,22 @@ class ReprocessDialog(JobDialog):
         self._picked_by_hand = False
 
         self.suspect_combo = QComboBox(objectName="reprocessSuspect")
-        self.suspect_combo.setAccessibleName("The suspect version: its rows are judged again")
+        self.suspect_combo.setAccessibleName(
+            translate("ReprocessDialog", "The suspect version: its rows are judged again")
+        )
         self.suspect_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.fixed_combo = QComboBox(objectName="reprocessFixed")
-        self.fixed_combo.setAccessibleName("The fixed version the rows are run through")
+        self.fixed_combo.setAccessibleName(
+            translate("ReprocessDialog", "The fixed version the rows are run through")
+        )
         self.fixed_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.scope_edit = QLineEdit(objectName="reprocessScope")
-        self.scope_edit.setPlaceholderText("every batch (or a batch id: its start is enough)")
-        self.scope_edit.setAccessibleName("Only the rows this batch wrote (optional)")
+        self.scope_edit.setPlaceholderText(
+            translate("ReprocessDialog", "every batch (or a batch id: its start is enough)")
+        )
+        self.scope_edit.setAccessibleName(
+            translate("ReprocessDialog", "Only the rows this batch wrote (optional)")
+        )
         self.scope_edit.setClearButtonEnabled(True)
         self._fill_suspects()
         self.suspect_combo.activated.connect(self._picked)
@@ -138,17 +183,17 @@ class ReprocessDialog(JobDialog):
         self.scope_edit.textChanged.connect(self._invalidate_check)
 
         form = QFormLayout()
-        form.addRow("Suspect version", self.suspect_combo)
-        form.addRow("Fixed version", self.fixed_combo)
-        form.addRow("Batch", self.scope_edit)
+        form.addRow(translate("ReprocessDialog", "Suspect version"), self.suspect_combo)
+        form.addRow(translate("ReprocessDialog", "Fixed version"), self.fixed_combo)
+        form.addRow(translate("ReprocessDialog", "Batch"), self.scope_edit)
 
         # The four counts, each its own label: read at a glance, and by a test.
         self.count_labels: dict[VerdictKind, QLabel] = {}
         self._shown: dict[VerdictKind, int | None] = {}
         counts = QHBoxLayout()
-        for name, kind in COUNTED:
+        for _name, spoken, kind in COUNTED:
             label = QLabel(objectName=f"reprocessCount{kind.name.title().replace('_', '')}")
-            label.setAccessibleName(f"Rows {name}")
+            label.setAccessibleName(translate("reprocess_dialog", spoken))
             label.setTextFormat(Qt.TextFormat.RichText)
             self.count_labels[kind] = label
             counts.addWidget(label)
@@ -158,7 +203,9 @@ class ReprocessDialog(JobDialog):
         self._show_counts(None)
 
         self.rows = QTableView(objectName="reprocessRows")
-        self.rows.setAccessibleName("The rows that change, now fail or have no input")
+        self.rows.setAccessibleName(
+            translate("ReprocessDialog", "The rows that change, now fail or have no input")
+        )
         self.rows.setTabKeyNavigation(False)
         self.rows.setModel(VerdictsModel((), self.rows))
         header = self.rows.horizontalHeader()
@@ -171,18 +218,23 @@ class ReprocessDialog(JobDialog):
         self.rows.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
         self._size_columns()
         self.summary.setText(
-            "Check first: a dry run judges every row the suspect version last wrote and "
-            "writes nothing."
+            translate(
+                "ReprocessDialog",
+                "Check first: a dry run judges every row the suspect version last wrote and "
+                "writes nothing.",
+            )
         )
 
         self.buttons = QDialogButtonBox()
         self.check_button = self.buttons.addButton(
-            "Check (dry run)", QDialogButtonBox.ButtonRole.ActionRole
+            translate("ReprocessDialog", "Check (dry run)"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.check_button.setObjectName("reprocessCheckButton")
-        self.apply_button = self.buttons.addButton("Apply…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.apply_button = self.buttons.addButton(
+            translate("ReprocessDialog", "Apply…"), QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.apply_button.setObjectName("reprocessApplyButton")
-        self.add_cancel_button(self.buttons, "Cancel")
+        self.add_cancel_button(self.buttons, translate("ReprocessDialog", "Cancel"))
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.check_button.clicked.connect(self.check)
         self.apply_button.clicked.connect(self.apply)
@@ -223,8 +275,12 @@ class ReprocessDialog(JobDialog):
         self.suspect_combo.clear()
         for t in self._transforms:
             n = self._counts.get(t.ref)
-            wrote = "counting…" if n is None else f"last wrote {plural(n, 'row')}"
-            self.suspect_combo.addItem(f"{t.ref}  ({wrote})", t.ref)
+            if n is None:
+                text = fill(translate("ReprocessDialog", "%1  (counting…)"), t.ref)
+            else:
+                wrote = translate("ReprocessDialog", "%1  (last wrote %Ln row(s))", "", n)
+                text = fill(wrote, t.ref)
+            self.suspect_combo.addItem(text, t.ref)
         if current is not None:
             self.suspect_combo.setCurrentIndex(max(0, self.suspect_combo.findData(current)))
         self.suspect_combo.blockSignals(False)
@@ -241,7 +297,7 @@ class ReprocessDialog(JobDialog):
                 t for t in self._transforms if t.table == suspect.table and t.ref != suspect.ref
             ]
             for t in sorted(same, key=lambda t: (t.name != suspect.name, -t.version)):
-                self.fixed_combo.addItem(f"{t.ref}  ({t.description})", t.ref)
+                self.fixed_combo.addItem(f"{t.ref}  ({_(t.description)})", t.ref)
         found = self.fixed_combo.findData(current) if current is not None else -1
         self.fixed_combo.setCurrentIndex(found if found >= 0 else 0)
         self.fixed_combo.blockSignals(False)
@@ -279,7 +335,14 @@ class ReprocessDialog(JobDialog):
         self._fill_suspects()
 
     def _on_count_failed(self, message: str) -> None:
-        self.counts_from.setText(f"The rows each version wrote could not be counted: {message}")
+        self.counts_from.setText(
+            fill(
+                translate(
+                    "ReprocessDialog", "The rows each version wrote could not be counted: %1"
+                ),
+                message,
+            )
+        )
 
     # -- check and apply ---------------------------------------------------------------------
     @Slot()
@@ -290,7 +353,9 @@ class ReprocessDialog(JobDialog):
         self.apply_button.setEnabled(False)
         self.rows.setModel(VerdictsModel((), self.rows))
         self._show_counts(None)
-        self.summary.setText("Check again: the versions or the batch changed.")
+        self.summary.setText(
+            translate("ReprocessDialog", "Check again: the versions or the batch changed.")
+        )
 
     @Slot()
     def check(self) -> None:
@@ -302,20 +367,33 @@ class ReprocessDialog(JobDialog):
 
     def apply_question(self, check: ReprocessSummary) -> str:
         """What Apply… asks: the pair, and what the check says it will change."""
-        scope = f" (batch {check.scope})" if check.scope else ""
-        return (
-            f"Reprocess the rows {check.produced_by} last wrote{scope} with {check.with_}?\n\n"
-            f"The check at {self._checked_at} found {plural(check.changed, 'row')} to change "
-            f"and {plural(check.failing, 'row')} now failing, to quarantine as dead letters "
-            f"of the run; {check.unchanged:,} unchanged are not touched.\n\n"
-            "These counts are the check's: the apply judges every row again, and leaves alone "
-            "a row written since by a later batch or re-drive."
+        if check.scope:
+            asked = translate(
+                "ReprocessDialog", "Reprocess the rows %1 last wrote (batch %2) with %3?"
+            )
+            question = fill(asked, check.produced_by, check.scope, check.with_)
+        else:
+            asked = translate("ReprocessDialog", "Reprocess the rows %1 last wrote with %2?")
+            question = fill(asked, check.produced_by, check.with_)
+        found = translate(
+            "ReprocessDialog",
+            "The check at %1 found %2 to change and %3 now failing, to quarantine as dead "
+            "letters of the run; %4 unchanged are not touched.",
         )
+        counts = fill(
+            found, self._checked_at, rows(check.changed), rows(check.failing), check.unchanged
+        )
+        caveat = translate(
+            "ReprocessDialog",
+            "These counts are the check's: the apply judges every row again, and leaves alone "
+            "a row written since by a later batch or re-drive.",
+        )
+        return f"{question}\n\n{counts}\n\n{caveat}"
 
     def confirm_apply(self, check: ReprocessSummary) -> bool:
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Apply the reprocess",
+            translate("ReprocessDialog", "Apply the reprocess"),
             self.apply_question(check),
             QMessageBox.StandardButton.Apply | QMessageBox.StandardButton.Cancel,
             self,
@@ -351,7 +429,10 @@ class ReprocessDialog(JobDialog):
             self.scope_edit,
         ):
             w.setEnabled(False)
-        self.summary.setText("checking…" if job.dry_run else "reprocessing…")
+        if job.dry_run:
+            self.summary.setText(translate("ReprocessDialog", "checking…"))
+        else:
+            self.summary.setText(translate("ReprocessDialog", "reprocessing…"))
 
     def finished_job(self, s: ReprocessSummary) -> None:
         if s.dry_run:
@@ -364,31 +445,45 @@ class ReprocessDialog(JobDialog):
             self._check = None
             self._show_counts(None)
             self.rows.setModel(VerdictsModel((), self.rows))
-            self.summary.setText("Check cancelled: nothing was written. Check again to see it.")
+            self.summary.setText(
+                translate(
+                    "ReprocessDialog",
+                    "Check cancelled: nothing was written. Check again to see it.",
+                )
+            )
             return
         self._check = s
-        self._checked_at = QTime.currentTime().toString("HH:mm:ss")
+        self._checked_at = format_datetime(dt.datetime.now(), seconds=True)
         self._show_counts(s)
         self.counts_from.setText(
-            f"Counts from the check at {self._checked_at}. The warehouse may change before "
-            "you apply: the apply judges every row again and says what it did."
+            fill(
+                translate(
+                    "ReprocessDialog",
+                    "Counts from the check at %1. The warehouse may change before you apply: "
+                    "the apply judges every row again and says what it did.",
+                ),
+                self._checked_at,
+            )
         )
         self._show_rows(s)
         text = s.describe()
         if s.changed or s.failing:
-            text += (
-                f" Apply… updates {plural(s.changed, 'row')} and quarantines "
-                f"{plural(s.failing, 'row')}."
-            )
+            updates = translate("ReprocessDialog", "Apply… updates %1 and quarantines %2.")
+            text += " " + fill(updates, rows(s.changed), rows(s.failing))
         self.summary.setText(text)
 
     def _finished_apply(self, s: ReprocessSummary) -> None:
         check, self._check = self._check, None
         self._show_counts(s)
-        self.counts_from.setText(
-            "Counts from the apply, judged when it started"
-            + (f" (run {s.run_id})." if s.run_id else ".")
-        )
+        if s.run_id:
+            judged = translate(
+                "ReprocessDialog", "Counts from the apply, judged when it started (run %1)."
+            )
+            self.counts_from.setText(fill(judged, s.run_id))
+        else:
+            self.counts_from.setText(
+                translate("ReprocessDialog", "Counts from the apply, judged when it started.")
+            )
         self._show_rows(s)
         text = s.describe()
         if check is not None:
@@ -404,16 +499,23 @@ class ReprocessDialog(JobDialog):
         if s.cancelled:
             return ""
         if (s.applied, s.quarantined) == (check.changed, check.failing):
-            return "As the check said."
-        parts = [
-            f"The check had found {check.changed:,} to change and {check.failing:,} now "
-            f"failing; {s.applied:,} were updated and {s.quarantined:,} quarantined."
-        ]
+            return translate("ReprocessDialog", "As the check said.")
+        had = translate(
+            "ReprocessDialog",
+            "The check had found %1 to change and %2 now failing; the apply updated %3 and "
+            "quarantined %4.",
+        )
+        parts = [fill(had, check.changed, check.failing, s.applied, s.quarantined)]
         left = check.changed - s.applied
         if left > 0:
             parts.append(
-                f"{plural(left, 'row')} the check would have changed "
-                f"{'was' if left == 1 else 'were'} left alone: written since the check."
+                translate(
+                    "ReprocessDialog",
+                    "%Ln row(s) the check would have changed were left alone: written since the "
+                    "check.",
+                    "",
+                    left,
+                )
             )
         return " ".join(parts)
 
@@ -426,16 +528,15 @@ class ReprocessDialog(JobDialog):
 
     # -- what is shown -----------------------------------------------------------------------
     def _show_counts(self, s: ReprocessSummary | None) -> None:
-        for name, kind in COUNTED:
+        for name, _spoken, kind in COUNTED:
             n = None if s is None else int(getattr(s, kind.name.lower()))
             self._shown[kind] = n
-            shown = "–" if n is None else f"{n:,}"
+            shown = "–" if n is None else format_int(n)
             colour = style.MUTED if not n else style.INK
-            self.count_labels[kind].setText(
-                f"{html.escape(name)}: <b>{style.coloured(shown, colour)}</b>"
-            )
+            label = html.escape(translate("reprocess_dialog", name))
+            self.count_labels[kind].setText(f"{label}: <b>{style.coloured(shown, colour)}</b>")
         if s is None:
-            self.counts_from.setText("No check yet.")
+            self.counts_from.setText(translate("ReprocessDialog", "No check yet."))
 
     def count_shown(self, kind: VerdictKind) -> int | None:
         """The count a label shows (None: none shown)."""

@@ -36,7 +36,8 @@ from triage_app.core.deadletters import (
 from triage_app.core.jobs import PurgeJob
 from triage_app.core.vocabulary import Status
 from triage_app.gui import style
-from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
+from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob, suffix_follows_count
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.workers import JobRunner, QueryThread
 
 DEFAULT_DAYS = 90
@@ -54,7 +55,10 @@ def _said(s: PurgeSummary, forever: bool) -> str:
     dialog keeps them forever: the purge is then told to leave them)."""
     if s.sources is not None:
         return f"{s.describe()} {s.sources.describe()}"
-    return s.describe() + (" Kept sources: kept forever, none forgotten." if forever else "")
+    if forever:
+        kept = translate("retention_dialog", "Kept sources: kept forever, none forgotten.")
+        return f"{s.describe()} {kept}"
+    return s.describe()
 
 
 class RetentionDialog(JobDialog):
@@ -78,7 +82,7 @@ class RetentionDialog(JobDialog):
         super().__init__(start_job, parent, name="retention")
         self._may_not = {"save": may_not_save, "purge": may_not_purge}
         self.setObjectName("retentionDialog")
-        self.setWindowTitle("Retention")
+        self.setWindowTitle(translate("RetentionDialog", "Retention"))
         self.setMinimumWidth(560)
         self._config = config
         self._queries = queries
@@ -90,53 +94,82 @@ class RetentionDialog(JobDialog):
         self._counting_sources: int | None = None
 
         intro = QLabel(
-            "Resolved and discarded dead letters closed longer ago than this are deleted, "
-            "with their history. Open and parked ones are never purged. Trends keep "
-            "counting what was purged. Each batch's input is kept for reprocessing as long as "
-            "the last line says, unless a batch still needs it. The policy is kept in the "
-            "store: the whole team shares it."
+            translate(
+                "RetentionDialog",
+                "Resolved and discarded dead letters closed longer ago than this are deleted, "
+                "with their history. Open and parked ones are never purged. Trends keep "
+                "counting what was purged. Each batch's input is kept for reprocessing as long "
+                "as the last line says, unless a batch still needs it. The policy is kept in "
+                "the store: the whole team shares it.",
+            )
         )
         intro.setWordWrap(True)
-        self.stored_label = QLabel("reading the store's policy…", objectName="storedPolicy")
+        self.stored_label = QLabel(
+            translate("RetentionDialog", "reading the store's policy…"), objectName="storedPolicy"
+        )
         self.stored_label.setStyleSheet(style.HINT)
         self.days = QSpinBox(objectName="retentionDays", minimum=0, maximum=MAX_DAYS)
         self.days.setValue(DEFAULT_DAYS)
-        self.days.setSuffix(" days ago")
+        suffix_follows_count(
+            self.days, lambda n: translate("RetentionDialog", " day(s) ago", "", n)
+        )
         self.days.setMaximumWidth(160)
-        self.days.setToolTip("closed (resolved, or discarded) more than this many days ago")
-        self.days.setAccessibleName("Purge what closed more than this many days ago")
-        self.resolved = QCheckBox("resolved", objectName="retentionResolved", checked=True)
-        self.discarded = QCheckBox("discarded", objectName="retentionDiscarded", checked=True)
+        self.days.setToolTip(
+            translate(
+                "RetentionDialog", "closed (resolved, or discarded) more than this many days ago"
+            )
+        )
+        self.days.setAccessibleName(
+            translate("RetentionDialog", "Purge what closed more than this many days ago")
+        )
+        self.resolved = QCheckBox(
+            translate("RetentionDialog", "resolved"), objectName="retentionResolved", checked=True
+        )
+        self.discarded = QCheckBox(
+            translate("RetentionDialog", "discarded"), objectName="retentionDiscarded", checked=True
+        )
         statuses = QHBoxLayout()
         statuses.addWidget(self.resolved)
         statuses.addWidget(self.discarded)
         statuses.addStretch(1)
         self.keep_days = QSpinBox(objectName="keepSourcesDays", minimum=0, maximum=MAX_DAYS)
         self.keep_days.setValue(DEFAULT_DAYS)
-        self.keep_days.setSuffix(" days")
+        suffix_follows_count(
+            self.keep_days, lambda n: translate("RetentionDialog", " day(s)", "", n)
+        )
         self.keep_days.setMaximumWidth(160)
-        self.keep_days.setToolTip("a batch's kept source is forgotten this long after it was kept")
-        self.keep_days.setAccessibleName("Keep each batch's source this many days")
-        self.keep_forever = QCheckBox("forever", objectName="keepSourcesForever")
+        self.keep_days.setToolTip(
+            translate(
+                "RetentionDialog", "a batch's kept source is forgotten this long after it was kept"
+            )
+        )
+        self.keep_days.setAccessibleName(
+            translate("RetentionDialog", "Keep each batch's source this many days")
+        )
+        self.keep_forever = QCheckBox(
+            translate("RetentionDialog", "forever"), objectName="keepSourcesForever"
+        )
         keep = QHBoxLayout()
         keep.addWidget(self.keep_days)
         keep.addWidget(self.keep_forever)
         keep.addStretch(1)
         form = QFormLayout()
-        form.addRow("Purge", statuses)
-        form.addRow("closed more than", self.days)
-        form.addRow("Keep batch sources", keep)
+        form.addRow(translate("RetentionDialog", "Purge"), statuses)
+        form.addRow(translate("RetentionDialog", "closed more than"), self.days)
+        form.addRow(translate("RetentionDialog", "Keep batch sources"), keep)
         self.count_label = QLabel(objectName="retentionCount", wordWrap=True)
         self.count_label.setStyleSheet("font-weight: bold;")
 
         self.buttons = QDialogButtonBox()
         self.save_button = self.buttons.addButton(
-            "Save policy", QDialogButtonBox.ButtonRole.ApplyRole
+            translate("RetentionDialog", "Save policy"), QDialogButtonBox.ButtonRole.ApplyRole
         )
         self.save_button.setObjectName("saveRetentionButton")
-        self.save_button.setToolTip("Keep this policy in the store, for the whole team")
+        self.save_button.setToolTip(
+            translate("RetentionDialog", "Keep this policy in the store, for the whole team")
+        )
         self.purge_button = self.buttons.addButton(
-            "Purge now…", QDialogButtonBox.ButtonRole.ActionRole
+            translate("RetentionDialog", "Purge now…"), QDialogButtonBox.ButtonRole.ActionRole
         )
         self.purge_button.setObjectName("purgeNowButton")
         self._enable(self.purge_button, False)
@@ -232,13 +265,13 @@ class RetentionDialog(JobDialog):
     def _show_stored(self) -> None:
         sources = describe_retention(self.stored_sources)
         if self.stored is None:
-            self.stored_label.setText(
-                f"No retention policy is set for this store; {sources} (the default)."
+            text = translate(
+                "RetentionDialog", "No retention policy is set for this store; %1 (the default)."
             )
+            self.stored_label.setText(fill(text, sources))
         else:
-            self.stored_label.setText(
-                f"The store's policy: purge {self.stored.describe()}; {sources}."
-            )
+            text = translate("RetentionDialog", "The store's policy: purge %1; %2.")
+            self.stored_label.setText(fill(text, self.stored.describe(), sources))
 
     @Slot()
     def _changed(self) -> None:
@@ -253,12 +286,14 @@ class RetentionDialog(JobDialog):
         """A dry run of the dialog's policy, on a worker thread."""
         policy = self.policy()
         if policy is None:
-            self.count_label.setText("Tick resolved, discarded or both.")
+            self.count_label.setText(
+                translate("RetentionDialog", "Tick resolved, discarded or both.")
+            )
             return
         if self._preview_runner is not None:
             self._preview_again = True  # counted again when the running count ends
             return
-        self.count_label.setText("counting what it would purge now…")
+        self.count_label.setText(translate("RetentionDialog", "counting what it would purge now…"))
         self._counting = policy
         self._counting_sources = self.sources_days()
         job = self._purge_job(dry_run=True)
@@ -279,9 +314,9 @@ class RetentionDialog(JobDialog):
         forgets = s.sources is not None and bool(s.sources.sources)
         self._enable(self.purge_button, (s.rows > 0 or forgets) and self._runner is None)
         if s.rows:
-            self.purge_button.setText(f"Purge {s.rows:,} now…")
+            self.purge_button.setText(fill(translate("RetentionDialog", "Purge %1 now…"), s.rows))
         else:
-            self.purge_button.setText("Purge now…")
+            self.purge_button.setText(translate("RetentionDialog", "Purge now…"))
 
     @Slot()
     def _on_count_done(self) -> None:
@@ -313,7 +348,9 @@ class RetentionDialog(JobDialog):
         self.stored = policy
         self._show_stored()
         self._enable(self.save_button, True)
-        self.summary.setText("Saved: the whole team's purges now follow this policy.")
+        self.summary.setText(
+            translate("RetentionDialog", "Saved: the whole team's purges now follow this policy.")
+        )
         self.saved.emit(policy)
 
     @Slot()
@@ -323,11 +360,15 @@ class RetentionDialog(JobDialog):
         forgets = self.preview.sources is not None and bool(self.preview.sources.sources)
         if not self.preview.rows and not forgets:
             return
+        asked = translate(
+            "RetentionDialog",
+            "%1\n\nThey are deleted with their history; this cannot be undone. Trends keep "
+            "counting them.",
+        )
         answer = QMessageBox.question(
             self,
-            "Purge dead letters",
-            f"{_said(self.preview, self.sources_days() is None)}\n\nThey are deleted with "
-            "their history; this cannot be undone. Trends keep counting them.",
+            translate("RetentionDialog", "Purge dead letters"),
+            fill(asked, _said(self.preview, self.sources_days() is None)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -342,7 +383,7 @@ class RetentionDialog(JobDialog):
         runner = self.start(job)
         if runner is not None:
             self._enable(self.purge_button, False)
-            self.summary.setText("purging…")
+            self.summary.setText(translate("RetentionDialog", "purging…"))
         return runner
 
     def say_progress(self, text: str) -> None:

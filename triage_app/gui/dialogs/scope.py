@@ -18,8 +18,9 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout, QWidget
 
 from triage_app.core.deadletters import DeadLetterFilter
-from triage_app.core.vocabulary import named_ids, plural
+from triage_app.core.vocabulary import named_ids
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 
 SHOWN_IDS = 6  # ids a scope names before "and N more"
 
@@ -62,17 +63,20 @@ class ChosenRows:
         if self.ids is not None:
             n = len(self.ids)
             if n == 0:
-                return "the selected dead letters (none is selected in the table)"
-            return f"the {plural(n, 'selected dead letter')}: {named_ids(self.ids, SHOWN_IDS)}"
+                return translate(
+                    "ChosenRows", "the selected dead letters (none is selected in the table)"
+                )
+            text = translate("ChosenRows", "the %Ln selected dead letter(s): %1", "", n)
+            return fill(text, named_ids(self.ids, SHOWN_IDS))
         assert self.where is not None
-        every = "every dead letter" if self.count is None else _all(self.count)
-        return f"{every} matching {self.where.describe()}"
-
-
-def _all(n: int) -> str:
-    if n == 1:
-        return "the 1 dead letter"
-    return f"all {n:,} dead letters" if n else "no dead letters"
+        where = self.where.describe()
+        n = self.count
+        if n is None:
+            return fill(translate("ChosenRows", "every dead letter matching %1"), where)
+        if n == 0:
+            return fill(translate("ChosenRows", "no dead letters matching %1"), where)
+        # English: "the 1 dead letter matching …", "all 3 dead letters matching …".
+        return fill(translate("ChosenRows", "all %Ln dead letter(s) matching %1", "", n), where)
 
 
 class ScopeSource(QObject):
@@ -115,7 +119,8 @@ class RowsScope(QWidget):
     ``freeze()`` at a preview takes the rows named; ``covered(n)`` when the preview has
     counted them. While frozen, a change of the rows named drops the preview
     (``previewDropped``) and the note says so; a change of the store under the same rows
-    keeps it, and the note says that ``verb`` acts on the previewed rows only."""
+    keeps it, and the note says that ``verb`` (the action's button, translated) acts on the
+    previewed rows only."""
 
     changed = Signal()  # the rows named changed
     previewDropped = Signal()
@@ -129,7 +134,7 @@ class RowsScope(QWidget):
         self.selected = QRadioButton(objectName="scopeSelected")
         self.filter = QRadioButton(objectName="scopeFilter")
         for radio in (self.selected, self.filter):
-            radio.setAccessibleName("Rows to act on")
+            radio.setAccessibleName(translate("RowsScope", "Rows to act on"))
         self.note = QLabel(objectName="scopeNote", wordWrap=True)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setStyleSheet(
@@ -169,10 +174,15 @@ class RowsScope(QWidget):
         now = self.source.current()
         chosen = self.chosen()
         if self.selected.isChecked() and now.selected is None:
-            self.say("Too many rows selected to name them: choose the filter's rows instead.")
+            self.say(
+                translate(
+                    "RowsScope",
+                    "Too many rows selected to name them: choose the filter's rows instead.",
+                )
+            )
             return None
         if chosen.is_empty():
-            self.say(f"Nothing to preview: {chosen.describe()}.")
+            self.say(fill(translate("RowsScope", "Nothing to preview: %1."), chosen.describe()))
             return None
         self._frozen, self._covered = chosen, None
         self.say(None)
@@ -212,11 +222,21 @@ class RowsScope(QWidget):
             return
         was = frozen.count if frozen.count is not None else self._covered
         self.thaw()
-        before = f" (the preview was of {plural(was, 'row')})" if was is not None else ""
-        self.say(
-            f"The rows changed since the preview{before}: this now names "
-            f"{chosen.describe()}. Nothing will be done until you preview again."
-        )
+        if was is None:
+            text = translate(
+                "RowsScope",
+                "The rows changed since the preview: this now names %1. Nothing will be done "
+                "until you preview again.",
+            )
+        else:
+            text = translate(
+                "RowsScope",
+                "The rows changed since the preview (the preview was of %Ln row(s)): this now "
+                "names %1. Nothing will be done until you preview again.",
+                "",
+                was,
+            )
+        self.say(fill(text, chosen.describe()))
         self.previewDropped.emit()
 
     @Slot()
@@ -228,21 +248,36 @@ class RowsScope(QWidget):
         n = self._covered
         if n is None:
             return
-        matching = (
-            f" The filter now matches {now.count:,}; the preview covered {n:,}."
-            if now.where is not None and now.count is not None
-            else ""
+        if now.where is not None and now.count is not None:
+            text = translate(
+                "RowsScope",
+                "The store changed since the preview. The filter now matches %1; the preview "
+                "covered %2. %3 acts on the %Ln previewed row(s) only, and leaves out, naming "
+                "them, any changed since. Preview again to include the others.",
+                "",
+                n,
+            )
+            self.say(fill(text, now.count, n, self.verb))
+            return
+        text = translate(
+            "RowsScope",
+            "The store changed since the preview. %1 acts on the %Ln previewed row(s) only, "
+            "and leaves out, naming them, any changed since. Preview again to include the "
+            "others.",
+            "",
+            n,
         )
-        self.say(
-            f"The store changed since the preview.{matching} {self.verb} acts on the "
-            f"{plural(n, 'previewed row')} only, and leaves out, naming them, any changed "
-            "since. Preview again to include the others."
-        )
+        self.say(fill(text, self.verb))
 
     def _label(self, now: TableScope) -> None:
         n = now.selected_count
         if now.selected is None:
-            text = f"the {n:,} selected dead letters (too many to name: narrow the filter)"
+            text = translate(
+                "RowsScope",
+                "the %Ln selected dead letter(s) (too many to name: narrow the filter)",
+                "",
+                n,
+            )
         else:
             text = ChosenRows(now.store, now.selected, None, n).describe()
         self.selected.setText(text)
