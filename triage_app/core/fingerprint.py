@@ -7,10 +7,10 @@ row) reads the same descriptor at an offset of its own and checks what it reads 
 hash as it goes: a file truncated, extended or rewritten after it was opened is caught
 instead of being recorded under the hash of bytes it no longer holds.
 
-Only the standard library (and the engine's light error module) at import time, on purpose:
-importing anything under ``core`` but a few such modules loads the whole engine (SQLAlchemy
-included, about 0.35 s), and the CLI opens and hashes the file on a thread while that import
-runs.
+Only the standard library (and the engine's light error, message and number modules) at
+import time, on purpose: importing anything under ``core`` but a few such modules loads the
+whole engine (SQLAlchemy included, about 0.35 s), and the CLI opens and hashes the file on a
+thread while that import runs.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -87,9 +89,11 @@ class Stamp:
     def change(self, now: Stamp) -> str | None:
         """How ``now`` differs from this stamp, in words; None when it does not."""
         if now.size != self.size:
-            return f"its size went from {self.size:,} to {now.size:,} bytes"
+            return _("its size went from {before} to {now} bytes").format(
+                before=format_int(self.size), now=format_int(now.size)
+            )
         if now.mtime_ns != self.mtime_ns:
-            return "its modification time moved: it was written to"
+            return _("its modification time moved: it was written to")
         return None
 
 
@@ -114,8 +118,10 @@ class Fingerprint:
 
 def _changed(name: str, what: str) -> SourceChanged:
     return SourceChanged(
-        f"{name} changed while it was read ({what}); the batch is not complete and keeps "
-        "what it committed: run the intact file again to finish it"
+        _(
+            "{file} changed while it was read ({what}); the batch is not complete and keeps "
+            "what it committed: run the intact file again to finish it"
+        ).format(file=name, what=what)
     )
 
 
@@ -180,14 +186,24 @@ class CheckedReader(io.FileIO):
         assert fp is not None
         if n == 0:
             if len(view) and pos != fp.size:
-                raise _changed(self._name, f"it ends at byte {pos:,}, not {fp.size:,}")
+                raise _changed(
+                    self._name,
+                    _("it ends at byte {at}, not {size}").format(
+                        at=format_int(pos), size=format_int(fp.size)
+                    ),
+                )
             if len(view) and pos % CHECK_EVERY and self._crc != fp.steps[-1]:
                 raise _changed(
-                    self._name, f"its bytes differ after byte {pos // CHECK_EVERY * CHECK_EVERY:,}"
+                    self._name,
+                    _("its bytes differ after byte {at}").format(
+                        at=format_int(pos // CHECK_EVERY * CHECK_EVERY)
+                    ),
                 )
             return
         if pos + n > fp.size:
-            raise _changed(self._name, f"it grew past its {fp.size:,} bytes")
+            raise _changed(
+                self._name, _("it grew past its {size} bytes").format(size=format_int(fp.size))
+            )
         done = 0
         while done < n:
             # Up to the end of the step, then its check.
@@ -200,7 +216,10 @@ class CheckedReader(io.FileIO):
                 if self._crc != fp.steps[pos // CHECK_EVERY - 1]:
                     first = pos - CHECK_EVERY
                     raise _changed(
-                        self._name, f"its bytes differ between byte {first:,} and {pos:,}"
+                        self._name,
+                        _("its bytes differ between byte {first} and {last}").format(
+                            first=format_int(first), last=format_int(pos)
+                        ),
                     )
                 self._crc = 0
 
@@ -288,7 +307,9 @@ def _fingerprint(fd: int, name: str, stamp: Stamp) -> Fingerprint:
     if pos % CHECK_EVERY:
         steps.append(crc)
     what = stamp.change(Stamp.of(fd)) or (
-        f"{pos:,} bytes read of {stamp.size:,}" if pos != stamp.size else None
+        _("{read} bytes read of {size}").format(read=format_int(pos), size=format_int(stamp.size))
+        if pos != stamp.size
+        else None
     )
     if what is not None:
         raise _changed(name, what)
@@ -300,13 +321,15 @@ def source_kind_problem(mode: int, shown: str) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISFIFO(mode):
-        return (
-            f"{shown} is a pipe, not a file: a pipe can be read only once, so pass - as the "
+        return _(
+            "{path} is a pipe, not a file: a pipe can be read only once, so pass - as the "
             "file and send the data to standard input (… | triage-app run - --format …)"
-        )
+        ).format(path=shown)
     if stat.S_ISDIR(mode):
-        return f"is a directory, not a file: {shown}"
-    return f"{shown} is not a regular file (a device or a socket): save the data to a file first"
+        return _("is a directory, not a file: {path}").format(path=shown)
+    return _(
+        "{path} is not a regular file (a device or a socket): save the data to a file first"
+    ).format(path=shown)
 
 
 def check_source_path(path: Path) -> None:
@@ -315,9 +338,9 @@ def check_source_path(path: Path) -> None:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise TriageError(f"no such file: {path}") from None
+        raise TriageError(_("no such file: {path}").format(path=path)) from None
     except OSError as exc:
-        raise TriageError(f"cannot read {path}: {exc.strerror}") from None
+        raise TriageError(_cannot_read(path, exc)) from None
     problem = source_kind_problem(st.st_mode, str(path))
     if problem is not None:
         raise TriageError(problem)
@@ -330,11 +353,11 @@ def open_file(path: Path) -> OpenedFile:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise TriageError(f"no such file: {path}") from None
+        raise TriageError(_("no such file: {path}").format(path=path)) from None
     except IsADirectoryError:
-        raise TriageError(f"is a directory, not a file: {path}") from None
+        raise TriageError(_("is a directory, not a file: {path}").format(path=path)) from None
     except OSError as exc:
-        raise TriageError(f"cannot read {path}: {exc.strerror}") from None
+        raise TriageError(_cannot_read(path, exc)) from None
     try:
         problem = source_kind_problem(os.fstat(fd).st_mode, str(path))
         if problem is not None:
@@ -347,9 +370,17 @@ def open_file(path: Path) -> OpenedFile:
         raise
 
 
+def _cannot_read(path: Path, exc: OSError) -> str:
+    return _("cannot read {path}: {reason}").format(path=path, reason=exc.strerror)
+
+
+def _cannot_spool(exc: OSError) -> str:
+    return _("cannot spool standard input: {reason}").format(reason=exc.strerror)
+
+
 def _stdin() -> BinaryIO:
     if sys.stdin is None:  # a windowed app started without a console
-        raise TriageError("there is no standard input here: name the file")
+        raise TriageError(_("there is no standard input here: name the file"))
     return sys.stdin.buffer
 
 
@@ -358,8 +389,10 @@ def check_stdin(stream: BinaryIO | None = None) -> None:
     stream = stream if stream is not None else _stdin()
     if stream.isatty():
         raise TriageError(
-            "standard input is a terminal: send the file to it (… | triage-app run - …) "
-            "or name the file"
+            _(
+                "standard input is a terminal: send the file to it (… | triage-app run - …) "
+                "or name the file"
+            )
         )
 
 
@@ -374,7 +407,7 @@ def spool_stdin(folder: Path | None, stream: BinaryIO | None = None) -> OpenedFi
     try:
         spool = tempfile.TemporaryFile(dir=where, prefix=".stdin-")  # noqa: SIM115 (with below)
     except OSError as exc:
-        raise TriageError(f"cannot spool standard input: {exc.strerror}") from None
+        raise TriageError(_cannot_spool(exc)) from None
     with spool:
         h = hashlib.sha256()
         steps: list[int] = []
@@ -396,7 +429,7 @@ def spool_stdin(folder: Path | None, stream: BinaryIO | None = None) -> OpenedFi
                 size += n
             spool.flush()
         except OSError as exc:
-            raise TriageError(f"cannot spool standard input: {exc.strerror}") from None
+            raise TriageError(_cannot_spool(exc)) from None
         fd = os.dup(spool.fileno())
     return OpenedFile(
         fd,

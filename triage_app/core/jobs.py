@@ -23,8 +23,10 @@ from triage_app.core.db import (
     user_message,
 )
 from triage_app.core.fingerprint import OpenedFile
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.progress import NoProgress, Progress
-from triage_app.core.vocabulary import plural
+from triage_app.core.vocabulary import Status
 
 # The rest of the engine is imported by the jobs that use it: dead letters, trends, the
 # demo and verify cost every start some 30 ms, and `triage-app run` of a file loaded
@@ -80,7 +82,9 @@ class BatchJob:
 
     @property
     def title(self) -> str:
-        return f"batch {self.path.name} with {self.transform}"
+        return _("batch {file} with {transform}").format(
+            file=self.path.name, transform=self.transform
+        )
 
     def check(self) -> str:
         """Refuse, in one line and before any workspace is opened, what cannot run: a format
@@ -123,8 +127,11 @@ class DemoJob:
     rows: int | None = None
     bad: float = 0.01
     seed: int = 43
-    title: str = "demo workspace"
     journal: bool = False  # and the demo's held journal batch (all or nothing)
+
+    @property
+    def title(self) -> str:
+        return _("demo workspace")
 
     def run(
         self, ws: Workspace | None, progress: Progress | None = None
@@ -139,6 +146,18 @@ class DemoJob:
         if not summary.already_loaded:
             warm_stats_cache(ws)
         return incoming, summary
+
+
+# The closed statuses a purge takes, as a title names them.
+_CLOSED_LABELS = {Status.RESOLVED.value: N_("resolved"), Status.DISCARDED.value: N_("discarded")}
+
+
+def _statuses(statuses: Sequence[str]) -> str:
+    """``resolved``, ``resolved and discarded``: the statuses a purge takes, in words."""
+    said = [_(_CLOSED_LABELS[s]) if s in _CLOSED_LABELS else s for s in statuses]
+    if len(said) == 2:
+        return _("{first} and {second}").format(first=said[0], second=said[1])
+    return ", ".join(said)
 
 
 def _default_max_attempts() -> int:
@@ -180,11 +199,23 @@ class RedriveJob:
 
     @property
     def title(self) -> str:
-        head = f"{'preview of a ' if self.dry_run else ''}re-drive"
-        if self.to is not None:
-            where = "where each came from" if self.to == "original" else redact_url(self.to)
-            head += f" to {where}"
-        return f"{head} with {self.transform}" if self.transform else f"{head} as they are"
+        t, preview = self.transform, self.dry_run
+        if self.to is None:
+            if preview:
+                text = _("preview of a re-drive with {transform}")
+            else:
+                text = _("re-drive with {transform}")
+            return text.format(transform=t)
+        where = _("where each came from") if self.to == "original" else redact_url(self.to)
+        if t and preview:
+            text = _("preview of a re-drive to {where} with {transform}")
+        elif t:
+            text = _("re-drive to {where} with {transform}")
+        elif preview:
+            text = _("preview of a re-drive to {where} as they are")
+        else:
+            text = _("re-drive to {where} as they are")
+        return text.format(where=where, transform=t)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> RedriveSummary:
         from triage_app.core.deadletters import redrive
@@ -236,7 +267,10 @@ class RetryJob:
     clock (None: the real one)."""
 
     now: dt.datetime | None = None
-    title: str = "retry pass"
+
+    @property
+    def title(self) -> str:
+        return _("retry pass")
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> RetryPass:
         from triage_app.core.deadletters import retry_due
@@ -272,7 +306,7 @@ class ImportJob:
     @property
     def title(self) -> str:
         what = self.kept or self.name or self.options.get("queue") or self.options.get("table")
-        return f"import from {what or self.kind}"
+        return _("import from {source}").format(source=what or self.kind)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ImportSummary:
         from triage_app.core.connectors import (
@@ -320,7 +354,7 @@ class HeldBatchJob:
 
     @property
     def title(self) -> str:
-        return f"loading batch {self.batch_id} whole"
+        return _("loading batch {batch} whole").format(batch=self.batch_id)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> HeldBatchLoad:
         from triage_app.core.deadletters import load_held_batch
@@ -350,8 +384,11 @@ class ReprocessJob:
 
     @property
     def title(self) -> str:
-        head = "check of a reprocess" if self.dry_run else "reprocess"
-        return f"{head} {self.produced_by} -> {self.with_}"
+        if self.dry_run:
+            text = _("check of a reprocess {suspect} -> {fixed}")
+        else:
+            text = _("reprocess {suspect} -> {fixed}")
+        return text.format(suspect=self.produced_by, fixed=self.with_)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ReprocessSummary:
         from triage_app.core.errors import TriageError
@@ -396,7 +433,7 @@ class FixPreviewJob:
 
     @property
     def title(self) -> str:
-        return "preview of a fix"
+        return _("preview of a fix")
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> FixPreview:
         from triage_app.core.deadletters import chosen_ids, preview_fix
@@ -417,7 +454,7 @@ class FixApplyJob:
 
     @property
     def title(self) -> str:
-        return "change-set"
+        return _("change-set")
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangeSetReport:
         from triage_app.core.deadletters import apply_fix
@@ -436,7 +473,7 @@ class ChangePreviewJob:
 
     @property
     def title(self) -> str:
-        return f"preview: {self.change.verb}"
+        return _("preview: {change}").format(change=self.change.verb)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangePreview:
         from triage_app.core.deadletters import preview_change
@@ -474,7 +511,7 @@ class RevertJob:
 
     @property
     def title(self) -> str:
-        return f"revert of change-set {self.change_set}"
+        return _("revert of change-set {id}").format(id=self.change_set)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ChangeSetReport:
         from triage_app.core.deadletters import revert_change_set
@@ -496,7 +533,7 @@ class GroupJob:
 
     @property
     def title(self) -> str:
-        return "error group change"
+        return _("error group change")
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> Any:
         from triage_app.core.deadletters import UNCHANGED, set_group
@@ -526,10 +563,34 @@ class PurgeJob:
 
     @property
     def title(self) -> str:
-        what = " and ".join(self.statuses)
-        head = "preview of a purge" if self.dry_run else "purge"
-        of = "" if self.batch is None else f" of batch {self.batch}"
-        return f"{head} of {what} dead letters{of} closed over {plural(self.days, 'day')} ago"
+        n, batch, preview = self.days, self.batch, self.dry_run
+        if batch is None and preview:
+            text = ngettext(
+                "preview of a purge of {statuses} dead letters closed over {n} day ago",
+                "preview of a purge of {statuses} dead letters closed over {n} days ago",
+                n,
+            )
+        elif batch is None:
+            text = ngettext(
+                "purge of {statuses} dead letters closed over {n} day ago",
+                "purge of {statuses} dead letters closed over {n} days ago",
+                n,
+            )
+        elif preview:
+            text = ngettext(
+                "preview of a purge of {statuses} dead letters of batch {batch} closed over "
+                "{n} day ago",
+                "preview of a purge of {statuses} dead letters of batch {batch} closed over "
+                "{n} days ago",
+                n,
+            )
+        else:
+            text = ngettext(
+                "purge of {statuses} dead letters of batch {batch} closed over {n} day ago",
+                "purge of {statuses} dead letters of batch {batch} closed over {n} days ago",
+                n,
+            )
+        return text.format(statuses=_statuses(self.statuses), batch=batch, n=format_int(n))
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> PurgeSummary:
         from triage_app.core.deadletters import purge
@@ -562,7 +623,9 @@ class VerifyJob:
 
     @property
     def title(self) -> str:
-        return f"idempotence check of {self.path.name} with {self.transform}"
+        return _("idempotence check of {file} with {transform}").format(
+            file=self.path.name, transform=self.transform
+        )
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> IdempotenceProof:
         from triage_app.core.verify import verify_idempotent
@@ -580,7 +643,7 @@ class ExportJob:
 
     @property
     def title(self) -> str:
-        return f"export to {self.path.name}"
+        return _("export to {file}").format(file=self.path.name)
 
     def run(self, ws: Workspace | None, progress: Progress | None = None) -> ExportSummary:
         from triage_app.core.deadletters import export_dead_letters
@@ -594,13 +657,16 @@ class ConnectionTest:
 
     warehouse_url: str
     dead_letter_url: str
-    title: str = "connection test"
+
+    @property
+    def title(self) -> str:
+        return _("connection test")
 
     def run(self, ws: Workspace | None = None, progress: Progress | None = None) -> str:
         out = []
-        for url, role in (
-            (self.warehouse_url, "warehouse"),
-            (self.dead_letter_url, "dead-letter store"),
+        for url, role, reachable in (
+            (self.warehouse_url, "warehouse", N_("✓ warehouse: reachable")),
+            (self.dead_letter_url, "dead-letter store", N_("✓ dead-letter store: reachable")),
         ):
             try:
                 engine = make_engine(url, role)
@@ -611,5 +677,5 @@ class ConnectionTest:
             except Exception as exc:
                 out.append(f"✗ {user_message(exc)}")
             else:
-                out.append(f"✓ {role}: reachable")
+                out.append(_(reachable))
         return "\n".join(out)

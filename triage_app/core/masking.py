@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 
 BULLETS = "•••"
 _MISSING = object()
@@ -418,8 +419,10 @@ def restore_masked(
         if old is not _MISSING:
             return m.group(1) + _dumps(old)
         raise TriageError(
-            f"the personal field {name!r} holds the mask {value!r}, not a value: type the "
-            "real value (Reveal shows it) or leave the mask as it was shown"
+            _(
+                "the personal field {field} holds the mask {mask}, not a value: type the "
+                "real value (Reveal shows it) or leave the mask as it was shown"
+            ).format(field=repr(name), mask=repr(value))
         )
 
     return _pattern(fields).sub(sub, edited)

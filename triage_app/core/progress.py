@@ -14,7 +14,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
-from triage_app.core.vocabulary import plural
+from triage_app.core.locale_format import format_int, format_number, format_percent
+from triage_app.core.messages import _, ngettext
 
 
 class Progress(Protocol):
@@ -94,25 +95,36 @@ def describe_left(seconds: float) -> str:
     """``about 9 s left``, ``about 4 min left``, ``about 1 h 05 min left``: rounded as far
     as an estimate deserves."""
     if seconds < 1:
-        return "less than a second left"
+        return _("less than a second left")
     if seconds < 60:
-        return f"about {round(seconds)} s left"
+        return _("about {n} s left").format(n=format_int(round(seconds)))
     if seconds < 3600:
-        return f"about {round(seconds / 60)} min left"
+        return _("about {n} min left").format(n=format_int(round(seconds / 60)))
     minutes = round(seconds / 60)
-    return f"about {minutes // 60} h {minutes % 60:02d} min left"
+    return _("about {hours} h {minutes} min left").format(
+        hours=format_int(minutes // 60), minutes=f"{minutes % 60:02d}"
+    )
 
 
 def describe_pace(pace: Pace, verb: str, *, done_counts_rows: bool) -> str:
-    """One line for a status bar. ``done_counts_rows``: the job's units are rows (a
-    re-drive, an export), so "84,000 of 200,000 rows"; otherwise (a batch counts bytes)
-    the rows so far and the share done."""
+    """One line for a status bar. ``verb``: what the job does, in the user's language
+    ("Re-driving"). ``done_counts_rows``: the job's units are rows (a re-drive, an export),
+    so "84,000 of 200,000 rows"; otherwise (a batch counts bytes) the rows so far and the
+    share done."""
     if done_counts_rows:
-        parts = [f"{verb} {pace.done:,} of {plural(pace.total, 'row')}"]
+        parts = [
+            ngettext("{verb} {done} of {n} row", "{verb} {done} of {n} rows", pace.total).format(
+                verb=verb, done=format_int(pace.done), n=format_int(pace.total)
+            )
+        ]
     else:
-        parts = [f"{verb}: {plural(pace.rows, 'row')}, {pace.fraction:.0%}"]
+        parts = [
+            ngettext("{verb}: {n} row, {share}", "{verb}: {n} rows, {share}", pace.rows).format(
+                verb=verb, n=format_int(pace.rows), share=format_percent(pace.fraction, 0)
+            )
+        ]
     if pace.rows_per_second is not None:
-        parts.append(f"{pace.rows_per_second:,.0f} rows/s")
+        parts.append(_("{n} rows/s").format(n=format_number(pace.rows_per_second, 0)))
     if pace.seconds_left is not None and pace.done < pace.total:
         parts.append(describe_left(pace.seconds_left))
     return " · ".join(parts)

@@ -15,7 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from triage_app.core import language
 from triage_app.core.errors import DataError, TransientError, TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _
 
 T = TypeVar("T")
 
@@ -101,10 +104,12 @@ class Ladder:
 
     def __post_init__(self) -> None:
         if not self.waits or len(self.waits) > MOST_STEPS:
-            raise TriageError(f"a retry ladder has 1 to {MOST_STEPS} waits, e.g. 5m,30m,2h")
+            raise TriageError(
+                _("a retry ladder has 1 to {most} waits, e.g. 5m,30m,2h").format(most=MOST_STEPS)
+            )
         for w in self.waits:
             if not dt.timedelta(seconds=1) <= w <= LONGEST_WAIT:
-                raise TriageError("each wait of a retry ladder is 1s to 30d, e.g. 5m,30m,2h")
+                raise TriageError(_("each wait of a retry ladder is 1s to 30d, e.g. 5m,30m,2h"))
 
     @classmethod
     def parse(cls, text: str) -> Ladder:
@@ -116,8 +121,10 @@ class Ladder:
             if m is None:
                 shown = str(text)[:60].encode("unicode_escape").decode("ascii")
                 raise TriageError(
-                    f"not a retry ladder: {shown!r}; write the waits in order, each a number "
-                    "and s, m, h or d, e.g. 5m,30m,2h"
+                    _(
+                        "not a retry ladder: {text}; write the waits in order, each a number "
+                        "and s, m, h or d, e.g. 5m,30m,2h"
+                    ).format(text=repr(shown))
                 )
             waits.append(dt.timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)]))
         return cls(tuple(waits))
@@ -135,7 +142,7 @@ class Ladder:
 
     def words(self) -> str:
         """``5 min, 30 min, 2 h, then parked``."""
-        return ", ".join(said_wait(w) for w in self.waits) + ", then parked"
+        return _("{waits}, then parked").format(waits=", ".join(said_wait(w) for w in self.waits))
 
 
 def short_wait(w: dt.timedelta) -> str:
@@ -147,11 +154,18 @@ def short_wait(w: dt.timedelta) -> str:
     return f"{secs}s"
 
 
-def said_wait(w: dt.timedelta) -> str:
-    """A wait for people: ``5 min``, ``2 h``, ``1 d``, ``45 s``."""
+# A wait in its unit, for people (``said_wait``).
+_SAID_UNITS = {"s": N_("{n} s"), "m": N_("{n} min"), "h": N_("{n} h"), "d": N_("{n} d")}
+
+
+def said_wait(w: dt.timedelta, *, english: bool = False) -> str:
+    """A wait for people: ``5 min``, ``2 h``, ``1 d``, ``45 s`` (``30 mnt`` in Indonesian).
+    ``english``: the English words whatever the user's language, for a ``--json`` key."""
     text = short_wait(w)
-    number, unit = text[:-1], text[-1]
-    return f"{number} {dict(s='s', m='min', h='h', d='d')[unit]}"
+    number, unit = int(text[:-1]), text[-1]
+    if english:
+        return _SAID_UNITS[unit].format(n=format_int(number, language.ENGLISH))
+    return _(_SAID_UNITS[unit]).format(n=format_int(number))
 
 
 DEFAULT_LADDER = Ladder((dt.timedelta(minutes=5), dt.timedelta(minutes=30), dt.timedelta(hours=2)))

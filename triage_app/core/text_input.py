@@ -19,10 +19,19 @@ import re
 import unicodedata
 
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _
 
 # The longest each may be, in characters. An owner or a tag is a name that fits a column
 # of the groups table; a note or a reason is a few sentences, not a document.
 LIMITS: dict[str, int] = {"owner": 80, "tag": 80, "note": 2000, "reason": 2000}
+# Each field as a refusal names it, the subject of its sentence ("the owner holds ...").
+_FIELDS: dict[str, str] = {
+    "owner": N_("the owner"),
+    "tag": N_("the tag"),
+    "note": N_("the note"),
+    "reason": N_("the reason"),
+}
 
 # What a terminal acts on instead of showing (cli.support.for_terminal uses shown() below):
 # C0 and C1 controls, DEL, bidi overrides and isolates, zero-width and line-separator
@@ -59,16 +68,27 @@ def checked(field: str, value: str, *, multi_line: bool = False) -> str:
     what is wrong with it: a control character (the first, and where), or its length past
     ``LIMITS[field]``."""
     text = value.strip()
+    named = _(_FIELDS[field]) if field in _FIELDS else field
     for m in _UNSHOWN.finditer(text):
         if multi_line and m.group() in _MULTI_LINE_OK:
             continue
+        if multi_line:
+            said = _("{field} holds {char} at character {at}: control characters are not kept")
+        else:
+            said = _(
+                "{field} holds {char} at character {at}: control characters are not kept (it "
+                "is one line)"
+            )
         raise TriageError(
-            f"the {field} holds {char_name(m.group())} at character {m.start() + 1}: "
-            "control characters are not kept" + ("" if multi_line else " (it is one line)")
+            said.format(field=named, char=char_name(m.group()), at=format_int(m.start() + 1))
         )
     limit = LIMITS[field]
     if len(text) > limit:
-        raise TriageError(f"the {field} is {len(text):,} characters long: at most {limit:,}")
+        raise TriageError(
+            _("{field} is {n} characters long: at most {limit}").format(
+                field=named, n=format_int(len(text)), limit=format_int(limit)
+            )
+        )
     return text
 
 
@@ -76,7 +96,7 @@ def owner(value: str) -> str:
     """An owner's name: one line, not empty, at most ``LIMITS['owner']`` characters."""
     text = checked("owner", value)
     if not text:
-        raise TriageError("an owner is a name: it cannot be empty (--no-owner: nobody)")
+        raise TriageError(_("an owner is a name: it cannot be empty (--no-owner: nobody)"))
     return text
 
 

@@ -14,6 +14,7 @@ from tests.support.crafted_trends import MAR, build_crafted
 from tests.support.purge_store import CLOSED_AT, fill_purge_store
 from triage_app.core.db import AuditEvent, DeadLetter, open_workspace
 from triage_app.core.deadletters import purge
+from triage_app.core.locale_format import format_date
 from triage_app.core.quick_stats import cached_answer
 from triage_app.core.trends import compute_trends, stats_json
 
@@ -47,7 +48,7 @@ def test_the_crafted_store_reads_the_same_after_its_closed_rows_are_purged(
     # The purge is named.
     (note,) = t.purges
     assert note.rows == 2 and note.statuses == ("resolved", "discarded")
-    assert note.message() == f"2 rows purged on {note.at:%Y-%m-%d}"
+    assert note.message() == f"2 rows purged on {format_date(note.at.date())}"
     assert t.to_json()["purges"] == [
         {
             "at": note.at.isoformat(timespec="seconds") + "Z",

@@ -14,6 +14,7 @@ from tests.support import REPO
 from tests.support.purge_store import counts, fill_purge_store
 from triage_app.core.db import open_workspace
 from triage_app.core.deadletters import RetentionPolicy, retention_policy, set_retention_policy
+from triage_app.core.locale_format import format_date
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog
 
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -139,7 +140,7 @@ def test_trends_name_the_purge_and_keep_counting_its_rows(
     assert sum(d.purged for d in t.per_day) == 10
     assert chart.purge_note.isVisible()
     text = chart.purge_note.textItem.toPlainText()
-    assert f"10 rows purged on {t.purges[0].at:%Y-%m-%d}" in text
+    assert f"10 rows purged on {format_date(t.purges[0].at.date())}" in text
     assert "still counted" in text
     # The tooltip of a day says how many of its rows are gone from the table.
     day = t.per_day[0]

@@ -258,7 +258,7 @@ def test_the_purge_note_lies_outside_the_plot_too(qtbot) -> None:  # type: ignor
     t = replace(_plot_trends(), purges=(PurgeNote(dt.datetime(2026, 12, 1), 1234, ("resolved",)),))
     chart = shown(qtbot, FailuresChart(), t, (560, 260))
     assert chart.purge_note.isVisible()
-    assert "1,234 rows purged on 2026-12-01" in chart.purge_note.textItem.toPlainText()
+    assert "1,234 rows purged on 1 Dec 2026" in chart.purge_note.textItem.toPlainText()
     plot = chart.getPlotItem().getViewBox().sceneBoundingRect()
     note = chart.purge_note.sceneBoundingRect()
     legend = chart.getPlotItem().legend.sceneBoundingRect()

@@ -14,6 +14,7 @@ from triage_app.core.db import Batch, Workspace
 from triage_app.core.demo.journals import DEMO_JOURNAL, demo_journal
 from triage_app.core.demo.orders import write_orders
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.places import resources_dir
 
 DEMO_BATCH = "pesanan_2026-01-12.jsonl"
@@ -42,9 +43,11 @@ def make_demo(
     folder = ws.config.folder
     if folder is None:  # both databases named by URL: nowhere to put the demo's files
         raise TriageError(
-            "the demo copies its source files into a workspace folder, and with both "
-            "--warehouse and --dead-letter given there is none: give --workspace DIR and at "
-            "most one of them"
+            _(
+                "the demo copies its source files into a workspace folder, and with both "
+                "--warehouse and --dead-letter given there is none: give --workspace DIR and "
+                "at most one of them"
+            )
         )
     incoming = folder / "incoming"
     incoming.mkdir(parents=True, exist_ok=True)

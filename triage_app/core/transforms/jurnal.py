@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from triage_app.core.errors import DataError
+from triage_app.core.messages import N_
 from triage_app.core.transforms.transform import Column, Transform
 
 REQUIRED = ("jurnal_id", "baris", "tanggal", "akun")
@@ -104,7 +105,7 @@ TRANSFORMS = (
         "posting_id",
         COLUMNS,
         jurnal_v1,
-        description="seed 000 journal postings; all or nothing, each journal must balance",
+        description=N_("seed 000 journal postings; all or nothing, each journal must balance"),
         atomic=True,
         check_whole=balanced,
     ),

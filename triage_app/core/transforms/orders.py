@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from triage_app.core.errors import DataError
+from triage_app.core.messages import N_
 from triage_app.core.transforms.transform import Column, Transform
 
 COLUMNS = (
@@ -90,7 +91,7 @@ TRANSFORMS = (
         orders_v1,
         ordering="updated_at",
         input_format="csv",
-        description="seed 001 orders CSV; newest updated_at wins",
+        description=N_("seed 001 orders CSV; newest updated_at wins"),
         fast=orders_v1_fast,
         personal_fields=("pelanggan",),  # the customer's name: shown masked
     ),

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import msgspec
 
 from triage_app.core.errors import DataError
+from triage_app.core.messages import N_
 from triage_app.core.transforms.transform import Column, Transform
 
 REQUIRED = ("pesanan_id", "waktu", "pelanggan", "produk", "qty", "harga")
@@ -150,7 +151,7 @@ TRANSFORMS = (
         "pesanan_id",
         COLUMNS,
         pesanan_v1,
-        description="seed 000 orders; a null diskon fails (code class)",
+        description=N_("seed 000 orders; a null diskon fails (code class)"),
         fast=pesanan_v1_fast,
         personal_fields=PERSONAL,
     ),
@@ -161,7 +162,7 @@ TRANSFORMS = (
         "pesanan_id",
         COLUMNS,
         pesanan_v2,
-        description="seed 000 orders; a missing or null diskon counts as 0",
+        description=N_("seed 000 orders; a missing or null diskon counts as 0"),
         fast=pesanan_v2_fast,
         personal_fields=PERSONAL,
     ),

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
+from triage_app.core.messages import _
 from triage_app.core.transforms.transform import Transform
 
 # Modules loaded from the folder live under this prefix in sys.modules, so that a plugin
@@ -66,7 +67,11 @@ def load_plugin_folder(
             for transform in transforms_of(module):
                 register(transform)
         except Exception as exc:  # a user's file: whatever it raises is its problem
-            problems.append(f"plugin {source}: {type(exc).__name__}: {_first_line(exc)}")
+            problems.append(
+                _("plugin {file}: {error}: {cause}").format(
+                    file=source, error=type(exc).__name__, cause=_first_line(exc)
+                )
+            )
         else:
             loaded.append(source.name)
     return loaded, problems
@@ -80,17 +85,19 @@ def transforms_of(obj: object) -> list[Transform]:
         if given is None:
             given = getattr(obj, "transforms", None)
         if given is None:
-            raise ValueError("defines neither TRANSFORMS nor transforms()")
+            raise ValueError(_("defines neither TRANSFORMS nor transforms()"))
         obj = given
     if isinstance(obj, Transform):
         return [obj]
     items = obj() if callable(obj) else obj
     if not isinstance(items, Iterable):
-        raise TypeError(f"gave {type(items).__name__}, not an iterable of transforms")
+        raise TypeError(
+            _("gave {type}, not an iterable of transforms").format(type=type(items).__name__)
+        )
     out = list(items)
     for item in out:
         if not isinstance(item, Transform):
-            raise TypeError(f"gave {type(item).__name__}, not a Transform")
+            raise TypeError(_("gave {type}, not a Transform").format(type=type(item).__name__))
     return out
 
 
@@ -105,7 +112,7 @@ def _import(source: Path) -> ModuleType:
     else:
         spec = importlib.util.spec_from_file_location(name, source)
     if spec is None or spec.loader is None:
-        raise ImportError("cannot be imported")
+        raise ImportError(_("cannot be imported"))
     _ensure_prefix_package()
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -126,4 +133,4 @@ def _ensure_prefix_package() -> None:
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
-    return text.splitlines()[0] if text else "(no message)"
+    return text.splitlines()[0] if text else _("(no message)")

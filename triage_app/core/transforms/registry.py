@@ -16,9 +16,10 @@ import threading
 from collections.abc import Callable
 
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
 from triage_app.core.transforms import jurnal, orders, pesanan
 from triage_app.core.transforms.transform import Transform
-from triage_app.core.vocabulary import plural
 
 ENTRY_POINT_GROUP = "triage_app.transforms"
 _REF = re.compile(r"([A-Za-z_][\w.-]*)@(\d+)")
@@ -61,7 +62,7 @@ class Registry:
         key = (transform.name, transform.version)
         existing = self._by_ref.get(key)
         if existing is not None and existing is not transform:
-            raise ValueError(f"transform {transform.ref} is registered twice")
+            raise ValueError(_("transform {ref} is registered twice").format(ref=transform.ref))
         self._by_ref[key] = transform
         return transform
 
@@ -73,7 +74,7 @@ class Registry:
         self._complete()
         versions = [t for (n, _), t in self._by_ref.items() if n == name]
         if not versions:
-            raise TriageError(f"unknown transform {name!r}; known: {self.known()}{self._broken()}")
+            raise TriageError(self._unknown(repr(name)))
         return max(versions, key=lambda t: t.version)
 
     def get(self, ref: str) -> Transform:
@@ -82,24 +83,32 @@ class Registry:
             return self.newest(ref)
         m = _REF.fullmatch(ref)
         if not m:
-            raise TriageError(f"bad transform reference {ref!r}: expected NAME@VERSION")
+            raise TriageError(
+                _("bad transform reference {ref}: expected NAME@VERSION").format(ref=repr(ref))
+            )
         key = (m.group(1), int(m.group(2)))
         found = self._by_ref.get(key)
         if found is None and self._plugins is not None:
             self._complete()
             found = self._by_ref.get(key)
         if found is None:
-            raise TriageError(f"unknown transform {ref}; known: {self.known()}{self._broken()}")
+            raise TriageError(self._unknown(ref))
         return found
 
-    def _broken(self) -> str:
-        if not self.problems:
-            return ""
-        failed = plural(len(self.problems), "plugin")
-        return f" ({failed} failed to load: {self.problems[0]})"
+    def _unknown(self, ref: str) -> str:
+        """One line: ``ref`` is no transform; the known ones, and the plugins that failed."""
+        text = _("unknown transform {ref}; known: {known}").format(ref=ref, known=self.known())
+        if self.problems:
+            n = len(self.problems)
+            text += " " + ngettext(
+                "({n} plugin failed to load: {problem})",
+                "({n} plugins failed to load: {problem})",
+                n,
+            ).format(n=format_int(n), problem=self.problems[0])
+        return text
 
     def known(self) -> str:
-        return ", ".join(t.ref for t in self.all()) or "none"
+        return ", ".join(t.ref for t in self.all()) or _("none")
 
 
 def _load_plugins(registry: Registry) -> None:
@@ -117,9 +126,13 @@ def _load_plugins(registry: Registry) -> None:
             for t in transforms_of(ep.load()):
                 registry.register(t)
         except Exception as exc:  # someone else's package: report it, keep the rest
-            cause = (str(exc).strip().splitlines() or ["(no message)"])[0]
-            problems.append(f"entry point {ep.name} ({ep.value}): {type(exc).__name__}: {cause}")
-    _, folder_problems = load_plugin_folder(plugins_dir(), registry.register)
+            cause = (str(exc).strip().splitlines() or [_("(no message)")])[0]
+            problems.append(
+                _("entry point {name} ({value}): {error}: {cause}").format(
+                    name=ep.name, value=ep.value, error=type(exc).__name__, cause=cause
+                )
+            )
+    folder_problems = load_plugin_folder(plugins_dir(), registry.register)[1]
     registry.problems = problems + folder_problems
 
 

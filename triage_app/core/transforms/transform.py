@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from triage_app.core.messages import _
 from triage_app.core.retry import Ladder
 
 ColumnType = Literal["int", "text", "real"]
@@ -36,6 +37,8 @@ class Transform:
     fn: Callable[[Any], tuple[Any, ...]]
     ordering: str | None = None  # column whose larger value wins (newest wins)
     input_format: InputFormat = "jsonl"
+    # One line on what it is for, in English: marked ``N_`` where a built-in is defined and
+    # shown through ``messages._`` (a plugin's, not in the catalogue, shows as written).
     description: str = ""
     # Optional: a raw record's bytes straight to its row, for speed. It may raise anything
     # for any record, which means "ask fn": fn decides every failure and its evidence.
@@ -69,15 +72,26 @@ class Transform:
 
     def __post_init__(self) -> None:
         names = self.column_names
+        # A plugin's mistakes: the registry reports them, one line each.
         if self.key not in names:
-            raise ValueError(f"{self.ref}: key {self.key!r} is not a column")
+            raise ValueError(
+                _("{ref}: key {key} is not a column").format(ref=self.ref, key=repr(self.key))
+            )
         if self.ordering is not None and self.ordering not in names:
-            raise ValueError(f"{self.ref}: ordering {self.ordering!r} is not a column")
+            raise ValueError(
+                _("{ref}: ordering {column} is not a column").format(
+                    ref=self.ref, column=repr(self.ordering)
+                )
+            )
         if self.check_whole is not None and not self.atomic:
-            raise ValueError(f"{self.ref}: a whole-batch check needs an atomic transform")
+            raise ValueError(
+                _("{ref}: a whole-batch check needs an atomic transform").format(ref=self.ref)
+            )
         for n in (self.table, *names):
             if not _NAME.fullmatch(n) or n.startswith("_"):
-                raise ValueError(f"{self.ref}: bad table or column name {n!r}")
+                raise ValueError(
+                    _("{ref}: bad table or column name {name}").format(ref=self.ref, name=repr(n))
+                )
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")

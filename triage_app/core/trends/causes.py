@@ -10,16 +10,20 @@ and ``stats --json``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gettext
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, func, select
 
+from triage_app.core import language, messages
 from triage_app.core.db import DeadLetterCount, signature_texts
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_
 from triage_app.core.trends.spikes import SpikeCheck
-from triage_app.core.vocabulary import CLASSES, BatchKind, ErrorClass, plural
+from triage_app.core.vocabulary import CLASSES, BatchKind, ErrorClass
 
 
 class BatchCounters(Protocol):
@@ -34,6 +38,44 @@ class BatchCounters(Protocol):
     def transform(self) -> str: ...
     @property
     def by_class(self) -> dict[str, int]: ...
+
+
+_ENGLISH = gettext.NullTranslations()
+Speech = tuple[Callable[[str], str], Callable[[str, str, int], str], str | None]
+
+
+def speech(english: bool = False) -> Speech:
+    """``_``, ``ngettext`` and the ``locale_format`` language of a sentence that is both
+    shown and kept: in the user's language, or (``english``) in English for ``--json`` and
+    the stats cache, which stay locale-free. Used as ``_, ngettext, lang = speech(english)``
+    so that the catalogue finds the texts."""
+    if english:
+        return _ENGLISH.gettext, _ENGLISH.ngettext, language.ENGLISH
+    return messages._, messages.ngettext, None
+
+
+# A class and its count, "code 180" (the classes are keys; a store may hold another).
+_CLASS_COUNT = {
+    ErrorClass.DATA.value: N_("data {n}"),
+    ErrorClass.CODE.value: N_("code {n}"),
+    ErrorClass.TRANSIENT.value: N_("transient {n}"),
+}
+# A count and its class, "180 code".
+_COUNT_CLASS = {
+    ErrorClass.DATA.value: N_("{n} data"),
+    ErrorClass.CODE.value: N_("{n} code"),
+    ErrorClass.TRANSIENT.value: N_("{n} transient"),
+}
+
+
+def class_count(cls: str, n: int, *, english: bool = False, count_first: bool = False) -> str:
+    """``code 180`` (``count_first``: ``180 code``), the class said in the user's language."""
+    _, _ngettext, lang = speech(english)
+    table = _COUNT_CLASS if count_first else _CLASS_COUNT
+    label = table.get(cls)
+    if label is None:
+        return f"{format_int(n, lang)} {cls}" if count_first else f"{cls} {format_int(n, lang)}"
+    return _(label).format(n=format_int(n, lang))
 
 
 TOP_SIGNATURES = 3  # the error groups a cause names
@@ -114,30 +156,42 @@ class SpikeCause:
             return Verdict.TRANSIENT
         return Verdict.MIXED
 
-    def mix(self) -> str:
+    def mix(self, *, english: bool = False) -> str:
         """The class mix, largest first: "code 180, data 20"."""
+        _ = speech(english)[0]
         parts = sorted(
             ((n, cls) for cls, n in self.by_class.items() if n), key=lambda p: (-p[0], p[1])
         )
-        return ", ".join(f"{cls} {n:,}" for n, cls in parts) or "none"
+        said = [class_count(cls, n, english=english) for n, cls in parts]
+        return ", ".join(said) or _("none")
 
-    def version_said(self) -> str:
+    def version_said(self, *, english: bool = False) -> str:
         """What changed in the transform, as a fact (no blame)."""
-        t = self.transform
+        _ = speech(english)[0]
+        t, before = self.transform, self.previous_version
         if self.first_use:
-            before = f" (the batches before ran {self.previous_version})"
-            return f"{t} is new: this batch is the first through it" + (
-                before if self.previous_version else ""
-            )
+            if before:
+                return _(
+                    "{transform} is new: this batch is the first through it (the batches "
+                    "before ran {previous})"
+                ).format(transform=t, previous=before)
+            return _("{transform} is new: this batch is the first through it").format(transform=t)
         if self.new_version:
-            return f"{t} is new since the previous normal batch, which ran {self.previous_version}"
-        return f"{t} is not new: it ran earlier batches without a spike"
+            return _(
+                "{transform} is new since the previous normal batch, which ran {previous}"
+            ).format(transform=t, previous=before)
+        return _("{transform} is not new: it ran earlier batches without a spike").format(
+            transform=t
+        )
 
-    def top_said(self) -> str:
+    def top_said(self, *, english: bool = False) -> str:
         """The largest error groups, with their counts."""
-        return "; ".join(f"{g.signature} ({g.count:,})" for g in self.top)
+        lang = speech(english)[2]
+        return "; ".join(f"{g.signature} ({format_int(g.count, lang)})" for g in self.top)
 
     def to_json(self) -> dict[str, Any]:
+        # English, whatever the user's language: ``--json`` and the stats cache are
+        # locale-free (the cache is shared by every user of the store).
         return {
             "verdict": self.verdict.value,
             "by_class": self.by_class,
@@ -150,76 +204,197 @@ class SpikeCause:
                 {"signature": g.signature, "class": g.error_class, "count": g.count}
                 for g in self.top
             ],
-            "sentence": self.sentence(),
+            "sentence": self.sentence(english=True),
         }
 
-    def short(self) -> str:
+    def short(self, *, english: bool = False) -> str:
         """The verdict in one sentence, for a banner (``sentence`` has the evidence)."""
+        _, ngettext, lang = speech(english)
         v, t = self.verdict, self.transform
         n, main, same = self.quarantined, self.main_rows, self.same_check
-        of = f"all {n:,}" if main == n else f"{main:,} of {n:,}"
-        if v is Verdict.DATA:
-            what = (
-                f"{plural(same.count, 'row')} that fail the same check ({same.signature})"
-                if same is not None
-                else f"{plural(main, 'row')} that fail its checks"
-            )
-            release = "is new, but these are data errors" if self.new_version else "is not new"
-            return f"The source sent {what}; {t} {release}."
-        if v is Verdict.RELEASE:
-            return f"Code errors ({of}) and {t} is new: the release likely broke the transform."
-        if v is Verdict.CODE:
-            return f"Code errors ({of}) through {t}, which is not new: likely new input."
-        if v is Verdict.TRANSIENT:
-            return f"Transient errors ({of}): something was down; a re-drive should load them."
-        return f"No one class holds most rows ({self.mix()})."
-
-    def sentence(self) -> str:
-        """The cause, in one or two sentences a lead can forward."""
-        n, v, main, same = self.quarantined, self.verdict, self.main_rows, self.same_check
-        of = (
-            f"All {n:,} quarantined rows"
-            if main == n
-            else f"{main:,} of the {n:,} quarantined rows"
-        )
-        top = self.top_said()
-        largest = f" Largest: {top}." if top else ""
+        counts = {"n": format_int(n, lang), "main": format_int(main, lang), "transform": t}
         if v is Verdict.DATA:
             if same is not None:
-                said = (
-                    f"the source sent {plural(same.count, 'row')} that fail the same check "
-                    f"({same.signature})"
+                rows = {"n": format_int(same.count, lang), "check": same.signature}
+                if self.new_version:
+                    text = ngettext(
+                        "The source sent {n} row that fails the same check ({check}); "
+                        "{transform} is new, but this is a data error.",
+                        "The source sent {n} rows that fail the same check ({check}); "
+                        "{transform} is new, but these are data errors.",
+                        same.count,
+                    )
+                else:
+                    text = ngettext(
+                        "The source sent {n} row that fails the same check ({check}); "
+                        "{transform} is not new.",
+                        "The source sent {n} rows that fail the same check ({check}); "
+                        "{transform} is not new.",
+                        same.count,
+                    )
+                return text.format(transform=t, **rows)
+            if self.new_version:
+                text = ngettext(
+                    "The source sent {n} row that fails its checks; {transform} is new, but "
+                    "this is a data error.",
+                    "The source sent {n} rows that fail its checks; {transform} is new, but "
+                    "these are data errors.",
+                    main,
                 )
-                rest = main - same.count
-                if rest > 0:
-                    said += f", and {rest:,} more with other data errors"
-            else:  # the rows are gone (purged): the counters still say the class
-                said = f"the source sent {plural(main, 'row')} that fail its checks"
-            return (
-                f"{of} are data errors: {said}, in {self.source_name}. Ask the source's "
-                f"owners, not the developers ({self.version_said()})."
-            )
+            else:
+                text = ngettext(
+                    "The source sent {n} row that fails its checks; {transform} is not new.",
+                    "The source sent {n} rows that fail its checks; {transform} is not new.",
+                    main,
+                )
+            return text.format(n=format_int(main, lang), transform=t)
+        every = main == n
         if v is Verdict.RELEASE:
-            return (
-                f"{of} are code errors and {self.version_said()}: the release of "
-                f"{self.transform} likely broke the transform.{largest}"
-            )
+            if every:
+                text = ngettext(
+                    "A code error (the only row) and {transform} is new: the release likely "
+                    "broke the transform.",
+                    "Code errors (all {n}) and {transform} is new: the release likely broke "
+                    "the transform.",
+                    n,
+                )
+            else:
+                text = _(
+                    "Code errors ({main} of {n}) and {transform} is new: the release likely "
+                    "broke the transform."
+                )
+            return text.format(**counts)
         if v is Verdict.CODE:
-            return (
-                f"{of} are code errors, but {self.version_said()}: input from "
-                f"{self.source_name} that the transform does not handle is more likely than "
-                f"a release.{largest}"
-            )
+            if every:
+                text = ngettext(
+                    "A code error (the only row) through {transform}, which is not new: "
+                    "likely new input.",
+                    "Code errors (all {n}) through {transform}, which is not new: likely new "
+                    "input.",
+                    n,
+                )
+            else:
+                text = _(
+                    "Code errors ({main} of {n}) through {transform}, which is not new: "
+                    "likely new input."
+                )
+            return text.format(**counts)
         if v is Verdict.TRANSIENT:
-            return (
-                f"{of} are transient errors (timeouts, lost connections): something the "
-                "batch needed was down while it ran; a re-drive should load them once it is "
-                f"back.{largest}"
+            if every:
+                text = ngettext(
+                    "A transient error (the only row): something was down; a re-drive "
+                    "should load it.",
+                    "Transient errors (all {n}): something was down; a re-drive should load them.",
+                    n,
+                )
+            else:
+                text = _(
+                    "Transient errors ({main} of {n}): something was down; a re-drive "
+                    "should load them."
+                )
+            return text.format(**counts)
+        return _("No one class holds most rows ({mix}).").format(mix=self.mix(english=english))
+
+    def _rows(self, english: bool) -> str:
+        """The rows of the main class, as the subject of ``sentence``: "All 200 quarantined
+        rows", "180 of the 200 quarantined rows"."""
+        _, ngettext, lang = speech(english)
+        n, main = self.quarantined, self.main_rows
+        if main == n:
+            text = ngettext("The {n} quarantined row", "All {n} quarantined rows", n)
+        else:  # more than half, and not all: at least 2 of at least 3
+            text = ngettext(
+                "{main} of the {n} quarantined rows", "{main} of the {n} quarantined rows", main
             )
-        return (
-            f"No one class holds most of the {n:,} rows ({self.mix()}); "
-            f"{self.version_said()}.{largest}"
-        )
+        return text.format(n=format_int(n, lang), main=format_int(main, lang))
+
+    def _data_said(self, english: bool) -> str:
+        """What the source sent, for a data verdict's sentence."""
+        _, ngettext, lang = speech(english)
+        main, same = self.main_rows, self.same_check
+        if same is None:  # the rows are gone (purged): the counters still say the class
+            return ngettext(
+                "the source sent {n} row that fails its checks",
+                "the source sent {n} rows that fail its checks",
+                main,
+            ).format(n=format_int(main, lang))
+        rest = main - same.count
+        values = {
+            "n": format_int(same.count, lang),
+            "check": same.signature,
+            "rest": format_int(rest, lang),
+        }
+        if rest > 0:
+            text = ngettext(
+                "the source sent {n} row that fails the same check ({check}), and {rest} "
+                "more with other data errors",
+                "the source sent {n} rows that fail the same check ({check}), and {rest} "
+                "more with other data errors",
+                same.count,
+            )
+        else:
+            text = ngettext(
+                "the source sent {n} row that fails the same check ({check})",
+                "the source sent {n} rows that fail the same check ({check})",
+                same.count,
+            )
+        return text.format(**values)
+
+    def sentence(self, *, english: bool = False) -> str:
+        """The cause, in one or two sentences a lead can forward (``english``: as ``--json``
+        and the stats cache keep it)."""
+        _, ngettext, lang = speech(english)
+        n, v, main = self.quarantined, self.verdict, self.main_rows
+        values = {
+            "rows": self._rows(english),
+            "version": self.version_said(english=english),
+            "transform": self.transform,
+            "source": self.source_name,
+        }
+        if v is Verdict.DATA:
+            return ngettext(
+                "{rows} is a data error: {said}, in {source}. Ask the source's owners, not "
+                "the developers ({version}).",
+                "{rows} are data errors: {said}, in {source}. Ask the source's owners, not "
+                "the developers ({version}).",
+                main,
+            ).format(said=self._data_said(english), **values)
+        if v is Verdict.RELEASE:
+            text = ngettext(
+                "{rows} is a code error and {version}: the release of {transform} likely "
+                "broke the transform.",
+                "{rows} are code errors and {version}: the release of {transform} likely "
+                "broke the transform.",
+                main,
+            ).format(**values)
+        elif v is Verdict.CODE:
+            text = ngettext(
+                "{rows} is a code error, but {version}: input from {source} that the "
+                "transform does not handle is more likely than a release.",
+                "{rows} are code errors, but {version}: input from {source} that the "
+                "transform does not handle is more likely than a release.",
+                main,
+            ).format(**values)
+        elif v is Verdict.TRANSIENT:
+            text = ngettext(
+                "{rows} is a transient error (a timeout, a lost connection): something the "
+                "batch needed was down while it ran; a re-drive should load it once it is "
+                "back.",
+                "{rows} are transient errors (timeouts, lost connections): something the "
+                "batch needed was down while it ran; a re-drive should load them once it "
+                "is back.",
+                main,
+            ).format(**values)
+        else:
+            text = ngettext(
+                "No one class holds most of the {n} row ({mix}); {version}.",
+                "No one class holds most of the {n} rows ({mix}); {version}.",
+                n,
+            ).format(n=format_int(n, lang), mix=self.mix(english=english), **values)
+        top = self.top_said(english=english)
+        if top:
+            text += " " + _("Largest: {groups}.").format(groups=top)
+        return text
 
 
 def _name(transform: str) -> str:

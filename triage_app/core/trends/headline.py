@@ -7,9 +7,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from triage_app.core.deadletters import ErrorGroup
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
 from triage_app.core.trends.counting import status_totals
 from triage_app.core.trends.model import Spike, Trends
-from triage_app.core.vocabulary import plural
 
 
 @dataclass(frozen=True)
@@ -64,19 +65,37 @@ class Headline:
         """``3 error groups nobody owns (2 with open rows)``; ``every error group has an
         owner``."""
         if not self.unowned:
-            return "every error group has an owner"
-        return (
-            f"{plural(self.unowned, 'error group')} nobody owns "
-            f"({self.unowned_open:,} with open rows)"
-        )
+            return _("every error group has an owner")
+        return ngettext(
+            "{n} error group nobody owns ({open} with open rows)",
+            "{n} error groups nobody owns ({open} with open rows)",
+            self.unowned,
+        ).format(n=format_int(self.unowned), open=format_int(self.unowned_open))
 
     def direction(self) -> str:
         """One sentence on the backlog: "falling", "rising" or "flat", with the numbers."""
-        change = self.backlog_change
-        waiting = plural(self.open_now, "dead letter") + (
-            " waits" if self.open_now == 1 else " wait"
-        )
+        change, n = self.backlog_change, self.open_now
         if change is None:
-            return f"{waiting} for a person."
-        word = "rising" if change > 0 else "falling" if change < 0 else "flat"
-        return f"The backlog is {word}: {waiting} for a person, {change:+,} in 7 days."
+            text = ngettext(
+                "{n} dead letter waits for a person.", "{n} dead letters wait for a person.", n
+            )
+        elif change > 0:
+            text = ngettext(
+                "The backlog is rising: {n} dead letter waits for a person, {change} in 7 days.",
+                "The backlog is rising: {n} dead letters wait for a person, {change} in 7 days.",
+                n,
+            )
+        elif change < 0:
+            text = ngettext(
+                "The backlog is falling: {n} dead letter waits for a person, {change} in 7 days.",
+                "The backlog is falling: {n} dead letters wait for a person, {change} in 7 days.",
+                n,
+            )
+        else:
+            text = ngettext(
+                "The backlog is flat: {n} dead letter waits for a person, {change} in 7 days.",
+                "The backlog is flat: {n} dead letters wait for a person, {change} in 7 days.",
+                n,
+            )
+        signed = "" if change is None else ("-" if change < 0 else "+") + format_int(abs(change))
+        return text.format(n=format_int(n), change=signed)

@@ -8,9 +8,11 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triage_app.core.clock import iso
-from triage_app.core.trends.causes import SpikeCause
+from triage_app.core.locale_format import format_date, format_int, format_number, format_percent
+from triage_app.core.messages import _, ngettext
+from triage_app.core.trends.causes import SpikeCause, class_count, speech
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
-from triage_app.core.vocabulary import BatchKind, plural
+from triage_app.core.vocabulary import BatchKind
 
 if TYPE_CHECKING:  # only named here: a clean batch re-stamps the stats cache with this
     # module (batches.py) and must not load the dead letters' code that counts them
@@ -58,7 +60,9 @@ class PurgeNote:
     statuses: tuple[str, ...]
 
     def message(self) -> str:
-        return f"{plural(self.rows, 'row')} purged on {self.at:%Y-%m-%d}"
+        return ngettext("{n} row purged on {day}", "{n} rows purged on {day}", self.rows).format(
+            n=format_int(self.rows), day=format_date(self.at.date())
+        )
 
 
 @dataclass(frozen=True)
@@ -116,44 +120,92 @@ class Spike:
         """An import's spike: judged by how many dead letters it brought, not a rate."""
         return self.batch.kind == BatchKind.IMPORT
 
-    def _volume(self) -> str:
+    def _volume(self, english: bool) -> str:
+        _, ngettext, lang = speech(english)
         b = self.batch
-        mix = ", ".join(f"{n:,} {c}" for c, n in b.by_class.items() if n)
-        return (
-            f"Dead-letter volume spike from {b.transform.partition(':')[2] or b.transform}: "
-            f"{plural(b.quarantined, 'dead letter')} in import {b.batch_id[:8]} ({mix}), "
-            f"{b.quarantined / max(self.baseline, 1.0):.1f}x the median "
-            f"{self.baseline:,.0f} of the imports before it."
+        mix = ", ".join(
+            class_count(c, n, english=english, count_first=True) for c, n in b.by_class.items() if n
+        )
+        return ngettext(
+            "Dead-letter volume spike from {source}: {n} dead letter in import {batch} ({mix}), "
+            "{ratio}x the median {baseline} of the imports before it.",
+            "Dead-letter volume spike from {source}: {n} dead letters in import {batch} "
+            "({mix}), {ratio}x the median {baseline} of the imports before it.",
+            b.quarantined,
+        ).format(
+            source=b.transform.partition(":")[2] or b.transform,
+            n=format_int(b.quarantined, lang),
+            batch=b.batch_id[:8],
+            mix=mix,
+            ratio=format_number(b.quarantined / max(self.baseline, 1.0), 1, lang),
+            baseline=format_number(self.baseline, 0, lang),
         )
 
-    def message(self) -> str:
+    def message(self, *, english: bool = False) -> str:
+        """The spike, its numbers and its cause's sentence (``english``: as ``--json`` and
+        the stats cache keep it)."""
+        _, ngettext, lang = speech(english)
         b = self.batch
         if self.of_volume:
-            return self._volume()
+            return self._volume(english)
+        values = {
+            "batch": b.batch_id[:8],
+            "source": b.source_name,
+            "transform": b.transform,
+            "rate": format_percent(b.rate, 1, lang),
+            "n": format_int(b.rows, lang),
+            "ratio": format_number(self.ratio, 1, lang) if self.baseline else "",
+            "baseline": format_percent(self.baseline, 1, lang),
+        }
         if self.baseline:
-            against = f"{self.ratio:.1f}x the median {self.baseline:.1%} of the batches before it"
+            said = ngettext(
+                "Quarantine spike in batch {batch} ({source}, transform {transform}): {rate} "
+                "of {n} row quarantined, {ratio}x the median {baseline} of the batches before "
+                "it.",
+                "Quarantine spike in batch {batch} ({source}, transform {transform}): {rate} "
+                "of {n} rows quarantined, {ratio}x the median {baseline} of the batches "
+                "before it.",
+                b.rows,
+            )
         else:  # after clean batches a ratio says nothing ("infx"): the median does
-            against = "where the batches before it quarantined almost nothing (median 0%)"
-        said = (
-            f"Quarantine spike in batch {b.batch_id[:8]} ({b.source_name}, transform "
-            f"{b.transform}): {b.rate:.1%} of {plural(b.rows, 'row')} quarantined, {against}."
-        )
-        return f"{said} {self.cause.sentence()}" if self.cause is not None else said
+            said = ngettext(
+                "Quarantine spike in batch {batch} ({source}, transform {transform}): {rate} "
+                "of {n} row quarantined, where the batches before it quarantined almost "
+                "nothing (median 0%).",
+                "Quarantine spike in batch {batch} ({source}, transform {transform}): {rate} "
+                "of {n} rows quarantined, where the batches before it quarantined almost "
+                "nothing (median 0%).",
+                b.rows,
+            )
+        said = said.format(**values)
+        if self.cause is None:
+            return said
+        return f"{said} {self.cause.sentence(english=english)}"
 
     def short_message(self) -> str:
         """Two lines for the banner: the batch, its rate against the usual, the verdict."""
         b = self.batch
         if self.of_volume:
-            return self._volume()
-        usual = (
-            f"{self.ratio:.1f}x the usual {self.baseline:.1%}"
-            if self.baseline
-            else ("where the batches before quarantined almost nothing")
-        )
-        said = (
-            f"Spike in batch {b.batch_id[:8]} ({b.source_name}, {b.transform}): "
-            f"{b.rate:.1%} quarantined, {usual}."
-        )
+            return self._volume(False)
+        values = {
+            "batch": b.batch_id[:8],
+            "source": b.source_name,
+            "transform": b.transform,
+            "rate": format_percent(b.rate),
+            "ratio": format_number(self.ratio, 1) if self.baseline else "",
+            "baseline": format_percent(self.baseline),
+        }
+        if self.baseline:
+            said = _(
+                "Spike in batch {batch} ({source}, {transform}): {rate} quarantined, {ratio}x "
+                "the usual {baseline}."
+            )
+        else:
+            said = _(
+                "Spike in batch {batch} ({source}, {transform}): {rate} quarantined, where "
+                "the batches before quarantined almost nothing."
+            )
+        said = said.format(**values)
         return f"{said} {self.cause.short()}" if self.cause is not None else said
 
 
@@ -236,7 +288,7 @@ class Trends:
                     "baseline": round(s.baseline, 6),
                     "of_volume": s.of_volume,
                     "recent": s.newest,
-                    "message": s.message(),
+                    "message": s.message(english=True),  # locale-free, like all of it
                     "cause": None if s.cause is None else s.cause.to_json(),
                 }
                 for s in self.spikes

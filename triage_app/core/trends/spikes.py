@@ -7,7 +7,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from triage_app.core.vocabulary import plural
+from triage_app.core.locale_format import format_int, format_number, format_percent
+from triage_app.core.messages import ngettext
 
 DEFAULT_SPIKE_FACTOR = 3.0
 DEFAULT_SPIKE_WINDOW = 7
@@ -38,10 +39,18 @@ class SpikeRule:
         return check_spikes(rates, self.factor, self.window, self.min_baseline)
 
     def describe(self) -> str:
-        return (
-            f"a batch whose quarantine rate exceeds {self.factor:g}x the median of the "
-            f"previous {plural(self.window, 'batch')} (a median below "
-            f"{self.min_baseline:.1%} counts as {self.min_baseline:.1%})"
+        """The rule in words, as the report says it."""
+        factor = self.factor
+        return ngettext(
+            "a batch whose quarantine rate exceeds {factor}x the median of the previous "
+            "{n} batch (a median below {floor} counts as {floor})",
+            "a batch whose quarantine rate exceeds {factor}x the median of the previous "
+            "{n} batches (a median below {floor} counts as {floor})",
+            self.window,
+        ).format(
+            factor=format_int(int(factor)) if factor == int(factor) else format_number(factor, 1),
+            n=format_int(self.window),
+            floor=format_percent(self.min_baseline),
         )
 
 

@@ -8,19 +8,21 @@ from typing import Any
 
 from triage_app.core.clock import iso
 from triage_app.core.csv_cells import safe_cell
+from triage_app.core.messages import N_
 from triage_app.core.trends.counting import STATUSES
 from triage_app.core.trends.model import BatchPoint, Trends
 from triage_app.core.vocabulary import CLASSES
 
 Table = tuple[list[str], list[list[Any]]]
 
+# Marked for the catalogue: shown through ``messages._`` (the file names stay the keys).
 CHART_TITLES = {
-    "failures_per_day": "Quarantined per day, by class",
-    "failures_per_batch": "Quarantined per batch, by class",
-    "backlog": "Backlog: open vs resolved",
-    "quarantine_rate": "Quarantine rate per batch",
-    "attempts": "Attempts",
-    "error_groups": "Error groups",
+    "failures_per_day": N_("Quarantined per day, by class"),
+    "failures_per_batch": N_("Quarantined per batch, by class"),
+    "backlog": N_("Backlog: open vs resolved"),
+    "quarantine_rate": N_("Quarantine rate per batch"),
+    "attempts": N_("Attempts"),
+    "error_groups": N_("Error groups"),
 }
 
 
