@@ -329,7 +329,24 @@ def check() -> list[str]:
             for name in sorted(set(before) | set(after))
             if before.get(name) != after.get(name)
         ]
-        return problems + untranslated(copy)
+        return problems + untranslated(copy) + disagreeing(copy)
+
+
+def disagreeing(out_dir: Path) -> list[str]:
+    """Texts two parts translate differently: the parts compile into one .mo, where one of
+    the two would silently win."""
+    found = []
+    for lang in LANGS:
+        seen: dict[tuple[str, str | None], tuple[str, list[str]]] = {}
+        for path in sorted((out_dir / lang).glob("*.po")):
+            for entry in po_files.read_po(path).entries:
+                if entry.key in seen and seen[entry.key][1] != entry.translations:
+                    found.append(
+                        f"{lang}: {entry.msgid!r} is {seen[entry.key][1]} in "
+                        f"{seen[entry.key][0]} but {entry.translations} in {path.name}"
+                    )
+                seen.setdefault(entry.key, (path.name, entry.translations))
+    return found
 
 
 # --- the pseudo-locale --------------------------------------------------------------------

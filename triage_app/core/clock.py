@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _
+
 
 def utcnow() -> dt.datetime:
     """Now, as naive UTC: how every timestamp is stored."""
@@ -58,10 +61,10 @@ def waited(span: dt.timedelta) -> str:
     """How long something has waited, to the unit that matters: ``3 d``, ``5 h``, ``12 min``."""
     minutes = max(int(span.total_seconds() // 60), 0)
     if minutes >= 2 * 24 * 60:
-        return f"{minutes // (24 * 60):,} d"
+        return _("{n} d").format(n=format_int(minutes // (24 * 60)))
     if minutes >= 120:
-        return f"{minutes // 60} h"
-    return f"{minutes} min"
+        return _("{n} h").format(n=format_int(minutes // 60))
+    return _("{n} min").format(n=format_int(minutes))
 
 
 def local_time_of_day() -> str:

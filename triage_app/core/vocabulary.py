@@ -10,6 +10,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
+
 
 class Status(enum.StrEnum):
     """Where a dead letter stands."""
@@ -184,9 +187,11 @@ def named_ids(ids: Sequence[int], most: int = 10, total: int | None = None) -> s
     marks = [f"#{i}" for i in ids[:most]]
     rest = (len(ids) if total is None else total) - len(marks)
     if rest > 0:
-        return f"{', '.join(marks)} and {rest:,} more"
+        return ngettext("{ids} and {n} more", "{ids} and {n} more", rest).format(
+            ids=", ".join(marks), n=format_int(rest)
+        )
     if len(marks) > 1:
-        return f"{', '.join(marks[:-1])} and {marks[-1]}"
+        return _("{first} and {second}").format(first=", ".join(marks[:-1]), second=marks[-1])
     return "".join(marks)
 
 
