@@ -152,6 +152,11 @@ def gui_thread_collector(qapp: QApplication) -> Iterator[None]:
     window): the cyclic garbage collector runs only in the GUI thread (gui/lifetime.py)."""
     global _deferred
     lifetime.collect_in_gui_thread(qapp)
+    # English, with its catalogue (a counted text's two forms), for every test, also those
+    # that build a dialog without the window (whose start would install it).
+    from triage_app.gui.app import application
+
+    application()
     _deferred = _DeferredDeletes()
     qapp.installEventFilter(_deferred)
     yield
