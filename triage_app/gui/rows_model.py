@@ -1,9 +1,5 @@
 """A read-only table of a sequence of rows under fixed headers: what a dialog's preview
-shows (the re-drive's outcomes, a fix's rows). Subclasses say what each cell shows.
-
-The headers are shown in the user's language: a subclass marks each where it defines them,
-``QT_TRANSLATE_NOOP("RowsModel", "outcome")``, and ``headerData`` translates it in that
-context (a header not in the catalogue shows as written)."""
+shows (the re-drive's outcomes, a fix's rows). Subclasses say what each cell shows."""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-
-from triage_app.gui.i18n import translate
 
 Row = TypeVar("Row")
 Index = QModelIndex | QPersistentModelIndex
@@ -37,5 +31,5 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
             and role == Qt.ItemDataRole.DisplayRole
             and 0 <= section < len(self.headers)
         ):
-            return translate("RowsModel", self.headers[section])
+            return self.headers[section]
         return None

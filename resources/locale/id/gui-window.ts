@@ -862,7 +862,7 @@ Payload yang digantikan suntingan ini:
         <name>JobStatus</name>
         <message>
             <source>Cancel</source>
-            <translation>Batal</translation>
+            <translation>Hentikan</translation>
         </message>
         <message>
             <source>Stop the running work at its next chunk</source>
