@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from triage_app.core import language
+from triage_app.core.messages import N_, _
 
 if TYPE_CHECKING:  # Qt loads only once a window is wanted (the display is checked first)
     from PySide6.QtWidgets import QApplication
@@ -35,8 +36,10 @@ XCB_LIBRARIES = (
 # The application's name in title bars: Qt appends it to every window's title where the
 # platform's title bars name the app, so no window title spells it out again.
 DISPLAY_NAME = "Triage Desk"
-HOW_TO_GET_ONE = (
-    f"install a display with `sudo apt-get install {XCB_PACKAGES}` and run under "
+# Said before Qt exists (so through gettext, not Qt's translators); {packages} is
+# XCB_PACKAGES.
+HOW_TO_GET_ONE = N_(
+    "install a display with `sudo apt-get install {packages}` and run under "
     "`xvfb-run triage-app`, or set QT_QPA_PLATFORM=offscreen to run headless"
 )
 
@@ -56,12 +59,15 @@ def display_problem(
         return None
     if env.get("WAYLAND_DISPLAY"):
         return None
+    how = _(HOW_TO_GET_ONE).format(packages=XCB_PACKAGES)
     if not env.get("DISPLAY"):
-        return f"no display available (DISPLAY is not set): {HOW_TO_GET_ONE}"
+        return _("no display available (DISPLAY is not set): {how}").format(how=how)
     missing = [lib for lib in XCB_LIBRARIES if not find(lib)]  # type: ignore[operator]
     if missing:
         names = ", ".join(f"lib{m}" for m in missing)
-        return f"the display's system libraries are missing ({names}): {HOW_TO_GET_ONE}"
+        return _("the display's system libraries are missing ({names}): {how}").format(
+            names=names, how=how
+        )
     return None
 
 
@@ -161,6 +167,7 @@ def first_window(
     from triage_app.core.db import missing_workspace, resolve_config
     from triage_app.core.errors import TriageError
     from triage_app.core.places import is_first_run, printable
+    from triage_app.gui.i18n import translate
     from triage_app.gui.window.main_window import MainWindow
     from triage_app.gui.window.opening import ask_create
 
@@ -187,5 +194,5 @@ def first_window(
         except TriageError as exc:
             refusal = str(exc)
     if refusal is not None:
-        QMessageBox.warning(window, "Cannot open the workspace", refusal)
+        QMessageBox.warning(window, translate("app", "Cannot open the workspace"), refusal)
     return window

@@ -5,13 +5,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QComboBox
 
 from triage_app.core.vocabulary import NOBODY
+from triage_app.gui.i18n import translate
 
 # The first choices of the owner and tag pickers: no narrowing, and the groups nobody owns.
-OWNER_CHOICES: tuple[tuple[str, str | None], ...] = (("anyone", None), ("nobody", NOBODY))
-TAG_CHOICES: tuple[tuple[str, str | None], ...] = (("any", None),)
+# Their labels are translated where they are offered (``refill``); the names after them are
+# the team's own, shown as they are.
+OWNER_CHOICES: tuple[tuple[str, str | None], ...] = (
+    (QT_TRANSLATE_NOOP("pickers", "anyone"), None),
+    (QT_TRANSLATE_NOOP("pickers", "nobody"), NOBODY),
+)
+TAG_CHOICES: tuple[tuple[str, str | None], ...] = ((QT_TRANSLATE_NOOP("pickers", "any"), None),)
+_OWN_LABELS = frozenset((*OWNER_CHOICES, *TAG_CHOICES))
+
+
+def shown(text: str, value: str | None) -> str:
+    """A choice's label as the picker shows it: the pickers' own first choices in the
+    user's language, a steward's name or a tag as it is."""
+    return translate("pickers", text) if (text, value) in _OWN_LABELS else text
 
 
 def refill(combo: QComboBox, choices: Sequence[tuple[str, str | None]]) -> None:
@@ -21,7 +35,7 @@ def refill(combo: QComboBox, choices: Sequence[tuple[str, str | None]]) -> None:
     combo.blockSignals(True)
     combo.clear()
     for text, value in choices:
-        combo.addItem(text, value)
+        combo.addItem(shown(text, value), value)
     choose(combo, current)
     combo.blockSignals(False)
 

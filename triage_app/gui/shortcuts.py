@@ -10,6 +10,8 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractButton
 
+from triage_app.gui.i18n import fill, translate
+
 KeysLike = QKeySequence | QKeySequence.StandardKey | str
 
 
@@ -21,7 +23,7 @@ def keys_text(keys: KeysLike) -> str:
 def with_keys(tip: str, keys: KeysLike | None) -> str:
     """``tip (keys)``; just ``tip`` when there are no keys."""
     shown = keys_text(keys) if keys is not None else ""
-    return f"{tip} ({shown})" if shown else tip
+    return fill(translate("shortcuts", "%1 (%2)"), tip, shown) if shown else tip
 
 
 def plain_text(action: QAction) -> str:

@@ -37,8 +37,9 @@ from triage_app.core.jobs import (
     RedriveJob,
     ReprocessJob,
 )
-from triage_app.core.progress import Pace, PaceMeter, describe_pace
-from triage_app.core.vocabulary import plural
+from triage_app.core.locale_format import format_percent
+from triage_app.core.progress import Pace, PaceMeter, describe_left
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 
 # What a job's progress signal carries: where it is, its rows per second and the time left,
@@ -48,27 +49,61 @@ ProgressReport = Pace
 
 def describe_progress(job: Job, report: ProgressReport) -> str:
     """The line the window shows for a running job: "Re-driving 84,000 of 200,000 rows ·
-    12,300 rows/s · about 9 s left". A batch counts bytes, so it says rows and a share."""
+    12,300 rows/s · about 9 s left". A batch counts bytes, so it says rows and a share.
+    Each job's line is one whole sentence for a translator; the time left is core's."""
+    done, total, rows = report.done, report.total, report.rows
     if isinstance(job, RedriveJob):
-        verb = "Previewing" if job.dry_run else "Re-driving"
-        return describe_pace(report, verb, done_counts_rows=True)
+        if job.dry_run:
+            head = translate("workers", "Previewing %1 of %Ln row(s)", "", total)
+        else:
+            head = translate("workers", "Re-driving %1 of %Ln row(s)", "", total)
+        return _with_pace(fill(head, done), report)
     if isinstance(job, BatchJob):
-        return describe_pace(report, f"Loading {job.path.name}", done_counts_rows=False)
+        head = translate("workers", "Loading %1: %Ln row(s), %2", "", rows)
+        return _with_pace(fill(head, job.path.name, format_percent(report.fraction, 0)), report)
     if isinstance(job, ExportJob):
-        return describe_pace(report, "Exporting", done_counts_rows=True)
+        head = translate("workers", "Exporting %1 of %Ln row(s)", "", total)
+        return _with_pace(fill(head, done), report)
     if isinstance(job, ReprocessJob):
-        verb = "Checking" if job.dry_run else "Reprocessing"
-        return describe_pace(report, verb, done_counts_rows=True)
+        if job.dry_run:
+            head = translate("workers", "Checking %1 of %Ln row(s)", "", total)
+        else:
+            head = translate("workers", "Reprocessing %1 of %Ln row(s)", "", total)
+        return _with_pace(fill(head, done), report)
     if isinstance(job, PurgeJob):
-        return describe_pace(report, "Purging", done_counts_rows=True)
+        head = translate("workers", "Purging %1 of %Ln row(s)", "", total)
+        return _with_pace(fill(head, done), report)
     if isinstance(job, ImportJob):
-        verb = "Importing" + job.title.removeprefix("import") + ":"  # "Importing from q:"
+        source = (
+            job.kept or job.name or job.options.get("queue") or job.options.get("table") or job.kind
+        )
         if job.limit is not None:
-            return describe_pace(report, verb, done_counts_rows=True)
+            head = translate("workers", "Importing from %1: %2 of %Ln row(s)", "", total)
+            return _with_pace(fill(head, source, done), report)
         # No limit: a queue's length is not known ahead, so no share and no time left.
-        pace = f" · {report.rows_per_second:,.0f} rows/s" if report.rows_per_second else ""
-        return f"{verb} {plural(report.done, 'letter')} so far{pace}"
-    return describe_pace(report, job.title[:1].upper() + job.title[1:], done_counts_rows=False)
+        head = translate("workers", "Importing from %1: %Ln dead letter(s) so far", "", done)
+        line = fill(head, source)
+        if report.rows_per_second:
+            line += " · " + _rate(report.rows_per_second)
+        return line
+    head = translate("workers", "%1: %Ln row(s), %2", "", rows)
+    title = job.title[:1].upper() + job.title[1:]
+    return _with_pace(fill(head, title, format_percent(report.fraction, 0)), report)
+
+
+def _rate(rows_per_second: float) -> str:
+    rate = round(rows_per_second)
+    return fill(translate("workers", "%1 rows/s"), rate)
+
+
+def _with_pace(head: str, report: ProgressReport) -> str:
+    """``head``, then the rows per second and the time left once they are known."""
+    parts = [head]
+    if report.rows_per_second is not None:
+        parts.append(_rate(report.rows_per_second))
+    if report.seconds_left is not None and report.done < report.total:
+        parts.append(describe_left(report.seconds_left))
+    return " · ".join(parts)
 
 
 REPORT_EVERY = 0.1  # seconds between progress reports to the window

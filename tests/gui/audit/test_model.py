@@ -48,7 +48,7 @@ def test_cells_as_a_reader_sees_them() -> None:
     model.show_page(AuditPage(records(0, 8), 0, 0))
     cell = lambda r, c, role=Qt.ItemDataRole.DisplayRole: model.data(model.index(r, c), role)  # noqa: E731
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)] == list(HEADERS)
-    assert cell(0, COL_AT) == "2026-03-01 10:00:00"
+    assert cell(0, COL_AT) == "1 Mar 2026 10:00:00"  # the language's date (issue 28), UTC
     assert cell(0, COL_DEAD_LETTER) == "#0" and cell(0, COL_VERSION) == "0"
     assert cell(1, COL_VERSION) == "" and cell(1, COL_DETAIL) == "line one line two"
     assert cell(1, COL_DETAIL, Qt.ItemDataRole.ToolTipRole) == "line one\nline two"

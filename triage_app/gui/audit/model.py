@@ -6,18 +6,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor
 
-from triage_app.core.clock import readable
 from triage_app.core.deadletters import AuditPage, AuditRecord
 from triage_app.core.vocabulary import AuditAction
 from triage_app.gui import style
+from triage_app.gui.i18n import translate
+from triage_app.gui.quarantine.model import shown_time
 
 Index = QModelIndex | QPersistentModelIndex
 
 COL_AT, COL_ACTOR, COL_ACTION, COL_DEAD_LETTER, COL_VERSION, COL_DETAIL = range(6)
-HEADERS = ("when (UTC)", "who", "action", "dead letter", "version", "detail")
+HEADERS = (
+    QT_TRANSLATE_NOOP("AuditTableModel", "when (UTC)"),
+    QT_TRANSLATE_NOOP("AuditTableModel", "who"),
+    QT_TRANSLATE_NOOP("AuditTableModel", "action"),
+    QT_TRANSLATE_NOOP("AuditTableModel", "dead letter"),
+    QT_TRANSLATE_NOOP("AuditTableModel", "version"),
+    QT_TRANSLATE_NOOP("AuditTableModel", "detail"),
+)
 _NUMERIC = (COL_DEAD_LETTER, COL_VERSION)
 DETAIL_CHARS = 300  # the cell; the tooltip has it all
 
@@ -29,6 +44,35 @@ ACTION_COLOURS = {
     AuditAction.DISCARDED.value: style.MUTED,
     AuditAction.PURGED.value: style.MUTED,
 }
+
+
+# What a person reads for each audit action; the stored value (``--json``, the filter's
+# data) stays the key. English says the stored word.
+ACTION_LABELS = {
+    AuditAction.QUARANTINED.value: QT_TRANSLATE_NOOP("AuditTableModel", "quarantined"),
+    AuditAction.EDITED.value: QT_TRANSLATE_NOOP("AuditTableModel", "edited"),
+    AuditAction.RESOLVED.value: QT_TRANSLATE_NOOP("AuditTableModel", "resolved"),
+    AuditAction.REDRIVE_FAILED.value: QT_TRANSLATE_NOOP("AuditTableModel", "redrive_failed"),
+    AuditAction.PARKED.value: QT_TRANSLATE_NOOP("AuditTableModel", "parked"),
+    AuditAction.DISCARDED.value: QT_TRANSLATE_NOOP("AuditTableModel", "discarded"),
+    AuditAction.REOPENED.value: QT_TRANSLATE_NOOP("AuditTableModel", "reopened"),
+    AuditAction.RECLASSIFIED.value: QT_TRANSLATE_NOOP("AuditTableModel", "reclassified"),
+    AuditAction.NOTE.value: QT_TRANSLATE_NOOP("AuditTableModel", "note"),
+    AuditAction.PURGED.value: QT_TRANSLATE_NOOP("AuditTableModel", "purged"),
+    AuditAction.GROUP.value: QT_TRANSLATE_NOOP("AuditTableModel", "group"),
+    AuditAction.REPROCESSED.value: QT_TRANSLATE_NOOP("AuditTableModel", "reprocessed"),
+    AuditAction.UNDELIVERED.value: QT_TRANSLATE_NOOP("AuditTableModel", "undelivered"),
+    AuditAction.IMPORTED.value: QT_TRANSLATE_NOOP("AuditTableModel", "imported"),
+    AuditAction.REVEALED.value: QT_TRANSLATE_NOOP("AuditTableModel", "revealed"),
+    AuditAction.ROLE_GRANTED.value: QT_TRANSLATE_NOOP("AuditTableModel", "role_granted"),
+    AuditAction.ROLE_REVOKED.value: QT_TRANSLATE_NOOP("AuditTableModel", "role_revoked"),
+}
+
+
+def action_label(action: str) -> str:
+    """An audit action as a person reads it (an unknown one as stored)."""
+    label = ACTION_LABELS.get(action)
+    return translate("AuditTableModel", label) if label is not None else action
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -91,9 +135,9 @@ class AuditTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(HEADERS):
             if role == Qt.ItemDataRole.DisplayRole:
-                return HEADERS[section]
+                return translate("AuditTableModel", HEADERS[section])
             if role == Qt.ItemDataRole.ToolTipRole and section == COL_VERSION:
-                return "the dead letter's version after the change"
+                return translate("AuditTableModel", "the dead letter's version after the change")
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -110,8 +154,8 @@ class AuditTableModel(QAbstractTableModel):
                 return e.detail or None
             if col == COL_DEAD_LETTER:
                 if e.dead_letter_id is None:
-                    return "about the store, not one dead letter"
-                return "double-click: show it in the Quarantine tab"
+                    return translate("AuditTableModel", "about the store, not one dead letter")
+                return translate("AuditTableModel", "double-click: show it in the Quarantine tab")
             if col == COL_ACTOR:
                 return e.actor
             return None
@@ -127,11 +171,11 @@ class AuditTableModel(QAbstractTableModel):
     @staticmethod
     def _cell(e: AuditRecord, col: int) -> str:
         if col == COL_AT:
-            return readable(e.at)
+            return shown_time(e.at, seconds=True)
         if col == COL_ACTOR:
             return e.actor
         if col == COL_ACTION:
-            return e.action
+            return action_label(e.action)
         if col == COL_DEAD_LETTER:
             return "" if e.dead_letter_id is None else f"#{e.dead_letter_id}"
         if col == COL_VERSION:

@@ -38,7 +38,7 @@ from triage_app.core.deadletters import (
     audit_page,
     count_dead_letters,
 )
-from triage_app.core.vocabulary import ALL, plural
+from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
 from triage_app.gui.audit.model import (
     COL_ACTION,
@@ -48,7 +48,9 @@ from triage_app.gui.audit.model import (
     COL_DETAIL,
     COL_VERSION,
     AuditTableModel,
+    action_label,
 )
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.workers import QueryThread
 
 PAGE = 200
@@ -89,22 +91,22 @@ class AuditTab(QWidget):
     def _build(self) -> None:
         bar = QHBoxLayout()
         bar.setContentsMargins(8, 6, 8, 2)
-        self.since_check = QCheckBox("Since", objectName="auditSinceOn")
-        self.since_check.setToolTip("Only events from this UTC day on")
+        self.since_check = QCheckBox(translate("AuditTab", "Since"), objectName="auditSinceOn")
+        self.since_check.setToolTip(translate("AuditTab", "Only events from this UTC day on"))
         self.since_date = QDateEdit(objectName="auditSince", calendarPopup=True)
-        self.since_date.setDisplayFormat("yyyy-MM-dd")
+        self.since_date.setDisplayFormat("d MMM yyyy")  # 30 Nov 2026, in its language
         start = today() - dt.timedelta(days=DEFAULT_SINCE_DAYS)
         self.since_date.setDate(QDate(start.year, start.month, start.day))
         self.since_date.setEnabled(False)
         self.actor_edit = QLineEdit(objectName="auditActor")
-        self.actor_edit.setPlaceholderText("who: any part of the name")
+        self.actor_edit.setPlaceholderText(translate("AuditTab", "who: any part of the name"))
         self.actor_edit.setClearButtonEnabled(True)
         self.action_combo = QComboBox(objectName="auditAction")
-        self.action_combo.addItem("any", None)
+        self.action_combo.addItem(translate("AuditTab", "any"), None)
         for action in ACTIONS:
-            self.action_combo.addItem(action, action)
+            self.action_combo.addItem(action_label(action), action)
         self.id_edit = QLineEdit(objectName="auditDeadLetter")
-        self.id_edit.setPlaceholderText("any")
+        self.id_edit.setPlaceholderText(translate("AuditTab", "any"))
         self.id_edit.setClearButtonEnabled(True)
         self.id_edit.setValidator(QRegularExpressionValidator(r"#?\d{1,19}", self.id_edit))
         self.id_edit.setMaximumWidth(110)
@@ -112,19 +114,19 @@ class AuditTab(QWidget):
         self.count_label.setStyleSheet(style.HINT)
 
         for widget, name in (
-            (self.since_date, "Audit events since"),
-            (self.actor_edit, "Audit actor filter"),
-            (self.action_combo, "Audit action filter"),
-            (self.id_edit, "Audit dead letter filter"),
+            (self.since_date, translate("AuditTab", "Audit events since")),
+            (self.actor_edit, translate("AuditTab", "Audit actor filter")),
+            (self.action_combo, translate("AuditTab", "Audit action filter")),
+            (self.id_edit, translate("AuditTab", "Audit dead letter filter")),
         ):
             widget.setAccessibleName(name)
         bar.addWidget(self.since_check)
         bar.addWidget(self.since_date)
         bar.addSpacing(12)
         for label, widget, stretch in (
-            ("Who", self.actor_edit, 1),
-            ("Action", self.action_combo, 0),
-            ("Dead letter #", self.id_edit, 0),
+            (translate("AuditTab", "Who"), self.actor_edit, 1),
+            (translate("AuditTab", "Action"), self.action_combo, 0),
+            (translate("AuditTab", "Dead letter #"), self.id_edit, 0),
         ):
             bar.addWidget(QLabel(label))
             bar.addSpacing(4)
@@ -135,7 +137,7 @@ class AuditTab(QWidget):
         self.actor_edit.setMinimumWidth(220)
 
         self.table = QTableView(objectName="auditTable")
-        self.table.setAccessibleName("Audit trail")
+        self.table.setAccessibleName(translate("AuditTab", "Audit trail"))
         self.table.setTabKeyNavigation(False)  # Tab moves on; the arrows move in the trail
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -154,7 +156,9 @@ class AuditTab(QWidget):
             (COL_VERSION, 64),
         ):
             self.table.setColumnWidth(col, width)
-        self.table.setToolTip("Double-click an event: its dead letter in the Quarantine tab")
+        self.table.setToolTip(
+            translate("AuditTab", "Double-click an event: its dead letter in the Quarantine tab")
+        )
         self.table.doubleClicked.connect(self._on_double_clicked)
 
         v = QVBoxLayout(self)
@@ -234,7 +238,7 @@ class AuditTab(QWidget):
             return
         self._stale = False
         self._generation += 1
-        self.count_label.setText("reading…")
+        self.count_label.setText(translate("AuditTab", "reading…"))
         self.queries.submit(
             _page_call(self.current_filter(), 0),
             partial(self._on_first_page, self._generation),
@@ -279,14 +283,19 @@ class AuditTab(QWidget):
     def _show_count(self) -> None:
         n = self.model.matching()
         shown = len(self.model.records)
-        text = plural(n, "event")
-        if shown < n:
-            text += f" · {shown:,} shown, scroll for more"
-        self.count_label.setText(text if n else "no events match")
+        if not n:
+            text = translate("AuditTab", "no events match")
+        elif shown < n:
+            text = fill(
+                translate("AuditTab", "%Ln event(s) · %1 shown, scroll for more", "", n), shown
+            )
+        else:
+            text = translate("AuditTab", "%Ln event(s)", "", n)
+        self.count_label.setText(text)
 
     def _failed(self, message: str) -> None:
         self.count_label.setText("")
-        self.message.emit(f"audit: {message}")
+        self.message.emit(fill(translate("AuditTab", "audit: %1"), message))
 
     def _next_failed(self, message: str) -> None:
         self.model.page_failed()
@@ -309,7 +318,12 @@ class AuditTab(QWidget):
             return
         dl_id = e.dead_letter_id
         if dl_id is None:
-            self.message.emit(f"{e.action}: an event about the store, not one dead letter")
+            self.message.emit(
+                fill(
+                    translate("AuditTab", "%1: an event about the store, not one dead letter"),
+                    action_label(e.action),
+                )
+            )
             return
         self.queries.submit(
             _exists_call(dl_id), partial(self._on_exists, dl_id), self._failed, key="audit-show"
@@ -319,4 +333,9 @@ class AuditTab(QWidget):
         if exists:
             self.deadLetterChosen.emit(dl_id)
         else:
-            self.message.emit(f"dead letter #{dl_id} is no longer in the store (purged)")
+            self.message.emit(
+                fill(
+                    translate("AuditTab", "dead letter #%1 is no longer in the store (purged)"),
+                    str(dl_id),
+                )
+            )

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from triage_app.gui import style
+from triage_app.gui.i18n import translate
 
 _STYLE = (
     f"#changedBanner {{ background: {style.NOTE_FILL}; border: 1px solid #f59e0b;"
@@ -29,16 +30,27 @@ class ChangedBanner(QFrame):
         self.label = QLabel(objectName="changedBannerText", wordWrap=True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.label, 1)
-        self.reload_button = QPushButton("Reload", objectName="bannerReloadButton")
-        self.reload_button.setToolTip("Show the stored payload (theirs); your edit is dropped")
+        self.reload_button = QPushButton(
+            translate("ChangedBanner", "Reload"), objectName="bannerReloadButton"
+        )
+        self.reload_button.setToolTip(
+            translate("ChangedBanner", "Show the stored payload (theirs); your edit is dropped")
+        )
         self.reload_button.clicked.connect(self.reloadClicked)
-        self.compare_button = QPushButton("Compare…", objectName="bannerCompareButton")
-        self.compare_button.setToolTip("Theirs and yours side by side; keep one of them")
+        self.compare_button = QPushButton(
+            translate("ChangedBanner", "Compare…"), objectName="bannerCompareButton"
+        )
+        self.compare_button.setToolTip(
+            translate("ChangedBanner", "Theirs and yours side by side; keep one of them")
+        )
         self.compare_button.clicked.connect(self.compareClicked)
         self.close_button = QToolButton(objectName="bannerCloseButton", text="✕")
         self.close_button.setAutoRaise(True)
-        self.close_button.setToolTip("Hide this message; your edit stays")
-        self.close_button.setAccessibleName("Hide this message")  # ✕ says nothing aloud
+        self.close_button.setToolTip(
+            translate("ChangedBanner", "Hide this message; your edit stays")
+        )
+        # ✕ says nothing aloud
+        self.close_button.setAccessibleName(translate("ChangedBanner", "Hide this message"))
         self.close_button.clicked.connect(self.hide)
         for w in (self.reload_button, self.compare_button, self.close_button):
             row.addWidget(w)

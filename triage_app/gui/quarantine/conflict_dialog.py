@@ -28,11 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.clock import readable
 from triage_app.core.deadletters import DeadLetterDetail, DiffLine, payload_diff, reformat
 from triage_app.core.errors import TriageError
 from triage_app.core.vocabulary import WAITING
 from triage_app.gui import style
+from triage_app.gui.audit.model import action_label
+from triage_app.gui.i18n import fill, translate
+from triage_app.gui.quarantine.model import shown_time, status_label
 from triage_app.gui.window.placement import dialog_size
 
 # What a row of the two columns is: the same on both sides, changed, only theirs, only
@@ -116,10 +118,10 @@ class _Side(QPlainTextEdit):
         self.setPlainText("\n".join(texts))
         marks = []
         block = self.document().firstBlock()
-        for fill in fills:
-            if fill is not None:
+        for colour in fills:
+            if colour is not None:
                 sel = QTextEdit.ExtraSelection()
-                sel.format.setBackground(QColor(fill))
+                sel.format.setBackground(QColor(colour))
                 sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
                 sel.cursor = QTextCursor(block)
                 marks.append(sel)
@@ -140,24 +142,44 @@ class ConflictDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
-        self.setWindowTitle(f"Dead letter #{theirs.id} changed while you were editing it")
+        self.setWindowTitle(
+            fill(
+                translate("ConflictDialog", "Dead letter #%1 changed while you were editing it"),
+                str(theirs.id),
+            )
+        )
         self.choice: Choice | None = None
         self.theirs = theirs
         self.mine_text = mine_text
         self.resize(dialog_size(self.screen().availableGeometry(), QSize(980, 560)))
 
         last = theirs.events[-1] if theirs.events else None
-        who = (
-            f"<b>{html.escape(last.actor)}</b> changed it at {html.escape(readable(last.at))} "
-            f"({html.escape(last.action)})"
-            if last is not None
-            else "It was changed"
-        )
+        e = html.escape
+        if last is not None:
+            text = fill(
+                translate(
+                    "ConflictDialog",
+                    "<b>%1</b> changed it at %2 (%3) after you opened it (version %4 → %5). "
+                    "Your edit is not saved yet.",
+                ),
+                e(last.actor),
+                e(shown_time(last.at, seconds=True)),
+                e(action_label(last.action)),
+                str(base_version),
+                str(theirs.version),
+            )
+        else:
+            text = fill(
+                translate(
+                    "ConflictDialog",
+                    "It was changed after you opened it (version %1 → %2). "
+                    "Your edit is not saved yet.",
+                ),
+                str(base_version),
+                str(theirs.version),
+            )
         header = QLabel(objectName="conflictHeader", wordWrap=True)
-        header.setText(
-            f"{who} after you opened it (version {base_version} → {theirs.version}). "
-            "Your edit is not saved yet."
-        )
+        header.setText(text)
 
         lines = payload_diff(theirs_text, mine_text)
         rows = side_by_side(lines) if lines else None
@@ -165,22 +187,25 @@ class ConflictDialog(QDialog):
             left = _shown(theirs_text).splitlines()
             right = _shown(mine_text).splitlines()
             fills: list[tuple[str | None, str | None]] = [(None, None)] * max(len(left), len(right))
-            summary = "Both hold the same JSON: they differ in layout only."
+            summary = translate(
+                "ConflictDialog", "Both hold the same JSON: they differ in layout only."
+            )
         else:
             left = [r.theirs if r.theirs is not None else "" for r in rows]
             right = [r.mine if r.mine is not None else "" for r in rows]
             fills = [_FILL.get(r.kind, (None, None)) for r in rows]
             n = sum(r.kind not in (SAME, GAP) for r in rows)
-            summary = (
-                f"{n} line{'' if n == 1 else 's'} differ"
-                f"{'s' if n == 1 else ''} (shown indented when both are JSON; each is "
-                "saved as written)."
+            summary = translate(
+                "ConflictDialog",
+                "%Ln line(s) differ (shown indented when both are JSON; each is saved as written).",
+                "",
+                n,
             )
         self.summary = QLabel(summary, objectName="conflictSummary")
         self.summary.setStyleSheet(style.HINT)
 
-        self.theirs_view = _Side("theirsView", "Theirs, stored now")
-        self.mine_view = _Side("mineView", "Yours, not saved")
+        self.theirs_view = _Side("theirsView", translate("ConflictDialog", "Theirs, stored now"))
+        self.mine_view = _Side("mineView", translate("ConflictDialog", "Yours, not saved"))
         self.theirs_view.show_rows(left, [f[0] for f in fills])
         self.mine_view.show_rows(right, [f[1] for f in fills])
         # One scroll for both: the same line stays at the same height.
@@ -189,27 +214,46 @@ class ConflictDialog(QDialog):
             a.horizontalScrollBar().valueChanged.connect(b.horizontalScrollBar().setValue)
 
         grid = QGridLayout()
-        stored = f"Theirs: stored now (version {theirs.version}, {theirs.status})"
+        stored = fill(
+            translate("ConflictDialog", "Theirs: stored now (version %1, %2)"),
+            str(theirs.version),
+            status_label(theirs.status),
+        )
         grid.addWidget(QLabel(f"<b>{html.escape(stored)}</b>"), 0, 0)
-        grid.addWidget(QLabel("<b>Yours: not saved</b>"), 0, 1)
+        yours = translate("ConflictDialog", "Yours: not saved")
+        grid.addWidget(QLabel(f"<b>{html.escape(yours)}</b>"), 0, 1)
         grid.addWidget(self.theirs_view, 1, 0)
         grid.addWidget(self.mine_view, 1, 1)
 
         buttons = QDialogButtonBox()
-        self.keep_mine = QPushButton("Keep mine", objectName="keepMineButton")
-        self.take_theirs = QPushButton("Take theirs", objectName="takeTheirsButton")
-        self.keep_mine.setToolTip(
-            "Save your edit over theirs; the history keeps theirs (the edit event holds the "
-            "payload it replaced)"
+        self.keep_mine = QPushButton(
+            translate("ConflictDialog", "Keep mine"), objectName="keepMineButton"
         )
-        self.take_theirs.setToolTip("Drop your edit and show theirs")
+        self.take_theirs = QPushButton(
+            translate("ConflictDialog", "Take theirs"), objectName="takeTheirsButton"
+        )
+        self.keep_mine.setToolTip(
+            translate(
+                "ConflictDialog",
+                "Save your edit over theirs; the history keeps theirs (the edit event holds "
+                "the payload it replaced)",
+            )
+        )
+        self.take_theirs.setToolTip(translate("ConflictDialog", "Drop your edit and show theirs"))
         if theirs.status not in WAITING:
             self.keep_mine.setEnabled(False)
-            self.keep_mine.setToolTip(f"It is {theirs.status} now: it takes no edit")
+            self.keep_mine.setToolTip(
+                fill(
+                    translate("ConflictDialog", "It is %1 now: it takes no edit"),
+                    status_label(theirs.status),
+                )
+            )
         buttons.addButton(self.keep_mine, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.take_theirs, QDialogButtonBox.ButtonRole.DestructiveRole)
         cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        cancel.setToolTip("Decide later; your edit stays in the editor")
+        cancel.setToolTip(
+            translate("ConflictDialog", "Decide later; your edit stays in the editor")
+        )
         self.keep_mine.clicked.connect(lambda: self._choose(Choice.KEEP_MINE))
         self.take_theirs.clicked.connect(lambda: self._choose(Choice.TAKE_THEIRS))
         buttons.rejected.connect(self.reject)

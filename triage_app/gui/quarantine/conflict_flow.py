@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QMessageBox
 
-from triage_app.core.clock import readable
 from triage_app.core.deadletters import DeadLetterDetail, editable_payload
+from triage_app.gui.audit.model import action_label
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.conflict_dialog import Choice, ConflictDialog
+from triage_app.gui.quarantine.model import shown_time
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,11 +52,16 @@ SaveResult = DeadLetterDetail | SaveConflict | SaveRefused
 
 
 def changed_by(d: DeadLetterDetail) -> str:
-    """The latest change in the history: ``edited by alice at 2026-03-01 10:00:00``."""
+    """The latest change in the history: ``edited by alice at 1 Mar 2026 10:00:00``."""
     if not d.events:
-        return "changed"
+        return translate("ConflictFlow", "changed")
     e = d.events[-1]
-    return f"{e.action} by {e.actor} at {readable(e.at)}"
+    return fill(
+        translate("ConflictFlow", "%1 by %2 at %3"),
+        action_label(e.action),
+        e.actor,
+        shown_time(e.at, seconds=True),
+    )
 
 
 class EditingPane(Protocol):
@@ -94,19 +101,30 @@ class ConflictFlow(QObject):
         self.theirs = theirs
         self.pane.update_title()
         last = theirs.events[-1] if theirs.events else None
-        who = (
-            f"Changed by {html.escape(last.actor)} at {html.escape(readable(last.at))}"
-            if last is not None
-            else f"Changed (now version {theirs.version})"
-        )
-        what = f" ({html.escape(last.action)})" if last is not None else ""
-        if saving:
-            text = (
-                f"<b>Not saved:</b> #{theirs.id} changed after you opened it. "
-                f"{who}{what}; your edit is kept."
+        e = html.escape
+        if last is not None:
+            who = fill(
+                translate("ConflictFlow", "Changed by %1 at %2 (%3)"),
+                e(last.actor),
+                e(shown_time(last.at, seconds=True)),
+                e(action_label(last.action)),
             )
         else:
-            text = f"<b>{who}</b>{what} while you were editing; your edit is kept."
+            who = fill(translate("ConflictFlow", "Changed (now version %1)"), str(theirs.version))
+        if saving:
+            text = fill(
+                translate(
+                    "ConflictFlow",
+                    "<b>Not saved:</b> #%1 changed after you opened it. %2; your edit is kept.",
+                ),
+                str(theirs.id),
+                who,
+            )
+        else:
+            text = fill(
+                translate("ConflictFlow", "<b>%1</b> while you were editing; your edit is kept."),
+                who,
+            )
         self.banner.offer(text)
 
     def forget(self) -> None:
@@ -119,8 +137,13 @@ class ConflictFlow(QObject):
         if isinstance(result, SaveConflict):
             self.offer(result.theirs, saving=True)
         else:
-            self.banner.say(f"<b>Not saved:</b> {html.escape(result.message)}. Your edit is kept.")
-        self.pane.message.emit(f"not saved: {result.message}")
+            self.banner.say(
+                fill(
+                    translate("ConflictFlow", "<b>Not saved:</b> %1. Your edit is kept."),
+                    html.escape(result.message),
+                )
+            )
+        self.pane.message.emit(fill(translate("ConflictFlow", "not saved: %1"), result.message))
 
     @Slot()
     def reload_theirs(self) -> None:
@@ -131,14 +154,23 @@ class ConflictFlow(QObject):
         if pane.is_dirty():
             box = QMessageBox(
                 QMessageBox.Icon.Question,
-                "Reload",
-                f"Drop your edit of dead letter #{theirs.id} and show it as stored now "
-                f"({changed_by(theirs)})?",
+                translate("ConflictFlow", "Reload"),
+                fill(
+                    translate(
+                        "ConflictFlow",
+                        "Drop your edit of dead letter #%1 and show it as stored now (%2)?",
+                    ),
+                    str(theirs.id),
+                    changed_by(theirs),
+                ),
                 QMessageBox.StandardButton.Cancel,
                 pane,
             )
             box.setObjectName("reloadTheirsDialog")
-            drop = box.addButton("Drop my edit and reload", QMessageBox.ButtonRole.DestructiveRole)
+            drop = box.addButton(
+                translate("ConflictFlow", "Drop my edit and reload"),
+                QMessageBox.ButtonRole.DestructiveRole,
+            )
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             box.exec()
             confirmed = box.clickedButton() is drop
@@ -146,7 +178,13 @@ class ConflictFlow(QObject):
             if not confirmed:
                 return
         pane.show_detail(theirs, keep_text=False)
-        pane.message.emit(f"dead letter {theirs.id} reloaded ({changed_by(theirs)})")
+        pane.message.emit(
+            fill(
+                translate("ConflictFlow", "dead letter %1 reloaded (%2)"),
+                str(theirs.id),
+                changed_by(theirs),
+            )
+        )
 
     @Slot()
     def compare(self) -> None:
@@ -167,12 +205,24 @@ class ConflictFlow(QObject):
         dispose(dialog)
         if choice is Choice.TAKE_THEIRS:
             pane.show_detail(theirs, keep_text=False)
-            pane.message.emit(f"dead letter {theirs.id}: took theirs ({changed_by(theirs)})")
+            pane.message.emit(
+                fill(
+                    translate("ConflictFlow", "dead letter %1: took theirs (%2)"),
+                    str(theirs.id),
+                    changed_by(theirs),
+                )
+            )
         elif choice is Choice.KEEP_MINE:
             # Their version becomes the one the edit replaces; the editor keeps mine.
             pane.show_detail(theirs, keep_text=True)
             pane.validate_now()
             if not pane.is_dirty():
-                pane.message.emit(f"dead letter {theirs.id}: yours and theirs are the same")
+                pane.message.emit(
+                    fill(
+                        translate("ConflictFlow", "dead letter %1: yours and theirs are the same"),
+                        str(theirs.id),
+                    )
+                )
             elif not pane.save_then(None):
-                pane.message.emit(f"not saved: {pane.problem() or 'it takes no edit now'}")
+                problem = pane.problem() or translate("ConflictFlow", "it takes no edit now")
+                pane.message.emit(fill(translate("ConflictFlow", "not saved: %1"), problem))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from triage_app.core.clock import readable
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import (
     ChangedMeanwhile,
@@ -42,8 +41,11 @@ from triage_app.core.deadletters import (
     payload_diff,
     reveal_dead_letter,
 )
-from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind, plural
+from triage_app.core.locale_format import format_int
+from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind
 from triage_app.gui import style
+from triage_app.gui.audit.model import action_label
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.quarantine.conflict_flow import (
     ConflictFlow,
     SaveConflict,
@@ -52,6 +54,7 @@ from triage_app.gui.quarantine.conflict_flow import (
     changed_by,
 )
 from triage_app.gui.quarantine.json_editor import editor_safe, one_line
+from triage_app.gui.quarantine.model import class_label, shown_time, status_label
 from triage_app.gui.quarantine.payload_editor import PayloadEditor, mono
 from triage_app.gui.workers import QueryThread
 
@@ -87,16 +90,24 @@ def _save(dl_id: int, text: str, version: int, revealed: bool = False) -> Any:
     return run
 
 
-CHOOSE_A_ROW = "Select a dead letter to see its payload, error and history."
+CHOOSE_A_ROW = QT_TRANSLATE_NOOP(
+    "DetailPane", "Select a dead letter to see its payload, error and history."
+)
 
 
 def headline(d: DeadLetterDetail) -> str:
     """The pane's title for ``d`` as stored: which row, where from, its status."""
-    owned = f" · group owned by {d.group_owner}" if d.group_owner else ""
-    return (
-        f"#{d.id} · batch {d.batch_id[:8]} line {d.line} · {d.status} · "
-        f"{plural(d.attempts, 'attempt')}{owned}"
-    )
+    attempts = d.attempts
+    if d.group_owner:
+        text = translate(
+            "DetailPane",
+            "#%1 · batch %2 line %3 · %4 · %Ln attempt(s) · group owned by %5",
+            "",
+            attempts,
+        )
+        return fill(text, str(d.id), d.batch_id[:8], d.line, status_label(d.status), d.group_owner)
+    text = translate("DetailPane", "#%1 · batch %2 line %3 · %4 · %Ln attempt(s)", "", attempts)
+    return fill(text, str(d.id), d.batch_id[:8], d.line, status_label(d.status))
 
 
 class DetailPane(QWidget):
@@ -121,13 +132,15 @@ class DetailPane(QWidget):
         self._revealed: int | None = None
 
         self.stack = QStackedWidget()
-        self.placeholder = QLabel(CHOOSE_A_ROW, objectName="detailPlaceholder")
+        self.placeholder = QLabel(
+            translate("DetailPane", CHOOSE_A_ROW), objectName="detailPlaceholder"
+        )
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet(f"color: {style.MUTED}; padding: 24px;")
         self.tabs = QTabWidget()
         self.tabs.setObjectName("detailTabs")
-        self.tabs.setAccessibleName("Dead letter details")
+        self.tabs.setAccessibleName(translate("DetailPane", "Dead letter details"))
         self.stack.addWidget(self.placeholder)
         self.stack.addWidget(self.tabs)
         layout = QVBoxLayout(self)
@@ -149,10 +162,13 @@ class DetailPane(QWidget):
         self.privacy_label = QLabel(objectName="privacyLabel")
         self.privacy_label.setWordWrap(True)
         self.privacy_label.setStyleSheet(f"color: {style.MUTED};")
-        self.reveal_button = QPushButton("Reveal", objectName="revealButton")
-        self.reveal_tip = (
+        self.reveal_button = QPushButton(
+            translate("DetailPane", "Reveal"), objectName="revealButton"
+        )
+        self.reveal_tip = translate(
+            "DetailPane",
             "Show this row's personal fields unmasked, until another row is chosen. "
-            "Recorded in the audit (revealed); stewards and leads only."
+            "Recorded in the audit (revealed); stewards and leads only.",
         )
         self.reveal_button.setToolTip(self.reveal_tip)
         # Why this login's role may not reveal (a viewer), set by the window: the button
@@ -173,24 +189,31 @@ class DetailPane(QWidget):
         self.payload.save_button.clicked.connect(self.save)
         self.payload.message.connect(self.message)
         self.conflicts = ConflictFlow(self)
-        self.tabs.addTab(self.payload, "Payload")
+        self.tabs.addTab(self.payload, translate("DetailPane", "Payload"))
         self.original = QPlainTextEdit(objectName="originalView", readOnly=True)
-        self.original.setAccessibleName("Original payload")
+        self.original.setAccessibleName(translate("DetailPane", "Original payload"))
         self.original.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         mono(self.original)
-        self.tabs.addTab(self.original, "Original")
+        self.tabs.addTab(self.original, translate("DetailPane", "Original"))
         self.diff = QTextBrowser(objectName="diffView")
-        self.diff.setAccessibleName("Changes to the payload")
-        self.tabs.addTab(self.diff, "Diff")
+        self.diff.setAccessibleName(translate("DetailPane", "Changes to the payload"))
+        self.tabs.addTab(self.diff, translate("DetailPane", "Diff"))
         self.error_view = QTextBrowser(objectName="errorView")
-        self.error_view.setAccessibleName("Error")
-        self.tabs.addTab(self.error_view, "Error")
+        self.error_view.setAccessibleName(translate("DetailPane", "Error"))
+        self.tabs.addTab(self.error_view, translate("DetailPane", "Error"))
         self.history = QTreeWidget(objectName="historyView")
-        self.history.setAccessibleName("History")
-        self.history.setHeaderLabels(["when (UTC)", "who", "action", "detail"])
+        self.history.setAccessibleName(translate("DetailPane", "History"))
+        self.history.setHeaderLabels(
+            [
+                translate("DetailPane", "when (UTC)"),
+                translate("DetailPane", "who"),
+                translate("DetailPane", "action"),
+                translate("DetailPane", "detail"),
+            ]
+        )
         self.history.setRootIsDecorated(False)
         self.history.setAlternatingRowColors(True)
-        self.tabs.addTab(self.history, "History")
+        self.tabs.addTab(self.history, translate("DetailPane", "History"))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.show_nothing()
 
@@ -275,7 +298,7 @@ class DetailPane(QWidget):
         self.title.setText("")
         self.held_banner.hide()
         self.privacy.hide()
-        self.placeholder.setText(why or CHOOSE_A_ROW)
+        self.placeholder.setText(why or translate("DetailPane", CHOOSE_A_ROW))
         self.stack.setCurrentWidget(self.placeholder)
         self._update_buttons()
 
@@ -302,9 +325,18 @@ class DetailPane(QWidget):
             return
         text = headline(d)
         if theirs is not None and self._detail is not None:
-            text += f" (changed by another steward: {changed_by(theirs)})"
+            text = fill(
+                translate("DetailPane", "%1 (changed by another steward: %2)"),
+                text,
+                changed_by(theirs),
+            )
         if self._unlisted:
-            text += " · not the row chosen in the table: save or revert this edit"
+            text = fill(
+                translate(
+                    "DetailPane", "%1 · not the row chosen in the table: save or revert this edit"
+                ),
+                text,
+            )
         self.title.setText(text)
         self.title.setToolTip(text)
 
@@ -342,8 +374,13 @@ class DetailPane(QWidget):
         self._revealed = detail.id
         self.show_detail(detail, keep_text=self.is_dirty())
         self.message.emit(
-            f"dead letter {detail.id}: {', '.join(detail.personal_fields)} shown unmasked "
-            "(recorded in the audit)"
+            fill(
+                translate(
+                    "DetailPane", "dead letter %1: %2 shown unmasked (recorded in the audit)"
+                ),
+                str(detail.id),
+                ", ".join(detail.personal_fields),
+            )
         )
 
     def _on_reveal_failed(self, message: str) -> None:
@@ -361,15 +398,28 @@ class DetailPane(QWidget):
         fields = ", ".join(d.personal_fields)
         if d.revealed:
             self.privacy_label.setText(
-                f"Revealed: {fields} shown unmasked (recorded in the audit) until another "
-                "row is chosen."
+                fill(
+                    translate(
+                        "DetailPane",
+                        "Revealed: %1 shown unmasked (recorded in the audit) until another "
+                        "row is chosen.",
+                    ),
+                    fields,
+                )
             )
         else:
             self.privacy_label.setText(
-                f"Personal data masked: {fields}. Searchable by exact value only."
+                fill(
+                    translate(
+                        "DetailPane", "Personal data masked: %1. Searchable by exact value only."
+                    ),
+                    fields,
+                )
             )
         # Kept in place, greyed once revealed: the pane does not jump under the steward.
-        self.reveal_button.setText("Revealed" if d.revealed else "Reveal")
+        self.reveal_button.setText(
+            translate("DetailPane", "Revealed") if d.revealed else translate("DetailPane", "Reveal")
+        )
         self._update_reveal(d)
         self.privacy.show()
 
@@ -478,7 +528,12 @@ class DetailPane(QWidget):
         detail = result
         unlisted = self._unlisted
         self.show_detail(detail, keep_text=False)
-        self.message.emit(f"dead letter {detail.id} saved; the original is kept")
+        self.message.emit(
+            fill(
+                translate("DetailPane", "dead letter %1 saved; the original is kept"),
+                str(detail.id),
+            )
+        )
         self.saved.emit(detail.id)
         if unlisted:
             self.editDropped.emit()
@@ -490,7 +545,7 @@ class DetailPane(QWidget):
         d = self._detail
         self.payload.editor.setReadOnly(not self._may_edit(d))
         self.saveFailed.emit(message)
-        self._on_error(f"not saved: {message}")
+        self._on_error(fill(translate("DetailPane", "not saved: %1"), message))
 
     def _on_error(self, message: str) -> None:
         self.message.emit(message)
@@ -529,51 +584,69 @@ class DetailPane(QWidget):
     def _fill_original(self, d: DeadLetterDetail) -> None:
         lines = []
         if d.csv_header is not None and is_csv_kind(d.payload_kind):
-            lines.append(f"# CSV header: {d.csv_header}")
+            lines.append(fill(translate("DetailPane", "# CSV header: %1"), d.csv_header))
         lines.append(d.original_payload)
         self.original.setPlainText("\n".join(lines))
+        size = len(d.original_bytes)
         self.original.setToolTip(
-            f"{len(d.original_bytes)} bytes exactly as read; bytes that are not UTF-8 "
-            "are shown escaped as \\xNN"
+            translate(
+                "DetailPane",
+                "%Ln byte(s) exactly as read; bytes that are not UTF-8 are shown escaped as \\xNN",
+                "",
+                size,
+            )
         )
 
     def _fill_error(self, d: DeadLetterDetail) -> None:
         e = html.escape
+
+        def row(label: str, value: str) -> str:
+            return f"<tr><td>{e(label)}</td><td>{value}</td></tr>"
+
         parts = [
             f"<p><b>{e(d.error)}</b></p>",
             "<table cellpadding='3'>",
-            f"<tr><td>class</td><td><b>{e(d.error_class)}</b></td></tr>",
-            f"<tr><td>signature</td><td><code>{e(d.signature)}</code></td></tr>",
-            f"<tr><td>transform</td><td>{e(d.transform)}</td></tr>",
-            f"<tr><td>attempts</td><td>{d.attempts}</td></tr>",
-            f"<tr><td>first failed</td><td>{e(d.first_failed_at)}</td></tr>",
-            f"<tr><td>last failed</td><td>{e(d.last_failed_at)}</td></tr>",
+            row(translate("DetailPane", "class"), f"<b>{e(class_label(d.error_class))}</b>"),
+            row(translate("DetailPane", "signature"), f"<code>{e(d.signature)}</code>"),
+            row(translate("DetailPane", "transform"), e(d.transform)),
+            row(translate("DetailPane", "attempts"), e(format_int(d.attempts))),
+            row(translate("DetailPane", "first failed"), e(shown_time(d.first_failed_at))),
+            row(translate("DetailPane", "last failed"), e(shown_time(d.last_failed_at))),
         ]
         # The error group's owner, tags and note: who works on this cause, what it waits on.
         for label, value in (
-            ("group owner", d.group_owner or ""),
-            ("group tags", ", ".join(d.group_tags)),
-            ("group note", d.group_note),
+            (translate("DetailPane", "group owner"), d.group_owner or ""),
+            (translate("DetailPane", "group tags"), ", ".join(d.group_tags)),
+            (translate("DetailPane", "group note"), d.group_note),
         ):
             if value:
-                parts.append(f"<tr><td>{label}</td><td>{e(value)}</td></tr>")
+                parts.append(row(label, e(value)))
         parts.append("</table>")
         if d.traceback:
-            parts.append(f"<p>traceback (redacted):</p><pre>{e(d.traceback)}</pre>")
+            said = translate("DetailPane", "traceback (redacted):")
+            parts.append(f"<p>{e(said)}</p><pre>{e(d.traceback)}</pre>")
         else:
             parts.append(
-                f"<p style='color:{style.MUTED}'>No traceback: kept for code errors only.</p>"
+                f"<p style='color:{style.MUTED}'>"
+                + e(translate("DetailPane", "No traceback: kept for code errors only."))
+                + "</p>"
             )
         self.error_view.setHtml("".join(parts))
 
     def _fill_history(self, d: DeadLetterDetail) -> None:
         self.history.clear()
         for ev in d.events:
-            item = QTreeWidgetItem([readable(ev.at), ev.actor, ev.action])
+            item = QTreeWidgetItem(
+                [shown_time(ev.at, seconds=True), ev.actor, action_label(ev.action)]
+            )
             item.setText(3, one_line(ev.detail, 300))
             tip = ev.detail
             if ev.replaced_payload is not None:
-                tip += "\n\nThe payload this edit replaced:\n" + one_line(ev.replaced_payload, 2000)
+                tip = fill(
+                    translate("DetailPane", "%1\n\nThe payload this edit replaced:\n%2"),
+                    tip,
+                    one_line(ev.replaced_payload, 2000),
+                )
             item.setToolTip(3, tip)
             self.history.addTopLevelItem(item)
         for col in range(3):
@@ -659,14 +732,23 @@ class DetailPane(QWidget):
         lines = payload_diff(original.text, self.payload.editor.toPlainText())
         if not lines:
             self.diff.setHtml(
-                f"<p style='color:{style.MUTED}'>No changes: the payload is the original.</p>"
+                f"<p style='color:{style.MUTED}'>"
+                + html.escape(translate("DetailPane", "No changes: the payload is the original."))
+                + "</p>"
             )
             return
         colours = {"+": style.ADDED, "-": style.REMOVED, "@": style.GAP, " ": "transparent"}
+        legend = fill(
+            translate("DetailPane", "original → current (%1 %2)"),
+            f"<span style='background:{style.REMOVED}'>"
+            + html.escape(translate("DetailPane", "− removed"))
+            + "</span>",
+            f"<span style='background:{style.ADDED}'>"
+            + html.escape(translate("DetailPane", "+ added"))
+            + "</span>",
+        )
         out = [
-            f"<p style='color:{style.TEXT}'>original → current "
-            f"(<span style='background:{style.REMOVED}'>− removed</span> "
-            f"<span style='background:{style.ADDED}'>+ added</span>)</p>",
+            f"<p style='color:{style.TEXT}'>{legend}</p>",
             "<pre style='margin:0'>",
         ]
         for ln in lines:

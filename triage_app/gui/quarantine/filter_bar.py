@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,25 +22,36 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import FILES, DeadLetterFilter
-from triage_app.core.vocabulary import ALL, CLASSES, Status, plural
+from triage_app.core.vocabulary import ALL, ErrorClass, Status
 from triage_app.gui import pickers, style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
+from triage_app.gui.quarantine.model import shown_time
 from triage_app.gui.shortcuts import with_keys
 
 if TYPE_CHECKING:
     from triage_app.gui.trends.link import Link
 
-# The pickers' choices: (label, value); None is "any".
-CLASS_CHOICES = (("All", None), *((c.capitalize(), c) for c in CLASSES))
+# The pickers' choices: (label, value); None is "any". The labels are translated where
+# they are offered.
+CLASS_CHOICES = (
+    (QT_TRANSLATE_NOOP("FilterBar", "All"), None),
+    (QT_TRANSLATE_NOOP("FilterBar", "Data"), ErrorClass.DATA.value),
+    (QT_TRANSLATE_NOOP("FilterBar", "Code"), ErrorClass.CODE.value),
+    (QT_TRANSLATE_NOOP("FilterBar", "Transient"), ErrorClass.TRANSIENT.value),
+)
 STATUS_CHOICES = (
-    ("Open", Status.OPEN.value),
-    ("Parked", Status.PARKED.value),
-    ("Resolved", Status.RESOLVED.value),
-    ("Discarded", Status.DISCARDED.value),
-    ("All", ALL),
+    (QT_TRANSLATE_NOOP("FilterBar", "Open"), Status.OPEN.value),
+    (QT_TRANSLATE_NOOP("FilterBar", "Parked"), Status.PARKED.value),
+    (QT_TRANSLATE_NOOP("FilterBar", "Resolved"), Status.RESOLVED.value),
+    (QT_TRANSLATE_NOOP("FilterBar", "Discarded"), Status.DISCARDED.value),
+    (QT_TRANSLATE_NOOP("FilterBar", "All"), ALL),
 )
 # The source picker's first choices: every source, and the desk's own batches (files).
-SOURCE_CHOICES: tuple[tuple[str, str | None], ...] = (("All sources", None), ("Files", FILES))
+SOURCE_CHOICES: tuple[tuple[str, str | None], ...] = (
+    (QT_TRANSLATE_NOOP("FilterBar", "All sources"), None),
+    (QT_TRANSLATE_NOOP("FilterBar", "Files"), FILES),
+)
 SEARCH_DEBOUNCE_MS = 300
 PAIR_SPACING = 3
 
@@ -56,25 +67,27 @@ class FilterBar(QWidget):
 
         self.class_combo = QComboBox(objectName="classFilter")
         for text, value in CLASS_CHOICES:
-            self.class_combo.addItem(text, value)
+            self.class_combo.addItem(translate("FilterBar", text), value)
         self.status_combo = QComboBox(objectName="statusFilter")
         for text, value in STATUS_CHOICES:
-            self.status_combo.addItem(text, value)
+            self.status_combo.addItem(translate("FilterBar", text), value)
         self.batch_combo = QComboBox(objectName="batchFilter")
         self.batch_combo.setMinimumContentsLength(10)  # "1a2b3c4d · orders": the id, a name
         self.batch_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.batch_combo.addItem("all", None)
+        self.batch_combo.addItem(translate("FilterBar", "all"), None)
         # Where the rows came from: the desk's files, or a connector (a dead-letter queue
         # or table imported from). Shown once the store has a connector (``set_sources``),
         # in the row above the filters, which has room: this row fills a 1280-pixel laptop
         # already (a picker more held the window wider than issue 20's 92% of the screen).
         self.source_combo = QComboBox(objectName="sourceFilter")
-        self.source_combo.setAccessibleName("Source filter")
-        self.source_combo.setToolTip("Only the rows imported from this queue or table, or files")
+        self.source_combo.setAccessibleName(translate("FilterBar", "Source filter"))
+        self.source_combo.setToolTip(
+            translate("FilterBar", "Only the rows imported from this queue or table, or files")
+        )
         self.source_box = QWidget(self, objectName="sourcePicker")
-        source_label = QLabel("Source")
+        source_label = QLabel(translate("FilterBar", "Source"))
         source_label.setBuddy(self.source_combo)
         pair = QHBoxLayout(self.source_box)
         pair.setContentsMargins(0, 0, 0, 0)
@@ -82,32 +95,66 @@ class FilterBar(QWidget):
         pair.addWidget(source_label)
         pair.addWidget(self.source_combo)
         self.transform_combo = QComboBox(objectName="transformFilter")
-        self.transform_combo.addItem("all", None)
+        self.transform_combo.addItem(translate("FilterBar", "all"), None)
         # The team backlog (issue 13): the rows of the error groups someone owns or tagged.
         self.owner_combo = QComboBox(objectName="ownerFilter")
-        self.owner_combo.setToolTip("Only the rows of the error groups this steward owns")
+        self.owner_combo.setToolTip(
+            translate("FilterBar", "Only the rows of the error groups this steward owns")
+        )
         self.tag_combo = QComboBox(objectName="tagFilter")
-        self.tag_combo.setToolTip("Only the rows of the error groups tagged so")
+        self.tag_combo.setToolTip(
+            translate("FilterBar", "Only the rows of the error groups tagged so")
+        )
         self.set_team([], [])
         self.attempts_spin = QSpinBox(objectName="attemptsFilter", minimum=1, maximum=999)
         self.attempts_spin.setPrefix("≥ ")
-        self.attempts_spin.setToolTip("Only dead letters that failed at least this often")
+        self.attempts_spin.setToolTip(
+            translate("FilterBar", "Only dead letters that failed at least this often")
+        )
         self.search = QLineEdit(objectName="searchBox")
         self.search.setPlaceholderText(
-            with_keys("search payload and error", QKeySequence.StandardKey.Find)
+            with_keys(
+                translate("FilterBar", "search payload and error"), QKeySequence.StandardKey.Find
+            )
         )
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(130)  # on a 1280-pixel laptop it still says what it is
-        self.search.setToolTip("Literal text: % _ and quotes are plain characters")
+        self.search.setToolTip(
+            translate("FilterBar", "Literal text: % _ and quotes are plain characters")
+        )
 
         for label, widget, name in (
-            ("Class", self.class_combo, "Class filter"),
-            ("Status", self.status_combo, "Status filter"),
-            ("Batch", self.batch_combo, "Batch filter"),
-            ("Transform", self.transform_combo, "Transform filter"),
-            ("Owner", self.owner_combo, "Owner filter"),
-            ("Tag", self.tag_combo, "Tag filter"),
-            ("Attempts", self.attempts_spin, "Minimum attempts filter"),
+            (
+                translate("FilterBar", "Class"),
+                self.class_combo,
+                translate("FilterBar", "Class filter"),
+            ),
+            (
+                translate("FilterBar", "Status"),
+                self.status_combo,
+                translate("FilterBar", "Status filter"),
+            ),
+            (
+                translate("FilterBar", "Batch"),
+                self.batch_combo,
+                translate("FilterBar", "Batch filter"),
+            ),
+            (
+                translate("FilterBar", "Transform"),
+                self.transform_combo,
+                translate("FilterBar", "Transform filter"),
+            ),
+            (
+                translate("FilterBar", "Owner"),
+                self.owner_combo,
+                translate("FilterBar", "Owner filter"),
+            ),
+            (translate("FilterBar", "Tag"), self.tag_combo, translate("FilterBar", "Tag filter")),
+            (
+                translate("FilterBar", "Attempts"),
+                self.attempts_spin,
+                translate("FilterBar", "Minimum attempts filter"),
+            ),
         ):
             shown = QLabel(label)
             shown.setBuddy(widget)
@@ -121,7 +168,7 @@ class FilterBar(QWidget):
             h.addLayout(pair)
         self._with_filters = True
         self.set_sources([])
-        self.search.setAccessibleName("Search dead letters")
+        self.search.setAccessibleName(translate("FilterBar", "Search dead letters"))
         h.addWidget(self.search, 1)
         # A narrowing the pickers cannot show (a day, an exact attempt count, an error
         # group), chosen by a click in the Trends tab; the chip says what, ✕ lifts it.
@@ -130,8 +177,9 @@ class FilterBar(QWidget):
         self.link_chip.setStyleSheet(style.LINK_CHIP)
         self.link_clear = QToolButton(objectName="linkClear", text="✕")
         self.link_clear.setAutoRaise(True)
-        self.link_clear.setToolTip("Lift the narrowing chosen in Trends")
-        self.link_clear.setAccessibleName("Lift the narrowing")  # ✕ says nothing aloud
+        self.link_clear.setToolTip(translate("FilterBar", "Lift the narrowing chosen in Trends"))
+        # ✕ says nothing aloud
+        self.link_clear.setAccessibleName(translate("FilterBar", "Lift the narrowing"))
         self.link_clear.clicked.connect(self.clear_link)
         for w in (self.link_chip, self.link_clear):
             h.addWidget(w)
@@ -205,7 +253,7 @@ class FilterBar(QWidget):
         self._quiet = False
         shown = ("error_class", "status", "batch_id", "owner", "tag")
         self._extra = {k: v for k, v in changes.items() if k not in shown}
-        self.link_chip.setText(f"Trends: {link.label}")
+        self.link_chip.setText(fill(translate("FilterBar", "Trends: %1"), link.label))
         self.link_chip.setToolTip(link.label)
         for w in (self.link_chip, self.link_clear):
             w.setVisible(bool(self._extra))
@@ -223,13 +271,26 @@ class FilterBar(QWidget):
         current = self.batch_combo.currentData()
         self.batch_combo.blockSignals(True)
         self.batch_combo.clear()
-        self.batch_combo.addItem("all", None)
+        self.batch_combo.addItem(translate("FilterBar", "all"), None)
         for b in batches:
             self.batch_combo.addItem(f"{b.batch_id[:8]} · {b.source_name}", b.batch_id)
+            rows = b.rows
+            tip = translate(
+                "FilterBar",
+                "%1: %2 with %3, %Ln row(s), %4 quarantined, started %5 (UTC)",
+                "",
+                rows,
+            )
             self.batch_combo.setItemData(
                 self.batch_combo.count() - 1,
-                f"{b.batch_id}: {b.source_name} with {b.transform}, {plural(b.rows, 'row')}, "
-                f"{b.quarantined} quarantined, started {b.started_at}",
+                fill(
+                    tip,
+                    b.batch_id,
+                    b.source_name,
+                    b.transform,
+                    b.quarantined,
+                    shown_time(b.started_at),
+                ),
                 Qt.ItemDataRole.ToolTipRole,
             )
         i = self.batch_combo.findData(current)
@@ -247,7 +308,8 @@ class FilterBar(QWidget):
         """Offer every source: files and each connector by name, keeping the current
         choice. Without connectors there is no picker to show (``has_sources``): files are
         the only source."""
-        pickers.refill(self.source_combo, [*SOURCE_CHOICES, *((n, n) for n in connectors)])
+        own = [(translate("FilterBar", text), value) for text, value in SOURCE_CHOICES]
+        pickers.refill(self.source_combo, [*own, *((n, n) for n in connectors)])
         self._has_sources = bool(connectors) or self.source_combo.currentData() is not None
         self.source_box.setVisible(self._has_sources and self._with_filters)
 
@@ -265,7 +327,7 @@ class FilterBar(QWidget):
         current = self.transform_combo.currentData()
         self.transform_combo.blockSignals(True)
         self.transform_combo.clear()
-        self.transform_combo.addItem("all", None)
+        self.transform_combo.addItem(translate("FilterBar", "all"), None)
         for ref in refs:
             self.transform_combo.addItem(ref, ref)
         self.transform_combo.setCurrentIndex(max(self.transform_combo.findData(current), 0))
@@ -299,8 +361,8 @@ class FilterBar(QWidget):
         self.search.clear()
         self._quiet = False
         self._extra = {"ids": (dl_id,)}
-        self.link_chip.setText(f"Audit: dead letter #{dl_id}")
-        self.link_chip.setToolTip("chosen in the Audit tab")
+        self.link_chip.setText(fill(translate("FilterBar", "Audit: dead letter #%1"), str(dl_id)))
+        self.link_chip.setToolTip(translate("FilterBar", "chosen in the Audit tab"))
         for w in (self.link_chip, self.link_clear):
             w.show()
         self._emit()

@@ -25,6 +25,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from triage_app.gui import style
+from triage_app.gui.i18n import translate
 
 HIGHLIGHT_LIMIT = 300_000
 # Qt's text document turns these two into paragraph breaks, which toPlainText() returns
@@ -83,7 +84,9 @@ class JsonEditor(QPlainTextEdit):
         self.setFont(font)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # one-line records
         self.setTabChangesFocus(False)  # Tab indents; Ctrl+Tab moves on (keyPressEvent)
-        self.setAccessibleDescription("JSON. Tab indents; Ctrl+Tab moves to the next control.")
+        self.setAccessibleDescription(
+            translate("JsonEditor", "JSON. Tab indents; Ctrl+Tab moves to the next control.")
+        )
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 2)
         self._numbers = _LineNumberArea(self)
         self._highlighter = JsonHighlighter(self.document())

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from triage_app.core.db import StoreWatch, Workspace, watch_store
 from triage_app.core.errors import TriageError
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.quarantine.pane import QuarantinePane
 from triage_app.gui.workers import QueryThread
 
@@ -133,7 +134,9 @@ class LiveRefresh(QObject):
 
     def _lost(self, why: str) -> None:
         self._close_watch()
-        self.message.emit(f"live refresh paused ({why}); F5 reads the store")
+        self.message.emit(
+            fill(translate("LiveRefresh", "live refresh paused (%1); F5 reads the store"), why)
+        )
         self._retry.start()
 
     @Slot()
@@ -150,7 +153,7 @@ class LiveRefresh(QObject):
             watch.close()  # another workspace by now
             return
         self._watch = watch
-        self.message.emit("live refresh resumed")
+        self.message.emit(translate("LiveRefresh", "live refresh resumed"))
         self.refresh_now()  # what changed while it was lost
 
     def _reopen_failed(self, _message: str) -> None:

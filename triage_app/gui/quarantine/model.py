@@ -14,6 +14,7 @@ shows the batch (``connectors.batch_sources``), and kept for as long as the work
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -29,7 +31,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from triage_app.core.clock import minute
+from triage_app.core.clock import readable
 from triage_app.core.connectors import batch_sources
 from triage_app.core.db import Workspace, user_message
 from triage_app.core.deadletters import (
@@ -38,6 +40,9 @@ from triage_app.core.deadletters import (
     count_dead_letters,
     fetch_rows,
 )
+from triage_app.core.locale_format import format_datetime, format_int
+from triage_app.core.vocabulary import ErrorClass, Status
+from triage_app.gui.i18n import translate
 from triage_app.gui.style import CLASS_COLOURS
 
 PAGE = 200
@@ -45,18 +50,32 @@ MAX_CACHED_PAGES = 64
 
 COL_ID, COL_BATCH, COL_LINE, COL_CLASS, COL_ERROR = range(5)
 COL_ATTEMPTS, COL_STATUS, COL_LAST_FAILED, COL_TRANSFORM, COL_SOURCE = range(5, 10)
+# The headers as written in the source; ``headerData`` shows them translated.
 HEADERS = (
-    "id",
-    "batch",
-    "line",
-    "class",
-    "error",
-    "attempts",
-    "status",
-    "last failed",
-    "transform",
-    "source",
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "id"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "batch"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "line"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "class"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "error"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "attempts"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "status"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "last failed"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "transform"),
+    QT_TRANSLATE_NOOP("DeadLetterTableModel", "source"),
 )
+# What the table (and the window's other views of a dead letter) call each error class and
+# status: the stored value is the key (``--json`` prints it), the label is translated.
+CLASS_LABELS = {
+    ErrorClass.DATA.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "data"),
+    ErrorClass.CODE.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "code"),
+    ErrorClass.TRANSIENT.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "transient"),
+}
+STATUS_LABELS = {
+    Status.OPEN.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "open"),
+    Status.PARKED.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "parked"),
+    Status.RESOLVED.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "resolved"),
+    Status.DISCARDED.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "discarded"),
+}
 # The store's sort key of each column; None: not sortable (the source is the batch's).
 SORT_KEYS: tuple[str | None, ...] = (
     "id",
@@ -84,23 +103,47 @@ Reader = Callable[[Callable[[Workspace], Any], Callable[[Any], None], Callable[[
 Index = QModelIndex | QPersistentModelIndex
 
 
+def shown_time(iso_text: str, *, seconds: bool = False) -> str:
+    """A time stored as core's ``iso`` text (UTC), the language's way: ``1 Mar 2026 10:00``
+    (``10.00`` in Indonesian); a text that is not one, as it is."""
+    try:
+        moment = dt.datetime.fromisoformat(iso_text.removesuffix("Z"))
+    except ValueError:
+        return readable(iso_text)
+    return format_datetime(moment, seconds=seconds)
+
+
+def class_label(error_class: str) -> str:
+    """An error class as a person reads it (an unknown one as stored)."""
+    label = CLASS_LABELS.get(error_class)
+    return translate("DeadLetterTableModel", label) if label is not None else error_class
+
+
+def status_label(status: str) -> str:
+    """A status as a person reads it (an unknown one as stored)."""
+    label = STATUS_LABELS.get(status)
+    return translate("DeadLetterTableModel", label) if label is not None else status
+
+
 def _cell(row: DeadLetterRow, col: int) -> Any:
+    """What a cell shows: numbers and times the language's way, classes and statuses in
+    its words. The stored values stay the model's (``row``, UserRole) and the sort's."""
     if col == COL_ID:
-        return row.id
+        return format_int(row.id)
     if col == COL_BATCH:
         return row.batch_id[:8]
     if col == COL_LINE:
-        return row.line
+        return format_int(row.line)
     if col == COL_CLASS:
-        return row.error_class
+        return class_label(row.error_class)
     if col == COL_ERROR:
         return row.signature
     if col == COL_ATTEMPTS:
-        return row.attempts
+        return format_int(row.attempts)
     if col == COL_STATUS:
-        return row.status
+        return status_label(row.status)
     if col == COL_LAST_FAILED:
-        return minute(row.last_failed_at)
+        return format_datetime(row.last_failed_at)
     if col == COL_TRANSFORM:
         return row.transform
     return None  # the source: the model's, by batch
@@ -375,11 +418,17 @@ class DeadLetterTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(HEADERS):
             if role == Qt.ItemDataRole.DisplayRole:
-                return HEADERS[section]
+                return translate("DeadLetterTableModel", HEADERS[section])
             if role == Qt.ItemDataRole.ToolTipRole and section == COL_ERROR:
-                return "the error's signature: the message with its values masked"
+                return translate(
+                    "DeadLetterTableModel",
+                    "the error's signature: the message with its values masked",
+                )
             if role == Qt.ItemDataRole.ToolTipRole and section == COL_SOURCE:
-                return "where the row came from: a connector (a queue or table), or a file"
+                return translate(
+                    "DeadLetterTableModel",
+                    "where the row came from: a connector (a queue or table), or a file",
+                )
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

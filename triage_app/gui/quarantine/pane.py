@@ -14,10 +14,11 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from triage_app.core.deadletters import DeadLetterRow
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.model import DeadLetterTableModel
 from triage_app.gui.quarantine.table import QuarantineTable
-from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
+from triage_app.gui.quarantine.unsaved_edit import Doing, UnsavedEditGuard
 
 _SELECT_ROW = (
     QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
@@ -119,11 +120,20 @@ class QuarantinePane(QSplitter):
             return
         n = self.table.selected_count()
         if n > 1:
-            why = f"{n:,} dead letters are selected: choose one to see its payload and history."
+            why = translate(
+                "QuarantinePane",
+                "%Ln dead letter(s) are selected: choose one to see its payload and history.",
+                "",
+                n,
+            )
         else:
-            why = (
-                f"#{shown} is not chosen in the table any more (a filter, a re-drive or "
-                "another steward's change moved it). Select a dead letter to see it."
+            why = fill(
+                translate(
+                    "QuarantinePane",
+                    "#%1 is not chosen in the table any more (a filter, a re-drive or "
+                    "another steward's change moved it). Select a dead letter to see it.",
+                ),
+                str(shown),
             )
         self.detail.show_nothing(why)
 
@@ -156,7 +166,9 @@ class QuarantinePane(QSplitter):
         # While the question is open the table shows the row being edited; Save or Discard
         # moves on to the row that was chosen, Cancel stays.
         self._reselect_edited_row()
-        self.guard.then(f"showing #{row.id}", partial(self._go_to_row, index.row(), row.id))
+        self.guard.then(
+            Doing.SHOWING, partial(self._go_to_row, index.row(), row.id), dead_letter=row.id
+        )
 
     def _go_to_row(self, r: int, dl_id: int) -> None:
         row = self.model.row(r)

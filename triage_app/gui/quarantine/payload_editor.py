@@ -33,9 +33,11 @@ from triage_app.core.deadletters import (
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.quarantine.changed_banner import ChangedBanner
 from triage_app.gui.quarantine.json_editor import JsonEditor, one_line
-from triage_app.gui.shortcuts import button_keys
+from triage_app.gui.quarantine.model import class_label
+from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.workers import QueryThread
 
 TRY_KEYS = "Ctrl+Return"  # "run it", as in notebooks; the editor types no Ctrl+Return
@@ -83,48 +85,66 @@ class PayloadEditor(QWidget):
         v.addWidget(self.banner)
         self.editor = JsonEditor()
         self.editor.setObjectName("payloadEditor")
-        self.editor.setAccessibleName("Payload editor")
+        self.editor.setAccessibleName(translate("PayloadEditor", "Payload editor"))
         v.addWidget(self.editor, 1)
         self.validation = QLabel(objectName="validationLabel", wordWrap=True)
         self.validation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         v.addWidget(self.validation)
 
         row = QHBoxLayout()
-        self.format_button = QPushButton("Format", objectName="formatButton")
-        self.format_button.setToolTip("Indent the JSON by two spaces")
+        self.format_button = QPushButton(
+            translate("PayloadEditor", "Format"), objectName="formatButton"
+        )
+        self.format_button.setToolTip(translate("PayloadEditor", "Indent the JSON by two spaces"))
         self.format_button.clicked.connect(self.format)
-        self.compact_button = QPushButton("Compact", objectName="compactButton")
-        self.compact_button.setToolTip("Put the JSON on one line")
+        self.compact_button = QPushButton(
+            translate("PayloadEditor", "Compact"), objectName="compactButton"
+        )
+        self.compact_button.setToolTip(translate("PayloadEditor", "Put the JSON on one line"))
         self.compact_button.clicked.connect(self.compact)
-        self.revert_button = QPushButton("Revert", objectName="revertButton")
-        self.revert_button.setToolTip("Back to the stored payload")
+        self.revert_button = QPushButton(
+            translate("PayloadEditor", "Revert"), objectName="revertButton"
+        )
+        self.revert_button.setToolTip(translate("PayloadEditor", "Back to the stored payload"))
         row.addWidget(self.format_button)
         row.addWidget(self.compact_button)
         row.addWidget(self.revert_button)
         row.addSpacing(16)
-        row.addWidget(QLabel("Try with"))
+        row.addWidget(QLabel(translate("PayloadEditor", "Try with")))
         self.try_combo = QComboBox(objectName="tryTransformCombo")
-        self.try_combo.setAccessibleName("Transform version to try")
+        self.try_combo.setAccessibleName(translate("PayloadEditor", "Transform version to try"))
         self.try_combo.addItems([t.ref for t in default_registry().all()])
         row.addWidget(self.try_combo)
-        self.try_button = QPushButton("Try", objectName="tryButton")
+        self.try_button = QPushButton(translate("PayloadEditor", "Try"), objectName="tryButton")
         self.try_button.setShortcut(TRY_KEYS)
         button_keys(
-            self.try_button, "Run the payload in the editor through this transform; writes nothing"
+            self.try_button,
+            translate(
+                "PayloadEditor",
+                "Run the payload in the editor through this transform; writes nothing",
+            ),
         )
         row.addWidget(self.try_button)
         row.addStretch(1)
-        self.save_button = QPushButton("Save", objectName="saveEditButton")
+        self.save_button = QPushButton(
+            translate("PayloadEditor", "Save"), objectName="saveEditButton"
+        )
         self.save_button.setShortcut(QKeySequence.StandardKey.Save)
-        button_keys(self.save_button, "Save the edited payload; the original is kept")
+        button_keys(
+            self.save_button,
+            translate("PayloadEditor", "Save the edited payload; the original is kept"),
+        )
         row.addWidget(self.save_button)
         v.addLayout(row)
         self.try_result = QPlainTextEdit(objectName="tryResult", readOnly=True)
-        self.try_result.setAccessibleName("Try result")
+        self.try_result.setAccessibleName(translate("PayloadEditor", "Try result"))
         self.try_result.setMaximumHeight(72)
         self.try_result.setPlaceholderText(
-            "Try with a transform version to see the warehouse row it would produce, "
-            "or the error; nothing is written."
+            translate(
+                "PayloadEditor",
+                "Try with a transform version to see the warehouse row it would produce, "
+                "or the error; nothing is written.",
+            )
         )
         mono(self.try_result)
         v.addWidget(self.try_result)
@@ -177,19 +197,24 @@ class PayloadEditor(QWidget):
         self.problem = ""
         if problem is None:
             self.editor.clear_error()
-            changed = " · edited, not saved" if dirty else ""
-            self.validation.setText(style.coloured("✓ valid JSON", style.VALID) + changed)
+            valid = style.coloured(
+                html.escape(translate("PayloadEditor", "✓ valid JSON")), style.VALID
+            )
+            if dirty:
+                valid = fill(translate("PayloadEditor", "%1 · edited, not saved"), valid)
+            self.validation.setText(valid)
             return
         pos = error_position(problem)
         if pos is not None:
             self.editor.mark_error(*pos)
             # Said once, in front: the parser's own "line 2 column 11 (char 20)" goes.
-            where = f"line {pos[0]} col {pos[1]}: "
             problem = without_position(problem)
+            self.problem = fill(
+                translate("PayloadEditor", "line %1 col %2: %3"), pos[0], pos[1], one_line(problem)
+            )
         else:
             self.editor.clear_error()
-            where = ""
-        self.problem = where + one_line(problem)
+            self.problem = one_line(problem)
         self.validation.setText(style.coloured(f"✗ {html.escape(self.problem)}", style.ERROR))
 
     # Why this login may not save an edit on this store (its role), or None: set by the
@@ -200,7 +225,12 @@ class PayloadEditor(QWidget):
         """``shown``: a row is in the pane; ``editable``: its status takes an edit."""
         allowed = self.not_allowed is None
         self.save_button.setEnabled(allowed and editable and self.valid and dirty)
-        self.save_button.setToolTip(self.not_allowed or "Save the edited payload (Ctrl+S)")
+        self.save_button.setToolTip(
+            self.not_allowed
+            or with_keys(
+                translate("PayloadEditor", "Save the edited payload"), self.save_button.shortcut()
+            )
+        )
         self.format_button.setEnabled(editable and self.valid)
         self.compact_button.setEnabled(editable and self.valid)
         self.revert_button.setEnabled(editable and dirty)
@@ -224,17 +254,28 @@ class PayloadEditor(QWidget):
         """Run the text, as a payload of ``kind``, through the chosen transform version on
         the query thread; the line under the buttons says what it would load."""
         ref = self.try_combo.currentText()
-        self.try_result.setPlainText(f"trying with {ref}…")
+        self.try_result.setPlainText(fill(translate("PayloadEditor", "trying with %1…"), ref))
         queries.submit(_try(ref, self.text(), kind), self._on_tried, self._on_try_error, key="try")
 
     def _on_tried(self, result: TryResult) -> None:
         ref, row, error, error_class = result
         if row is not None:
             text = json.dumps(row, ensure_ascii=False, default=str)
-            self.try_result.setPlainText(f"✓ {ref} would load this warehouse row: {text}")
+            self.try_result.setPlainText(
+                fill(
+                    translate("PayloadEditor", "✓ %1 would load this warehouse row: %2"), ref, text
+                )
+            )
             self.try_result.setStyleSheet(f"color: {style.LOADS};")
         else:
-            self.try_result.setPlainText(f"✗ {ref} still fails [{error_class}]: {error}")
+            self.try_result.setPlainText(
+                fill(
+                    translate("PayloadEditor", "✗ %1 still fails [%2]: %3"),
+                    ref,
+                    class_label(error_class or ""),
+                    error,
+                )
+            )
             self.try_result.setStyleSheet(f"color: {style.ERROR_STRONG};")
 
     def _on_try_error(self, message: str) -> None:

@@ -10,13 +10,19 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterRow
 from triage_app.gui import style
+from triage_app.gui.i18n import translate
 from triage_app.gui.quarantine.model import (
+    CLASS_LABELS,
     COL_BATCH,
+    COL_CLASS,
     COL_ERROR,
     COL_SOURCE,
     COL_STATUS,
     SORT_KEYS,
+    STATUS_LABELS,
     DeadLetterTableModel,
+    class_label,
+    status_label,
 )
 
 # Widths of the columns but the error's, which takes the rest.
@@ -34,21 +40,28 @@ _KEYBOARD = (
 def empty_text(*, has_workspace: bool, default_filter: bool, batches: list[BatchInfo]) -> str:
     """What an empty table says: why nothing shows, and the next step."""
     if not has_workspace:
-        return "No workspace open.\nFile → Open workspace… (Ctrl+O) or Connect to databases…"
+        return translate(
+            "QuarantineTable",
+            "No workspace open.\nFile → Open workspace… (Ctrl+O) or Connect to databases…",
+        )
     if not default_filter:
-        return "No dead letters match these filters."
+        return translate("QuarantineTable", "No dead letters match these filters.")
     if batches and batches[0].quarantined == 0:
-        return "No dead letters: every row of the last batch loaded."
+        return translate("QuarantineTable", "No dead letters: every row of the last batch loaded.")
     if batches:
-        return "No open dead letters: everything quarantined has been dealt with."
-    return "No dead letters yet.\nRun a batch (Ctrl+B) to load a file."
+        return translate(
+            "QuarantineTable", "No open dead letters: everything quarantined has been dealt with."
+        )
+    return translate(
+        "QuarantineTable", "No dead letters yet.\nRun a batch (Ctrl+B) to load a file."
+    )
 
 
 class QuarantineTable(QTableView):
     def __init__(self, model: DeadLetterTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("deadLetterTable")
-        self.setAccessibleName("Dead letters")
+        self.setAccessibleName(translate("QuarantineTable", "Dead letters"))
         self.dead_letters = model
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -72,7 +85,7 @@ class QuarantineTable(QTableView):
         widths = (digits, _WIDTHS[0], digits, *_WIDTHS[1:])
         for col, width in enumerate(widths):
             if col != COL_ERROR:
-                self.setColumnWidth(col, width)
+                self.setColumnWidth(col, max(width, self._least_width(col)))
         # The status beside the class, before the error: on a laptop the table is narrower
         # than its columns and scrolls sideways, which cut the status to "stat" at its
         # right edge; what is left past the error (last failure, transform) can wait.
@@ -90,6 +103,17 @@ class QuarantineTable(QTableView):
         self.empty_label.hide()
         self.viewport().installEventFilter(self)
         self._fit_error_column()
+
+    def _least_width(self, col: int) -> int:
+        """Never narrower than the header, nor (class, status) than the widest label, in the
+        language they are said in ("cacat data" is longer than "data")."""
+        label = str(self.dead_letters.headerData(col, Qt.Orientation.Horizontal) or "")
+        least = self.horizontalHeader().fontMetrics().horizontalAdvance(label) + 12
+        words = {COL_CLASS: CLASS_LABELS, COL_STATUS: STATUS_LABELS}.get(col, {})
+        for value in words:
+            shown = class_label(value) if col == COL_CLASS else status_label(value)
+            least = max(least, self.fontMetrics().horizontalAdvance(shown) + 12)
+        return least
 
     def show_sources(self, shown: bool) -> None:
         """The Source column, shown once the store has connectors."""

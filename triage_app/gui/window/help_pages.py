@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -32,30 +32,35 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.core.db import HEAD_REVISION, WorkspaceConfig
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.shortcuts import keys_text, plain_text
 
-GETTING_STARTED = """\
-# Getting started
-
-Rows a nightly batch could not load wait in the **Quarantine** tab, each with its original
-bytes and why it failed. The loop:
-
-1. **Find** the rows of one cause: the filters above the table, or the search ({find}).
-   The **Trends** tab shows which cause is largest; a click there filters the table to it.
-2. **Read** the error ({error}): *data* means the payload is wrong, *code* the transform
-   mishandles valid data, *transient* the infrastructure failed.
-3. **Fix** the payload in the editor ({editor}), **Try** it with a transform version
-   ({try_}: nothing is written), then **Save** ({save}). The original is kept.
-   Many rows with one cause: **Re-drive → Fix rows…** applies one fix to all of them.
-4. **Re-drive** ({redrive}) the fixed rows through a transform version: the rows that load
-   go to the warehouse, the others count an attempt and stay.
-
-New files arrive with **Batch → Run batch…** ({batch}); a workspace's `incoming` folder is
-where it looks first. Every change is in the **Audit** tab. Help → Keyboard shortcuts
-({shortcuts}) lists every key; Help → User guide has the rest, including the command line
-(`triage-app`).
-"""
+# The keys, filled in where the page is shown (``getting_started``): %1 find, %2 the error,
+# %3 the editor, %4 Try, %5 Save, %6 re-drive, %7 run a batch, %8 the shortcuts.
+GETTING_STARTED = QT_TRANSLATE_NOOP(
+    "help_pages",
+    "# Getting started\n"
+    "\n"
+    "Rows a nightly batch could not load wait in the **Quarantine** tab, each with its "
+    "original bytes and why it failed. The loop:\n"
+    "\n"
+    "1. **Find** the rows of one cause: the filters above the table, or the search (%1). "
+    "The **Trends** tab shows which cause is largest; a click there filters the table to "
+    "it.\n"
+    "2. **Read** the error (%2): *data* means the payload is wrong, *code* the transform "
+    "mishandles valid data, *transient* the infrastructure failed.\n"
+    "3. **Fix** the payload in the editor (%3), **Try** it with a transform version "
+    "(%4: nothing is written), then **Save** (%5). The original is kept. "
+    "Many rows with one cause: **Re-drive → Fix rows…** applies one fix to all of them.\n"
+    "4. **Re-drive** (%6) the fixed rows through a transform version: the rows that load "
+    "go to the warehouse, the others count an attempt and stay.\n"
+    "\n"
+    "New files arrive with **Batch → Run batch…** (%7); a workspace's `incoming` folder is "
+    "where it looks first. Every change is in the **Audit** tab. Help → Keyboard shortcuts "
+    "(%8) lists every key; Help → User guide has the rest, including the command line "
+    "(`triage-app`).\n",
+)
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,7 @@ def _area(widget: QWidget) -> str:
         if w.accessibleName():
             return w.accessibleName()
         w = w.parentWidget()
-    return "Window"
+    return translate("help_pages", "Window")
 
 
 def shortcuts(window: QMainWindow) -> list[Shortcut]:
@@ -108,10 +113,16 @@ class ShortcutsDialog(QDialog):
     def __init__(self, rows: list[Shortcut], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(translate("ShortcutsDialog", "Keyboard shortcuts"))
         self.table = QTableWidget(len(rows), 3, objectName="shortcutsTable")
-        self.table.setHorizontalHeaderLabels(["Where", "What", "Keys"])
-        self.table.setAccessibleName("Keyboard shortcuts")
+        self.table.setHorizontalHeaderLabels(
+            [
+                translate("ShortcutsDialog", "Where"),
+                translate("ShortcutsDialog", "What"),
+                translate("ShortcutsDialog", "Keys"),
+            ]
+        )
+        self.table.setAccessibleName(translate("ShortcutsDialog", "Keyboard shortcuts"))
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
@@ -159,10 +170,11 @@ def user_guide() -> str:
         meta = None
     text = (meta.get_payload() or meta.get("Description") or "") if meta is not None else ""
     if not str(text).strip():
-        return (
+        return translate(
+            "help_pages",
             "# User guide\n\nThis installation carries no copy of the guide (its package "
             "metadata is missing: run `triage-app --self-test`). It is the project's "
-            "docs/guide.md."
+            "docs/guide.md.",
         )
     return str(text)
 
@@ -185,24 +197,30 @@ def show_shortcuts(window: QMainWindow) -> QDialog:
 def getting_started(window: Any) -> str:
     """The page, with the keys the window's actions and buttons have."""
     m, d = window.menu, window.detail.payload
-    keys = {
-        "find": m.find_action,
-        "error": m.error_action,
-        "editor": m.editor_action,
-        "redrive": m.redrive_action,
-        "batch": m.batch_action,
-        "shortcuts": m.shortcuts_action,
-        "try_": d.try_button,
-        "save": d.save_button,
-    }
-    return GETTING_STARTED.format(**{k: keys_text(v.shortcut()) for k, v in keys.items()})
+    keys = (
+        m.find_action,
+        m.error_action,
+        m.editor_action,
+        d.try_button,
+        d.save_button,
+        m.redrive_action,
+        m.batch_action,
+        m.shortcuts_action,
+    )
+    page = translate("help_pages", GETTING_STARTED)
+    return fill(page, *(keys_text(k.shortcut()) for k in keys))
 
 
 def show_getting_started(window: Any) -> QDialog:
     return _reused(
         window,
         "gettingStarted",
-        lambda: GuideDialog("gettingStarted", "Getting started", getting_started(window), window),
+        lambda: GuideDialog(
+            "gettingStarted",
+            translate("help_pages", "Getting started"),
+            getting_started(window),
+            window,
+        ),
     )
 
 
@@ -210,7 +228,9 @@ def show_user_guide(window: QWidget) -> QDialog:
     return _reused(
         window,
         "userGuide",
-        lambda: GuideDialog("userGuide", "Triage Desk user guide", user_guide(), window),
+        lambda: GuideDialog(
+            "userGuide", translate("help_pages", "Triage Desk user guide"), user_guide(), window
+        ),
     )
 
 
@@ -232,7 +252,8 @@ def store_facts(ws: Any) -> StoreFacts:
 
 
 def problem_report(config: WorkspaceConfig | None, store: StoreFacts | None) -> str:
-    """The versions a bug report needs, one per line, with no password in them."""
+    """The versions a bug report needs, one per line, with no password in them. In English
+    whatever the window speaks: it is read by the maintainers the report goes to."""
     import PySide6
     import sqlalchemy
     from PySide6.QtCore import qVersion
@@ -267,12 +288,18 @@ def copy_problem_report(parent: QWidget, text: str) -> None:
     QGuiApplication.clipboard().setText(text)
     box = QMessageBox(parent)
     box.setObjectName("problemReportBox")
-    box.setWindowTitle("Report a problem")
+    box.setWindowTitle(translate("help_pages", "Report a problem"))
     box.setIcon(QMessageBox.Icon.Information)
-    box.setText("Copied to the clipboard: paste it into your report.")
+    box.setText(translate("help_pages", "Copied to the clipboard: paste it into your report."))
     box.setInformativeText(
-        f"{text}\n\nAdd what you did, what you expected and what you saw instead "
-        "(a screenshot helps). No password is in it."
+        fill(
+            translate(
+                "help_pages",
+                "%1\n\nAdd what you did, what you expected and what you saw instead "
+                "(a screenshot helps). No password is in it.",
+            ),
+            text,
+        )
     )
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
@@ -300,7 +327,13 @@ def show_about(window: QWidget) -> None:
 
     QMessageBox.about(
         window,
-        "About Triage Desk",
-        f"Triage Desk {__version__}\n\nQuarantine, fix and re-drive the rows a nightly "
-        "batch could not load.",
+        translate("help_pages", "About Triage Desk"),
+        fill(
+            translate(
+                "help_pages",
+                "Triage Desk %1\n\nQuarantine, fix and re-drive the rows a nightly "
+                "batch could not load.",
+            ),
+            __version__,
+        ),
     )

@@ -26,7 +26,7 @@ from triage_app.core.deadletters import (
 )
 from triage_app.core.jobs import ExportJob, HeldBatchJob
 from triage_app.core.transforms import Registry
-from triage_app.core.vocabulary import ALL, plural
+from triage_app.core.vocabulary import ALL
 from triage_app.gui.dialogs.batch_dialog import BatchDialog
 from triage_app.gui.dialogs.change_sets_dialog import ChangeSetsDialog
 from triage_app.gui.dialogs.connector_dialog import ConnectorDialog
@@ -38,7 +38,9 @@ from triage_app.gui.dialogs.redrive_dialog import RedriveDialog, default_transfo
 from triage_app.gui.dialogs.reprocess_dialog import ReprocessDialog
 from triage_app.gui.dialogs.retention_dialog import RetentionDialog
 from triage_app.gui.dialogs.scope import ChosenRows
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
+from triage_app.gui.quarantine.unsaved_edit import Doing
 from triage_app.gui.workers import JobRunner
 
 if TYPE_CHECKING:
@@ -126,7 +128,7 @@ class JobMenu(QObject):
         w = self.window
         if w.config is not None:
             # A re-drive runs the stored payloads, not what the editor holds.
-            w.unsaved_edit.then("re-driving (a re-drive uses stored payloads)", self._redrive)
+            w.unsaved_edit.then(Doing.REDRIVING, self._redrive)
 
     @Slot()
     def redrive_to_source(self) -> None:
@@ -134,9 +136,7 @@ class JobMenu(QObject):
         each imported dead letter came from."""
         w = self.window
         if w.config is not None:
-            w.unsaved_edit.then(
-                "re-driving (a re-drive uses stored payloads)", partial(self._redrive, True)
-            )
+            w.unsaved_edit.then(Doing.REDRIVING, partial(self._redrive, True))
 
     def _redrive(self, to_source: bool | None = None) -> None:
         """``to_source``: where the dialog's destination starts (None: where the rows came
@@ -190,22 +190,35 @@ class JobMenu(QObject):
         d = w.detail.current_detail()
         if d is None or not d.held_note():
             w.show_message(
-                "Load the whole batch: show a dead letter of a held (all-or-nothing) batch first"
+                translate(
+                    "JobMenu",
+                    "Load the whole batch: show a dead letter of a held (all-or-nothing) "
+                    "batch first",
+                )
             )
             return
-        w.unsaved_edit.then(
-            "loading a whole batch (it uses stored payloads)", partial(self._load_whole, d)
-        )
+        w.unsaved_edit.then(Doing.LOADING_BATCH, partial(self._load_whole, d))
 
     def _load_whole(self, d: Any) -> None:
         w = self.window
+        held, waiting = d.batch_held, d.batch_waiting
+        rows = translate("JobMenu", "%Ln held row(s)", "", held)
+        letters = translate("JobMenu", "%Ln dead letter(s)", "", waiting)
         answer = QMessageBox.question(
             w,
-            "Load the whole batch",
-            f"Load batch {d.batch_id} whole, in one transaction?\n\n"
-            f"{plural(d.batch_held, 'held row')} and {plural(d.batch_waiting, 'dead letter')} "
-            "(each through its current payload) load together, or nothing loads and the batch "
-            "stays held, with the reason of every line that still fails.",
+            translate("JobMenu", "Load the whole batch"),
+            fill(
+                translate(
+                    "JobMenu",
+                    "Load batch %1 whole, in one transaction?\n\n"
+                    "%2 and %3 (each through its current payload) load together, or nothing "
+                    "loads and the batch stays held, with the reason of every line that still "
+                    "fails.",
+                ),
+                d.batch_id,
+                rows,
+                letters,
+            ),
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -220,7 +233,7 @@ class JobMenu(QObject):
         w = self.window
         if w.config is not None:
             # A fix patches the stored payloads, not what the editor holds.
-            w.unsaved_edit.then("fixing rows (a fix patches stored payloads)", self._fix_rows)
+            w.unsaved_edit.then(Doing.FIXING, self._fix_rows)
 
     def _fix_rows(self) -> None:
         w = self.window
@@ -259,7 +272,9 @@ class JobMenu(QObject):
             def why(c: ChangeSetInfo) -> str | None:
                 act = Act.REVERT_OWN if c.db_user == me else Act.REVERT_OTHERS
                 reason = why_not(role, act)
-                return None if reason is None else f"change-set {c.id}: {reason}"
+                if reason is None:
+                    return None
+                return fill(translate("JobMenu", "change-set %1: %2"), str(c.id), reason)
 
             dialog.why_not_revert = why  # type: ignore[method-assign]
             dialog._selection_changed()
@@ -285,7 +300,7 @@ class JobMenu(QObject):
         if not accepted:
             return
         if job is None:
-            w.show_message("Error group: nothing changed")
+            w.show_message(translate("JobMenu", "Error group: nothing changed"))
             return
         runner = w.start_job(job)
         runner.finished.connect(self._on_group_changed)
@@ -294,10 +309,15 @@ class JobMenu(QObject):
     @Slot(object)
     def _on_group_changed(self, group: Any) -> None:
         w = self.window
-        owner = group.owner or "nobody"
+        owner = group.owner or translate("JobMenu", "nobody")
+        tags = ", ".join(group.tags) or translate("JobMenu", "none")
         w.show_message(
-            f"Error group {group.signature[:60]}: owner {owner}, "
-            f"tags {', '.join(group.tags) or 'none'}"
+            fill(
+                translate("JobMenu", "Error group %1: owner %2, tags %3"),
+                group.signature[:60],
+                owner,
+                tags,
+            )
         )
         w.load_batches()  # and the owners and tags the pickers offer
         w.trends.refresh()
@@ -345,9 +365,9 @@ class JobMenu(QObject):
         what = chosen.describe()
         path, picked = QFileDialog.getSaveFileName(
             self.window,
-            f"Export {what[:1].lower()}{what[1:]}",
+            fill(translate("JobMenu", "Export %1"), what[:1].lower() + what[1:]),
             "dead_letters.csv",
-            "CSV (*.csv);;JSON Lines (*.jsonl)",
+            translate("JobMenu", "CSV (*.csv);;JSON Lines (*.jsonl)"),
         )
         if path:
             fmt = "jsonl" if "jsonl" in picked or path.endswith(".jsonl") else "csv"
@@ -366,13 +386,21 @@ class JobMenu(QObject):
     def _on_exported(self, expected: int | None, s: ExportSummary) -> None:
         w = self.window
         if s.cancelled:
-            w.show_message("export cancelled; no file written")
+            w.show_message(translate("JobMenu", "export cancelled; no file written"))
             return
-        text = f"exported {plural(s.rows, 'dead letter')} to {s.path}"
+        rows = s.rows
+        text = fill(translate("JobMenu", "exported %Ln dead letter(s) to %1", "", rows), s.path)
         if expected is not None and expected != s.rows:
-            text += f" ({expected:,} matched when you chose: the store changed meanwhile)"
+            text = fill(
+                translate(
+                    "JobMenu",
+                    "%1 (%2 matched when you chose: the store changed meanwhile)",
+                ),
+                text,
+                expected,
+            )
         w.show_message(text)
 
     @Slot(str)
     def _export_failed(self, message: str) -> None:
-        QMessageBox.warning(self.window, "Not done", message)
+        QMessageBox.warning(self.window, translate("JobMenu", "Not done"), message)

@@ -9,11 +9,17 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QS
 
 from triage_app.core.db import WorkspaceConfig
 from triage_app.core.jobs import Job
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.workers import JobRunner, ProgressReport, describe_progress
 
-# How wide the job's line is made: the start of a long one ("Re-driving 84,000 of 200,000
-# rows · 12,300 rows/s · about 9 s left" shows up to its pace).
-_WIDEST = "Re-driving 1,000,000 of 1,000,000 rows · 123,456 rows/s"
+
+def _widest() -> str:
+    """How wide the job's line is made: the start of a long one ("Re-driving 84,000 of
+    200,000 rows · 12,300 rows/s · about 9 s left" shows up to its pace), in the language
+    it is said in."""
+    n = 1_000_000
+    head = fill(translate("workers", "Re-driving %1 of %Ln row(s)", "", n), n)
+    return head + " · " + fill(translate("workers", "%1 rows/s"), 123_456)
 
 
 class JobStatus(QObject):
@@ -33,13 +39,18 @@ class JobStatus(QObject):
         # million rows (issue 23). No wider than this: with the counts and the last batch
         # beside it, the status bar must still fit a 1280-pixel screen while a job runs.
         self.label.setFixedSize(
-            self.label.fontMetrics().horizontalAdvance(_WIDEST) + 8, self.label.sizeHint().height()
+            self.label.fontMetrics().horizontalAdvance(_widest()) + 8,
+            self.label.sizeHint().height(),
         )
         self.progress = QProgressBar(objectName="jobProgress", maximum=1000)
         self.progress.setFixedWidth(120)
         self.progress.setTextVisible(False)  # the line says how far; no text to relayout
-        self.cancel_button = QPushButton("Cancel", objectName="jobCancelButton")
-        self.cancel_button.setToolTip("Stop the running work at its next chunk")
+        self.cancel_button = QPushButton(
+            translate("JobStatus", "Cancel"), objectName="jobCancelButton"
+        )
+        self.cancel_button.setToolTip(
+            translate("JobStatus", "Stop the running work at its next chunk")
+        )
         self.cancel_button.clicked.connect(self.cancel_all)
         for w in (self.label, self.progress, self.cancel_button):
             status_bar.addPermanentWidget(w)
@@ -52,7 +63,7 @@ class JobStatus(QObject):
         runner.progress.connect(self._on_progress)
         runner.done.connect(self._on_done)
         self.runners.append(runner)
-        self._lines[runner] = f"{job.title}: starting…"
+        self._lines[runner] = fill(translate("JobStatus", "%1: starting…"), job.title)
         self._fractions[runner] = 0.0
         for w in (self.label, self.progress, self.cancel_button):
             w.show()
@@ -71,16 +82,20 @@ class JobStatus(QObject):
             return ""
         newest = next(reversed(self._lines))
         more = len(self._lines) - 1
-        return self._lines[newest] + (f"  (+{more} more)" if more else "")
+        if not more:
+            return self._lines[newest]
+        return fill(translate("JobStatus", "%1  (+%2 more)"), self._lines[newest], more)
 
     @Slot()
     def cancel_all(self) -> None:
         for r in self.running():
             r.cancel()
-            self._lines[r] = f"{r.job.title}: cancelling at the next chunk…"
+            self._lines[r] = fill(
+                translate("JobStatus", "%1: cancelling at the next chunk…"), r.job.title
+            )
         self.cancel_button.setEnabled(False)
         self._show()
-        self.message.emit("cancelling at the next chunk boundary…")
+        self.message.emit(translate("JobStatus", "cancelling at the next chunk boundary…"))
 
     def may_stop(self, parent: QWidget) -> bool:
         """Whether the window may close: nothing runs, or the steward agreed to stop it."""
@@ -90,9 +105,15 @@ class JobStatus(QObject):
         titles = ", ".join(r.job.title for r in running)
         answer = QMessageBox.question(
             parent,
-            "Work is running",
-            f"Still running: {titles}.\n\nStop it at the next chunk and close? "
-            "A batch resumes where it stopped when you run the same file again.",
+            translate("JobStatus", "Work is running"),
+            fill(
+                translate(
+                    "JobStatus",
+                    "Still running: %1.\n\nStop it at the next chunk and close? "
+                    "A batch resumes where it stopped when you run the same file again.",
+                ),
+                titles,
+            ),
         )
         return answer == QMessageBox.StandardButton.Yes
 

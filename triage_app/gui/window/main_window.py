@@ -54,6 +54,7 @@ from triage_app.gui import style
 from triage_app.gui.audit import AuditTab
 from triage_app.gui.dialogs.scope import ScopeSource, TableScope
 from triage_app.gui.elided_label import ElidedLabel
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.quarantine.detail_pane import DetailPane
 from triage_app.gui.quarantine.filter_bar import FilterBar
@@ -61,7 +62,7 @@ from triage_app.gui.quarantine.live_refresh import LiveRefresh
 from triage_app.gui.quarantine.model import DeadLetterTableModel
 from triage_app.gui.quarantine.pane import QuarantinePane
 from triage_app.gui.quarantine.table import empty_text
-from triage_app.gui.quarantine.unsaved_edit import UnsavedEditGuard
+from triage_app.gui.quarantine.unsaved_edit import Doing, UnsavedEditGuard
 from triage_app.gui.settings import Settings, app_icon
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.trends import Link, SpikeBanner, TrendsTab
@@ -72,7 +73,7 @@ from triage_app.gui.window.menu_bar import MenuBar
 from triage_app.gui.window.remembered_layout import RememberedLayout
 from triage_app.gui.window.retry_ladder import RetryLadder
 from triage_app.gui.window.row_actions import MAX_SELECTED_IDS, RowActions
-from triage_app.gui.window.status_bar import MessageBar, RowCounts
+from triage_app.gui.window.status_bar import MessageBar, RowCounts, role_label
 from triage_app.gui.window.welcome import WelcomePage
 from triage_app.gui.window.workspace_menu import WorkspaceMenu
 from triage_app.gui.workers import JobRunner, QueryThread
@@ -147,14 +148,32 @@ class MainWindow(QMainWindow):
     def _build_central(self) -> None:
         top = QHBoxLayout()
         top.setContentsMargins(4, 4, 4, 0)
-        self.run_batch_button = QPushButton("Run batch…", objectName="runBatchButton")
-        self.redrive_button = QPushButton("Re-drive…", objectName="redriveButton")
-        self.refresh_button = QPushButton("Refresh", objectName="refreshButton")
+        self.run_batch_button = QPushButton(
+            translate("MainWindow", "Run batch…"), objectName="runBatchButton"
+        )
+        self.redrive_button = QPushButton(
+            translate("MainWindow", "Re-drive…"), objectName="redriveButton"
+        )
+        self.refresh_button = QPushButton(
+            translate("MainWindow", "Refresh"), objectName="refreshButton"
+        )
         m = self.menu
         for b, tip, action in (
-            (self.run_batch_button, "Run a file through a transform", m.batch_action),
-            (self.redrive_button, "Re-drive the selected or matching rows", m.redrive_action),
-            (self.refresh_button, "Read the store again", m.refresh_action),
+            (
+                self.run_batch_button,
+                translate("MainWindow", "Run a file through a transform"),
+                m.batch_action,
+            ),
+            (
+                self.redrive_button,
+                translate("MainWindow", "Re-drive the selected or matching rows"),
+                m.redrive_action,
+            ),
+            (
+                self.refresh_button,
+                translate("MainWindow", "Read the store again"),
+                m.refresh_action,
+            ),
         ):
             button_keys(b, tip, action.shortcut())  # the menu action's keys do the same
             top.addWidget(b)
@@ -179,12 +198,12 @@ class MainWindow(QMainWindow):
         self.spike_banner = SpikeBanner()
         self.trends = TrendsTab()
         self.tabs = QTabWidget(objectName="mainTabs")
-        self.tabs.setAccessibleName("Views")
+        self.tabs.setAccessibleName(translate("MainWindow", "Views"))
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.quarantine, "Quarantine")
-        self.tabs.addTab(self.trends, "Trends")
+        self.tabs.addTab(self.quarantine, translate("MainWindow", "Quarantine"))
+        self.tabs.addTab(self.trends, translate("MainWindow", "Trends"))
         self.audit = AuditTab()
-        self.tabs.addTab(self.audit, "Audit")
+        self.tabs.addTab(self.audit, translate("MainWindow", "Audit"))
         v.addWidget(self.spike_banner)
         v.addWidget(self.tabs, 1)
         # Before any workspace is open the window shows the ways in instead.
@@ -369,7 +388,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def refresh(self) -> None:
         """F5: read the store again, once an unsaved edit is saved or discarded."""
-        self.unsaved_edit.then("refreshing", self.reload)
+        self.unsaved_edit.then(Doing.REFRESHING, self.reload)
 
     def reload(self, in_place: bool = False) -> None:
         """Read the store again; an unsaved edit stays in the editor. ``in_place``: after a
@@ -408,7 +427,7 @@ class MainWindow(QMainWindow):
         are selected too, ready for one fix and one re-drive."""
         self.filter_bar.apply_link(link)
         self.tabs.setCurrentWidget(self.quarantine)
-        self.show_message(f"Trends: {link.label}")
+        self.show_message(fill(translate("MainWindow", "Trends: %1"), link.label))
         self.quarantine.select_all_when_counted(link.select_all)
 
     @Slot(str)
@@ -425,12 +444,14 @@ class MainWindow(QMainWindow):
     def show_dead_letter(self, dl_id: int) -> None:
         """From the Audit tab: that dead letter alone in the table, whatever its status,
         selected and in the detail pane (once an unsaved edit is saved or discarded)."""
-        self.unsaved_edit.then(f"showing #{dl_id}", partial(self._show_dead_letter_now, dl_id))
+        self.unsaved_edit.then(
+            Doing.SHOWING, partial(self._show_dead_letter_now, dl_id), dead_letter=dl_id
+        )
 
     def _show_dead_letter_now(self, dl_id: int) -> None:
         self.filter_bar.show_one(dl_id)
         self.tabs.setCurrentWidget(self.quarantine)
-        self.show_message(f"Audit: dead letter #{dl_id}")
+        self.show_message(fill(translate("MainWindow", "Audit: dead letter #%1"), str(dl_id)))
         self.quarantine.select_all_when_counted(True)
         self.detail.show_dead_letter(dl_id)
 
@@ -462,7 +483,7 @@ class MainWindow(QMainWindow):
             self._choose_a_row_first()
 
     def _choose_a_row_first(self) -> None:
-        tip = "choose a dead letter in the table first"
+        tip = translate("MainWindow", "choose a dead letter in the table first")
         self.show_message(with_keys(tip, self.menu.table_action.shortcut()))
 
     # -- selection --------------------------------------------------------------------------
@@ -496,7 +517,11 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_save_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Not saved", f"{message}\n\nThe edit is still in the editor.")
+        QMessageBox.warning(
+            self,
+            translate("MainWindow", "Not saved"),
+            fill(translate("MainWindow", "%1\n\nThe edit is still in the editor."), message),
+        )
 
     # -- the status bar and empty state ----------------------------------------------------
     @Slot(str)
@@ -531,12 +556,20 @@ class MainWindow(QMainWindow):
         )
 
     def _update_title(self) -> None:
-        where = self.config.description if self.config else "no workspace"
+        where = self.config.description if self.config else translate("MainWindow", "no workspace")
         # Qt adds " — Triage Desk" itself (the application's display name) where the
         # platform's title bars name the app (X11, Windows): the name once, at the end.
         role = getattr(self, "role", None)
-        self.setWindowTitle(f"{where} [{role.value}]" if role is not None else where)
-        self.workspace_label.setText(f"workspace: {where}" if self.config else "no workspace open")
+        if role is not None:
+            title = fill(translate("MainWindow", "%1 [%2]"), where, role_label(role.value))
+        else:
+            title = where
+        self.setWindowTitle(title)
+        self.workspace_label.setText(
+            fill(translate("MainWindow", "workspace: %1"), where)
+            if self.config
+            else translate("MainWindow", "no workspace open")
+        )
         may_not = [] if role is None else [w for a in Act if (w := why_not(role, a))]
         self.counts.show_role(None if role is None else role.value, may_not)
 
@@ -638,7 +671,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.detail.is_dirty():
-            answer = self.unsaved_edit.ask("closing")
+            answer = self.unsaved_edit.ask(Doing.CLOSING)
             if answer == QMessageBox.StandardButton.Cancel:
                 event.ignore()
                 return

@@ -12,13 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from triage_app.core.db import missing_workspace, resolve_config
 from triage_app.core.places import STORE_FILE, WAREHOUSE_FILE
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 
-GONE_NOTE = "not found: moved, deleted, or on a drive or share that is not connected"
+GONE_NOTE = QT_TRANSLATE_NOOP(
+    "opening", "not found: moved, deleted, or on a drive or share that is not connected"
+)
+
+
+def gone_note() -> str:
+    """What a recent workspace that is not there says, in the user's language."""
+    return translate("opening", GONE_NOTE)
+
+
+def gone_tip(problem: str) -> str:
+    """Why a recent workspace is not there (core's words), and what that may mean."""
+    return fill(translate("opening", "%1: %2"), problem, gone_note())
 
 
 def folder_problem(folder: str) -> str | None:
@@ -58,16 +72,22 @@ def ask_remove_recent(parent: QWidget, folder: str, problem: str) -> bool:
     box = _box(
         parent,
         "recentGoneBox",
-        "Recent workspace not found",
-        f"The recent workspace is gone: {problem}.",
-        "It may have been moved or deleted, or it is on a drive or share that is not "
-        f"connected now. Nothing was opened, and nothing was created in {folder}.\n\n"
-        "Remove it from the list of recent workspaces?",
+        translate("opening", "Recent workspace not found"),
+        fill(translate("opening", "The recent workspace is gone: %1."), problem),
+        fill(
+            translate(
+                "opening",
+                "It may have been moved or deleted, or it is on a drive or share that is not "
+                "connected now. Nothing was opened, and nothing was created in %1.\n\n"
+                "Remove it from the list of recent workspaces?",
+            ),
+            folder,
+        ),
     )
     box.setIcon(QMessageBox.Icon.Warning)
     box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-    box.button(QMessageBox.StandardButton.Yes).setText("Remove from the list")
-    box.button(QMessageBox.StandardButton.No).setText("Keep it")
+    box.button(QMessageBox.StandardButton.Yes).setText(translate("opening", "Remove from the list"))
+    box.button(QMessageBox.StandardButton.No).setText(translate("opening", "Keep it"))
     box.setDefaultButton(QMessageBox.StandardButton.No)
     return _asked(box) == QMessageBox.StandardButton.Yes
 
@@ -77,15 +97,23 @@ def ask_create(parent: QWidget, folder: str, problem: str) -> bool:
     box = _box(
         parent,
         "newWorkspaceBox",
-        "No workspace here",
-        f"{problem[:1].upper()}{problem[1:]}.",
-        f"Make a new, empty workspace in {folder}? It adds {WAREHOUSE_FILE} and "
-        f"{STORE_FILE} there (and the folder, if it is not there); then load a file with "
-        "Batch → Run batch…\n\nIf you expected dead letters here, choose Cancel and check "
-        "the folder: a workspace on a share shows only while the share is connected.",
+        translate("opening", "No workspace here"),
+        fill(translate("opening", "%1."), problem[:1].upper() + problem[1:]),
+        fill(
+            translate(
+                "opening",
+                "Make a new, empty workspace in %1? It adds %2 and %3 there (and the folder, "
+                "if it is not there); then load a file with Batch → Run batch…\n\n"
+                "If you expected dead letters here, choose Cancel and check the folder: a "
+                "workspace on a share shows only while the share is connected.",
+            ),
+            folder,
+            WAREHOUSE_FILE,
+            STORE_FILE,
+        ),
     )
     box.setIcon(QMessageBox.Icon.Question)
     box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-    box.button(QMessageBox.StandardButton.Yes).setText("Make a new workspace")
+    box.button(QMessageBox.StandardButton.Yes).setText(translate("opening", "Make a new workspace"))
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return _asked(box) == QMessageBox.StandardButton.Yes

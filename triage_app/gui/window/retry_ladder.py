@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QLabel, QStatusBar
 from triage_app.core.db import Workspace, WorkspaceConfig
 from triage_app.core.deadletters import LadderState, RetryPass, ladder_state
 from triage_app.core.jobs import RetryJob
+from triage_app.core.locale_format import format_datetime, format_time
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.workers import JobRunner, QueryThread
 
@@ -27,12 +29,12 @@ EVERY_MS = 60_000  # a pass a minute: the ladder's shortest wait is a second, it
 
 
 def local_time(t: dt.datetime) -> str:
-    """A stored (naive UTC) time as the steward's clock says it: ``14:05``, or with the
-    day when it is not today's."""
+    """A stored (naive UTC) time as the steward's clock says it, the language's way:
+    ``14:05`` (``14.05``), or with the day when it is not today's (``1 Dec 2026 14:05``)."""
     local = t.replace(tzinfo=dt.UTC).astimezone()
     if local.date() == dt.datetime.now().astimezone().date():
-        return local.strftime("%H:%M")
-    return local.strftime("%Y-%m-%d %H:%M")
+        return format_time(local)
+    return format_datetime(local)
 
 
 def ladder_line(state: LadderState) -> str:
@@ -40,12 +42,17 @@ def ladder_line(state: LadderState) -> str:
     b = state.backlog
     if not b.waiting:
         return ""
-    text = f"Retry ladder: {b.waiting:,} waiting"
     if b.due_now:
-        text += f", {b.due_now:,} due now"
-    elif b.next_due is not None:
-        text += f", next due {local_time(b.next_due)}"
-    return text
+        return fill(
+            translate("RetryLadder", "Retry ladder: %1 waiting, %2 due now"), b.waiting, b.due_now
+        )
+    if b.next_due is not None:
+        return fill(
+            translate("RetryLadder", "Retry ladder: %1 waiting, next due %2"),
+            b.waiting,
+            local_time(b.next_due),
+        )
+    return fill(translate("RetryLadder", "Retry ladder: %1 waiting"), b.waiting)
 
 
 class RetryLadder(QObject):
@@ -100,7 +107,9 @@ class RetryLadder(QObject):
             return False
         if self.state is not None and self.state.refusal is not None:
             if by_hand:
-                self.window.show_message(f"No retry pass: {self.state.refusal}")
+                self.window.show_message(
+                    fill(translate("RetryLadder", "No retry pass: %1"), self.state.refusal)
+                )
             return False
         self._release_runner(wait=False)
         self._by_hand = by_hand
@@ -121,11 +130,22 @@ class RetryLadder(QObject):
             self.window.show_message(done.outcome_words())
             self.window.reload(in_place=True)
         elif self._by_hand:
-            text = (
-                "Retry pass: nothing due" if not done.due else f"Retry pass: {done.outcome_words()}"
-            )
-            if done.next_due is not None:
-                text += f"; the next is due at {local_time(done.next_due)}"
+            if done.next_due is None:
+                if not done.due:
+                    text = translate("RetryLadder", "Retry pass: nothing due")
+                else:
+                    text = fill(translate("RetryLadder", "Retry pass: %1"), done.outcome_words())
+            elif not done.due:
+                text = fill(
+                    translate("RetryLadder", "Retry pass: nothing due; the next is due at %1"),
+                    local_time(done.next_due),
+                )
+            else:
+                text = fill(
+                    translate("RetryLadder", "Retry pass: %1; the next is due at %2"),
+                    done.outcome_words(),
+                    local_time(done.next_due),
+                )
             self.window.show_message(text)
         self.read()
 
@@ -144,8 +164,12 @@ class RetryLadder(QObject):
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         if self._by_hand:
-            self.window.show_message(f"Retry pass failed: {message}")
-        self.label.setToolTip(f"The last retry pass failed: {message}")
+            self.window.show_message(
+                fill(translate("RetryLadder", "Retry pass failed: %1"), message)
+            )
+        self.label.setToolTip(
+            fill(translate("RetryLadder", "The last retry pass failed: %1"), message)
+        )
 
     def _show(self) -> None:
         state = self.state
@@ -153,19 +177,34 @@ class RetryLadder(QObject):
         tip = [line] if line else []
         if state is not None:
             b = state.backlog
-            tip.append(f"Ladder: {b.ladder.words()}")
+            tip.append(fill(translate("RetryLadder", "Ladder: %1"), b.ladder.words()))
             for s in b.steps:
-                tip.append(f"Before retry {s.step + 1}: {s.waiting:,} waiting")
+                tip.append(
+                    fill(
+                        translate("RetryLadder", "Before retry %1: %2 waiting"),
+                        s.step + 1,
+                        s.waiting,
+                    )
+                )
             if b.parked_at_end:
-                tip.append(f"Parked at the ladder's end: {b.parked_at_end:,}")
+                tip.append(
+                    fill(
+                        translate("RetryLadder", "Parked at the ladder's end: %1"), b.parked_at_end
+                    )
+                )
             if state.refusal is not None:
-                tip.append(f"This window runs no retry pass: {state.refusal}")
+                tip.append(
+                    fill(
+                        translate("RetryLadder", "This window runs no retry pass: %1"),
+                        state.refusal,
+                    )
+                )
             elif b.waiting:
-                tip.append("The window runs a retry pass every minute")
+                tip.append(translate("RetryLadder", "The window runs a retry pass every minute"))
         if self.last is not None and self.last.retried:
-            tip.append(f"Last pass: {self.last.outcome_words()}")
+            tip.append(fill(translate("RetryLadder", "Last pass: %1"), self.last.outcome_words()))
         if line and state is not None and state.refusal is not None:
-            line += " (not retried here)"
+            line = fill(translate("RetryLadder", "%1 (not retried here)"), line)
         self.label.setText(f"· {line}" if line else "")
         self.label.setToolTip("\n".join(tip))
         self.label.setVisible(bool(line))

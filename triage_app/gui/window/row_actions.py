@@ -28,6 +28,7 @@ from triage_app.core.deadletters import (
     reopen,
 )
 from triage_app.core.vocabulary import ErrorClass
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.workers import QueryThread
 
 # Acting on more rows than this by id is refused; acting on "all matching" goes by filter.
@@ -90,14 +91,28 @@ class RowActions(QObject):
             parent.addAction(action)
             return action
 
-        self.as_data_action = act("Reclassify as &data", partial(self.reclassify, ErrorClass.DATA))
-        self.as_code_action = act("Reclassify as &code", partial(self.reclassify, ErrorClass.CODE))
-        self.park_action = act("&Park", self.park, "Set aside: needs a person")
-        self.discard_action = act(
-            "&Discard…", self.discard, "Junk: kept for the audit; Reopen brings it back"
+        self.as_data_action = act(
+            translate("RowActions", "Reclassify as &data"),
+            partial(self.reclassify, ErrorClass.DATA),
         )
-        self.reopen_action = act("Re&open", self.reopen, "Back to open")
-        self.note_action = act("Add &note…", self.add_note)
+        self.as_code_action = act(
+            translate("RowActions", "Reclassify as &code"),
+            partial(self.reclassify, ErrorClass.CODE),
+        )
+        self.park_action = act(
+            translate("RowActions", "&Park"),
+            self.park,
+            translate("RowActions", "Set aside: needs a person"),
+        )
+        self.discard_action = act(
+            translate("RowActions", "&Discard…"),
+            self.discard,
+            translate("RowActions", "Junk: kept for the audit; Reopen brings it back"),
+        )
+        self.reopen_action = act(
+            translate("RowActions", "Re&open"), self.reopen, translate("RowActions", "Back to open")
+        )
+        self.note_action = act(translate("RowActions", "Add &note…"), self.add_note)
 
     def actions(self) -> list[QAction]:
         return [
@@ -128,12 +143,18 @@ class RowActions(QObject):
             versions = None if ids is None else dict.fromkeys(ids, 0)
         if versions is None:
             self.message.emit(
-                f"more than {MAX_SELECTED_IDS:,} rows selected: narrow the filter, "
-                "or use Re-drive / Export on the whole filter"
+                fill(
+                    translate(
+                        "RowActions",
+                        "more than %1 rows selected: narrow the filter, "
+                        "or use Re-drive / Export on the whole filter",
+                    ),
+                    MAX_SELECTED_IDS,
+                )
             )
             return None
         if not versions:
-            self.message.emit("select one or more dead letters first")
+            self.message.emit(translate("RowActions", "select one or more dead letters first"))
             return None
         return versions
 
@@ -167,7 +188,9 @@ class RowActions(QObject):
         if not versions:
             return
         text, ok = QInputDialog.getMultiLineText(
-            self._window, "Add a note", "Note for the history:"
+            self._window,
+            translate("RowActions", "Add a note"),
+            translate("RowActions", "Note for the history:"),
         )
         if ok and text.strip():
             # A note says something about the row whatever happened to it since: unguarded.
@@ -195,13 +218,19 @@ class RowActions(QObject):
             self.changed.emit()  # read the store again: the steward decides on what is there
             QMessageBox.warning(
                 self._window,
-                "Not done",
-                f"{result.message}\n\nNothing was changed. The table now shows the rows as "
-                "they are; look again, then try again.",
+                translate("RowActions", "Not done"),
+                fill(
+                    translate(
+                        "RowActions",
+                        "%1\n\nNothing was changed. The table now shows the rows as "
+                        "they are; look again, then try again.",
+                    ),
+                    result.message,
+                ),
             )
             return
         self.message.emit(result.describe())  # core's sentence, as the CLI prints it
         self.changed.emit()
 
     def _failed(self, message: str) -> None:
-        QMessageBox.warning(self._window, "Not done", message)
+        QMessageBox.warning(self._window, translate("RowActions", "Not done"), message)

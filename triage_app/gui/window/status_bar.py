@@ -12,18 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Slot
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizeGrip, QStatusBar, QWidget
 
 from triage_app.core.batch import BatchInfo
-from triage_app.core.vocabulary import ALL
+from triage_app.core.vocabulary import Status
+from triage_app.gui.i18n import fill, translate
 
 ELLIPSIS = "…"
 # Qt draws the message from 6 px in to 2 px short of the first permanent widget
 # (QStatusBarPrivate::messageRect); a cut message keeps a little more from it, so that its
 # "…" does not run into the count.
 _LEFT, _GAP, _RIGHT = 6, 2 + 10, 12
+
+# The roles of a team store (core.db.Role's values) as the badge and the title name them.
+ROLE_LABELS = {
+    "viewer": QT_TRANSLATE_NOOP("RowCounts", "viewer"),
+    "steward": QT_TRANSLATE_NOOP("RowCounts", "steward"),
+    "lead": QT_TRANSLATE_NOOP("RowCounts", "lead"),
+}
+
+
+def role_label(role: str) -> str:
+    """A role's name in the user's language (a role the window does not know, as stored)."""
+    label = ROLE_LABELS.get(role)
+    return translate("RowCounts", label) if label is not None else role
 
 
 def elide_words(text: str, metrics: QFontMetrics, width: int) -> str:
@@ -140,15 +154,15 @@ class RowCounts:
         if role is None:
             self.role_label.hide()
             return
-        self.role_label.setText(f" role: {role} ")
+        self.role_label.setText(fill(translate("RowCounts", " role: %1 "), role_label(role)))
         self.role_label.setStyleSheet(
             "QLabel { border: 1px solid palette(mid); border-radius: 3px; padding: 0 4px;"
             + (" background: #fff3cd; color: #664d03; }" if may_not else " }")
         )
         self.role_label.setToolTip(
-            "You may do everything on this store."
+            translate("RowCounts", "You may do everything on this store.")
             if not may_not
-            else "On this store:\n" + "\n".join(may_not)
+            else fill(translate("RowCounts", "On this store:\n%1"), "\n".join(may_not))
         )
         self.role_label.show()
 
@@ -163,16 +177,17 @@ class RowCounts:
     ) -> None:
         """``total`` rows of ``status`` match (None: still counting; ``searching``: a
         search's first page is still being read), ``selected`` chosen."""
-        one = total == 1
-        noun = ("dead letter" if one else "dead letters") + (" matches" if one else " match")
-        if status != ALL:
-            noun = f"{status} {noun}"
-        matched = "counting…" if total is None else f"{total:,} {noun}"
-        if searching:
-            matched = "searching the payloads and errors…"
         if not has_workspace:
-            matched = "no workspace open"
-        self.count_label.setText(f"{matched} · {selected:,} selected")
+            matched = translate("RowCounts", "no workspace open")
+        elif searching:
+            matched = translate("RowCounts", "searching the payloads and errors…")
+        elif total is None:
+            matched = translate("RowCounts", "counting…")
+        else:
+            matched = matching(total, status)
+        self.count_label.setText(
+            fill(translate("RowCounts", "%1 · %2 selected"), matched, selected)
+        )
 
     def show_last_batch(self, batches: Sequence[BatchInfo]) -> None:
         """The newest of ``batches`` (newest first), or nothing without one."""
@@ -180,7 +195,32 @@ class RowCounts:
             self.batch_label.setText("")
             return
         b = batches[0]
-        self.batch_label.setText(
-            f"· last batch {b.source_name}: {b.loaded:,} loaded / {b.quarantined:,} quarantined"
-            + (f" / {b.held:,} held" if b.held else "")
-        )
+        if b.held:
+            text = fill(
+                translate("RowCounts", "· last batch %1: %2 loaded / %3 quarantined / %4 held"),
+                b.source_name,
+                b.loaded,
+                b.quarantined,
+                b.held,
+            )
+        else:
+            text = fill(
+                translate("RowCounts", "· last batch %1: %2 loaded / %3 quarantined"),
+                b.source_name,
+                b.loaded,
+                b.quarantined,
+            )
+        self.batch_label.setText(text)
+
+
+def matching(n: int, status: str) -> str:
+    """``3 open dead letters match``: one whole sentence per status, for the translator."""
+    if status == Status.OPEN:
+        return translate("RowCounts", "%Ln open dead letter(s) match", "", n)
+    if status == Status.PARKED:
+        return translate("RowCounts", "%Ln parked dead letter(s) match", "", n)
+    if status == Status.RESOLVED:
+        return translate("RowCounts", "%Ln resolved dead letter(s) match", "", n)
+    if status == Status.DISCARDED:
+        return translate("RowCounts", "%Ln discarded dead letter(s) match", "", n)
+    return translate("RowCounts", "%Ln dead letter(s) match", "", n)

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from triage_app.gui import style
-from triage_app.gui.window.opening import GONE_NOTE
+from triage_app.gui.i18n import fill, translate
+from triage_app.gui.window.opening import gone_note, gone_tip
 
 MAX_RECENT_SHOWN = 5
 
@@ -37,11 +38,16 @@ class WelcomePage(QWidget):
         column.setMaximumWidth(680)
         v = QVBoxLayout(column)
         v.setSpacing(6)
-        title = QLabel("Welcome to Triage Desk", objectName="welcomeTitle")
+        title = QLabel(
+            translate("WelcomePage", "Welcome to Triage Desk"), objectName="welcomeTitle"
+        )
         title.setStyleSheet("font-size: 20px; font-weight: 600; padding-top: 24px;")
         intro = QLabel(
-            "Rows a nightly batch could not load wait here with the evidence of why: fix "
-            "them, re-drive them through a transform version, and watch the trends."
+            translate(
+                "WelcomePage",
+                "Rows a nightly batch could not load wait here with the evidence of why: fix "
+                "them, re-drive them through a transform version, and watch the trends.",
+            )
         )
         intro.setWordWrap(True)
         intro.setStyleSheet(f"color: {style.SECONDARY}; padding-bottom: 12px;")
@@ -51,27 +57,42 @@ class WelcomePage(QWidget):
         for key, text, line, signal in (
             (
                 "demo",
-                "Open the demo",
-                "A workspace from a small sample batch, with rows to fix and re-drive.",
+                translate("WelcomePage", "Open the demo"),
+                translate(
+                    "WelcomePage",
+                    "A workspace from a small sample batch, with rows to fix and re-drive.",
+                ),
                 self.demoChosen,
             ),
             (
                 "open",
-                "Open a workspace folder…",
-                "A folder on this computer with warehouse.db and dead_letter.db; a folder "
-                "without them becomes a new workspace if you say so. (Ctrl+O)",
+                translate("WelcomePage", "Open a workspace folder…"),
+                translate(
+                    "WelcomePage",
+                    "A folder on this computer with warehouse.db and dead_letter.db; a folder "
+                    "without them becomes a new workspace if you say so. (Ctrl+O)",
+                ),
                 self.openChosen,
             ),
             (
                 "connect",
-                "Connect to a team store…",
-                "The PostgreSQL warehouse and dead-letter store your team shares.",
+                translate("WelcomePage", "Connect to a team store…"),
+                translate(
+                    "WelcomePage",
+                    "The PostgreSQL warehouse and dead-letter store your team shares.",
+                ),
                 self.connectChosen,
             ),
             (
                 "new",
-                "Start an empty workspace",
-                f"In your data folder ({default_folder}); then Batch → Run batch… (Ctrl+B).",
+                translate("WelcomePage", "Start an empty workspace"),
+                fill(
+                    translate(
+                        "WelcomePage",
+                        "In your data folder (%1); then Batch → Run batch… (Ctrl+B).",
+                    ),
+                    default_folder,
+                ),
                 self.newChosen,
             ),
         ):
@@ -81,7 +102,9 @@ class WelcomePage(QWidget):
             button.clicked.connect(signal)
             v.addWidget(button)
             self.buttons[key] = button
-        self.recent_title = QLabel("Recent workspaces", objectName="welcomeRecentTitle")
+        self.recent_title = QLabel(
+            translate("WelcomePage", "Recent workspaces"), objectName="welcomeRecentTitle"
+        )
         self.recent_title.setStyleSheet("font-weight: 600; padding-top: 16px;")
         v.addWidget(self.recent_title)
         self.recent_box = QVBoxLayout()
@@ -99,11 +122,13 @@ class WelcomePage(QWidget):
         self.recent_title.setVisible(bool(shown))
         gone = gone or {}
         for folder in shown:
-            note = GONE_NOTE if folder in gone else ""
+            note = gone_note() if folder in gone else ""
             button = QCommandLinkButton(folder, note, objectName="welcomeRecent")
-            button.setAccessibleName(f"Open recent workspace {folder}")
+            button.setAccessibleName(
+                fill(translate("WelcomePage", "Open recent workspace %1"), folder)
+            )
             if note:
                 button.setAccessibleDescription(note)
-                button.setToolTip(f"{gone[folder]}: {note}")
+                button.setToolTip(gone_tip(gone[folder]))
             button.clicked.connect(lambda _=False, f=folder: self.recentChosen.emit(f))
             self.recent_box.addWidget(button)

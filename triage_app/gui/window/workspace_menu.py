@@ -17,7 +17,9 @@ from triage_app.core.errors import TriageError
 from triage_app.core.jobs import DemoJob
 from triage_app.core.places import default_workspace_dir, demo_workspace_dir
 from triage_app.gui.dialogs.connect_dialog import ConnectDialog
+from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose
+from triage_app.gui.quarantine.unsaved_edit import Doing
 from triage_app.gui.window import opening
 from triage_app.gui.window.welcome import MAX_RECENT_SHOWN
 
@@ -53,7 +55,9 @@ class WorkspaceMenu(QObject):
             with open_config(config) as ws:
                 DemoJob().run(ws)  # the seed's ten rows: a no-op once they are in
         except TriageError as exc:
-            QMessageBox.warning(self.window, "Cannot make the demo", str(exc))
+            QMessageBox.warning(
+                self.window, translate("WorkspaceMenu", "Cannot make the demo"), str(exc)
+            )
             return
         finally:
             QApplication.restoreOverrideCursor()
@@ -67,21 +71,23 @@ class WorkspaceMenu(QObject):
         """Open ``config`` once no job runs and the editor holds no unsaved edit."""
         w = self.window
         if w.jobs.running():
-            w.show_message("wait for the running job to finish first")
+            w.show_message(translate("WorkspaceMenu", "wait for the running job to finish first"))
             return
-        w.unsaved_edit.then("opening another workspace", partial(self.open_now, config))
+        w.unsaved_edit.then(Doing.OPENING, partial(self.open_now, config))
 
     def open_now(self, config: WorkspaceConfig) -> None:
         try:
             self.window.open_config(config)
         except TriageError as exc:
-            QMessageBox.warning(self.window, "Cannot open", str(exc))
+            QMessageBox.warning(self.window, translate("WorkspaceMenu", "Cannot open"), str(exc))
 
     @Slot()
     def choose_workspace(self) -> None:
         config = self.window.config
         start = str(config.folder) if config and config.folder else ""
-        folder = QFileDialog.getExistingDirectory(self.window, "Open a workspace folder", start)
+        folder = QFileDialog.getExistingDirectory(
+            self.window, translate("WorkspaceMenu", "Open a workspace folder"), start
+        )
         if folder:
             self.open_folder(folder)
 
@@ -109,7 +115,9 @@ class WorkspaceMenu(QObject):
         elif opening.ask_remove_recent(self.window, folder, problem):
             self.window.settings.remove_recent_workspace(folder)
             self.show_recent()
-            self.window.show_message(f"removed {folder} from the recent workspaces")
+            self.window.show_message(
+                fill(translate("WorkspaceMenu", "removed %1 from the recent workspaces"), folder)
+            )
 
     def show_recent(self) -> None:
         folders = self.window.settings.recent_workspaces()
