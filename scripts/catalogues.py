@@ -278,6 +278,36 @@ def _finish(translation: ET.Element, done: bool) -> None:
         translation.set("type", "unfinished")
 
 
+def put_translations(target: Path, table: dict[tuple[str, str], str | list[str]]) -> int:
+    """Write ``table``'s translations ((context, source) -> text, or forms for a counted
+    one) into the .ts file ``target``; how many it wrote. For a translator's script."""
+    tree = ET.parse(target)
+    written = 0
+    for context in tree.getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            value = table.get((name, message.findtext("source") or ""))
+            translation = message.find("translation")
+            if value is None or translation is None:
+                continue
+            for child in list(translation):
+                translation.remove(child)
+            if message.get("numerus") == "yes":
+                translation.text = None
+                for form in [value] if isinstance(value, str) else value:
+                    ET.SubElement(translation, "numerusform").text = form
+            else:
+                translation.text = value if isinstance(value, str) else value[0]
+            translation.attrib.pop("type", None)
+            written += 1
+    ET.indent(tree, space="    ")
+    body = ET.tostring(tree.getroot(), encoding="unicode")
+    target.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8"
+    )
+    return written
+
+
 # --- checks -------------------------------------------------------------------------------
 
 

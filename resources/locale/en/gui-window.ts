@@ -1051,6 +1051,14 @@ The edit is still in the editor.</translation>
             <translation>Export every matching row</translation>
         </message>
         <message>
+            <source>Pr&amp;eferences…</source>
+            <translation>Pr&amp;eferences…</translation>
+        </message>
+        <message>
+            <source>The window's language</source>
+            <translation>The window's language</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>&amp;Quit</translation>
         </message>
@@ -1332,6 +1340,41 @@ The edit is still in the editor.</translation>
         <message>
             <source>✗ %1 still fails [%2]: %3</source>
             <translation>✗ %1 still fails [%2]: %3</translation>
+        </message>
+    </context>
+    <context>
+        <name>PreferencesDialog</name>
+        <message>
+            <source>Preferences</source>
+            <translation>Preferences</translation>
+        </message>
+        <message>
+            <source>Follow the system (%1)</source>
+            <translation>Follow the system (%1)</translation>
+        </message>
+        <message>
+            <source>The window speaks the new language when Triage Desk starts again. The command line follows --lang, TRIAGE_LANG or the system.</source>
+            <translation>The window speaks the new language when Triage Desk starts again. The command line follows --lang, TRIAGE_LANG or the system.</translation>
+        </message>
+        <message>
+            <source>&amp;Language:</source>
+            <translation>&amp;Language:</translation>
+        </message>
+        <message>
+            <source>Language</source>
+            <translation>Language</translation>
+        </message>
+        <message>
+            <source>Triage Desk will speak %1 after a restart.</source>
+            <translation>Triage Desk will speak %1 after a restart.</translation>
+        </message>
+        <message>
+            <source>&amp;Restart now</source>
+            <translation>&amp;Restart now</translation>
+        </message>
+        <message>
+            <source>&amp;Later</source>
+            <translation>&amp;Later</translation>
         </message>
     </context>
     <context>

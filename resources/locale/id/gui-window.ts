@@ -1041,6 +1041,14 @@ Suntingan masih ada di penyunting.</translation>
             <translation>Ekspor setiap baris yang cocok</translation>
         </message>
         <message>
+            <source>Pr&amp;eferences…</source>
+            <translation>Pr&amp;eferensi…</translation>
+        </message>
+        <message>
+            <source>The window's language</source>
+            <translation>Bahasa jendela</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>&amp;Keluar</translation>
         </message>
@@ -1322,6 +1330,41 @@ Suntingan masih ada di penyunting.</translation>
         <message>
             <source>✗ %1 still fails [%2]: %3</source>
             <translation>✗ %1 masih gagal [%2]: %3</translation>
+        </message>
+    </context>
+    <context>
+        <name>PreferencesDialog</name>
+        <message>
+            <source>Preferences</source>
+            <translation>Preferensi</translation>
+        </message>
+        <message>
+            <source>Follow the system (%1)</source>
+            <translation>Ikuti sistem (%1)</translation>
+        </message>
+        <message>
+            <source>The window speaks the new language when Triage Desk starts again. The command line follows --lang, TRIAGE_LANG or the system.</source>
+            <translation>Jendela memakai bahasa baru saat Triage Desk dimulai lagi. Baris perintah mengikuti --lang, TRIAGE_LANG, atau sistem.</translation>
+        </message>
+        <message>
+            <source>&amp;Language:</source>
+            <translation>&amp;Bahasa:</translation>
+        </message>
+        <message>
+            <source>Language</source>
+            <translation>Bahasa</translation>
+        </message>
+        <message>
+            <source>Triage Desk will speak %1 after a restart.</source>
+            <translation>Triage Desk akan memakai %1 setelah dimulai ulang.</translation>
+        </message>
+        <message>
+            <source>&amp;Restart now</source>
+            <translation>&amp;Mulai ulang sekarang</translation>
+        </message>
+        <message>
+            <source>&amp;Later</source>
+            <translation>&amp;Nanti</translation>
         </message>
     </context>
     <context>

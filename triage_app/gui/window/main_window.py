@@ -231,10 +231,20 @@ class MainWindow(QMainWindow):
         for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
 
+    @Slot()
+    def show_preferences(self) -> None:
+        """File > Preferences…: the window's language (applied on the next start)."""
+        from triage_app.gui.preferences_dialog import PreferencesDialog
+
+        dialog = PreferencesDialog(self)
+        dialog.exec()
+        dialog.deleteLater()
+
     def _connect(self) -> None:
         m = self.menu
         for action, slot in (
             (m.quit_action, self.close),
+            (m.preferences_action, self.show_preferences),
             (m.refresh_action, self.refresh),
             (m.find_action, self.focus_search),
             (m.table_action, self.focus_table),

@@ -53,6 +53,12 @@ class MenuBar(QMenuBar):
             "Ctrl+Shift+E",
             translate("MenuBar", "Export every matching row"),
         )
+        self.preferences_action = a(
+            translate("MenuBar", "Pr&eferences…"),
+            keys.Preferences,
+            translate("MenuBar", "The window's language"),
+        )
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.quit_action = a(translate("MenuBar", "&Quit"), keys.Quit)
         self.batch_action = a(
             translate("MenuBar", "&Run batch…"),
@@ -166,6 +172,8 @@ class MenuBar(QMenuBar):
         file_menu.addSeparator()
         file_menu.addAction(self.export_selection_action)
         file_menu.addAction(self.export_filter_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.preferences_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         batch_menu = self.addMenu(translate("MenuBar", "&Batch"))
