@@ -407,7 +407,8 @@ def write_pseudo(out_dir: Path) -> None:
         for entry in cat.entries:
             entry.translations = [pseudo(t) for t in _english_forms(entry.msgid, entry.plural)]
         po_files.write_po(source / path.name, cat)
-    for path in sorted((LOCALE / "en").glob("*.ts")):
+    qt_own = [LOCALE / "id" / name for name in HAND_KEPT]
+    for path in sorted((LOCALE / "en").glob("*.ts")) + [p for p in qt_own if p.is_file()]:
         tree = ET.parse(path)
         for message in tree.getroot().iter("message"):
             t = message.find("translation")
