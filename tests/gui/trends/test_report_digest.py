@@ -17,6 +17,7 @@ import pytest
 from tests.support import cli
 from triage_app.core.db import open_workspace
 from triage_app.core.demo.morning import OWNED, QTY, TYPE_ERROR, fill_morning
+from triage_app.core.locale_format import format_date
 from triage_app.core.trends import compute_trends
 
 KEY_ERROR = "KeyError: <s>"
@@ -210,7 +211,9 @@ def test_since_a_day_covers_from_its_start(stores: dict[str, Path], tmp_path: Pa
         f"{last:%Y-%m-%d}",
     )
     assert done.returncode == 0, done.stderr
-    assert f"since {last:%Y-%m-%d}" in done.stdout and "0 new error groups" in done.stdout
+    # The command line's text writes the day as people read it (issue 28: 3 Dec 2026).
+    said = f"since {format_date(last.date())} 00:00"
+    assert said in done.stdout and "0 new error groups" in done.stdout
     top = digest((out / "summary.md").read_text(encoding="utf-8"))
     assert top.startswith(f"{last:%Y-%m-%d} 00:00 UTC")
     assert "the source sent" in top and "New error groups:" not in top
