@@ -48,8 +48,12 @@ def _anchor(name: str) -> str:
 
 
 def render() -> str:
+    """The reference, in English whatever the machine's language (the parser's help texts
+    and argparse's own words are said in the language in use when it is built)."""
     from triage_app.cli import build_parser
+    from triage_app.core import messages
 
+    messages.use_language("en")
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     # A "|" in a help would end its table cell.

@@ -32,3 +32,14 @@ def test_the_reference_has_every_command_and_flag() -> None:
     # A flag of each kind of command, as --help prints it.
     for flag in ("--chunk-size N", "--max-failure-rate SHARE", "--patch FILE", "--save-policy"):
         assert flag in text, flag
+
+
+def test_the_reference_is_english_whatever_the_language_in_use() -> None:
+    """A steward who speaks Indonesian regenerates the same English reference."""
+    from triage_app.core import messages
+
+    messages.use_language("id")
+    try:
+        assert render() == REFERENCE.read_text(encoding="utf-8")
+    finally:
+        messages.use_language("en")

@@ -22,6 +22,7 @@ CHECKS = [
     "edit and re-drive",
     "qt platform",
     "text",
+    "translations",
     "main window",
     "chart to png",
 ]
@@ -81,3 +82,18 @@ def test_the_self_test_leaves_the_users_settings_alone(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     after = {p: p.read_bytes() for p in config.rglob("*") if p.is_file()}
     assert after == before  # byte for byte, and no file added beside it
+
+
+def test_the_self_test_speaks_indonesian(tmp_path: Path) -> None:
+    """Its lines in the user's language (issue 28), with the check that the Indonesian
+    catalogues load among them."""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "TRIAGE_LANG": "id"}
+    out = cli("--self-test", env=env, timeout=180)
+    assert out.returncode == 0, out.stdout + out.stderr
+    *lines, last = out.stdout.splitlines()
+    assert last == f"uji mandiri lolos: {len(CHECKS)} pemeriksaan"
+    verdicts, details = zip(*(line.split(None, 1) for line in lines), strict=True)
+    assert set(verdicts) == {"ok"} and len(lines) == len(CHECKS)
+    assert details[0].startswith("versi: triage-desk ")
+    assert any(d.startswith("terjemahan: bahasa Indonesia dimuat: 'uji mandiri") for d in details)
+    assert any(" revisi diterapkan pada penyimpanan kosong, kini di " in d for d in details)

@@ -3,7 +3,8 @@ days by the day of first failure, with the classes; ``--json`` keeps every day.
 
 The command counts to its own today, which it names in the section's head; the tests read
 that day there, so a run across midnight UTC (rows planted on one day, counted on the next)
-checks the same thing as any other run, against the day the command used."""
+checks the same thing as any other run, against the day the command used. The days are
+written the language's way (English here: ``3 Dec 2026``), as every date a person reads."""
 
 from __future__ import annotations
 
@@ -17,11 +18,22 @@ from tests.support import cli
 from triage_app.core.clock import day_start, today
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import StoreFiller
+from triage_app.core.locale_format import format_date
 
 HEAD = re.compile(
-    r"failures per day \(first failure, UTC\), last (\d+) days? \((?:(\S+) to )?(\S+)\):"
+    r"failures per day \(first failure, UTC\), last (\d+) days? \((?:(.+?) to )?([^()]+)\):"
 )
 ONE_DAY = dt.timedelta(days=1)
+
+
+def date_of(text: str) -> dt.date:
+    """``3 Dec 2026`` (English) as a date."""
+    return dt.datetime.strptime(text, "%d %b %Y").date()
+
+
+def said(day: dt.date) -> str:
+    """A day as a line of the section starts with it: right-aligned, 11 wide."""
+    return format_date(day, "en").rjust(11)
 
 
 def per_day(stdout: str) -> tuple[int, dt.date, list[str]]:
@@ -30,9 +42,9 @@ def per_day(stdout: str) -> tuple[int, dt.date, list[str]]:
     (at,) = [i for i, line in enumerate(lines) if HEAD.fullmatch(line)]
     m = HEAD.fullmatch(lines[at])
     assert m is not None
-    days, last = int(m[1]), dt.date.fromisoformat(m[3])
+    days, last = int(m[1]), date_of(m[3])
     if days > 1:  # the head names the first day too: days - 1 before the last
-        assert dt.date.fromisoformat(m[2]) == last - (days - 1) * ONE_DAY
+        assert date_of(m[2]) == last - (days - 1) * ONE_DAY
     return days, last, lines[at + 1 : lines.index("top signatures:", at)]
 
 
@@ -56,7 +68,7 @@ def test_stats_prints_failures_per_day(tmp_path: Path) -> None:
     days, last, lines = per_day(done.stdout)
     # Its today: the day the rows were planted, or the next if midnight UTC came between.
     assert days == 3 and last in (planted, planted + ONE_DAY) and last <= today()
-    day = {n: (planted - n * ONE_DAY).isoformat() for n in (30, 2, 1, 0, -1)}
+    day = {n: said(planted - n * ONE_DAY) for n in (30, 2, 1, 0, -1)}
     assert (
         lines
         == {
@@ -79,7 +91,9 @@ def test_stats_prints_failures_per_day(tmp_path: Path) -> None:
             assert in_window is (asked == "31")
     everything = orjson.loads(cli(*args, "--json").stdout)["failures_per_day"]
     assert sum(d["count"] for d in everything) == 5
-    assert {d["day"] for d in everything} == {day[2], day[0], day[30]}
+    assert {d["day"] for d in everything} == {
+        (planted - n * ONE_DAY).isoformat() for n in (2, 0, 30)
+    }
 
 
 def test_stats_says_when_the_last_days_had_no_failures(tmp_path: Path) -> None:
@@ -90,4 +104,4 @@ def test_stats_says_when_the_last_days_had_no_failures(tmp_path: Path) -> None:
     done = cli("--workspace", str(tmp_path / "ws"), "stats")
     days, last, lines = per_day(done.stdout)
     assert days == 14 and last >= long_ago.date() + 100 * ONE_DAY
-    assert lines == [f"  none (the newest: {long_ago.date().isoformat()})"]
+    assert lines == [f"  none (the newest: {format_date(long_ago.date(), 'en')})"]

@@ -87,27 +87,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = Parser(
         prog="triage-app",
-        description=(
+        description=_(
             "Triage Desk: run nightly batches, quarantine the rows that fail, fix them and "
             "re-drive them. With no command, opens the window."
         ),
     )
-    p.add_argument("--version", action="version", version=f"triage-app {__version__}")
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"triage-app {__version__}",
+        help=_("show program's version number and exit"),
+    )
     p.add_argument(
         "--workspace",
         metavar="DIR",
-        help="workspace folder (env TRIAGE_WORKSPACE; default: the workspace in your data "
-        "folder, which every command and the window use when none is named)",
+        help=_(
+            "workspace folder (env TRIAGE_WORKSPACE; default: the workspace in your data "
+            "folder, which every command and the window use when none is named)"
+        ),
     )
     p.add_argument(
-        "--warehouse", metavar="URL", help="warehouse SQLAlchemy URL (env TRIAGE_WAREHOUSE_URL)"
+        "--warehouse",
+        metavar="URL",
+        help=_("warehouse SQLAlchemy URL (env TRIAGE_WAREHOUSE_URL)"),
     )
     p.add_argument(
         "--dead-letter",
         metavar="URL",
-        help="dead-letter store SQLAlchemy URL (env TRIAGE_DEAD_LETTER_URL)",
+        help=_("dead-letter store SQLAlchemy URL (env TRIAGE_DEAD_LETTER_URL)"),
     )
-    p.add_argument("--json", action="store_true", help="print JSON (before or after the command)")
+    p.add_argument(
+        "--json", action="store_true", help=_("print JSON (before or after the command)")
+    )
     p.add_argument(
         "--lang",
         metavar="LANG",
@@ -116,8 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--self-test",
         action="store_true",
-        help="check this installation (drivers, transforms, migrations, the window, charts) "
-        "in a temporary workspace, one line per check, and exit",
+        help=_(
+            "check this installation (drivers, transforms, migrations, the window, charts) "
+            "in a temporary workspace, one line per check, and exit"
+        ),
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for family in (
@@ -132,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         roles,
     ):
         family.add_commands(sub)
-    command(sub, "gui", cmd_gui, "open the window", opens_workspace=False)
+    command(sub, "gui", cmd_gui, _("open the window"), opens_workspace=False)
     _list_in_order(sub, COMMANDS)
     return p
 
@@ -184,7 +197,9 @@ def main(argv: Sequence[str] | None = None, *, fast_exit: bool = False) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("triage-app: interrupted; run the same command again to resume", file=sys.stderr)
+        from triage_app.core.messages import _
+
+        print(_("triage-app: interrupted; run the same command again to resume"), file=sys.stderr)
         return 130
     except Exception as exc:
         message = _refusal(exc)

@@ -19,10 +19,13 @@ from triage_app.cli.support import (
     for_terminal,
     full_ref,
     open_workspace_of,
+    when,
     whole,
     workspace_args,
 )
-from triage_app.core.vocabulary import SOURCE_FORMATS, plural
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
+from triage_app.core.vocabulary import SOURCE_FORMATS
 
 
 def add_commands(subparsers: Subparsers) -> None:
@@ -37,26 +40,26 @@ def add_commands(subparsers: Subparsers) -> None:
 
 def _source_args(sp: argparse.ArgumentParser) -> None:
     """A source file and the transform to run it through (run, verify-idempotent)."""
-    sp.add_argument("file", help="the source file (JSONL or CSV)")
+    sp.add_argument("file", help=_("the source file (JSONL or CSV)"))
     sp.add_argument(
         "--transform",
         required=True,
         metavar="NAME@VERSION",
-        help="transform to run, e.g. pesanan@2",
+        help=_("transform to run, e.g. pesanan@2"),
     )
-    sp.add_argument("--format", choices=SOURCE_FORMATS, help="default: from the extension")
+    sp.add_argument("--format", choices=SOURCE_FORMATS, help=_("default: from the extension"))
 
 
 def _add_run(subparsers: Subparsers) -> None:
-    sp = command(subparsers, "run", cmd_run, "run a source file through a transform")
+    sp = command(subparsers, "run", cmd_run, _("run a source file through a transform"))
     _source_args(sp)
-    sp.epilog = "FILE - reads standard input (with --format); a named pipe is refused."
+    sp.epilog = _("FILE - reads standard input (with --format); a named pipe is refused.")
     sp.add_argument(
         "--chunk-size",
         type=whole(1),
         default=None,
         metavar="N",
-        help="lines (CSV: records) per committed chunk (default 20000)",
+        help=_("lines (CSV: records) per committed chunk (default 20000)"),
     )
 
 
@@ -147,7 +150,7 @@ def _add_transforms(subparsers: Subparsers) -> None:
         subparsers,
         "transforms",
         cmd_transforms,
-        "list the registered transforms",
+        _("list the registered transforms"),
         opens_workspace=False,
     )
 
@@ -158,7 +161,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
     registry = default_registry()
     ts = registry.all()
     for problem in registry.problems:  # on stderr, so that --json stays a list of transforms
-        print(f"warning: {for_terminal(problem)}", file=sys.stderr)
+        print(_("warning: {problem}").format(problem=for_terminal(problem)), file=sys.stderr)
     data = [
         {
             "name": t.name,
@@ -174,21 +177,28 @@ def cmd_transforms(args: argparse.Namespace) -> int:
         }
         for t in ts
     ]
-    emit(
-        data,
-        args.json,
-        lambda: (
-            "\n".join(
-                f"{t.ref:14} -> {t.table} (key {t.key}"
-                + (f", newest {t.ordering} wins" if t.ordering else "")
-                + (", all or nothing" if t.atomic else "")
-                + f")  {t.description}"
-                for t in ts
-            )
-            + f"\nplugins folder: {plugins_dir()}"
-        ),
-    )
+
+    def text() -> str:
+        lines = [f"{t.ref:14} -> {t.table} ({_how_it_loads(t)})  {t.description}" for t in ts]
+        lines.append(_("plugins folder: {folder}").format(folder=plugins_dir()))
+        return "\n".join(lines)
+
+    emit(data, args.json, text)
     return 0
+
+
+def _how_it_loads(t: Any) -> str:
+    """A transform's key, which row wins when two share it, and whether its batches load
+    all or nothing."""
+    if t.ordering and t.atomic:
+        said = _("key {key}, newest {ordering} wins, all or nothing")
+    elif t.ordering:
+        said = _("key {key}, newest {ordering} wins")
+    elif t.atomic:
+        said = _("key {key}, all or nothing")
+    else:
+        said = _("key {key}")
+    return said.format(key=t.key, ordering=t.ordering)
 
 
 def _add_demo(subparsers: Subparsers) -> None:
@@ -196,30 +206,34 @@ def _add_demo(subparsers: Subparsers) -> None:
         subparsers,
         "demo",
         cmd_demo,
-        "fill a workspace (the default one unless named: the one list and gui open) from "
-        "the seed's 10-row batch, or from a generated batch of N orders; prints where",
+        _(
+            "fill a workspace (the default one unless named: the one list and gui open) "
+            "from the seed's 10-row batch, or from a generated batch of N orders; prints where"
+        ),
     )
     sp.add_argument(
         "--rows",
         type=whole(1, 100_000_000),  # a bound, so that a typo cannot fill the disk
         metavar="N",
-        help="generate a batch of N orders in the seed's shape instead of the seed's 10 rows",
+        help=_("generate a batch of N orders in the seed's shape instead of the seed's 10 rows"),
     )
     sp.add_argument(
         "--bad",
         type=float,
         default=0.01,
         metavar="SHARE",
-        help="with --rows: the share of defective orders (default 0.01)",
+        help=_("with --rows: the share of defective orders (default 0.01)"),
     )
     sp.add_argument(
-        "--seed", type=int, default=43, help="with --rows: the generator's seed (default 43)"
+        "--seed", type=int, default=43, help=_("with --rows: the generator's seed (default 43)")
     )
     sp.add_argument(
         "--journal",
         action="store_true",
-        help="also a journal posting through the all-or-nothing jurnal@1: a held batch "
-        "(one journal does not balance), nothing of it loaded until it is fixed",
+        help=_(
+            "also a journal posting through the all-or-nothing jurnal@1: a held batch "
+            "(one journal does not balance), nothing of it loaded until it is fixed"
+        ),
     )
 
 
@@ -232,38 +246,47 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from triage_app.core.jobs import DemoJob
 
     if not 0 <= args.bad <= 1:
-        raise TriageError(f"--bad {args.bad}: a share between 0 and 1")
+        raise TriageError(_("--bad {share}: a share between 0 and 1").format(share=args.bad))
     with open_workspace_of(args, act="run") as ws:
         where = ws.config.folder
         own = batches_not_the_demos(ws)
         if own:
-            more = f" and {len(own) - 3:,} more" if len(own) > 3 else ""
+            named = ", ".join(map(for_terminal, own[:3]))
+            if len(own) > 3:
+                named = _("{batches} and {n} more").format(
+                    batches=named, n=format_int(len(own) - 3)
+                )
             raise TriageError(
-                f"the workspace at {where} holds batches of its own "
-                f"({', '.join(map(for_terminal, own[:3]))}{more}): the demo's made-up orders "
-                "go into a workspace of their own: triage-app --workspace DIR demo"
+                _(
+                    "the workspace at {where} holds batches of its own ({batches}): the "
+                    "demo's made-up orders go into a workspace of their own: "
+                    "triage-app --workspace DIR demo"
+                ).format(where=where, batches=named)
             )
         incoming, s = DemoJob(args.rows, args.bad, args.seed, journal=args.journal).run(ws)
     data = {"workspace": str(where), "incoming": str(incoming), **s.to_json()}
     named = workspace_args(args, where)
 
     def text() -> str:
-        head = "the default workspace" if not named else "the workspace"
-        counts = (
-            f"{plural(s.rows, 'row')} = {s.loaded:,} loaded + {s.superseded:,} superseded + "
-            f"{s.quarantined:,} quarantined"
+        counts = books(s.rows, s.loaded, s.superseded, s.quarantined)
+        if s.already_loaded:
+            counts = _("{books} (already there: nothing to do)").format(books=counts)
+        if named:
+            head = _("demo in the workspace at {where}: {books}")
+        else:
+            head = _("demo in the default workspace at {where}: {books}")
+        lines = [head.format(where=where, books=counts)]
+        if args.journal:
+            lines.append(
+                _(
+                    "and a journal posting through jurnal@1, held: all or nothing, it loads "
+                    "once its dead letters are fixed (triage-app redrive --batch ID)"
+                )
+            )
+        lines.append(
+            _("see it with: triage-app{named} list, or triage-app{named} gui").format(named=named)
         )
-        already = " (already there: nothing to do)" if s.already_loaded else ""
-        journal = (
-            "\nand a journal posting through jurnal@1, held: all or nothing, it loads once "
-            "its dead letters are fixed (triage-app redrive --batch ID)"
-            if args.journal
-            else ""
-        )
-        return (
-            f"demo in {head} at {where}: {counts}{already}{journal}\n"
-            f"see it with: triage-app{named} list, or triage-app{named} gui"
-        )
+        return "\n".join(lines)
 
     emit(data, args.json, text)
     return 0
@@ -274,10 +297,12 @@ def _add_reconcile(subparsers: Subparsers) -> None:
         subparsers,
         "reconcile",
         cmd_reconcile,
-        "check that every line of a batch was loaded, superseded or quarantined once "
-        "(exit 1 if not)",
+        _(
+            "check that every line of a batch was loaded, superseded or quarantined once "
+            "(exit 1 if not)"
+        ),
     )
-    sp.add_argument("batch_id", metavar="BATCH_ID", help="the batch's id (or a unique prefix)")
+    sp.add_argument("batch_id", metavar="BATCH_ID", help=_("the batch's id (or a unique prefix)"))
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
@@ -290,40 +315,52 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     data = r.to_json() | {"source_kept": kept}
 
     def text() -> str:
+        said = books(r.rows, r.loaded, r.superseded, r.quarantined)
         purged = r.purged_resolved + r.purged_discarded
-        gone = (
-            f" ({purged:,} since purged: {r.purged_resolved:,} resolved, "
-            f"{r.purged_discarded:,} discarded)"
-            if purged
-            else ""
+        if purged:
+            said = _(
+                "{books} ({purged} since purged: {resolved} resolved, {discarded} discarded)"
+            ).format(
+                books=said,
+                purged=format_int(purged),
+                resolved=format_int(r.purged_resolved),
+                discarded=format_int(r.purged_discarded),
+            )
+        if r.held or r.state == "held":
+            said = _("{books} + {held} held").format(books=said, held=format_int(r.held))
+        said = ngettext("{books} over {n} chunk", "{books} over {n} chunks", r.chunks).format(
+            books=said, n=format_int(r.chunks)
         )
-        head = (
-            f"batch {r.batch_id}: {plural(r.rows, 'row')} = {r.loaded} loaded + "
-            f"{r.superseded} superseded + {r.quarantined} quarantined{gone}"
-            + (f" + {r.held} held" if r.held or r.state == "held" else "")
-            + f" over {plural(r.chunks, 'chunk')}"
-        )
+        head = _("batch {batch}: {books}").format(batch=r.batch_id, books=said)
         if r.ok:
-            if r.state in ("held", "discarded"):
-                state = (
-                    " (held: nothing loaded until every dead letter is fixed)"
-                    if r.state == "held"
-                    else " (discarded whole: its held rows dropped)"
-                )
-                return f"{head}{state}: consistent\n{source}"
-            said = head + ("" if r.complete else " (not finished: resumable)") + ": consistent"
-            return f"{said}\n{source}"
-        out = [head + ": NOT consistent"]
-        out += [f"  missing lines {a}-{b}" for a, b in r.missing_lines]
-        out += [f"  doubled lines {a}-{b}" for a, b in r.doubled_lines]
+            if r.state == "held":
+                verdict = _("{head} (held: nothing loaded until every dead letter is fixed)")
+            elif r.state == "discarded":
+                verdict = _("{head} (discarded whole: its held rows dropped)")
+            elif not r.complete:
+                verdict = _("{head} (not finished: resumable)")
+            else:
+                verdict = "{head}"
+            return "\n".join(
+                [_("{said}: consistent").format(said=verdict.format(head=head)), source]
+            )
+        out = [_("{said}: NOT consistent").format(said=head)]
+        out += [
+            _("  missing lines {first}-{last}").format(first=a, last=b) for a, b in r.missing_lines
+        ]
+        out += [
+            _("  doubled lines {first}-{last}").format(first=a, last=b) for a, b in r.doubled_lines
+        ]
         out += [f"  {for_terminal(p)}" for p in r.problems]
         out.append(source)
         return "\n".join(out)
 
     source = (
-        "source kept"
+        _("source kept")
         if kept
-        else f"source gone: give it again with triage-app give-source {r.batch_id} FILE"
+        else _("source gone: give it again with triage-app give-source {batch} FILE").format(
+            batch=r.batch_id
+        )
     )
     emit(data, args.json, text)
     return 0 if r.ok else 1
@@ -334,8 +371,10 @@ def _add_verify_idempotent(subparsers: Subparsers) -> None:
         subparsers,
         "verify-idempotent",
         cmd_verify_idempotent,
-        "run a file twice into scratch databases and compare the warehouse SHA-256 "
-        "(exit 1 if they differ); your workspace is not touched",
+        _(
+            "run a file twice into scratch databases and compare the warehouse SHA-256 "
+            "(exit 1 if they differ); your workspace is not touched"
+        ),
         opens_workspace=False,
     )
     _source_args(sp)
@@ -346,17 +385,35 @@ def cmd_verify_idempotent(args: argparse.Namespace) -> int:
 
     args.transform = full_ref(args.transform)
     p = VerifyJob(Path(args.file), args.transform, args.format).run(None)
-    emit(
-        p.to_json(),
-        args.json,
-        lambda: (
-            f"{'idempotent' if p.identical else 'NOT idempotent'}: two runs of "
-            f"{plural(p.rows, 'row')} "
-            f"through {p.transform}, warehouse SHA-256 {p.first_sha256[:16]}… and "
-            f"{p.second_sha256[:16]}…"
-            + ("" if p.same_dead_letters else "; the dead letters differ")
-        ),
-    )
+
+    def text() -> str:
+        if p.identical:
+            said = ngettext(
+                "idempotent: two runs of {n} row through {transform}, warehouse SHA-256 "
+                "{first}… and {second}…",
+                "idempotent: two runs of {n} rows through {transform}, warehouse SHA-256 "
+                "{first}… and {second}…",
+                p.rows,
+            )
+        else:
+            said = ngettext(
+                "NOT idempotent: two runs of {n} row through {transform}, warehouse SHA-256 "
+                "{first}… and {second}…",
+                "NOT idempotent: two runs of {n} rows through {transform}, warehouse SHA-256 "
+                "{first}… and {second}…",
+                p.rows,
+            )
+        said = said.format(
+            n=format_int(p.rows),
+            transform=p.transform,
+            first=p.first_sha256[:16],
+            second=p.second_sha256[:16],
+        )
+        if not p.same_dead_letters:
+            said = _("{said}; the dead letters differ").format(said=said)
+        return said
+
+    emit(p.to_json(), args.json, text)
     return 0 if p.identical else 1
 
 
@@ -365,8 +422,10 @@ def _add_sources(subparsers: Subparsers) -> None:
         subparsers,
         "sources",
         cmd_sources,
-        "list the batches' kept sources (by SHA-256, compressed): format, size, stored "
-        "size, when kept, the batches that read each",
+        _(
+            "list the batches' kept sources (by SHA-256, compressed): format, size, stored "
+            "size, when kept, the batches that read each"
+        ),
     )
 
 
@@ -384,19 +443,27 @@ def cmd_sources(args: argparse.Namespace) -> int:
 
     def text() -> str:
         lines = [
-            f"{plural(len(kept), 'kept source')} "
-            f"({human_size(sum(k.stored_size for k in kept))} stored); "
-            f"{describe_retention(days)} (purge forgets older ones)"
+            ngettext(
+                "{n} kept source ({stored} stored); {retention} (purge forgets older ones)",
+                "{n} kept sources ({stored} stored); {retention} (purge forgets older ones)",
+                len(kept),
+            ).format(
+                n=format_int(len(kept)),
+                stored=human_size(sum(k.stored_size for k in kept)),
+                retention=describe_retention(days),
+            )
         ]
         for k in kept:
-            used = ", ".join(k.batches[:3]) + (
-                f" and {len(k.batches) - 3:,} more" if len(k.batches) > 3 else ""
-            )
-            gone = "" if k.present else "  FILE GONE"
+            used = for_terminal(", ".join(k.batches[:3]))
+            if len(k.batches) > 3:
+                used = _("{batches} and {n} more").format(
+                    batches=used, n=format_int(len(k.batches) - 3)
+                )
+            gone = "  " + _("FILE GONE") if not k.present else ""
             lines.append(
                 f"  {k.sha256[:12]}  {k.format:5}  {human_size(k.size):>10}  "
-                f"{human_size(k.stored_size):>10}  {k.kept_at}  "
-                f"{for_terminal(used) or 'no batch'}{gone}"
+                f"{human_size(k.stored_size):>10}  {when(k.kept_at)}  "
+                f"{used or _('no batch')}{gone}"
             )
         return "\n".join(lines)
 
@@ -409,10 +476,13 @@ def _add_give_source(subparsers: Subparsers) -> None:
         subparsers,
         "give-source",
         cmd_give_source,
-        "give a batch whose source is gone its file again: kept only if its SHA-256 is the batch's",
+        _(
+            "give a batch whose source is gone its file again: kept only if its SHA-256 is "
+            "the batch's"
+        ),
     )
-    sp.add_argument("batch_id", metavar="BATCH", help="the batch's id (or a unique prefix)")
-    sp.add_argument("file", metavar="FILE", help="the batch's source file")
+    sp.add_argument("batch_id", metavar="BATCH", help=_("the batch's id (or a unique prefix)"))
+    sp.add_argument("file", metavar="FILE", help=_("the batch's source file"))
 
 
 def cmd_give_source(args: argparse.Namespace) -> int:
@@ -424,10 +494,23 @@ def cmd_give_source(args: argparse.Namespace) -> int:
         {"batch_id": args.batch_id, "kept": kept},
         args.json,
         lambda: (
-            f"kept the source of batch {for_terminal(args.batch_id)}"
+            _("kept the source of batch {batch}")
             if kept
-            else f"the source of batch {for_terminal(args.batch_id)} was kept already: "
-            "the file is the same"
-        ),
+            else _("the source of batch {batch} was kept already: the file is the same")
+        ).format(batch=for_terminal(args.batch_id)),
     )
     return 0
+
+
+def books(rows: int, loaded: int, superseded: int, quarantined: int) -> str:
+    """A batch's books in one line: ``10 rows = 6 loaded + 0 superseded + 4 quarantined``."""
+    return ngettext(
+        "{n} row = {loaded} loaded + {superseded} superseded + {quarantined} quarantined",
+        "{n} rows = {loaded} loaded + {superseded} superseded + {quarantined} quarantined",
+        rows,
+    ).format(
+        n=format_int(rows),
+        loaded=format_int(loaded),
+        superseded=format_int(superseded),
+        quarantined=format_int(quarantined),
+    )

@@ -17,18 +17,22 @@ from triage_app.cli.support import (
     open_workspace_of,
     row_filter,
     text_argument,
+    when,
     whole,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _, ngettext
 
-# How each form option reads its argument: FIELD=JSON, OLD=NEW, or FIELD.
+# How each form option reads its argument: FIELD=JSON, OLD=NEW, or FIELD; its help is said
+# in the user's language where the parser is built.
 _FORM = {
-    "set": ("FIELD=JSON", "set FIELD to the JSON value (added where missing)"),
-    "default": ("FIELD=JSON", "give FIELD this value where it is missing or null"),
-    "rename": ("OLD=NEW", "rename the field OLD to NEW"),
-    "trim": ("FIELD", "strip spaces around FIELD's text"),
-    "to_number": ("FIELD", 'turn FIELD\'s text into a number ("12" -> 12)'),
-    "map": ("FIELD=OBJECT", 'replace FIELD\'s values, e.g. status={"lunas": "paid"}'),
+    "set": ("FIELD=JSON", N_("set FIELD to the JSON value (added where missing)")),
+    "default": ("FIELD=JSON", N_("give FIELD this value where it is missing or null")),
+    "rename": ("OLD=NEW", N_("rename the field OLD to NEW")),
+    "trim": ("FIELD", N_("strip spaces around FIELD's text")),
+    "to_number": ("FIELD", N_('turn FIELD\'s text into a number ("12" -> 12)')),
+    "map": ("FIELD=OBJECT", N_('replace FIELD\'s values, e.g. status={"lunas": "paid"}')),
 }
 
 
@@ -46,16 +50,18 @@ def add_commands(subparsers: Subparsers) -> None:
         subparsers,
         "fix",
         cmd_fix,
-        "apply one fix to many dead letters as a change-set, after a preview; a JSON Patch "
-        "or the form's steps, on ids, a signature or a filter",
+        _(
+            "apply one fix to many dead letters as a change-set, after a preview; a JSON "
+            "Patch or the form's steps, on ids, a signature or a filter"
+        ),
     )
-    sp.epilog = (
+    sp.epilog = _(
         "Each row the fix does not apply to is listed with why; a row changed since the "
         "preview is left out and listed (exit 1). revert undoes a change-set."
     )
-    g = sp.add_argument_group("the fix (a patch, or steps applied in the order given)")
+    g = sp.add_argument_group(_("the fix (a patch, or steps applied in the order given)"))
     g.add_argument(
-        "--patch", metavar="FILE", help="a JSON Patch (RFC 6902) document; - reads stdin"
+        "--patch", metavar="FILE", help=_("a JSON Patch (RFC 6902) document; - reads stdin")
     )
     for op, (metavar, help_) in _FORM.items():
         g.add_argument(
@@ -64,37 +70,43 @@ def add_commands(subparsers: Subparsers) -> None:
             action=_StepAction,
             const=op,
             metavar=metavar,
-            help=help_,
+            help=_(help_),
         )
-    g.add_argument("--description", metavar="TEXT", help="how the history names the fix")
-    r = sp.add_argument_group("the rows (open ones unless --status says otherwise)")
-    r.add_argument("ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters")
+    g.add_argument("--description", metavar="TEXT", help=_("how the history names the fix"))
+    r = sp.add_argument_group(_("the rows (open ones unless --status says otherwise)"))
     r.add_argument(
-        "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
+        "ids", type=dead_letter_id, nargs="*", metavar="ID", help=_("these dead letters")
     )
-    r.add_argument("--signature", metavar="TEXT", help="the rows of this error group")
-    add_row_filter(r, status_help="only this status (default open)")
+    r.add_argument(
+        "--id",
+        type=dead_letter_id,
+        nargs="+",
+        metavar="ID",
+        help=_("these dead letters (as ID)"),
+    )
+    r.add_argument("--signature", metavar="TEXT", help=_("the rows of this error group"))
+    add_row_filter(r, status_help=_("only this status (default {status})").format(status="open"))
     sp.add_argument(
         "--try",
         dest="try_ref",
         metavar="NAME@VERSION",
-        help="also say what this transform makes of each fixed payload",
+        help=_("also say what this transform makes of each fixed payload"),
     )
-    sp.add_argument("--dry-run", action="store_true", help="preview only; nothing is written")
-    sp.add_argument("--verbose", action="store_true", help="a line for each row")
+    sp.add_argument("--dry-run", action="store_true", help=_("preview only; nothing is written"))
+    sp.add_argument("--verbose", action="store_true", help=_("a line for each row"))
 
-    sp = command(subparsers, "changesets", cmd_changesets, "list the change-sets, newest first")
+    sp = command(subparsers, "changesets", cmd_changesets, _("list the change-sets, newest first"))
     sp.add_argument(
-        "--limit", type=whole(1), default=100, metavar="N", help="at most N (default 100)"
+        "--limit", type=whole(1), default=100, metavar="N", help=_("at most N (default 100)")
     )
 
     sp = command(
         subparsers,
         "revert",
         cmd_revert,
-        "undo a change-set: each row back to its payload from before",
+        _("undo a change-set: each row back to its payload from before"),
     )
-    sp.add_argument("change_set", type=whole(1), metavar="CHANGESET", help="the change-set's id")
+    sp.add_argument("change_set", type=whole(1), metavar="CHANGESET", help=_("the change-set's id"))
 
 
 def _fix(args: argparse.Namespace) -> Any:
@@ -102,13 +114,13 @@ def _fix(args: argparse.Namespace) -> Any:
 
     steps = getattr(args, "steps", None) or []
     if args.patch and steps:
-        raise TriageError("fix: give a --patch or form steps (--set, --default, ...), not both")
+        raise TriageError(_("fix: give a --patch or form steps (--set, --default, ...), not both"))
     if args.patch:
-        text = text_argument(args.patch, "the patch")
+        text = text_argument(args.patch, _("the patch"))
         return dls.Fix(patch=dls.read_patch(text), description=args.description or "")
     if not steps:
         raise TriageError(
-            "fix: say what to change: --patch FILE, or --set, --default, --rename, ..."
+            _("fix: say what to change: --patch FILE, or --set, --default, --rename, ...")
         )
     return dls.Fix(
         steps=tuple(_step(op, raw) for op, raw in steps), description=args.description or ""
@@ -122,7 +134,11 @@ def _step(op: str, raw: str) -> Any:
         return dls.step_from_text(op, raw)
     name, sep, rest = raw.partition("=")
     if not sep:
-        raise TriageError(f"--{op.replace('_', '-')} {raw}: expected {_FORM[op][0]}")
+        raise TriageError(
+            _("--{option} {value}: expected {form}").format(
+                option=op.replace("_", "-"), value=raw, form=_FORM[op][0]
+            )
+        )
     return dls.step_from_text(op, name, rest)
 
 
@@ -135,8 +151,10 @@ def _rows(args: argparse.Namespace, ws: Any) -> list[int]:
     narrowed = (args.signature, args.error_class, args.batch, args.search, args.status)
     if all(v is None for v in narrowed):
         raise TriageError(
-            "fix: name the rows: ids, --signature, or a filter (--class, --status, --batch, "
-            "--search)"
+            _(
+                "fix: name the rows: ids, --signature, or a filter (--class, --status, "
+                "--batch, --search)"
+            )
         )
     where = row_filter(args, status=args.status or "open", signature=args.signature)
     return dls.chosen_ids(ws, None, where)
@@ -151,7 +169,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
     with open_workspace_of(args, act=None if args.dry_run else "fix") as ws:
         ids = _rows(args, ws)
         if not ids:
-            raise TriageError("fix: no dead letters match")
+            raise TriageError(_("fix: no dead letters match"))
         keep = len(ids) if args.json or args.verbose else 0  # per-row detail only when shown
         preview = dls.preview_fix(ws, fix, ids, transform=transform, keep=keep)
         report = (
@@ -165,30 +183,56 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
     def text() -> str:
         p = preview
-        change = "would change" if args.dry_run else "to change"
+        if args.dry_run:
+            head = ngettext(
+                "fix: {description}, on {n} dead letter: {applies} would change, "
+                "{not_applicable} not applicable",
+                "fix: {description}, on {n} dead letters: {applies} would change, "
+                "{not_applicable} not applicable",
+                p.rows,
+            )
+        else:
+            head = ngettext(
+                "fix: {description}, on {n} dead letter: {applies} to change, "
+                "{not_applicable} not applicable",
+                "fix: {description}, on {n} dead letters: {applies} to change, "
+                "{not_applicable} not applicable",
+                p.rows,
+            )
         lines = [
-            f"fix: {for_terminal(fix.description)}, on {p.rows:,} "
-            f"dead letter{'s' if p.rows != 1 else ''}: "
-            f"{p.applies:,} {change}, {p.not_applicable:,} not applicable"
+            head.format(
+                description=for_terminal(fix.description),
+                n=format_int(p.rows),
+                applies=format_int(p.applies),
+                not_applicable=format_int(p.not_applicable),
+            )
         ]
         if p.transform:
             lines.append(
-                f"  through {p.transform}: {p.would_load:,} would load, "
-                f"{p.still_fails:,} would still fail"
+                _("  through {transform}: {load} would load, {fail} would still fail").format(
+                    transform=p.transform,
+                    load=format_int(p.would_load),
+                    fail=format_int(p.still_fails),
+                )
             )
         for why, n in list(p.why_not.items())[:10]:
-            lines.append(f"  not applicable ({n:,}): {for_terminal(why)}")
+            lines.append(
+                _("  not applicable ({n}): {why}").format(n=format_int(n), why=for_terminal(why))
+            )
         if args.verbose:
             for r in p.shown:
                 said = r.why or r.changes + (f"  => {r.error}" if r.error else "")
                 lines.append(f"  {r.id:>7}  {r.outcome:14} {for_terminal(said[:120])}")
         if args.dry_run:
-            lines.append("dry run: nothing was written")
+            lines.append(_("dry run: nothing was written"))
         else:
             # Core's sentence (the window's too); no report: nothing applied, none made.
             done = report or dls.ChangeSetReport(None, "applied")
             lines.append(for_terminal(done.describe()))
-            lines += [f"  left out: {for_terminal(why)}" for _, why in done.refused[:20]]
+            lines += [
+                _("  left out: {why}").format(why=for_terminal(why))
+                for _id, why in done.refused[:20]
+            ]
         return "\n".join(lines)
 
     emit(data, args.json, text)
@@ -199,25 +243,27 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
 def cmd_changesets(args: argparse.Namespace) -> int:
     from triage_app.core import deadletters as dls
-    from triage_app.core.clock import iso
 
     with open_workspace_of(args, create=False) as ws:
         found = dls.list_change_sets(ws, limit=args.limit)
 
     def text() -> str:
         if not found:
-            return "no change-sets yet"
+            return _("no change-sets yet")
         lines = []
         t = for_terminal  # who and the description: people's text, from the store
         for c in found:
             undone = (
-                f"  (reverted {iso(c.reverted_at)} by {t(c.reverted_by or '')})"
+                "  "
+                + _("(reverted {at} by {who})").format(
+                    at=when(c.reverted_at), who=t(c.reverted_by or "")
+                )
                 if c.reverted_at
                 else ""
             )
+            rows = ngettext("{n} row", "{n} rows", c.rows).format(n=format_int(c.rows))
             lines.append(
-                f"{c.id:>5}  {iso(c.at)}  {t(c.actor)}  {c.rows:,} "
-                f"row{'s' if c.rows != 1 else ''}  {t(c.description)}{undone}"
+                f"{c.id:>5}  {when(c.at)}  {t(c.actor)}  {rows}  {t(c.description)}{undone}"
             )
         return "\n".join(lines)
 
@@ -244,10 +290,13 @@ def revert_text(report: Any) -> str:
     (who did what) and each left for now (held by a re-drive)."""
     lines = [for_terminal(report.describe())]
     for m in report.moved_on[:20]:
-        state = "still open" if m.still_open else "for good"
-        lines.append(f"  moved on ({state}): {for_terminal(m.why)}")
+        if m.still_open:
+            said = _("  moved on (still open): {why}")
+        else:
+            said = _("  moved on (for good): {why}")
+        lines.append(said.format(why=for_terminal(m.why)))
     if len(report.moved_on) > 20:
-        lines.append(f"  … and {len(report.moved_on) - 20:,} more moved on")
-    for _, why in report.refused[:20]:
-        lines.append(f"  left for now: {for_terminal(why)}")
+        lines.append(_("  … and {n} more moved on").format(n=format_int(len(report.moved_on) - 20)))
+    for _id, why in report.refused[:20]:
+        lines.append(_("  left for now: {why}").format(why=for_terminal(why)))
     return "\n".join(lines)

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of, whole
+from triage_app.core.messages import _
 
 # --map's name for seed 000's own dead_letter table (connectors.SEED_000).
 SEED_000 = "seed-000"
@@ -17,44 +18,58 @@ def add_commands(subparsers: Subparsers) -> None:
         subparsers,
         "import",
         cmd_import,
-        "import the dead letters waiting in a broker's dead-letter queue (amqp://...) or a "
-        "pipeline's own dead-letter table (a database URL and --table), or a kept connector",
+        _(
+            "import the dead letters waiting in a broker's dead-letter queue (amqp://...) or "
+            "a pipeline's own dead-letter table (a database URL and --table), or a kept "
+            "connector"
+        ),
     )
     sp.add_argument(
         "source",
         metavar="SOURCE",
-        help="amqp://user:password@host:port/vhost, a database URL (with --table), or the "
-        "name of a connector imported from before",
+        help=_(
+            "amqp://user:password@host:port/vhost, a database URL (with --table), or the "
+            "name of a connector imported from before"
+        ),
     )
-    sp.add_argument("--queue", metavar="NAME", help="the dead-letter queue (amqp://)")
-    sp.add_argument("--table", metavar="NAME", help="the dead-letter table (a database URL)")
+    sp.add_argument("--queue", metavar="NAME", help=_("the dead-letter queue (amqp://)"))
+    sp.add_argument("--table", metavar="NAME", help=_("the dead-letter table (a database URL)"))
     sp.add_argument(
         "--map",
         metavar="MAPPING",
         default=None,
-        help=f"the table's columns: `{SEED_000}` (seed 000's dead_letter: id=dl_id, "
-        "payload=payload, error=galat, class=kelas, attempts=percobaan, line=baris) or "
-        "KEY=COLUMN,... with keys id, payload (required), error, class, attempts, time, line",
+        help=_(
+            "the table's columns: `{seed}` (seed 000's dead_letter: id=dl_id, "
+            "payload=payload, error=galat, class=kelas, attempts=percobaan, line=baris) or "
+            "KEY=COLUMN,... with keys id, payload (required), error, class, attempts, time, "
+            "line"
+        ).format(seed=SEED_000),
     )
     sp.add_argument(
         "--sink-table",
         metavar="NAME",
-        help="the table a re-drive --to original writes the transformed rows to (the "
-        "seed's pesanan)",
+        help=_(
+            "the table a re-drive --to original writes the transformed rows to (the seed's pesanan)"
+        ),
     )
     sp.add_argument(
         "--after-load",
         default="keep",
         metavar="WHAT",
-        help="what a re-drive does to the source row once its row is written: keep "
-        "(default), delete (as seed 000's retry_dead_letter does), or mark:COLUMN",
+        help=_(
+            "what a re-drive does to the source row once its row is written: keep "
+            "(default), delete (as seed 000's retry_dead_letter does), or mark:COLUMN"
+        ),
     )
-    sp.add_argument("--name", metavar="NAME", help="the connector's name (default: the queue's)")
+    sp.add_argument("--name", metavar="NAME", help=_("the connector's name (default: the queue's)"))
     sp.add_argument(
-        "--limit", type=whole(1), metavar="N", help="at most N dead letters (default: all waiting)"
+        "--limit",
+        type=whole(1),
+        metavar="N",
+        help=_("at most N dead letters (default: all waiting)"),
     )
 
-    sp = command(subparsers, "connectors", cmd_connectors, "list the connectors imported from")
+    sp = command(subparsers, "connectors", cmd_connectors, _("list the connectors imported from"))
 
 
 def _mapping(text: str | None) -> dict[str, Any]:
@@ -69,12 +84,13 @@ def _mapping(text: str | None) -> dict[str, Any]:
         key, column = key.strip(), column.strip()
         if not sep or key not in MAPPING_FIELDS or not column:
             raise TriageError(
-                f"--map: {for_terminal(part.strip())[:60]!r} is not KEY=COLUMN with a key of "
-                f"{', '.join(MAPPING_FIELDS)}"
+                _("--map: {part} is not KEY=COLUMN with a key of {keys}").format(
+                    part=repr(for_terminal(part.strip())[:60]), keys=", ".join(MAPPING_FIELDS)
+                )
             )
         out[key] = column
     if not out["id"] or not out["payload"]:
-        raise TriageError("--map: name the table's id and payload columns (id=..., payload=...)")
+        raise TriageError(_("--map: name the table's id and payload columns (id=..., payload=...)"))
     return out
 
 
@@ -88,21 +104,21 @@ def _import_job(args: argparse.Namespace) -> Any:
     source = args.source
     if source.startswith(("amqp://", "amqps://")):
         if not args.queue:
-            raise TriageError("import: say which dead-letter queue: --queue NAME")
+            raise TriageError(_("import: say which dead-letter queue: --queue NAME"))
         return ImportJob(AMQP, source, {"queue": args.queue}, args.name, args.limit)
     if "://" in source:
         if not args.table:
-            raise TriageError("import: say which dead-letter table: --table NAME")
+            raise TriageError(_("import: say which dead-letter table: --table NAME"))
         options: dict[str, Any] = {"table": args.table, "columns": _mapping(args.map)}
         after = args.after_load
         if after not in ("keep", "delete") and not after.startswith("mark:"):
-            raise TriageError("--after-load: keep, delete or mark:COLUMN")
+            raise TriageError(_("--after-load: keep, delete or mark:COLUMN"))
         if args.sink_table:
             options["sink"] = {"table": args.sink_table, "after_load": after}
         return ImportJob(TABLE, source, options, args.name, args.limit)
     if args.queue or args.table:
         raise TriageError(
-            "import: --queue and --table come with a URL; a kept connector knows its own"
+            _("import: --queue and --table come with a URL; a kept connector knows its own")
         )
     return ImportJob(limit=args.limit, kept=source)
 
@@ -133,7 +149,7 @@ def cmd_connectors(args: argparse.Namespace) -> int:
 
     def text() -> str:
         if not found:
-            return "no connectors: `triage-app import amqp://... --queue NAME` adds one"
+            return _("no connectors: `triage-app import amqp://... --queue NAME` adds one")
         return "\n".join(for_terminal(c.describe()) for c in found)
 
     emit(data, args.json, text)

@@ -24,14 +24,27 @@ from triage_app.cli.support import (
     row_filter,
     share,
     text_argument,
+    when,
     whole,
 )
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.vocabulary import (
     CLASSES,
     NOBODY,
     WAITING,
     named_ids,
-    plural,
+)
+
+# The tables' column heads (list, a dry run's sample), said where shown.
+ID, BATCH, LINE, CLASS, ATTEMPTS, STATUS, ERROR = (
+    N_("id"),
+    N_("batch"),
+    N_("line"),
+    N_("class"),
+    N_("att"),
+    N_("status"),
+    N_("error"),
 )
 
 
@@ -44,32 +57,36 @@ def add_commands(subparsers: Subparsers) -> None:
 
 
 def _add_list(subparsers: Subparsers) -> None:
-    sp = command(subparsers, "list", cmd_list, "list dead letters")
+    sp = command(subparsers, "list", cmd_list, _("list dead letters"))
     add_row_filter(
         sp,
-        class_help="only this error class",
+        class_help=_("only this error class"),
         status_default="open",
-        status_help="only this status (default open)",
+        status_help=_("only this status (default {status})").format(status="open"),
     )
     who = sp.add_mutually_exclusive_group()
-    who.add_argument("--owner", metavar="NAME", help="the rows of the error groups NAME owns")
+    who.add_argument("--owner", metavar="NAME", help=_("the rows of the error groups NAME owns"))
     who.add_argument(
         "--unowned",
         dest="owner",
         action="store_const",
         const=NOBODY,
-        help="the rows of the error groups nobody owns",
+        help=_("the rows of the error groups nobody owns"),
     )
-    sp.add_argument("--tag", metavar="TAG", help="the rows of the error groups tagged TAG")
+    sp.add_argument("--tag", metavar="TAG", help=_("the rows of the error groups tagged TAG"))
     sp.add_argument(
-        "--limit", type=whole(1), default=100, metavar="N", help="at most N rows (default 100)"
+        "--limit",
+        type=whole(1),
+        default=100,
+        metavar="N",
+        help=_("at most N rows (default 100)"),
     )
     sp.add_argument(
         "--offset",
         type=whole(0),
         default=0,
         metavar="N",
-        help="skip the first N matching rows (by id): the next page",
+        help=_("skip the first N matching rows (by id): the next page"),
     )
 
 
@@ -87,17 +104,22 @@ def cmd_list(args: argparse.Namespace) -> int:
     more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
 
     def text() -> str:
+        if not views and args.offset:
+            return _("no dead letters match after the first {n}").format(n=format_int(args.offset))
         if not views:
-            return "no dead letters match" + (
-                f" after the first {args.offset:,}" if args.offset else ""
-            )
+            return _("no dead letters match")
+        # Each column as wide as its head in the user's language, at least.
+        heads = [_(h) for h in (ID, BATCH, LINE, CLASS, ATTEMPTS, STATUS)]
+        i, b, n, c, a, s = (max(w, len(h)) for w, h in zip((6, 16, 6, 9, 3, 9), heads, strict=True))
         lines = [
-            f"{'id':>6}  {'batch':16}  {'line':>6}  {'class':9}  {'att':>3}  {'status':9}  error"
+            f"{heads[0]:>{i}}  {heads[1]:{b}}  {heads[2]:>{n}}  {heads[3]:{c}}  "
+            f"{heads[4]:>{a}}  {heads[5]:{s}}  {_(ERROR)}"
         ]
         for v in views:
             lines.append(
-                f"{v.id:>6}  {for_terminal(v.batch_id):16}  {v.line:>6}  {v.error_class:9}  "
-                f"{v.attempts:>3}  {v.status:9}  {for_terminal(v.error[:80])}"
+                f"{v.id:>{i}}  {for_terminal(v.batch_id):{b}}  {v.line:>{n}}  "
+                f"{v.error_class:{c}}  {v.attempts:>{a}}  {v.status:{s}}  "
+                f"{for_terminal(v.error[:80])}"
             )
         return "\n".join(lines)
 
@@ -106,13 +128,17 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _add_show(subparsers: Subparsers) -> None:
-    sp = command(subparsers, "show", cmd_show, "show one dead letter with its original and history")
-    sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
+    sp = command(
+        subparsers, "show", cmd_show, _("show one dead letter with its original and history")
+    )
+    sp.add_argument("id", type=dead_letter_id, help=_("the dead letter's id"))
     sp.add_argument(
         "--reveal",
         action="store_true",
-        help="show its personal fields unmasked (steward or lead; recorded in the audit as "
-        "'revealed')",
+        help=_(
+            "show its personal fields unmasked (steward or lead; recorded in the audit as "
+            "'revealed')"
+        ),
     )
 
 
@@ -125,24 +151,39 @@ def cmd_show(args: argparse.Namespace) -> int:
     def text() -> str:
         t = for_terminal  # every text from the store: a partner's bytes, a steward's note
         out = [
-            f"dead letter {d.id} (version {d.version}): batch {t(d.batch_id)} line {d.line}, "
-            f"{d.status}, "
-            f"{plural(d.attempts, 'attempt')}, transform {t(d.transform)}",
-            f"error [{d.error_class}]: {t(d.error)}",
-            f"signature: {t(d.signature)}",
-            f"payload:  {t(d.payload)}",
+            ngettext(
+                "dead letter {id} (version {version}): batch {batch} line {line}, {status}, "
+                "{n} attempt, transform {transform}",
+                "dead letter {id} (version {version}): batch {batch} line {line}, {status}, "
+                "{n} attempts, transform {transform}",
+                d.attempts,
+            ).format(
+                id=d.id,
+                version=d.version,
+                batch=t(d.batch_id),
+                line=d.line,
+                status=d.status,
+                n=format_int(d.attempts),
+                transform=t(d.transform),
+            ),
+            _("error [{error_class}]: {error}").format(error_class=d.error_class, error=t(d.error)),
+            _("signature: {signature}").format(signature=t(d.signature)),
+            _("payload:  {payload}").format(payload=t(d.payload)),
         ]
         if d.payload != d.original_payload:
-            out.append(f"original: {t(d.original_payload)}")
+            out.append(_("original: {payload}").format(payload=t(d.original_payload)))
+        fields = ", ".join(map(t, d.personal_fields))
         if d.masked:
             out.append(
-                f"masked:   {', '.join(map(t, d.personal_fields))} (personal: show --reveal "
-                "shows them, and the audit records it)"
+                _(
+                    "masked:   {fields} (personal: show --reveal shows them, and the audit "
+                    "records it)"
+                ).format(fields=fields)
             )
         elif d.revealed and d.personal_fields:
-            out.append(f"revealed: {', '.join(map(t, d.personal_fields))} (recorded in the audit)")
-        out.append("history:")
-        out += [f"  {e.at}  {t(e.actor):12} {e.action:15} {t(e.detail)}" for e in d.events]
+            out.append(_("revealed: {fields} (recorded in the audit)").format(fields=fields))
+        out.append(_("history:"))
+        out += [f"  {when(e.at)}  {t(e.actor):12} {e.action:15} {t(e.detail)}" for e in d.events]
         return "\n".join(out)
 
     emit(d.to_json(), args.json, text)
@@ -151,20 +192,27 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def _add_edit(subparsers: Subparsers) -> None:
     sp = command(
-        subparsers, "edit", cmd_edit, "replace a dead letter's payload (the original is kept)"
+        subparsers,
+        "edit",
+        cmd_edit,
+        _("replace a dead letter's payload (the original is kept)"),
     )
-    sp.add_argument("id", type=dead_letter_id, help="the dead letter's id")
+    sp.add_argument("id", type=dead_letter_id, help=_("the dead letter's id"))
     g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--payload", metavar="TEXT", help="the new payload, as JSON")
+    g.add_argument("--payload", metavar="TEXT", help=_("the new payload, as JSON"))
     g.add_argument(
-        "--payload-file", metavar="FILE", help="read the new payload from FILE; - reads stdin"
+        "--payload-file",
+        metavar="FILE",
+        help=_("read the new payload from FILE; - reads stdin"),
     )
     sp.add_argument(
         "--if-version",
         type=whole(1, 2**31 - 1),  # the version column is a 32-bit integer everywhere
         metavar="N",
-        help="only if the dead letter is still at version N (show --json gives it); "
-        "refused, naming who changed it, otherwise",
+        help=_(
+            "only if the dead letter is still at version N (show --json gives it); "
+            "refused, naming who changed it, otherwise"
+        ),
     )
 
 
@@ -172,7 +220,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from triage_app.core.deadletters import edit_payload
 
     if args.payload_file is not None:  # - reads standard input, as run - does
-        payload = text_argument(args.payload_file, "the payload")
+        payload = text_argument(args.payload_file, _("the payload"))
     else:
         payload = args.payload
     with open_workspace_of(args, act="edit") as ws:
@@ -180,52 +228,68 @@ def cmd_edit(args: argparse.Namespace) -> int:
     emit(
         d.to_json(),
         args.json,
-        lambda: f"dead letter {d.id} edited (now version {d.version}); the original is kept",
+        lambda: _("dead letter {id} edited (now version {version}); the original is kept").format(
+            id=d.id, version=d.version
+        ),
     )
     return 0
 
 
 def _add_row_actions(subparsers: Subparsers) -> None:
     def row_action(name: str, help_: str) -> argparse.ArgumentParser:
-        sp = command(
-            subparsers, name, cmd_row_action, help_ + "; by ids (all or none) or by a filter"
-        )
+        sp = command(subparsers, name, cmd_row_action, help_)
         sp.add_argument(
-            "ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters"
+            "ids", type=dead_letter_id, nargs="*", metavar="ID", help=_("these dead letters")
         )
         add_row_filter(
             sp,
             class_flag="--where-class" if name == "reclassify" else "--class",
-            status_help=f"only this status (default {_ROW_ACTION_STATUS[name]})",
+            status_help=_("only this status (default {status})").format(
+                status=_ROW_ACTION_STATUS[name]
+            ),
         )
         sp.add_argument(
             "--dry-run",
             action="store_true",
-            help="say how many rows it would change, show some, and which it would not "
-            "change and why; write nothing",
+            help=_(
+                "say how many rows it would change, show some, and which it would not "
+                "change and why; write nothing"
+            ),
         )
         return sp
 
-    row_action("park", "set dead letters aside for a person").add_argument(
-        "--reason", metavar="TEXT", help="why (kept in the history)"
+    why = _("why (kept in the history)")
+    row_action(
+        "park",
+        _("set dead letters aside for a person; by ids (all or none) or by a filter"),
+    ).add_argument("--reason", metavar="TEXT", help=why)
+    discarding = row_action(
+        "discard",
+        _("discard dead letters as junk (kept for the audit); by ids (all or none) or by a filter"),
     )
-    discarding = row_action("discard", "discard dead letters as junk (kept for the audit)")
-    discarding.add_argument("--reason", metavar="TEXT", required=True, help="why they are junk")
+    discarding.add_argument("--reason", metavar="TEXT", required=True, help=_("why they are junk"))
     discarding.add_argument(
         "--whole-batch",
         metavar="BATCH",
-        help="an all-or-nothing batch whole: every dead letter of it discarded and its held "
-        "rows dropped, one audited action (its rows one by one are refused)",
+        help=_(
+            "an all-or-nothing batch whole: every dead letter of it discarded and its held "
+            "rows dropped, one audited action (its rows one by one are refused)"
+        ),
     )
-    row_action("reopen", "reopen parked or discarded dead letters").add_argument(
-        "--reason", metavar="TEXT", help="why (kept in the history)"
+    row_action(
+        "reopen",
+        _("reopen parked or discarded dead letters; by ids (all or none) or by a filter"),
+    ).add_argument("--reason", metavar="TEXT", help=why)
+    row_action(
+        "reclassify",
+        _("change dead letters' error class; by ids (all or none) or by a filter"),
+    ).add_argument(
+        "--class", dest="new_class", choices=CLASSES, required=True, help=_("the new class")
     )
-    row_action("reclassify", "change dead letters' error class").add_argument(
-        "--class", dest="new_class", choices=CLASSES, required=True, help="the new class"
-    )
-    row_action("note", "add a note to dead letters' history").add_argument(
-        "--text", required=True, metavar="TEXT", help="the note"
-    )
+    row_action(
+        "note",
+        _("add a note to dead letters' history; by ids (all or none) or by a filter"),
+    ).add_argument("--text", required=True, metavar="TEXT", help=_("the note"))
 
 
 # The rows a filter means by default for each action: those the action can change.
@@ -272,8 +336,10 @@ def cmd_row_action(args: argparse.Namespace) -> int:
         narrowed = (args.status, args.error_class, args.batch, args.search)
         if all(v is None for v in narrowed):
             raise TriageError(
-                f"{action}: name dead letters by id, or by a filter "
-                "(--status, --class, --batch, --search)"
+                _(
+                    "{action}: name dead letters by id, or by a filter "
+                    "(--status, --class, --batch, --search)"
+                ).format(action=action)
             )
         where = row_filter(args, status=args.status or _ROW_ACTION_STATUS[action])
     if args.dry_run:
@@ -288,9 +354,11 @@ def cmd_row_action(args: argparse.Namespace) -> int:
         # Core's sentence (the window's too), then each refusal's reason: who holds a row,
         # what it is now. Both quote the store: for_terminal.
         lines = [for_terminal(report.describe())]
-        lines += [f"  {for_terminal(reason)}" for _, reason in report.refused[:20]]
+        lines += [f"  {for_terminal(reason)}" for _id, reason in report.refused[:20]]
         if len(report.refused) > 20:
-            lines.append(f"  … and {len(report.refused) - 20:,} more refused")
+            lines.append(
+                _("  … and {n} more refused").format(n=format_int(len(report.refused) - 20))
+            )
         return "\n".join(lines)
 
     emit(report.to_json(), args.json, text)
@@ -303,9 +371,9 @@ def _discard_whole_batch(args: argparse.Namespace) -> int:
     from triage_app.core.errors import TriageError
 
     if args.ids or any(v is not None for v in (args.status, args.error_class, args.batch)):
-        raise TriageError("discard --whole-batch names a batch: no ids or filter with it")
+        raise TriageError(_("discard --whole-batch names a batch: no ids or filter with it"))
     if args.dry_run:
-        raise TriageError("discard --whole-batch has no dry run: list the batch's rows instead")
+        raise TriageError(_("discard --whole-batch has no dry run: list the batch's rows instead"))
     with open_workspace_of(args, act="discard") as ws:
         d = discard_held_batch(ws, args.whole_batch, args.reason or "")
     emit(d.to_json(), args.json, lambda: for_terminal(d.describe()))
@@ -315,95 +383,166 @@ def _discard_whole_batch(args: argparse.Namespace) -> int:
 def _would(preview: Any, action: str, *, by_ids: bool) -> str:
     """A change by hand's dry run for people: how many rows it would change, a sample, and
     the rows it would not change, with why."""
-    n, verb = preview.count, preview.verb
+    n = preview.count
     k = len(preview.refused)
     if by_ids and k:  # by ids, a change is all or none
-        lines = [f"would {action} none: by ids it is all or none, and {k:,} would be refused:"]
+        lines = [_would_none(action).format(n=format_int(k))]
     else:
-        lines = [f"would {action} {plural(n, 'dead letter')}"]
+        lines = [_would_change(action, n).format(n=format_int(n))]
         if preview.sample:
-            lines.append(f"  {'id':>7}  {'batch':16}  {'line':>7}  {'class':9}  error")
+            heads = [_(h) for h in (ID, BATCH, LINE, CLASS)]
+            i, b, ln, c = (max(w, len(h)) for w, h in zip((7, 16, 7, 9), heads, strict=True))
+            lines.append(
+                f"  {heads[0]:>{i}}  {heads[1]:{b}}  {heads[2]:>{ln}}  {heads[3]:{c}}  {_(ERROR)}"
+            )
             lines += [
-                f"  {r.id:>7}  {for_terminal(r.batch_id):16}  {r.line:>7}  "
-                f"{r.error_class:9}  {for_terminal(r.error[:80])}"
+                f"  {r.id:>{i}}  {for_terminal(r.batch_id):{b}}  {r.line:>{ln}}  "
+                f"{r.error_class:{c}}  {for_terminal(r.error[:80])}"
                 for r in preview.sample
             ]
             if n > len(preview.sample):
-                lines.append(f"  … and {n - len(preview.sample):,} more")
+                lines.append(_("  … and {n} more").format(n=format_int(n - len(preview.sample))))
     if preview.unchanged:
-        lines.append(f"already {verb} ({len(preview.unchanged):,}): {named_ids(preview.unchanged)}")
+        lines.append(
+            _already(action).format(
+                n=format_int(len(preview.unchanged)), ids=named_ids(preview.unchanged)
+            )
+        )
     if k:
         if not by_ids:
-            lines.append(f"would not {action} {k:,}:")
-        lines += [f"  {for_terminal(why)}" for _, why in preview.refused[:20]]
+            lines.append(_would_not(action).format(n=format_int(k)))
+        lines += [f"  {for_terminal(why)}" for _id, why in preview.refused[:20]]
         if k > 20:
-            lines.append(f"  … and {k - 20:,} more")
-    lines.append("dry run: nothing was written")
+            lines.append(_("  … and {n} more").format(n=format_int(k - 20)))
+    lines.append(_("dry run: nothing was written"))
     return "\n".join(lines)
+
+
+# A dry run's sentences, one per action: a translator sees each whole (the verb is not a
+# word put into a sentence made for another).
+def _would_change(action: str, n: int) -> str:
+    if action == "park":
+        return ngettext("would park {n} dead letter", "would park {n} dead letters", n)
+    if action == "discard":
+        return ngettext("would discard {n} dead letter", "would discard {n} dead letters", n)
+    if action == "reopen":
+        return ngettext("would reopen {n} dead letter", "would reopen {n} dead letters", n)
+    if action == "reclassify":
+        return ngettext("would reclassify {n} dead letter", "would reclassify {n} dead letters", n)
+    return ngettext("would note {n} dead letter", "would note {n} dead letters", n)
+
+
+def _would_none(action: str) -> str:
+    return {
+        "park": _("would park none: by ids it is all or none, and {n} would be refused:"),
+        "discard": _("would discard none: by ids it is all or none, and {n} would be refused:"),
+        "reopen": _("would reopen none: by ids it is all or none, and {n} would be refused:"),
+        "reclassify": _(
+            "would reclassify none: by ids it is all or none, and {n} would be refused:"
+        ),
+        "note": _("would note none: by ids it is all or none, and {n} would be refused:"),
+    }[action]
+
+
+def _would_not(action: str) -> str:
+    return {
+        "park": _("would not park {n}:"),
+        "discard": _("would not discard {n}:"),
+        "reopen": _("would not reopen {n}:"),
+        "reclassify": _("would not reclassify {n}:"),
+        "note": _("would not note {n}:"),
+    }[action]
+
+
+def _already(action: str) -> str:
+    return {
+        "park": _("already parked ({n}): {ids}"),
+        "discard": _("already discarded ({n}): {ids}"),
+        "reopen": _("already reopened ({n}): {ids}"),
+        "reclassify": _("already reclassified ({n}): {ids}"),
+        "note": _("already noted ({n}): {ids}"),
+    }[action]
 
 
 def _add_redrive(subparsers: Subparsers) -> None:
     sp = command(
-        subparsers, "redrive", cmd_redrive, "re-drive dead letters through a transform version"
+        subparsers,
+        "redrive",
+        cmd_redrive,
+        _("re-drive dead letters through a transform version"),
     )
     # Not in the group below: argparse counts an absent nargs="*" positional as given.
-    sp.add_argument("ids", type=dead_letter_id, nargs="*", metavar="ID", help="these dead letters")
+    sp.add_argument(
+        "ids", type=dead_letter_id, nargs="*", metavar="ID", help=_("these dead letters")
+    )
     g = sp.add_mutually_exclusive_group()
     g.add_argument(
-        "--id", type=dead_letter_id, nargs="+", metavar="ID", help="these dead letters (as ID)"
+        "--id",
+        type=dead_letter_id,
+        nargs="+",
+        metavar="ID",
+        help=_("these dead letters (as ID)"),
     )
-    g.add_argument("--all-open", action="store_true", help="every open dead letter")
+    g.add_argument("--all-open", action="store_true", help=_("every open dead letter"))
     g.add_argument(
         "--class",
         dest="error_class",
         choices=CLASSES,
-        help="open dead letters of this class",
+        help=_("open dead letters of this class"),
     )
-    g.add_argument("--batch", metavar="ID", help="open dead letters of this batch")
+    g.add_argument("--batch", metavar="ID", help=_("open dead letters of this batch"))
     g.add_argument(
         "--source",
         metavar="NAME",
-        help="open dead letters imported from this connector (`files`: the desk's own)",
+        help=_("open dead letters imported from this connector (`files`: the desk's own)"),
     )
     sp.add_argument(
         "--status",
         default="open",
         choices=[s.value for s in WAITING],
-        help="with --class, --batch or --source: which status (default open)",
+        help=_("with --class, --batch or --source: which status (default open)"),
     )
     sp.add_argument(
         "--transform",
         "--with",
         dest="transform",
         metavar="NAME@VERSION",
-        help="transform version to re-drive through, e.g. pesanan@2 (required, except for "
-        "--batch of an all-or-nothing batch, which loads whole through its own, and --to a "
-        "queue, where it validates each payload before it is published)",
+        help=_(
+            "transform version to re-drive through, e.g. pesanan@2 (required, except for "
+            "--batch of an all-or-nothing batch, which loads whole through its own, and --to "
+            "a queue, where it validates each payload before it is published)"
+        ),
     )
     sp.add_argument(
         "--to",
         metavar="WHERE",
-        help="imported dead letters back to their source, not to the warehouse: `original` "
-        "(each to the exchange and routing key it came with, or its connector's table), or "
-        "amqp://user@host/vhost/exchange/routing-key",
+        help=_(
+            "imported dead letters back to their source, not to the warehouse: `original` "
+            "(each to the exchange and routing key it came with, or its connector's table), "
+            "or amqp://user@host/vhost/exchange/routing-key"
+        ),
     )
     sp.add_argument(
         "--source-url",
         metavar="URL",
-        help="with --to original: the connector's URL with its password (default: the "
-        "password in the keyring)",
+        help=_(
+            "with --to original: the connector's URL with its password (default: the "
+            "password in the keyring)"
+        ),
     )
     sp.add_argument(
-        "--dry-run", action="store_true", help="report each row's outcome and write nothing"
+        "--dry-run", action="store_true", help=_("report each row's outcome and write nothing")
     )
     sp.add_argument(
-        "--verbose", action="store_true", help="list each row's outcome, not only the counts"
+        "--verbose",
+        action="store_true",
+        help=_("list each row's outcome, not only the counts"),
     )
     sp.add_argument(
         "--max-attempts",
         type=whole(1, 1_000_000),
         default=3,
-        help="park a row once it has failed this often (default 3)",
+        help=_("park a row once it has failed this often (default 3)"),
     )
     sp.add_argument(
         "--canary",
@@ -411,17 +550,22 @@ def _add_redrive(subparsers: Subparsers) -> None:
         nargs="?",
         const=0,
         metavar="N",
-        help="re-drive N rows first (default 10 or 1%%) and go on only if few enough failed",
+        help=_("re-drive N rows first (default 10 or 1%%) and go on only if few enough failed"),
     )
     sp.add_argument(
         "--max-failure-rate",
         type=share,
         metavar="SHARE",
-        help="stop (after the canary, or any later 200 rows) when more than this share "
-        "failed (default 0.2); exit 1",
+        help=_(
+            "stop (after the canary, or any later 200 rows) when more than this share "
+            "failed (default 0.2); exit 1"
+        ),
     )
     sp.add_argument(
-        "--pace", type=rate, metavar="ROWS", help="at most ROWS rows a second (a busy warehouse)"
+        "--pace",
+        type=rate,
+        metavar="ROWS",
+        help=_("at most ROWS rows a second (a busy warehouse)"),
     )
 
 
@@ -449,7 +593,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         if whole_batch:
             return _redrive_whole_batch(args)
     if args.transform is None and args.to is None:
-        raise TriageError("redrive: the argument --transform is required")
+        raise TriageError(_("redrive: the argument --transform is required"))
     if args.transform is not None:
         args.transform = full_ref(args.transform, writes=not args.dry_run)
     where = None
@@ -497,7 +641,7 @@ def cmd_redrive(args: argparse.Namespace) -> int:
         lines = [for_terminal(s.describe())]
         lapsed_named = sum(1 for r in s.results if r.outcome == "lapsed")
         if s.lapsed > lapsed_named:
-            lines.append("  (--verbose or --json names each)")
+            lines.append(_("  (--verbose or --json names each)"))
         return "\n".join(lines)
 
     emit(data, args.json, text)
@@ -513,10 +657,10 @@ def _redrive_whole_batch(args: argparse.Namespace) -> int:
 
     if args.dry_run:
         raise TriageError(
-            "a whole batch has no dry run: its load writes nothing unless every line passes"
+            _("a whole batch has no dry run: its load writes nothing unless every line passes")
         )
     if _guard(args) is not None:
-        raise TriageError("--canary, --max-failure-rate and --pace are for row-by-row re-drives")
+        raise TriageError(_("--canary, --max-failure-rate and --pace are for row-by-row re-drives"))
     job = HeldBatchJob(args.batch, transform=args.transform, max_attempts=args.max_attempts)
     with open_workspace_of(args, act="redrive") as ws:
         s = job.run(ws)
@@ -536,9 +680,16 @@ def _guard(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _print_outcomes(results: Sequence[Any]) -> None:
     """``redrive --verbose``: each row's outcome, a chunk at a time; the summary follows."""
+    said = _("  {id} line {line}  {outcome} {error}")
     sys.stdout.write(
         "".join(
-            f"  {r.id:>6} line {r.line:>6}  {r.outcome:13} {for_terminal(r.error or '')}\n"
+            said.format(
+                id=f"{r.id:>6}",
+                line=f"{r.line:>6}",
+                outcome=f"{r.outcome:13}",
+                error=for_terminal(r.error or ""),
+            )
+            + "\n"
             for r in results
         )
     )

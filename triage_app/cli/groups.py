@@ -9,7 +9,29 @@ from typing import Any
 
 from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of, whole
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _
 from triage_app.core.vocabulary import GROUP_SORTS, NOBODY
+
+# An error group's trend as the table says it (``--json`` keeps the key).
+TRENDS = {
+    "growing": N_("growing"),
+    "steady": N_("steady"),
+    "slowing": N_("slowing"),
+    "stopped": N_("stopped"),
+    "quiet": N_("quiet"),
+}
+# The table's column heads.
+HEADS = (
+    N_("open"),
+    N_("all"),
+    N_("oldest"),
+    N_("24 h"),
+    N_("trend"),
+    N_("owner"),
+    N_("class"),
+    N_("signature  [tags]"),
+)
 
 
 def add_commands(subparsers: Subparsers) -> None:
@@ -17,46 +39,58 @@ def add_commands(subparsers: Subparsers) -> None:
         subparsers,
         "groups",
         cmd_groups,
-        "list the error groups: counts, the oldest open row's age, owner, tags and note",
+        _("list the error groups: counts, the oldest open row's age, owner, tags and note"),
     )
     who = sp.add_mutually_exclusive_group()
-    who.add_argument("--owner", metavar="NAME", help="only the groups NAME owns")
+    who.add_argument("--owner", metavar="NAME", help=_("only the groups NAME owns"))
     who.add_argument(
-        "--unowned", dest="owner", action="store_const", const=NOBODY, help="only unowned groups"
+        "--unowned",
+        dest="owner",
+        action="store_const",
+        const=NOBODY,
+        help=_("only unowned groups"),
     )
-    sp.add_argument("--tag", metavar="TAG", help="only the groups tagged TAG")
+    sp.add_argument("--tag", metavar="TAG", help=_("only the groups tagged TAG"))
     sp.add_argument(
         "--sort",
         choices=GROUP_SORTS,
         default="open",
-        help="most open first (default), oldest open row first, largest, by owner, or the "
-        "most new rows in 24 h first",
+        help=_(
+            "most open first (default), oldest open row first, largest, by owner, or the "
+            "most new rows in 24 h first"
+        ),
     )
 
-    sp = command(subparsers, "group", cmd_group, "assign, tag or note an error group (audited)")
+    sp = command(subparsers, "group", cmd_group, _("assign, tag or note an error group (audited)"))
     sp.add_argument(
-        "signature", metavar="SIGNATURE", help="the group's signature, as groups lists it"
+        "signature", metavar="SIGNATURE", help=_("the group's signature, as groups lists it")
     )
     owner = sp.add_mutually_exclusive_group()
-    owner.add_argument("--owner", metavar="NAME", help="who works on it")
-    owner.add_argument("--no-owner", action="store_true", help="nobody works on it any more")
-    sp.add_argument("--tag", action="append", default=[], metavar="TAG", help="add a tag")
-    sp.add_argument("--untag", action="append", default=[], metavar="TAG", help="remove a tag")
-    sp.add_argument("--note", metavar="TEXT", help="the group's note (empty: none)")
+    owner.add_argument("--owner", metavar="NAME", help=_("who works on it"))
+    owner.add_argument("--no-owner", action="store_true", help=_("nobody works on it any more"))
+    sp.add_argument("--tag", action="append", default=[], metavar="TAG", help=_("add a tag"))
+    sp.add_argument("--untag", action="append", default=[], metavar="TAG", help=_("remove a tag"))
+    sp.add_argument("--note", metavar="TEXT", help=_("the group's note (empty: none)"))
     sp.add_argument(
         "--if-version",
         type=whole(0, 2**31 - 1),
         metavar="N",
-        help="only if the group is still at version N (groups --json gives it)",
+        help=_("only if the group is still at version N (groups --json gives it)"),
     )
 
 
 def _waited(g: Any, now: Any) -> str:
-    """How long its oldest open row has waited, to the unit that matters ("12 min")."""
-    from triage_app.core.clock import waited
-
+    """How long its oldest open row has waited, to the unit that matters: ``3 d``, ``5 h``,
+    ``12 min`` (core's ``clock.waited``, in the user's language)."""
     age = g.age(now)
-    return "-" if age is None else waited(age)
+    if age is None:
+        return "-"
+    minutes = max(int(age.total_seconds() // 60), 0)
+    if minutes >= 2 * 24 * 60:
+        return _("{n} d").format(n=format_int(minutes // (24 * 60)))
+    if minutes >= 120:
+        return _("{n} h").format(n=format_int(minutes // 60))
+    return _("{n} min").format(n=format_int(minutes))
 
 
 def cmd_groups(args: argparse.Namespace) -> int:
@@ -69,24 +103,33 @@ def cmd_groups(args: argparse.Namespace) -> int:
 
     def text() -> str:
         if not groups:
-            return "no error groups match"
+            return _("no error groups match")
+        heads = [_(h) for h in HEADS]
+        unowned = _("unowned")
+        # Each column as wide as its head (or "unowned") in the user's language, at least.
+        o, a, w, d, tr, ow, c = (
+            max(width, len(h)) for width, h in zip((7, 7, 7, 6, 8, 12, 9), heads[:7], strict=True)
+        )
+        ow = max(ow, len(unowned))
         lines = [
-            f"{'open':>7} {'all':>7} {'oldest':>7} {'24 h':>6} {'trend':8} {'owner':12} "
-            f"{'class':9} signature  [tags]"
+            f"{heads[0]:>{o}} {heads[1]:>{a}} {heads[2]:>{w}} {heads[3]:>{d}} {heads[4]:{tr}} "
+            f"{heads[5]:{ow}} {heads[6]:{c}} {heads[7]}"
         ]
         t = for_terminal  # owners, tags and notes are the team's text; signatures a partner's
-        indent = " " * 24  # under the trend
+        indent = " " * (o + a + w + 3)  # under the last 24 h
         for g in groups:
             tags = f"  [{t(', '.join(g.tags))}]" if g.tags else ""
-            owner = t(g.owner)[:12] if g.owner else "unowned"
+            owner = t(g.owner)[:ow] if g.owner else unowned
+            trend = _(TRENDS[g.trend]) if g.trend in TRENDS else g.trend
             lines.append(
-                f"{g.open:>7,} {g.count:>7,} {_waited(g, now):>7} {f'+{g.last_24h:,}':>6} "
-                f"{g.trend:8} {owner:12} {g.error_class:9} {t(g.signature)}{tags}"
+                f"{format_int(g.open):>{o}} {format_int(g.count):>{a}} {_waited(g, now):>{w}} "
+                f"{'+' + format_int(g.last_24h):>{d}} "
+                f"{trend:{tr}} {owner:{ow}} {g.error_class:{c}} {t(g.signature)}{tags}"
             )
             if g.first_seen is not None:
-                lines.append(f"{indent}first: {t(g.first_said())}")
+                lines.append(indent + _("first: {said}").format(said=t(g.first_said())))
             if g.note:
-                lines.append(f"{indent}note: {t(g.note)}")
+                lines.append(indent + _("note: {note}").format(note=t(g.note)))
         return "\n".join(lines)
 
     emit([g.to_json(now) for g in groups], args.json, text)
@@ -101,7 +144,7 @@ def cmd_group(args: argparse.Namespace) -> int:
     )
     if owner is dls.UNCHANGED and not (args.tag or args.untag or args.note is not None):
         raise TriageError(
-            "group: say what to change: --owner, --no-owner, --tag, --untag or --note"
+            _("group: say what to change: --owner, --no-owner, --tag, --untag or --note")
         )
     with open_workspace_of(args, create=False, act="note") as ws:
         g = dls.set_group(
@@ -116,11 +159,21 @@ def cmd_group(args: argparse.Namespace) -> int:
 
     def text() -> str:
         t = for_terminal
-        tags = t(", ".join(g.tags)) or "none"
-        return (
-            f"error group {t(g.signature)} (version {g.version}): "
-            f"owner {t(g.owner or 'nobody')}, tags {tags}"
-            + (f", note: {t(g.note)}" if g.note else "")
+        tags = t(", ".join(g.tags)) or _("none")
+        owner = t(g.owner) if g.owner else _("nobody")
+        if g.note:
+            said = _(
+                "error group {signature} (version {version}): owner {owner}, tags {tags}, "
+                "note: {note}"
+            )
+        else:
+            said = _("error group {signature} (version {version}): owner {owner}, tags {tags}")
+        return said.format(
+            signature=t(g.signature),
+            version=g.version,
+            owner=owner,
+            tags=tags,
+            note=t(g.note or ""),
         )
 
     emit(g.to_json(), args.json, text)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 
 from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _
 
 ROWS_SAID = 1_000  # rows a terminal is shown per kind before "and N more"
 
@@ -15,27 +17,34 @@ def add_commands(subparsers: Subparsers) -> None:
         subparsers,
         "reprocess",
         cmd_reprocess,
-        "run the warehouse rows a suspect transform version wrote through another version; "
-        "--dry-run says per row what would change (a column diff) or now fail",
+        _(
+            "run the warehouse rows a suspect transform version wrote through another "
+            "version; --dry-run says per row what would change (a column diff) or now fail"
+        ),
     )
     sp.add_argument(
-        "--produced-by", required=True, metavar="NAME@V", help="the suspect version, e.g. pesanan@1"
+        "--produced-by",
+        required=True,
+        metavar="NAME@V",
+        help=_("the suspect version, e.g. pesanan@1"),
     )
     sp.add_argument(
         "--with",
         dest="with_",
         required=True,
         metavar="NAME@W",
-        help="the version to run the rows through, e.g. pesanan@2",
+        help=_("the version to run the rows through, e.g. pesanan@2"),
     )
     sp.add_argument(
-        "--batch", metavar="ID", help="only the rows this batch wrote (a unique prefix)"
+        "--batch", metavar="ID", help=_("only the rows this batch wrote (a unique prefix)")
     )
-    sp.add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
+    sp.add_argument(
+        "--dry-run", action="store_true", help=_("say what would change; write nothing")
+    )
     sp.add_argument(
         "--show-unchanged",
         action="store_true",
-        help="list the unchanged rows too (--json always has every row)",
+        help=_("list the unchanged rows too (--json always has every row)"),
     )
     sp.add_argument("--chunk-size", type=int, default=None, help=argparse.SUPPRESS)
 
@@ -61,18 +70,26 @@ def cmd_reprocess(args: argparse.Namespace) -> int:
     def text() -> str:
         lines = [for_terminal(s.describe())]
         for v in s.verdicts[:ROWS_SAID]:
-            where = f"{v.suspect.key} (batch {v.suspect.batch_id} line {v.suspect.line})"
+            where = _("{key} (batch {batch} line {line})").format(
+                key=v.suspect.key, batch=v.suspect.batch_id, line=v.suspect.line
+            )
             if v.kind == "unchanged":
-                said = "unchanged"
+                said = _("unchanged")
             elif v.kind == "changed":
                 said = v.diff_said()
             elif v.failure is not None:
-                said = f"now failing ({v.failure.error_class}): {v.failure.error}"
+                said = _("now failing ({error_class}): {error}").format(
+                    error_class=v.failure.error_class, error=v.failure.error
+                )
             else:
-                said = f"no input: {v.suspect.missing}"
+                said = _("no input: {missing}").format(missing=v.suspect.missing)
             lines.append(for_terminal(f"  {where}: {said}"))
         if len(s.verdicts) > ROWS_SAID:
-            lines.append(f"  ... and {len(s.verdicts) - ROWS_SAID:,} more (--json has them all)")
+            lines.append(
+                _("  ... and {n} more (--json has them all)").format(
+                    n=format_int(len(s.verdicts) - ROWS_SAID)
+                )
+            )
         return "\n".join(lines)
 
     emit(s.to_json(), args.json, text)

@@ -8,10 +8,28 @@ from __future__ import annotations
 
 import argparse
 
-from triage_app.cli.support import Subparsers, command, emit, for_terminal, open_workspace_of
+from triage_app.cli.support import (
+    Subparsers,
+    command,
+    emit,
+    for_terminal,
+    masks_refreshed,
+    open_workspace_of,
+)
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _, ngettext
 
 ACTIONS = ("list", "me", "setup", "grant", "revoke")
+
+
+def _on_sqlite(action: str) -> TriageError:
+    """A role command refused on SQLite."""
+    return TriageError(
+        _(
+            "roles {action}: this workspace's store is SQLite, where the OS user is the one "
+            "steward-lead; roles are for a team store on PostgreSQL"
+        ).format(action=action)
+    )
 
 
 def add_commands(subparsers: Subparsers) -> None:
@@ -19,19 +37,23 @@ def add_commands(subparsers: Subparsers) -> None:
         subparsers,
         "roles",
         cmd_roles,
-        "who may do what on a team store: list the roles' members (default), `me`, "
-        "`setup` (the database's owner), `grant USER ROLE` and `revoke USER` (a lead)",
+        _(
+            "who may do what on a team store: list the roles' members (default), `me`, "
+            "`setup` (the database's owner), `grant USER ROLE` and `revoke USER` (a lead)"
+        ),
     )
     sp.add_argument(
         "action",
         nargs="?",
         default="list",
         choices=ACTIONS,
-        help="list (default): the members of each role; me: your role and what it may not "
-        "do; setup: create the roles, grants, masked views and checks (run again after an "
-        "upgrade); grant USER ROLE; revoke USER",
+        help=_(
+            "list (default): the members of each role; me: your role and what it may not "
+            "do; setup: create the roles, grants, masked views and checks (run again after "
+            "an upgrade); grant USER ROLE; revoke USER"
+        ),
     )
-    sp.add_argument("words", nargs="*", metavar="ARG", help="grant: USER ROLE; revoke: USER")
+    sp.add_argument("words", nargs="*", metavar="ARG", help=_("grant: USER ROLE; revoke: USER"))
 
 
 def cmd_roles(args: argparse.Namespace) -> int:
@@ -42,7 +64,15 @@ def cmd_roles(args: argparse.Namespace) -> int:
         usage = {"grant": "roles grant USER ROLE", "revoke": "roles revoke USER"}.get(
             args.action, f"roles {args.action}"
         )
-        raise TriageError(f"roles {args.action}: takes {wanted or 'no'} arguments: {usage}")
+        if wanted:
+            said = ngettext(
+                "roles {action}: takes {n} argument: {usage}",
+                "roles {action}: takes {n} arguments: {usage}",
+                wanted,
+            )
+        else:
+            said = _("roles {action}: takes no arguments: {usage}")
+        raise TriageError(said.format(action=args.action, n=wanted, usage=usage))
     with open_workspace_of(args, create=False) as ws:
         if args.action == "list":
             return _list(args, ws)
@@ -51,10 +81,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
         if args.action == "setup":
             return _setup(args, ws)
         if ws.store.dialect.name != "postgresql":
-            raise TriageError(
-                f"roles {args.action}: this workspace's store is SQLite, where the OS user is "
-                "the one steward-lead; roles are for a team store on PostgreSQL"
-            )
+            raise _on_sqlite(args.action)
         require(ws.store, Act.ROLES)
         from triage_app.core.db import forget_role, grant_role, revoke_role
 
@@ -64,14 +91,20 @@ def cmd_roles(args: argparse.Namespace) -> int:
                 role = Role(args.words[1])
             except ValueError:
                 raise TriageError(
-                    f"roles grant: no role {for_terminal(args.words[1])}: viewer, steward or lead"
+                    _("roles grant: no role {role}: viewer, steward or lead").format(
+                        role=for_terminal(args.words[1])
+                    )
                 ) from None
             group = grant_role(ws.store, login, role)
-            said = f"{login} is now {role.value} on this store ({group})"
+            said = _("{login} is now {role} on this store ({group})").format(
+                login=login, role=role.value, group=group
+            )
             data = {"login": login, "role": role.value, "group": group}
         else:
             group = revoke_role(ws.store, login)
-            said = f"{login} holds no role on this store now (was {group})"
+            said = _("{login} holds no role on this store now (was {group})").format(
+                login=login, group=group
+            )
             data = {"login": login, "role": None, "was": group}
         forget_role(ws.store)
     emit(data, args.json, lambda: for_terminal(said))
@@ -85,9 +118,12 @@ def _list(args: argparse.Namespace, ws: object) -> int:
 
     def text() -> str:
         lines = [
-            f"{r}: {', '.join(map(for_terminal, who)) or 'nobody'}" for r, who in m.by_role.items()
+            f"{r}: {', '.join(map(for_terminal, who)) or _('nobody')}"
+            for r, who in m.by_role.items()
         ]
-        lines.append(f"you ({for_terminal(m.you)}): {m.your_role.value}")
+        lines.append(
+            _("you ({login}): {role}").format(login=for_terminal(m.you), role=m.your_role.value)
+        )
         if m.note:
             lines.append(m.note)
         return "\n".join(lines)
@@ -111,12 +147,15 @@ def _me(args: argparse.Namespace, ws: object) -> int:
     }
 
     def text() -> str:
-        head = (
-            f"you are {'the one steward-lead of this SQLite workspace' if sqlite else role.value}"
-        )
+        if sqlite:
+            head = _("you are the one steward-lead of this SQLite workspace")
+        else:
+            head = _("you are {role}").format(role=role.value)
         if not refused:
-            return f"{head}: you may do everything on this store"
-        return "\n".join([f"{head}; you may not:", *(f"  {w}" for w in refused)])
+            return _("{head}: you may do everything on this store").format(head=head)
+        return "\n".join(
+            [_("{head}; you may not:").format(head=head), *(f"  {w}" for w in refused)]
+        )
 
     emit(data, args.json, text)
     return 0
@@ -126,10 +165,7 @@ def _setup(args: argparse.Namespace, ws: object) -> int:
     from triage_app.core.db import setup_roles
 
     if ws.store.dialect.name != "postgresql":  # type: ignore[attr-defined]
-        raise TriageError(
-            "roles setup: this workspace's store is SQLite, where the OS user is the one "
-            "steward-lead; roles are for a team store on PostgreSQL"
-        )
+        raise _on_sqlite("setup")
     from triage_app.core.deadletters import refresh_masks
 
     report = setup_roles(ws.store, ws.warehouse)  # type: ignore[attr-defined]
@@ -137,5 +173,5 @@ def _setup(args: argparse.Namespace, ws: object) -> int:
     # (or before schema 0013) get theirs now, before anyone is granted the viewer role.
     masked = refresh_masks(ws)  # type: ignore[arg-type]
     data = {**report.to_json(), "masks_refreshed": masked}
-    emit(data, args.json, lambda: f"{report.describe()}\nmasked copies refreshed: {masked:,} rows")
+    emit(data, args.json, lambda: f"{report.describe()}\n{masks_refreshed(masked)}")
     return 0

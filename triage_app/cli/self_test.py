@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from triage_app.core.messages import N_, _, ngettext
+
 # A fixed demo row (line 4 of the seed batch lacks its qty) and what it becomes.
 _FIXED = (
     '{"pesanan_id": 4, "waktu": "2026-01-11T08:05:00", "pelanggan": "Rina", '
@@ -55,9 +57,15 @@ class _Checks:
             installed = version("triage-desk")
         except PackageNotFoundError:
             # A frozen build without it also loses the entry points that register plugins.
-            raise AssertionError(f"triage-desk {__version__} has no package metadata") from None
+            raise AssertionError(
+                _("triage-desk {version} has no package metadata").format(version=__version__)
+            ) from None
         if installed != __version__:
-            raise AssertionError(f"metadata says {installed}, the code {__version__}")
+            raise AssertionError(
+                _("metadata says {installed}, the code {version}").format(
+                    installed=installed, version=__version__
+                )
+            )
         return f"triage-desk {installed}, Python {sys.version.split()[0]}"
 
     def transforms(self) -> str:
@@ -72,16 +80,26 @@ class _Checks:
         refs = [t.ref for t in registry.all()]
         for wanted in ("pesanan@1", "pesanan@2", "orders@1"):
             if wanted not in refs:
-                raise AssertionError(f"{wanted} is not registered (have: {', '.join(refs)})")
+                raise AssertionError(
+                    _("{ref} is not registered (have: {refs})").format(
+                        ref=wanted, refs=", ".join(refs)
+                    )
+                )
         if registry.problems:
             raise AssertionError(registry.problems[0])
         from importlib.metadata import entry_points
 
         plugins = [ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)]
         folder = plugins_dir()
-        return (
-            f"{len(refs)} registered ({', '.join(refs)}); entry points: {len(plugins)}; "
-            f"plugins folder: {len(plugin_sources(folder))} in {folder}"
+        return _(
+            "{n} registered ({refs}); entry points: {entry_points}; plugins folder: "
+            "{plugins} in {folder}"
+        ).format(
+            n=len(refs),
+            refs=", ".join(refs),
+            entry_points=len(plugins),
+            plugins=len(plugin_sources(folder)),
+            folder=folder,
         )
 
     def plugin_folder(self) -> str:
@@ -101,8 +119,10 @@ class _Checks:
             raise AssertionError(problems[0])
         row = registry.get("produk@1").fn({"sku": "btk-01", "nama": "kain  batik", "harga": 5})
         if row[:3] != ("BTK-01", "Kain Batik", 5):
-            raise AssertionError(f"the sample plugin gave {row!r}")
-        return f"the sample plugin loads from a plugins folder ({', '.join(loaded)})"
+            raise AssertionError(_("the sample plugin gave {row}").format(row=repr(row)))
+        return _("the sample plugin loads from a plugins folder ({loaded})").format(
+            loaded=", ".join(loaded)
+        )
 
     def sqlite_driver(self) -> str:
         import sqlite3
@@ -125,8 +145,16 @@ class _Checks:
         finally:
             engine.dispose()
         if rev != HEAD_REVISION:
-            raise AssertionError(f"an empty store went to {rev}, not {HEAD_REVISION}")
-        return f"{int(rev)} revisions applied to an empty store, at {rev}"
+            raise AssertionError(
+                _("an empty store went to {revision}, not {head}").format(
+                    revision=rev, head=HEAD_REVISION
+                )
+            )
+        return ngettext(
+            "{n} revision applied to an empty store, at {revision}",
+            "{n} revisions applied to an empty store, at {revision}",
+            int(rev),
+        ).format(n=int(rev), revision=rev)
 
     def demo_batch(self) -> str:
         from triage_app.core.db import open_workspace
@@ -134,9 +162,14 @@ class _Checks:
 
         self.ws = open_workspace(self.folder / "ws")
         _src, s = make_demo(self.ws)
+        said = ngettext(
+            "{n} row: {loaded} loaded, {quarantined} quarantined",
+            "{n} rows: {loaded} loaded, {quarantined} quarantined",
+            s.rows,
+        ).format(n=s.rows, loaded=s.loaded, quarantined=s.quarantined)
         if (s.rows, s.loaded, s.quarantined) != (10, 6, 4):
-            raise AssertionError(f"{s.rows} rows, {s.loaded} loaded, {s.quarantined} quarantined")
-        return f"{s.rows} rows: {s.loaded} loaded, {s.quarantined} quarantined"
+            raise AssertionError(said)
+        return said
 
     def edit_and_redrive(self) -> str:
         from triage_app.core.deadletters import edit_payload, redrive
@@ -144,8 +177,10 @@ class _Checks:
         edit_payload(self.ws, 2, _FIXED, actor=_ACTOR)
         summary = redrive(self.ws, "pesanan@1", ids=[2], actor=_ACTOR)
         if summary.succeeded != 1:
-            raise AssertionError(f"the edited row did not load: {summary}")
-        return "dead letter 2 edited and re-driven: resolved"
+            raise AssertionError(
+                _("the edited row did not load: {summary}").format(summary=summary)
+            )
+        return _("dead letter 2 edited and re-driven: resolved")
 
     def qt_platform(self) -> str:
         from PySide6.QtCore import QLibraryInfo
@@ -157,8 +192,14 @@ class _Checks:
         names = sorted(p.name for p in plugins.iterdir()) if plugins.is_dir() else []
         native = _NATIVE_PLATFORM.get(sys.platform)
         if native is not None and not any(native in n for n in names):
-            raise AssertionError(f"no {native} platform plugin in {plugins}")
-        return f"{app.platformName()} loaded; plugins: {', '.join(names)}"
+            raise AssertionError(
+                _("no {platform} platform plugin in {folder}").format(
+                    platform=native, folder=plugins
+                )
+            )
+        return _("{platform} loaded; plugins: {plugins}").format(
+            platform=app.platformName(), plugins=", ".join(names)
+        )
 
     def text(self) -> str:
         """Qt's collation and case mapping, which read ICU's data: a packaged app carries a
@@ -174,12 +215,33 @@ class _Checks:
         finally:
             qInstallMessageHandler(previous)
         if order != ["c", "č", "h", "ch", "z", "ž"]:
-            raise AssertionError(f"Czech collation gave {order}")
+            raise AssertionError(_("Czech collation gave {order}").format(order=order))
         if upper != "İSTANBUL":
-            raise AssertionError(f"Turkish upper case gave {upper!r}")
+            raise AssertionError(_("Turkish upper case gave {text}").format(text=repr(upper)))
         if complaints:
-            raise AssertionError(f"Qt said: {complaints[0]}")
-        return "collation and case mapping by locale (ICU data present)"
+            raise AssertionError(_("Qt said: {complaint}").format(complaint=complaints[0]))
+        return _("collation and case mapping by locale (ICU data present)")
+
+    def translations(self) -> str:
+        """The Indonesian catalogues load, the command line's (gettext) and the window's
+        (Qt): the package's data a frozen app could leave out, or fail to compile."""
+        import gettext
+
+        from PySide6.QtCore import QTranslator
+
+        from triage_app.core.catalogues import gettext_catalogue, qt_catalogue
+
+        one, many = "self-test passed: {n} check", "self-test passed: {n} checks"
+        with gettext_catalogue("id").open("rb") as handle:
+            said = gettext.GNUTranslations(handle).ngettext(one, many, 2)
+        if said in (one, many):
+            raise AssertionError(
+                _("the Indonesian catalogue does not translate {text}").format(text=repr(many))
+            )
+        qm = qt_catalogue("id")
+        if not QTranslator().load(str(qm)):
+            raise AssertionError(_("Qt cannot load {file}").format(file=qm.name))
+        return _("Indonesian loads: {text}").format(text=repr(said))
 
     def main_window(self) -> str:
         from PySide6.QtWidgets import QApplication
@@ -191,19 +253,31 @@ class _Checks:
         kept = Path(window.settings.file_name())
         if not kept.is_relative_to(self.folder):
             window.close()
-            raise AssertionError(f"the window's settings would go to {kept}, the user's own")
+            raise AssertionError(
+                _("the window's settings would go to {file}, the user's own").format(file=kept)
+            )
         deadline = time.monotonic() + 20
         while window.model.total() is None or window.queries is None or window.queries.busy():
             if time.monotonic() > deadline:
-                raise AssertionError("the table did not fill within 20 s")
+                raise AssertionError(_("the table did not fill within 20 s"))
             app.processEvents()
             time.sleep(0.01)
         shown = window.model.total()
         window.close()
         app.processEvents()
         if shown != 3:  # the demo's four dead letters, one resolved: three open
-            raise AssertionError(f"the table shows {shown} open dead letters, not 3")
-        return f"built; the table shows {shown} open dead letters"
+            raise AssertionError(
+                ngettext(
+                    "the table shows {n} open dead letter, not 3",
+                    "the table shows {n} open dead letters, not 3",
+                    shown or 0,
+                ).format(n=shown)
+            )
+        return ngettext(
+            "built; the table shows {n} open dead letter",
+            "built; the table shows {n} open dead letters",
+            shown,
+        ).format(n=shown)
 
     def chart_png(self) -> str:
         from triage_app.core.trends import compute_trends
@@ -218,8 +292,10 @@ class _Checks:
             or min(sizes) == 0
             or any(p.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n" for p in paths)
         ):
-            raise AssertionError("the charts are not PNG files")
-        return f"{len(paths)} charts rendered to PNG"
+            raise AssertionError(_("the charts are not PNG files"))
+        return ngettext(
+            "{n} chart rendered to PNG", "{n} charts rendered to PNG", len(paths)
+        ).format(n=len(paths))
 
     def close(self) -> None:
         if self.ws is not None:
@@ -234,31 +310,38 @@ def run_self_test(out: TextIO = sys.stdout) -> int:
     with tempfile.TemporaryDirectory(prefix="triage-self-test-") as tmp, _settings_in(Path(tmp)):
         checks = _Checks(Path(tmp))
         steps: list[tuple[str, Callable[[], str]]] = [
-            ("version", checks.version),
-            ("transforms", checks.transforms),
-            ("plugin folder", checks.plugin_folder),
-            ("sqlite driver", checks.sqlite_driver),
-            ("postgresql driver", checks.postgresql_driver),
-            ("migrations", checks.migrations),
-            ("demo batch", checks.demo_batch),
-            ("edit and re-drive", checks.edit_and_redrive),
-            ("qt platform", checks.qt_platform),
-            ("text", checks.text),
-            ("main window", checks.main_window),
-            ("chart to png", checks.chart_png),
+            (N_("version"), checks.version),
+            (N_("transforms"), checks.transforms),
+            (N_("plugin folder"), checks.plugin_folder),
+            (N_("sqlite driver"), checks.sqlite_driver),
+            (N_("postgresql driver"), checks.postgresql_driver),
+            (N_("migrations"), checks.migrations),
+            (N_("demo batch"), checks.demo_batch),
+            (N_("edit and re-drive"), checks.edit_and_redrive),
+            (N_("qt platform"), checks.qt_platform),
+            (N_("text"), checks.text),
+            (N_("translations"), checks.translations),
+            (N_("main window"), checks.main_window),
+            (N_("chart to png"), checks.chart_png),
         ]
+        ok, fail = _("ok"), _("FAIL")
+        width = max(len(ok), len(fail))
         try:
             for name, step in steps:
-                outcomes.append(_run(name, step))
+                outcomes.append(_run(_(name), step))
                 o = outcomes[-1]
-                print(f"{'ok  ' if o.ok else 'FAIL'} {o.name}: {o.detail}", file=out, flush=True)
+                print(f"{ok if o.ok else fail:{width}} {o.name}: {o.detail}", file=out, flush=True)
         finally:
             checks.close()
     failed = [o.name for o in outcomes if not o.ok]
     if failed:
-        print(f"self-test failed: {', '.join(failed)}", file=out)
+        print(_("self-test failed: {checks}").format(checks=", ".join(failed)), file=out)
         return 1
-    print(f"self-test passed: {len(outcomes)} checks", file=out)
+    n = len(outcomes)
+    print(
+        ngettext("self-test passed: {n} check", "self-test passed: {n} checks", n).format(n=n),
+        file=out,
+    )
     return 0
 
 

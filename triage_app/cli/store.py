@@ -15,11 +15,24 @@ from triage_app.cli.support import (
     dead_letter_id,
     emit,
     for_terminal,
+    masks_refreshed,
     more_note,
     open_workspace_of,
+    when,
     whole,
 )
-from triage_app.core.vocabulary import AuditAction, plural
+from triage_app.core.locale_format import format_date, format_datetime, format_int
+from triage_app.core.messages import N_, _, ngettext
+from triage_app.core.vocabulary import AuditAction
+
+# The audit table's column heads.
+AT, ACTOR, ACTION, DEAD_LETTER, DETAIL = (
+    N_("at (UTC)"),
+    N_("actor"),
+    N_("action"),
+    N_("dead letter"),
+    N_("detail"),
+)
 
 
 def add_commands(subparsers: Subparsers) -> None:
@@ -36,14 +49,14 @@ def _add_stats(subparsers: Subparsers) -> None:
         subparsers,
         "stats",
         cmd_stats,
-        "counts by class and status, attempts, failures per day, top errors",
+        _("counts by class and status, attempts, failures per day, top errors"),
     )
     sp.add_argument(
         "--days",
         type=whole(1, 3660),
         default=14,
         metavar="N",
-        help="failures per day for the last N days (default 14; --json has every day)",
+        help=_("failures per day for the last N days (default 14; --json has every day)"),
     )
 
 
@@ -61,20 +74,32 @@ def cmd_stats(args: argparse.Namespace) -> int:
             st = stats_json(ws)
 
     def text() -> str:
-        out = [plural(st["total"], "dead letter")]
-        out.append("by class:  " + ", ".join(f"{k} {v}" for k, v in st["by_class"].items()))
-        out.append("by status: " + ", ".join(f"{k} {v}" for k, v in st["by_status"].items()))
-        out.append("attempts:  " + ", ".join(f"{k}x {v}" for k, v in st["attempts"].items()))
+        def counts(by: dict[str, int], mark: str = "") -> str:
+            return ", ".join(f"{k}{mark} {format_int(v)}" for k, v in by.items())
+
+        total = st["total"]
+        out = [ngettext("{n} dead letter", "{n} dead letters", total).format(n=format_int(total))]
+        out.append(_("by class:  {counts}").format(counts=counts(st["by_class"])))
+        out.append(_("by status: {counts}").format(counts=counts(st["by_status"])))
+        out.append(_("attempts:  {counts}").format(counts=counts(st["attempts"], "x")))
         held = (st.get("trends") or {}).get("held") or {}
         if held.get("rows"):
+            rows, batches = held["rows"], held["batches"]
             out.append(
-                f"held:      {plural(held['rows'], 'row')} in {plural(held['batches'], 'batch')} "
-                "(all or nothing: they load when every dead letter of their batch is fixed)"
+                _(
+                    "held:      {rows} in {batches} (all or nothing: they load when every "
+                    "dead letter of their batch is fixed)"
+                ).format(
+                    rows=ngettext("{n} row", "{n} rows", rows).format(n=format_int(rows)),
+                    batches=ngettext("{n} batch", "{n} batches", batches).format(
+                        n=format_int(batches)
+                    ),
+                )
             )
         out += _per_day(st["failures_per_day"], args.days)
-        out.append("top signatures:")
+        out.append(_("top signatures:"))
         out += [
-            f"  {s['count']:>6}  {s['class']:9} {for_terminal(s['signature'])}"
+            f"  {format_int(s['count']):>6}  {s['class']:9} {for_terminal(s['signature'])}"
             for s in st["top_signatures"]
         ]
         return "\n".join(out)
@@ -97,20 +122,28 @@ def _per_day(counts: list[dict[str, Any]], days: int) -> list[str]:
     for c in counts:  # {"day", "class", "count"}, zero counts left out
         if first.isoformat() <= c["day"] <= last.isoformat():
             by_day.setdefault(c["day"], {})[c["class"]] = c["count"]
-    span = f"{first.isoformat()} to {last.isoformat()}" if days != 1 else last.isoformat()
-    head = (
-        f"failures per day (first failure, UTC), last {days} day{'s' if days != 1 else ''} "
-        f"({span}):"
-    )
+    if days != 1:
+        span = _("{first} to {last}").format(first=format_date(first), last=format_date(last))
+    else:
+        span = format_date(last)
+    head = ngettext(
+        "failures per day (first failure, UTC), last {n} day ({span}):",
+        "failures per day (first failure, UTC), last {n} days ({span}):",
+        days,
+    ).format(n=format_int(days), span=span)
     if not by_day:
         newest = max((c["day"] for c in counts), default=None)
-        return [head, "  none" + (f" (the newest: {newest})" if newest else "")]
+        if newest is None:
+            return [head, _("  none")]
+        newest_day = format_date(dt.date.fromisoformat(newest))
+        return [head, _("  none (the newest: {day})").format(day=newest_day)]
     lines = [head]
     day = dt.date.fromisoformat(min(by_day))
     while day <= last:
         classes = by_day.get(day.isoformat(), {})
-        said = ", ".join(f"{c} {n:,}" for c, n in classes.items())
-        lines.append(f"  {day.isoformat()}  {sum(classes.values()):>6,}  {said}".rstrip())
+        said = ", ".join(f"{c} {format_int(n)}" for c, n in classes.items())
+        total = format_int(sum(classes.values()))
+        lines.append(f"  {format_date(day):>11}  {total:>6}  {said}".rstrip())
         day += dt.timedelta(days=1)
     return lines
 
@@ -120,16 +153,21 @@ def _add_report(subparsers: Subparsers) -> None:
         subparsers,
         "report",
         cmd_report,
-        "write the Trends charts (PNG, with their numbers as CSV) and a Markdown and "
-        "HTML summary into a folder; needs no display",
+        _(
+            "write the Trends charts (PNG, with their numbers as CSV) and a Markdown and "
+            "HTML summary into a folder; needs no display"
+        ),
     )
-    sp.add_argument("--out", required=True, metavar="DIR", help="folder to write (created)")
+    sp.add_argument("--out", required=True, metavar="DIR", help=_("folder to write (created)"))
     sp.add_argument(
         "--since",
         metavar="WHEN",
-        help="a morning digest: what happened since WHEN (YYYY-MM-DD, or YYYY-MM-DDTHH:MM "
-        "in UTC): dead letters, batches and spikes, new error groups and those that grew; "
-        "the charts cover from its UTC day on. Without it: the whole store, no digest",
+        help=_(
+            "a morning digest: what happened since WHEN (YYYY-MM-DD, or YYYY-MM-DDTHH:MM "
+            "in UTC): dead letters, batches and spikes, new error groups and those that "
+            "grew; the charts cover from its UTC day on. Without it: the whole store, no "
+            "digest"
+        ),
     )
 
 
@@ -140,7 +178,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     # A day (its start) or a moment, naive UTC; else a one-line refusal.
     since = parse_since(args.since) if args.since else None
     if not args.out.strip():
-        raise TriageError("--out names no folder: give the folder to write the report in")
+        raise TriageError(_("--out names no folder: give the folder to write the report in"))
     from triage_app.core.places import printable
     from triage_app.gui.trends.report import write_report
 
@@ -154,23 +192,36 @@ def cmd_report(args: argparse.Namespace) -> int:
             if isinstance(exc.filename, str) and Path(exc.filename) != out:
                 where += f" ({printable(Path(exc.filename).name)})"
             raise TriageError(
-                f"cannot write the report to {where}: {exc.strerror or exc}"
+                _("cannot write the report to {where}: {reason}").format(
+                    where=where, reason=exc.strerror or exc
+                )
             ) from None
-    emit(
-        r.to_json(),
-        args.json,
-        lambda: (
-            f"report in {r.out_dir}: {plural(len(r.images), 'chart')}, "
-            f"{plural(r.dead_letters, 'dead letter')}"
-            + (f", {plural(r.spikes, 'spike')}" if r.spikes else "")
-            + (
-                f", {plural(r.new_groups, 'new error group')} since {r.since:%Y-%m-%d %H:%M}"
-                if r.since is not None and r.new_groups is not None
-                else ""
+
+    def text() -> str:
+        charts = len(r.images)
+        said = [
+            ngettext("{n} chart", "{n} charts", charts).format(n=format_int(charts)),
+            ngettext("{n} dead letter", "{n} dead letters", r.dead_letters).format(
+                n=format_int(r.dead_letters)
+            ),
+        ]
+        if r.spikes:
+            said.append(
+                ngettext("{n} spike", "{n} spikes", r.spikes).format(n=format_int(r.spikes))
             )
-            + f"; open {r.html.name} or {r.markdown.name}"
-        ),
-    )
+        if r.since is not None and r.new_groups is not None:
+            said.append(
+                ngettext(
+                    "{n} new error group since {when}",
+                    "{n} new error groups since {when}",
+                    r.new_groups,
+                ).format(n=format_int(r.new_groups), when=format_datetime(r.since))
+            )
+        return _("report in {folder}: {counts}; open {html} or {markdown}").format(
+            folder=r.out_dir, counts=", ".join(said), html=r.html.name, markdown=r.markdown.name
+        )
+
+    emit(r.to_json(), args.json, text)
     return 0
 
 
@@ -179,35 +230,41 @@ def _add_purge(subparsers: Subparsers) -> None:
         subparsers,
         "purge",
         cmd_purge,
-        "delete resolved or discarded dead letters closed more than DAYS ago, with their "
-        "history (open and parked ones never); without --older-than, the store's policy",
+        _(
+            "delete resolved or discarded dead letters closed more than DAYS ago, with their "
+            "history (open and parked ones never); without --older-than, the store's policy"
+        ),
     )
     sp.add_argument(
         "--older-than",
         type=int,
         metavar="DAYS",
-        help="closed more than DAYS days ago (default: the store's retention policy)",
+        help=_("closed more than DAYS days ago (default: the store's retention policy)"),
     )
     sp.add_argument(
         "--status",
         action="append",
         metavar="STATUS",
-        help="resolved or discarded; repeat for both (default: both, or the policy's)",
+        help=_("resolved or discarded; repeat for both (default: both, or the policy's)"),
     )
-    sp.add_argument("--batch", metavar="ID", help="only this batch's rows (id or prefix)")
-    sp.add_argument("--dry-run", action="store_true", help="count what would go; delete nothing")
+    sp.add_argument("--batch", metavar="ID", help=_("only this batch's rows (id or prefix)"))
+    sp.add_argument("--dry-run", action="store_true", help=_("count what would go; delete nothing"))
     sp.add_argument(
         "--keep-sources",
         metavar="DAYS",
-        help="forget the batches' kept sources kept more than DAYS days ago, or 'forever' to "
-        "forget none (default: the store's keep_sources_days, 90 unless set); a source a "
-        "running or held batch reads always stays",
+        help=_(
+            "forget the batches' kept sources kept more than DAYS days ago, or 'forever' to "
+            "forget none (default: the store's keep_sources_days, 90 unless set); a source "
+            "a running or held batch reads always stays"
+        ),
     )
     sp.add_argument(
         "--save-policy",
         action="store_true",
-        help="keep --older-than, --status and --keep-sources as the store's retention "
-        "policy, for the team",
+        help=_(
+            "keep --older-than, --status and --keep-sources as the store's retention "
+            "policy, for the team"
+        ),
     )
 
 
@@ -227,8 +284,10 @@ def cmd_purge(args: argparse.Namespace) -> int:
             policy = retention_policy(ws)
             if policy is None:
                 raise TriageError(
-                    "no retention policy is set for this store: give --older-than DAYS "
-                    "(and --save-policy to keep it for the team)"
+                    _(
+                        "no retention policy is set for this store: give --older-than DAYS "
+                        "(and --save-policy to keep it for the team)"
+                    )
                 )
             if args.status:
                 policy = RetentionPolicy.of(policy.days, args.status)
@@ -256,9 +315,13 @@ def cmd_purge(args: argparse.Namespace) -> int:
         if s.sources is not None:
             lines.append(for_terminal(s.sources.describe()))
         if args.save_policy:
-            lines.append(f"retention policy saved for the store: {policy.describe()}")
+            lines.append(
+                _("retention policy saved for the store: {policy}").format(policy=policy.describe())
+            )
             if args.keep_sources is not None:
-                lines.append(f"and {describe_retention(keep_sources)}")
+                lines.append(
+                    _("and {retention}").format(retention=describe_retention(keep_sources))
+                )
         return "\n".join(lines)
 
     emit(s.to_json(), args.json, text)
@@ -270,43 +333,58 @@ def _add_audit(subparsers: Subparsers) -> None:
         subparsers,
         "audit",
         cmd_audit,
-        "the audit trail: who did what to which dead letter, and when; newest first",
+        _("the audit trail: who did what to which dead letter, and when; newest first"),
     )
     sp.add_argument(
         "--since",
         metavar="DATE",
-        help="from this UTC day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM[:SS], UTC unless "
-        "it gives an offset) on",
+        help=_(
+            "from this UTC day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM[:SS], UTC unless "
+            "it gives an offset) on"
+        ),
     )
-    sp.add_argument("--actor", metavar="TEXT", help="actors containing TEXT (any case)")
+    sp.add_argument("--actor", metavar="TEXT", help=_("actors containing TEXT (any case)"))
     sp.add_argument(
         "--action",
         metavar="ACTION",
-        help="only this action: " + ", ".join(a.value for a in AuditAction),
+        help=_("only this action: {actions}").format(
+            actions=", ".join(a.value for a in AuditAction)
+        ),
     )
     sp.add_argument(
-        "one_id", type=dead_letter_id, nargs="?", metavar="ID", help="only this dead letter's"
+        "one_id",
+        type=dead_letter_id,
+        nargs="?",
+        metavar="ID",
+        help=_("only this dead letter's"),
     )
-    sp.add_argument("--id", type=whole(1), metavar="N", help="only the events of dead letter N")
+    sp.add_argument("--id", type=whole(1), metavar="N", help=_("only the events of dead letter N"))
     sp.add_argument(
-        "--limit", type=whole(1), default=100, metavar="N", help="at most N events (default 100)"
+        "--limit",
+        type=whole(1),
+        default=100,
+        metavar="N",
+        help=_("at most N events (default 100)"),
     )
     sp.add_argument(
         "--offset",
         type=whole(0),
         default=0,
         metavar="N",
-        help="skip the N newest matching events: the next page",
+        help=_("skip the N newest matching events: the next page"),
     )
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from triage_app.core.clock import readable
     from triage_app.core.deadletters import AuditFilter, audit_page, parse_action, parse_since
     from triage_app.core.errors import TriageError
 
     if args.one_id is not None and args.id not in (None, args.one_id):
-        raise TriageError(f"audit: dead letter {args.one_id} or {args.id}? give one id")
+        raise TriageError(
+            _("audit: dead letter {one} or {other}? give one id").format(
+                one=args.one_id, other=args.id
+            )
+        )
     f = AuditFilter(
         since=parse_since(args.since) if args.since else None,
         actor=args.actor or None,
@@ -319,19 +397,22 @@ def cmd_audit(args: argparse.Namespace) -> int:
     more = more_note(page.more, page.next_offset, json=args.json) if page.more else None
 
     def text() -> str:
+        if not events and args.offset:
+            return _("no audit events match after the first {n}").format(n=format_int(args.offset))
         if not events:
-            return "no audit events match" + (
-                f" after the first {args.offset:,}" if args.offset else ""
-            )
+            return _("no audit events match")
         actors = [for_terminal(e.actor) for e in events]
-        who = min(max(len("actor"), *map(len, actors)), 40)
-        lines = [f"{'at (UTC)':19}  {'actor':{who}}  {'action':14}  {'dead letter':>11}  detail"]
-        for e, actor in zip(events, actors, strict=True):
+        times = [when(e.at) for e in events]
+        at = max(len(_(AT)), *map(len, times))
+        who = min(max(len(_(ACTOR)), *map(len, actors)), 40)
+        dead = max(len(_(DEAD_LETTER)), 11)
+        lines = [
+            f"{_(AT):{at}}  {_(ACTOR):{who}}  {_(ACTION):14}  {_(DEAD_LETTER):>{dead}}  {_(DETAIL)}"
+        ]
+        for e, actor, time in zip(events, actors, times, strict=True):
             dl = "" if e.dead_letter_id is None else str(e.dead_letter_id)
             detail = for_terminal(e.detail if len(e.detail) <= 100 else e.detail[:99] + "…")
-            lines.append(
-                f"{readable(e.at):19}  {actor[:who]:{who}}  {e.action:14}  {dl:>11}  {detail}"
-            )
+            lines.append(f"{time:{at}}  {actor[:who]:{who}}  {e.action:14}  {dl:>{dead}}  {detail}")
         return "\n".join(lines)
 
     emit([e.to_json() for e in events], args.json, text, more)
@@ -343,8 +424,10 @@ def _add_migrate(subparsers: Subparsers) -> None:
         subparsers,
         "migrate",
         cmd_migrate,
-        "bring the dead-letter store to this version's schema (a SQLite store is copied "
-        "first; back up a PostgreSQL one yourself)",
+        _(
+            "bring the dead-letter store to this version's schema (a SQLite store is copied "
+            "first; back up a PostgreSQL one yourself)"
+        ),
         opens_workspace=False,
     )
 
@@ -375,8 +458,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         data["masks_refreshed"] = masked
 
     def text() -> str:
-        said = change.message if change else f"{store} is current"
-        return said if masked is None else f"{said}\nmasked copies refreshed: {masked:,} rows"
+        said = change.message if change else _("{store} is current").format(store=store)
+        if masked is None:
+            return said
+        return f"{said}\n{masks_refreshed(masked)}"
 
     emit(data, args.json, text)
     return 0
@@ -387,10 +472,12 @@ def _add_masks(subparsers: Subparsers) -> None:
         subparsers,
         "masks",
         cmd_masks,
-        "personal data: refresh fills the masked copies of every dead letter (a store from "
-        "before schema 0013, or a transform that newly declares a personal field)",
+        _(
+            "personal data: refresh fills the masked copies of every dead letter (a store "
+            "from before schema 0013, or a transform that newly declares a personal field)"
+        ),
     )
-    sp.add_argument("action", choices=("refresh",), help="refresh: make every masked copy anew")
+    sp.add_argument("action", choices=("refresh",), help=_("refresh: make every masked copy anew"))
 
 
 def cmd_masks(args: argparse.Namespace) -> int:
@@ -401,10 +488,10 @@ def cmd_masks(args: argparse.Namespace) -> int:
     emit(
         {"refreshed": changed},
         args.json,
-        lambda: (
-            f"masked copies refreshed: {changed:,} dead letter"
-            + ("" if changed == 1 else "s")
-            + " changed"
-        ),
+        lambda: ngettext(
+            "masked copies refreshed: {n} dead letter changed",
+            "masked copies refreshed: {n} dead letters changed",
+            changed,
+        ).format(n=format_int(changed)),
     )
     return 0

@@ -16,6 +16,9 @@ from typing import Any, TypeAlias
 
 import orjson
 
+from triage_app.core.locale_format import format_datetime, format_int
+from triage_app.core.messages import _, ngettext
+
 JsonValue = Any
 Handler = Callable[[argparse.Namespace], int]
 
@@ -44,7 +47,7 @@ def command(
     others: the window, a proof in scratch databases)."""
     sp: argparse.ArgumentParser = subparsers.add_parser(name, help=help_, description=help_)
     # SUPPRESS: not given after the command, it keeps what was given before it.
-    sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+    sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=_("print JSON"))
     sp.set_defaults(func=fn, opens_workspace=opens_workspace)
     return sp
 
@@ -114,7 +117,8 @@ def printable_json(data: JsonValue) -> JsonValue:
 def text_argument(path: str, what: str) -> str:
     """The UTF-8 text of the file ``path`` names, or of standard input for ``-`` (as
     ``run -`` reads it): ``edit --payload-file``, ``fix --patch``. A one-line refusal names
-    ``what`` ("the payload", "the patch") when it cannot be read."""
+    ``what`` ("the payload", "the patch", already in the user's language) when it cannot be
+    read."""
     from pathlib import Path
 
     from triage_app.core.errors import TriageError
@@ -123,19 +127,29 @@ def text_argument(path: str, what: str) -> str:
     if path == "-":
         if sys.stdin.isatty():
             raise TriageError(
-                f"{what} on standard input: it is a terminal; pipe {what} in (e.g. < file)"
+                _(
+                    "{what} on standard input: it is a terminal; pipe {what} in (e.g. < file)"
+                ).format(what=what)
             )
         try:
             return sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
-            raise TriageError(f"{what} on standard input is not UTF-8 text") from None
+            raise TriageError(
+                _("{what} on standard input is not UTF-8 text").format(what=what)
+            ) from None
     name = printable(path)
     try:
         return Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
-        raise TriageError(f"cannot read {what} {name}: {exc.strerror}") from None
+        raise TriageError(
+            _("cannot read {what} {name}: {reason}").format(
+                what=what, name=name, reason=exc.strerror
+            )
+        ) from None
     except UnicodeDecodeError:
-        raise TriageError(f"{what} {name} is not UTF-8 text") from None
+        raise TriageError(
+            _("{what} {name} is not UTF-8 text").format(what=what, name=name)
+        ) from None
 
 
 # A signed 64-bit integer: the largest id, LIMIT or OFFSET either database takes.
@@ -144,17 +158,24 @@ INT64_MAX = 2**63 - 1
 
 def whole(minimum: int, maximum: int = INT64_MAX) -> Callable[[str], int]:
     """An argparse type: a whole number in ``[minimum, maximum]``; argparse names the
-    argument in front of the refusal (``argument --limit: must be at least 1, not -1``)."""
+    argument in front of the refusal (``argument --limit: must be at least 1, not -1``).
+    The numbers are written as they are typed on a command line, not grouped."""
 
     def parse(text: str) -> int:
         try:
             n = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(
+                _("{text} is not a whole number").format(text=repr(text))
+            ) from None
         if n < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {n}")
+            raise argparse.ArgumentTypeError(
+                _("must be at least {minimum}, not {n}").format(minimum=minimum, n=n)
+            )
         if n > maximum:
-            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {n}")
+            raise argparse.ArgumentTypeError(
+                _("must be at most {maximum}, not {n}").format(maximum=maximum, n=n)
+            )
         return n
 
     return parse
@@ -167,7 +188,9 @@ def share(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a share between 0 and 1 (e.g. 0.2)")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a share between 0 and 1 (e.g. 0.2)").format(text=repr(text))
+        )
     return value
 
 
@@ -178,7 +201,9 @@ def rate(text: str) -> float:
     except ValueError:
         value = 0.0
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows a second")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a number of rows a second").format(text=repr(text))
+        )
     return value
 
 
@@ -188,11 +213,13 @@ def dead_letter_id(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not an id (a whole number)").format(text=repr(text))
+        ) from None
     if not 1 <= n <= INT64_MAX:
         from triage_app.core.errors import TriageError
 
-        raise TriageError(f"no dead letter with id {n}")
+        raise TriageError(_("no dead letter with id {id}").format(id=n))
     return n
 
 
@@ -206,10 +233,26 @@ def chosen_ids(args: argparse.Namespace, command: str, filters: dict[str, str]) 
     given = [f for f, dest in filters.items() if getattr(args, dest, None) is not None]
     given = [f for f in given if getattr(args, filters[f]) is not False]
     if ids and given:
-        raise TriageError(f"{command}: name dead letters by id or by {given[0]}, not both")
+        raise TriageError(
+            _("{command}: name dead letters by id or by {option}, not both").format(
+                command=command, option=given[0]
+            )
+        )
     if not ids and not given:
-        raise TriageError(f"{command}: name dead letters by id, or by {' or '.join(filters)}")
+        raise TriageError(
+            _("{command}: name dead letters by id, or by {options}").format(
+                command=command, options=either(list(filters))
+            )
+        )
     return ids
+
+
+def either(options: list[str]) -> str:
+    """``--a or --b or --c``: options any one of which will do."""
+    said = options[0]
+    for option in options[1:]:
+        said = _("{one} or {other}").format(one=said, other=option)
+    return said
 
 
 def full_ref(ref: str, *, writes: bool = False) -> str:
@@ -228,17 +271,51 @@ def full_ref(ref: str, *, writes: bool = False) -> str:
         from triage_app.core.errors import TriageError
 
         versions = ", ".join(t.ref for t in registry.all() if t.name == newest.name)
-        raise TriageError(f"--transform {ref}: say which version: {versions}")
-    print(f"triage-app: {ref} means {newest.ref}, the newest version", file=sys.stderr)
+        raise TriageError(
+            _("--transform {ref}: say which version: {versions}").format(ref=ref, versions=versions)
+        )
+    print(
+        _("triage-app: {ref} means {newest}, the newest version").format(
+            ref=ref, newest=newest.ref
+        ),
+        file=sys.stderr,
+    )
     return newest.ref
 
 
 def more_note(more: int, next_offset: int, *, json: bool = False) -> str:
     """What a full page leaves out: the table's last line, or with ``--json`` a line on
-    stderr (stdout stays the JSON array that scripts read)."""
+    stderr (stdout stays the JSON array that scripts read). The offset is written as it is
+    typed."""
     if json:
-        return f"triage-app: {more:,} more match: --offset {next_offset} for the next page"
-    return f"… and {more:,} more: --offset {next_offset} for the next page"
+        return _("triage-app: {n} more match: --offset {offset} for the next page").format(
+            n=format_int(more), offset=next_offset
+        )
+    return _("… and {n} more: --offset {offset} for the next page").format(
+        n=format_int(more), offset=next_offset
+    )
+
+
+def masks_refreshed(rows: int) -> str:
+    """``migrate``'s and ``roles setup``'s last line: the rows whose masked copies were made."""
+    return ngettext(
+        "masked copies refreshed: {n} row", "masked copies refreshed: {n} rows", rows
+    ).format(n=format_int(rows))
+
+
+def when(moment: Any) -> str:
+    """A stored time for people, as the language writes it, to the second (UTC, as stored):
+    ``30 Nov 2026 14:05:09`` / ``30 Nov 2026 14.05.09``. ``moment``: a datetime, or an
+    ``iso()`` text (``2026-11-30T14:05:09Z``); "" for none."""
+    import datetime as dt
+
+    if moment is None or moment == "":
+        return ""
+    if isinstance(moment, str):
+        moment = dt.datetime.fromisoformat(moment.removesuffix("Z"))
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+    return format_datetime(moment, seconds=True)
 
 
 def open_workspace_of(  # type: ignore[no-untyped-def]
@@ -302,10 +379,10 @@ def workspace_args(args: argparse.Namespace, folder: Any) -> str:
 def how_to_make(args: argparse.Namespace, folder: Any) -> str:
     """How to make a workspace at ``folder``: the demo, or a first batch."""
     where = workspace_args(args, folder)
-    return (
-        f"make one with: triage-app{where} demo; or load a file: "
-        f"triage-app{where} run FILE --transform NAME@VERSION"
-    )
+    return _(
+        "make one with: triage-app{where} demo; or load a file: "
+        "triage-app{where} run FILE --transform NAME@VERSION"
+    ).format(where=where)
 
 
 # The cyclic garbage collector during start-up: "paused" by main, "frozen" once the
@@ -349,23 +426,31 @@ def add_row_filter(
     status_help: str,
     status_default: str | None = None,
     class_flag: str = "--class",
-    class_help: str = "only this class",
+    class_help: str | None = None,
 ) -> None:
     """The filter of every command that picks dead letters by what they are (``list``, the
-    row actions, ``fix``): class, status, batch, search. ``target``: a parser or a group."""
+    row actions, ``fix``): class, status, batch, search. ``target``: a parser or a group.
+    ``status_help``, ``class_help``: in the user's language already."""
     from triage_app.core.vocabulary import CLASSES, STATUS_FILTERS
 
-    target.add_argument(class_flag, dest="error_class", choices=CLASSES, help=class_help)
+    target.add_argument(
+        class_flag,
+        dest="error_class",
+        choices=CLASSES,
+        help=_("only this class") if class_help is None else class_help,
+    )
     target.add_argument(
         "--status", default=status_default, choices=STATUS_FILTERS, help=status_help
     )
-    target.add_argument("--batch", metavar="ID", help="only this batch (id or prefix)")
-    target.add_argument("--search", metavar="TEXT", help="literal text in the payload or error")
+    target.add_argument("--batch", metavar="ID", help=_("only this batch (id or prefix)"))
+    target.add_argument("--search", metavar="TEXT", help=_("literal text in the payload or error"))
     target.add_argument(
         "--source",
         metavar="NAME",
-        help="only the rows imported from this connector (`connectors` lists them), or "
-        "`files`: the desk's own batches",
+        help=_(
+            "only the rows imported from this connector (`connectors` lists them), or "
+            "`files`: the desk's own batches"
+        ),
     )
 
 

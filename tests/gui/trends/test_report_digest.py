@@ -212,7 +212,9 @@ def test_since_a_day_covers_from_its_start(stores: dict[str, Path], tmp_path: Pa
         f"{last:%Y-%m-%d}",
     )
     assert done.returncode == 0, done.stderr
-    assert f"since {last:%Y-%m-%d}" in done.stdout and "0 new error groups" in done.stdout
+    # The command line's text writes the day as people read it (issue 28: 3 Dec 2026).
+    said = f"since {format_date(last.date())} 00:00"
+    assert said in done.stdout and "0 new error groups" in done.stdout
     top = digest((out / "summary.md").read_text(encoding="utf-8"))
     assert top.startswith(f"{format_date(last.date())} 00:00 UTC")
     assert "the source sent" in top and "New error groups:" not in top
