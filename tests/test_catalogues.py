@@ -124,3 +124,14 @@ def test_the_pseudo_catalogues_compile(tmp_path: Path) -> None:
     tool.write_pseudo(tmp_path)
     assert (tmp_path / "triage_desk_xx.mo").stat().st_size > 0
     assert (tmp_path / "triage_desk_xx.qm").stat().st_size > 0
+
+
+def test_no_translation_adds_or_drops_a_percent_sign() -> None:
+    """argparse %-formats its help texts (and Qt reads %1, %n): a translation with one more
+    or one fewer ``%`` than its English crashes ``--help`` or shows a raw placeholder."""
+    wrong = [
+        f"{where}: {form!r}"
+        for where, english, form in _pairs()
+        if english.count("%") != form.count("%")
+    ]
+    assert not wrong, "\n".join(wrong[:40])
