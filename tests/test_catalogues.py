@@ -19,7 +19,9 @@ LOCALE = REPO / "resources" / "locale"
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("catalogues_tool", REPO / "scripts" / "catalogues.py")
+    spec = importlib.util.spec_from_file_location(
+        "catalogues_tool", REPO / "scripts" / "catalogues.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -55,7 +57,9 @@ def test_lupdate_found_every_translate_call() -> None:
     assert not missing, "\n".join(missing[:40])
 
 
-_PLACEHOLDER = re.compile(r"%L?\d|%L?n|\{[a-z_][a-z_0-9]*(?:![rs])?(?::[^{}]*)?\}|%\(\w+\)[sdr]|%[sdr]")
+_PLACEHOLDER = re.compile(
+    r"%L?\d|%L?n|\{[a-z_][a-z_0-9]*(?:![rs])?(?::[^{}]*)?\}|%\(\w+\)[sdr]|%[sdr]"
+)
 
 
 def _placeholders(text: str) -> list[str]:

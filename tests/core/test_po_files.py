@@ -58,7 +58,9 @@ def test_a_broken_po_file_names_its_line(tmp_path: Path) -> None:
         read_po(path)
 
 
-def test_a_stale_catalogue_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stale_catalogue_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "id").mkdir()
     source = tmp_path / "id" / "part.po"
     write_po(source, _catalogue())

@@ -44,11 +44,11 @@
         </message>
         <message>
             <source>open + parked (left)</source>
-            <translation>terbuka + diparkir (kiri)</translation>
+            <translation>menunggu (kiri)</translation>
         </message>
         <message>
             <source>resolved, all time</source>
-            <translation>selesai, sepanjang waktu</translation>
+            <translation>selesai, total</translation>
         </message>
         <message>
             <source>resolved (right)</source>
@@ -562,7 +562,7 @@ hari itu: +%4 dikarantina, -%5 selesai, -%6 dibuang</translation>
         </message>
         <message>
             <source>Failures over time</source>
-            <translation>Kegagalan dari waktu ke waktu</translation>
+            <translation>Riwayat kegagalan</translation>
         </message>
         <message>
             <source>Backlog</source>

@@ -338,6 +338,7 @@ def test_the_report_command_writes_indonesian(crafted: Path, tmp_path: Path) -> 
         assert english not in md and english not in page, english
 
 
+@pytest.mark.slow
 def test_the_report_speaks_triage_lang_and_its_json_is_the_same(
     crafted: Path, tmp_path: Path
 ) -> None:

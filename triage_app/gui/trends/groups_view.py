@@ -40,7 +40,7 @@ from triage_app.gui.i18n import fill, translate
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.link import Link
-from triage_app.gui.trends.words import class_label, day_said, minute_said
+from triage_app.gui.trends.words import CLASS_LABELS, class_label, day_said, minute_said
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -346,8 +346,16 @@ class GroupsView(QWidget):
             COL_RESOLVED: 70,
             COL_LAST: 118,
         }
+        # Never narrower than its header, nor the class column than its labels, whichever
+        # language they are in ("cacat data" is twice "data").
+        metrics = hh.fontMetrics()
+        widths[COL_CLASS] = max(
+            widths[COL_CLASS],
+            *(self.fontMetrics().horizontalAdvance(class_label(c)) + 16 for c in CLASS_LABELS),
+        )
         for col, width in widths.items():
-            self.table.setColumnWidth(col, width)
+            header = str(self.table.model().headerData(col, Qt.Orientation.Horizontal) or "")
+            self.table.setColumnWidth(col, max(width, metrics.horizontalAdvance(header) + 20))
         self.table.setToolTip(
             translate(
                 "GroupsView",
