@@ -125,10 +125,11 @@ def shown_moment(moment: dt.datetime | str) -> str:
     second: ``1 Mar 2026 10:00:00`` (the sentence says UTC). Text that is no time is shown
     as it is."""
     if isinstance(moment, str):
+        text = moment
         try:
-            moment = dt.datetime.fromisoformat(moment.strip().removesuffix("Z"))
+            moment = dt.datetime.fromisoformat(text.strip().removesuffix("Z"))
         except ValueError:
-            return moment
+            return text
     if moment.tzinfo is not None:
         moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
     return format_datetime(moment, seconds=True)
