@@ -4,9 +4,9 @@ English there whatever the language (``core/db/bilingual.py``)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,16 +26,17 @@ from triage_app.core.db import (
     Workspace,
     both_gettext,
     both_ngettext,
+    explain_lock_wait,
     make_engine,
     members,
     read_only_message,
     refusal_message,
     said,
-    shown_moment,
     shown_seconds,
     user_message,
     why_not,
 )
+from triage_app.core.db.lock_waits import BUSY_TIMEOUT_MS
 from triage_app.core.errors import TriageError
 from triage_app.core.messages import N_
 
@@ -117,14 +118,25 @@ def test_a_schema_change_said_in_indonesian(indonesian: None, tmp_path: Path) ->
     }
 
 
-def test_times_and_seconds_as_indonesian_writes_them(indonesian: None) -> None:
-    assert shown_moment("2026-11-30T14:05:09Z") == "30 Nov 2026 14.05.09"
-    assert shown_moment(dt.datetime(2026, 5, 1, 9, 0, 0)) == "1 Mei 2026 09.00.00"
-    assert shown_moment("not a time") == "not a time"
+def test_a_lock_wait_names_its_holder_in_indonesian(indonesian: None, workspace: Workspace) -> None:
+    store = Path(str(workspace.store.url.database))
+    note = store.with_name(store.name + ".holder")
+    since = "2026-11-30T14:05:09Z"
+    holder = {"who": "ani@laptop pid 4242", "pid": os.getppid(), "host": socket.gethostname()}
+    note.write_text(json.dumps({**holder, "since": since}), encoding="utf-8")
+    said = str(explain_lock_wait(workspace.store, TimeoutError()))
+    waited = shown_seconds(BUSY_TIMEOUT_MS / 1000)
+    assert said == (
+        f"dead letter dikunci oleh ani@laptop pid 4242 di {socket.gethostname()}, menulis sejak "
+        f"{since}; sudah menunggu {waited} dtk: coba lagi setelah selesai (proses yang "
+        "dihentikan sementara memegang kuncinya sampai dilanjutkan atau diakhiri)"
+    )
+
+
+def test_seconds_as_each_language_writes_them(indonesian: None) -> None:
     assert (shown_seconds(15.0), shown_seconds(2.5), shown_seconds(0.25)) == ("15", "2,5", "0,25")
     messages.use_language("en")
-    assert shown_moment("2026-11-30T14:05:09Z") == "30 Nov 2026 14:05:09"
-    assert shown_seconds(2.5) == "2.5"
+    assert (shown_seconds(15.0), shown_seconds(2.5)) == ("15", "2.5")
 
 
 def test_a_said_sentence_is_read_translated_and_written_in_english(indonesian: None) -> None:

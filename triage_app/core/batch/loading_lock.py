@@ -37,7 +37,7 @@ import orjson
 from sqlalchemy import Engine
 
 from triage_app.core.clock import iso, utcnow
-from triage_app.core.db import WORKSPACE_FOLDER, read_only_message, shown_moment
+from triage_app.core.db import WORKSPACE_FOLDER, read_only_message
 from triage_app.core.errors import TriageError
 from triage_app.core.messages import _
 from triage_app.core.places import printable
@@ -60,7 +60,7 @@ class BatchBeingLoaded(TriageError):
         if known and since:
             said = _(
                 "this file is being loaded by another process (pid {pid} on {host}) since "
-                "{since} UTC; run the same command again when it ends"
+                "{since}; run the same command again when it ends"
             )
         elif known:
             said = _(
@@ -69,7 +69,7 @@ class BatchBeingLoaded(TriageError):
             )
         elif since:
             said = _(
-                "this file is being loaded by another process since {since} UTC; run the same "
+                "this file is being loaded by another process since {since}; run the same "
                 "command again when it ends"
             )
         else:
@@ -77,8 +77,9 @@ class BatchBeingLoaded(TriageError):
                 "this file is being loaded by another process; run the same command again when "
                 "it ends"
             )
-        shown = shown_moment(since) if since else ""
-        super().__init__(said.format(pid=pid, host=host, since=shown))
+        # ``since``: the instant as stored (ISO 8601, UTC), exact and the same in every
+        # language (the lock's holder is named for whoever compares it with a log).
+        super().__init__(said.format(pid=pid, host=host, since=since))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from triage_app.core.db.bilingual import _ as both_gettext
 from triage_app.core.db.bilingual import ngettext as both_ngettext
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.instants import INSTANT, for_driver
-from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait, shown_moment, shown_seconds
+from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait, shown_seconds
 from triage_app.core.db.lock_waits import explain as explain_lock_wait
 from triage_app.core.db.lock_waits import holding as holding_lock
 from triage_app.core.db.messages import FOLDER as WORKSPACE_FOLDER
@@ -220,7 +220,6 @@ __all__ = [
     "set_store_setting",
     "setup_roles",
     "shown_error",
-    "shown_moment",
     "shown_original",
     "shown_payload",
     "shown_seconds",

@@ -19,7 +19,6 @@ who holds the lock and since when:
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import json
 import os
 import socket
@@ -33,7 +32,7 @@ from sqlalchemy import Connection, Engine, text
 
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.errors import TriageError
-from triage_app.core.locale_format import format_datetime, format_int, format_number
+from triage_app.core.locale_format import format_int, format_number
 from triage_app.core.messages import _
 
 # How long SQLite itself waits on a lock before our retries take over; tests shorten it.
@@ -120,21 +119,6 @@ def holding(engine: Engine, conn: Connection) -> Iterator[None]:
                 note.unlink()
 
 
-def shown_moment(moment: dt.datetime | str) -> str:
-    """A stored UTC time (or its ``iso`` text) as the user's language writes it, to the
-    second: ``1 Mar 2026 10:00:00`` (the sentence says UTC). Text that is no time is shown
-    as it is."""
-    if isinstance(moment, str):
-        text = moment
-        try:
-            moment = dt.datetime.fromisoformat(text.strip().removesuffix("Z"))
-        except ValueError:
-            return text
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
-    return format_datetime(moment, seconds=True)
-
-
 def shown_seconds(seconds: float) -> str:
     """``15``, ``0.5`` / ``0,5``: a number of seconds as the user's language writes it."""
     if seconds == int(seconds):
@@ -184,15 +168,16 @@ def _postgres_holder(engine: Engine) -> str | None:
     label = who or _("{application} (server pid {pid})").format(
         application=name or _("a client"), pid=row.pid
     )
-    since = shown_moment(row.xact_start)
+    # The instant as it is stored (ISO 8601, UTC): exact, and the same in every language.
+    since = iso(row.xact_start)
     if row.usename and row.client:
-        said = _("{holder}, database user {user} from {client}, in a transaction since {since} UTC")
+        said = _("{holder}, database user {user} from {client}, in a transaction since {since}")
     elif row.usename:
-        said = _("{holder}, database user {user}, in a transaction since {since} UTC")
+        said = _("{holder}, database user {user}, in a transaction since {since}")
     elif row.client:
-        said = _("{holder} from {client}, in a transaction since {since} UTC")
+        said = _("{holder} from {client}, in a transaction since {since}")
     else:
-        said = _("{holder}, in a transaction since {since} UTC")
+        said = _("{holder}, in a transaction since {since}")
     return said.format(holder=label, user=row.usename, client=row.client, since=since)
 
 
@@ -207,9 +192,7 @@ def _sqlite_holder(engine: Engine) -> str | None:
         return None
     if pid == os.getpid() or (host == socket.gethostname() and not _alive(pid)):
         return None  # our own, or left by a process that is gone
-    return _("{who} on {host}, writing since {since} UTC").format(
-        who=who, host=host, since=shown_moment(str(since))
-    )
+    return _("{who} on {host}, writing since {since}").format(who=who, host=host, since=since)
 
 
 def _alive(pid: int) -> bool:
