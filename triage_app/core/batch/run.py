@@ -166,7 +166,7 @@ class BatchSummary:
 
 
 # A count of dead letters by error class, in a summary: "2 data, 1 code".
-_CLASS_COUNTS = {
+_CLASS_COUNTS: dict[str, str] = {
     ErrorClass.DATA: N_("{n} data"),
     ErrorClass.CODE: N_("{n} code"),
     ErrorClass.TRANSIENT: N_("{n} transient"),
@@ -177,7 +177,7 @@ def describe_classes(by_class: dict[str, int]) -> str:
     """``2 data, 1 code``: counts by error class, in the order given; "" for none."""
     said = []
     for c, n in by_class.items():
-        label = _CLASS_COUNTS.get(c)  # type: ignore[call-overload]
+        label = _CLASS_COUNTS.get(c)
         if label is None:  # a class this version does not know: its stored name
             said.append(f"{format_int(n)} {c}")
         else:
