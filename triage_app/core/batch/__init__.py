@@ -61,6 +61,7 @@ from triage_app.core.batch.run import (
     BatchInfo,
     BatchSummary,
     batch_begun,
+    describe_classes,
     list_batches,
     run_batch,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "csv_header_names",
     "decode_csv",
     "decode_payload",
+    "describe_classes",
     "describe_retention",
     "detect_format",
     "failure_from",

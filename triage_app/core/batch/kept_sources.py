@@ -49,24 +49,28 @@ from typing import Any, BinaryIO
 from sqlalchemy import Connection, Engine, and_, delete, exists, func, insert, select
 from sqlalchemy.exc import DBAPIError
 
-from triage_app.core.batch.readers import BLANK, read_csv, skip_bom, strip_eol
+from triage_app.core.batch.readers import BLANK, read_csv, skip_bom, strip_eol, unknown_format
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     Batch,
     KeptSource,
+    Said,
     SourceBlob,
     Workspace,
     batch_named,
     is_lock_wait,
+    said,
     set_store_setting,
     store_setting,
     user_message,
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.fingerprint import READ_BUFFER, open_file
+from triage_app.core.locale_format import format_int, format_number
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.places import printable
-from triage_app.core.vocabulary import SOURCE_FORMATS, BatchState, plural
+from triage_app.core.vocabulary import SOURCE_FORMATS, BatchState
 
 __all__ = [
     "DEFAULT_KEEP_DAYS",
@@ -111,14 +115,17 @@ GIVE_AGAIN = "triage-app give-source {batch} FILE"
 
 
 class NotKept(TriageError):
-    """No kept copy of this source (never kept, forgotten, or its file removed by hand)."""
+    """No kept copy of this source (never kept, forgotten, or its file removed by hand).
+    ``said``: its line in both languages (a reprocess's ``--json`` names it in English)."""
 
-    def __init__(self, sha256: str, message: str | None = None) -> None:
-        super().__init__(
-            message
-            or f"the source {sha256[:12]}… is not kept: give a batch of it its file again "
-            f"({GIVE_AGAIN.format(batch='BATCH')})"
-        )
+    def __init__(self, sha256: str, message: Said | None = None) -> None:
+        if message is None:
+            not_kept = N_(
+                "the source {source}… is not kept: give a batch of it its file again ({command})"
+            )
+            message = said(not_kept, source=sha256[:12], command=GIVE_AGAIN.format(batch="BATCH"))
+        super().__init__(str(message))
+        self.said = message
         self.sha256 = sha256
 
 
@@ -126,10 +133,9 @@ class SourceGone(NotKept):
     """A batch's source is not kept: the one line says how to give it again."""
 
     def __init__(self, batch_id: str, sha256: str = "") -> None:
+        gone = N_("the source of batch {batch} is not kept: give the file again with {command}")
         super().__init__(
-            sha256,
-            f"the source of batch {batch_id} is not kept: give the file again with "
-            f"{GIVE_AGAIN.format(batch=batch_id)}",
+            sha256, said(gone, batch=batch_id, command=GIVE_AGAIN.format(batch=batch_id))
         )
         self.batch_id = batch_id
 
@@ -152,7 +158,7 @@ def sources_folder(ws: Workspace) -> Path:
         return ws.config.folder / SOURCES_DIR
     db = ws.store.url.database
     if not db or db == ":memory:":
-        raise TriageError("a store in memory keeps no sources: open a workspace folder")
+        raise TriageError(_("a store in memory keeps no sources: open a workspace folder"))
     return Path(db).resolve().parent / SOURCES_DIR
 
 
@@ -162,13 +168,14 @@ def _file_of(ws: Workspace, sha256: str, fmt: str) -> Path:
 
 def _check_sha(sha256: str) -> str:
     if not isinstance(sha256, str) or not _SHA.fullmatch(sha256):
-        raise TriageError(f"not a SHA-256: {printable(str(sha256))[:80]!r}")
+        said_ = _("not a SHA-256: {given}")
+        raise TriageError(said_.format(given=repr(printable(str(sha256))[:80])))
     return sha256
 
 
 def _check_format(fmt: str) -> str:
     if fmt not in SOURCE_FORMATS:
-        raise TriageError(f"unknown format {fmt!r}: use jsonl or csv")
+        raise TriageError(unknown_format(fmt))
     return fmt
 
 
@@ -216,8 +223,9 @@ class _Pack:
             try:
                 where.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
+                cannot = _("cannot keep the source in {folder}: {reason}")
                 raise TriageError(
-                    f"cannot keep the source in {printable(where)}: {exc.strerror or exc}"
+                    cannot.format(folder=printable(where), reason=exc.strerror or exc)
                 ) from None
         fd, name = tempfile.mkstemp(dir=where, prefix=f".{sha256}.", suffix=".part")
         self.path = Path(name)
@@ -250,8 +258,9 @@ class _Pack:
             out.flush()
             os.fsync(out.fileno())
         except OSError as exc:
+            cannot = _("cannot keep the source {source}…: {reason}")
             raise TriageError(
-                f"cannot keep the source {self.sha256[:12]}…: {exc.strerror or exc}"
+                cannot.format(source=self.sha256[:12], reason=exc.strerror or exc)
             ) from None
         finally:
             out.close()
@@ -269,9 +278,9 @@ class _Pack:
         place even so (a copy given again, to mend a damaged one)."""
         if self.digest != self.sha256:
             self.discard()
+            other = _("the bytes given are not the source {source}…: their SHA-256 is {digest}…")
             raise TriageError(
-                f"the bytes given are not the source {self.sha256[:12]}…: their SHA-256 is "
-                f"{(self.digest or '?')[:12]}…"
+                other.format(source=self.sha256[:12], digest=(self.digest or "?")[:12])
             )
         try:
             if self.in_table:
@@ -497,30 +506,44 @@ class _Checked(io.RawIOBase):
         try:
             out = self._d.read(min(len(b), STEP))
         except self._errors as exc:
-            raise self._damaged(f"it does not decompress ({exc})") from None
+            raise self._damaged(_("it does not decompress ({reason})").format(reason=exc)) from None
         if not out:
             self._finish()
             return 0
         self._h.update(out)
         self._n += len(out)
         if self._n > self._size:
-            raise self._damaged(f"it holds more than its {self._size:,} bytes")
+            more = ngettext(
+                "it holds more than its {n} byte", "it holds more than its {n} bytes", self._size
+            )
+            raise self._damaged(more.format(n=format_int(self._size)))
         n = len(out)
         b[:n] = out
         return n
 
     def _damaged(self, why: str) -> SourceDamaged:
+        damaged = _(
+            "the kept source {source}… ({where}) is damaged: {why}; give a batch of it its file "
+            "again ({command})"
+        )
         return SourceDamaged(
-            f"the kept source {self._sha256[:12]}… ({self._where}) is damaged: {why}; give a "
-            f"batch of it its file again ({GIVE_AGAIN.format(batch='BATCH')})"
+            damaged.format(
+                source=self._sha256[:12],
+                where=self._where,
+                why=why,
+                command=GIVE_AGAIN.format(batch="BATCH"),
+            )
         )
 
     def _finish(self) -> None:
         got = self._h.hexdigest()
         if self._n != self._size or got != self._sha256:
-            raise self._damaged(
-                f"its bytes hash to {got[:12]}… ({self._n:,} bytes), not to its name"
+            wrong = ngettext(
+                "its bytes hash to {digest}… ({n} byte), not to its name",
+                "its bytes hash to {digest}… ({n} bytes), not to its name",
+                self._n,
             )
+            raise self._damaged(wrong.format(digest=got[:12], n=format_int(self._n)))
         self._done = True
 
 
@@ -550,27 +573,33 @@ def open_kept(ws: Workspace, sha256: str) -> Iterator[BinaryIO]:
         if row is None:
             raise NotKept(sha256)
         if row.codec != CODEC:
-            raise TriageError(
-                f"the source {sha256[:12]}… was kept as {row.codec}, which this version of "
-                "Triage Desk does not read"
+            codec = _(
+                "the source {source}… was kept as {codec}, which this version of Triage Desk "
+                "does not read"
             )
+            raise TriageError(codec.format(source=sha256[:12], codec=row.codec))
         with contextlib.ExitStack() as stack:
             if row.place == PLACE_FOLDER:
                 path = _file_of(ws, sha256, row.format)
                 try:
                     f = stack.enter_context(path.open("rb"))
                 except FileNotFoundError:
-                    raise NotKept(
-                        sha256,
-                        f"the source {sha256[:12]}… is recorded as kept but its file is gone "
-                        f"from {printable(path.parent)}: give a batch of it its file again "
-                        f"({GIVE_AGAIN.format(batch='BATCH')})",
-                    ) from None
+                    gone = N_(
+                        "the source {source}… is recorded as kept but its file is gone from "
+                        "{folder}: give a batch of it its file again ({command})"
+                    )
+                    message = said(
+                        gone,
+                        source=sha256[:12],
+                        folder=printable(path.parent),
+                        command=GIVE_AGAIN.format(batch="BATCH"),
+                    )
+                    raise NotKept(sha256, message) from None
                 compressed: BinaryIO = f
                 where = printable(path)
             else:
                 compressed = io.BufferedReader(_Parts(_blob_parts(conn, sha256)), STEP)
-                where = "the store's source_blobs"
+                where = _("the store's source_blobs")
             raw = _Checked(compressed, sha256, int(row.size), where)
             reader = stack.enter_context(io.BufferedReader(raw, READ_BUFFER))
             yield reader
@@ -670,9 +699,17 @@ def give_source(ws: Workspace, batch_id: str, path: str | os.PathLike[str]) -> b
         raise
     if pack.digest != want:
         pack.discard()
+        other = _(
+            "{file} is not the source of batch {batch}: its SHA-256 is {digest}…, the batch's "
+            "is {want}…"
+        )
         raise TriageError(
-            f"{printable(Path(path).name)} is not the source of batch {b.batch_id}: its SHA-256 "
-            f"is {(pack.digest or '')[:12]}…, the batch's is {want[:12]}…"
+            other.format(
+                file=printable(Path(path).name),
+                batch=b.batch_id,
+                digest=(pack.digest or "")[:12],
+                want=want[:12],
+            )
         )
     if kept and not damaged:
         pack.discard()
@@ -764,7 +801,8 @@ def check_keep_days(value: Any) -> int | None:
         return int(value.strip())
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    raise TriageError(f"keep sources for {value!r} days: give a whole number of days or forever")
+    said_ = _("keep sources for {value} days: give a whole number of days or forever")
+    raise TriageError(said_.format(value=repr(value)))
 
 
 def sources_retention(ws: Workspace) -> int | None:
@@ -776,8 +814,9 @@ def sources_retention(ws: Workspace) -> int | None:
     try:
         return check_keep_days(raw)
     except TriageError:
+        said_ = _("the store's {setting} is not readable: {value}")
         raise TriageError(
-            f"the store's {RETENTION_KEY} is not readable: {printable(raw)[:60]!r}"
+            said_.format(setting=RETENTION_KEY, value=repr(printable(raw)[:60]))
         ) from None
 
 
@@ -790,8 +829,10 @@ def set_sources_retention(ws: Workspace, days: int | None) -> None:
 
 def describe_retention(days: int | None) -> str:
     if days is None:
-        return "kept sources stay forever"
-    return f"kept sources stay {plural(days, 'day')}"
+        return _("kept sources stay forever")
+    return ngettext("kept sources stay {n} day", "kept sources stay {n} days", days).format(
+        n=format_int(days)
+    )
 
 
 @dataclass(frozen=True)
@@ -819,29 +860,44 @@ class SourcesForgotten:
 
     def describe(self) -> str:
         if self.days is None or self.cutoff is None:
-            return "Kept sources: kept forever (keep_sources_days), none forgotten."
-        before = f"kept more than {plural(self.days, 'day')} ago"
+            return _("Kept sources: kept forever (keep_sources_days), none forgotten.")
+        days = ngettext("{n} day", "{n} days", self.days).format(n=format_int(self.days))
         n = len(self.sources)
+        size = human_size(self.stored_size)
         if not n:
-            text = f"Kept sources: none {before}"
+            text = _("Kept sources: none kept more than {days} ago").format(days=days)
+        elif self.dry_run:
+            text = ngettext(
+                "Kept sources: would forget {n} source kept more than {days} ago ({size} stored)",
+                "Kept sources: would forget {n} sources kept more than {days} ago ({size} stored)",
+                n,
+            ).format(n=format_int(n), days=days, size=size)
         else:
-            verb = "would forget" if self.dry_run else "forgot"
-            text = (
-                f"Kept sources: {verb} {plural(n, 'source')} {before} "
-                f"({human_size(self.stored_size)} stored)"
-            )
+            text = ngettext(
+                "Kept sources: forgot {n} source kept more than {days} ago ({size} stored)",
+                "Kept sources: forgot {n} sources kept more than {days} ago ({size} stored)",
+                n,
+            ).format(n=format_int(n), days=days, size=size)
         if self.spared:
-            text += f"; {plural(self.spared, 'source')} of running or held batches stay"
+            spared = ngettext(
+                "{n} source of running or held batches stays",
+                "{n} sources of running or held batches stay",
+                self.spared,
+            )
+            text += "; " + spared.format(n=format_int(self.spared))
         return text + "."
 
 
 def human_size(n: int) -> str:
+    """``512 bytes``, ``1.5 MB`` (``1,5 MB`` in Indonesian): a size a person reads."""
+    if n < 1000:
+        return ngettext("{n} byte", "{n} bytes", n).format(n=format_int(n))
     size = float(n)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1000 or unit == "GB":
-            return f"{n:,} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+    for unit in ("KB", "MB"):
         size /= 1000
-    return f"{n:,} bytes"  # pragma: no cover
+        if size < 1000:
+            return f"{format_number(size, 1)} {unit}"
+    return f"{format_number(size / 1000, 1)} GB"
 
 
 def _unfinished(sha: Any) -> Any:

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 import orjson
 
+from triage_app.core import language, messages
 from triage_app.core.batch.chunks import ChunkParser, ChunkSource
 from triage_app.core.batch.commit import ChunkCommitter
 from triage_app.core.batch.readers import Format
@@ -32,6 +33,7 @@ from triage_app.core.batch.source import Source, attach
 from triage_app.core.db import Workspace, open_workspace
 from triage_app.core.errors import TriageError, error_message
 from triage_app.core.fingerprint import Stamp
+from triage_app.core.messages import N_, _
 from triage_app.core.progress import Progress
 from triage_app.core.retry import RetryPolicy, is_transient
 from triage_app.core.transforms import Transform, default_registry
@@ -194,6 +196,9 @@ class Partner:
                 "warehouse": ws.warehouse.url.render_as_string(hide_password=False),
                 "store": ws.store.url.render_as_string(hide_password=False),
                 "task": task.__dict__,
+                # A fresh interpreter (not a fork) speaks the parent's language too: its
+                # refusals are the lines the parent raises.
+                "language": language.current(),
             }
         )
 
@@ -205,7 +210,8 @@ class Partner:
     def receive(self) -> dict[str, Any]:
         msg = _read_frame(self.stdout)
         if msg is None:
-            raise TriageError(f"the batch's second lane stopped unexpectedly; {_RESUME}")
+            said = _("the batch's second lane stopped unexpectedly; {resume}")
+            raise TriageError(said.format(resume=_(_RESUME)))
         if "error" in msg:
             if msg.get("transient"):
                 raise _unavailable(msg["error"])
@@ -307,11 +313,12 @@ def run_lanes(
         source.close()
 
 
-_RESUME = "the batch stopped at its last committed chunk: run the same command again to resume"
+_RESUME = N_("the batch stopped at its last committed chunk: run the same command again to resume")
 
 
 def _unavailable(reason: str) -> TriageError:
-    return TriageError(f"the databases stayed unavailable ({reason}); {_RESUME}")
+    said = _("the databases stayed unavailable ({reason}); {resume}")
+    return TriageError(said.format(reason=reason, resume=_(_RESUME)))
 
 
 def _stored(msg: dict[str, Any], rows_done: int, progress: Progress, total: int) -> int:
@@ -329,6 +336,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     if header is None:
         return 0
     task = LaneTask(**header["task"])
+    if header.get("language", language.current()) != language.current():
+        messages.use_language(header["language"])
     try:
         ws = open_workspace(
             None, warehouse_url=header["warehouse"], dead_letter_url=header["store"]

@@ -37,8 +37,9 @@ import orjson
 from sqlalchemy import Engine
 
 from triage_app.core.clock import iso, utcnow
-from triage_app.core.db import read_only_message
+from triage_app.core.db import WORKSPACE_FOLDER, read_only_message
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.places import printable
 
 try:  # POSIX; elsewhere the SQLite lock is not taken (see hold_batch)
@@ -55,12 +56,30 @@ class BatchBeingLoaded(TriageError):
 
     def __init__(self, pid: int | None, host: str | None, since: str | None) -> None:
         self.pid, self.host, self.since = pid, host, since
-        who = f" (pid {pid} on {host})" if pid is not None and host else ""
-        when = f" since {since}" if since else ""
-        super().__init__(
-            f"this file is being loaded by another process{who}{when}; "
-            "run the same command again when it ends"
-        )
+        known = pid is not None and bool(host)
+        if known and since:
+            said = _(
+                "this file is being loaded by another process (pid {pid} on {host}) since "
+                "{since}; run the same command again when it ends"
+            )
+        elif known:
+            said = _(
+                "this file is being loaded by another process (pid {pid} on {host}); run the "
+                "same command again when it ends"
+            )
+        elif since:
+            said = _(
+                "this file is being loaded by another process since {since}; run the same "
+                "command again when it ends"
+            )
+        else:
+            said = _(
+                "this file is being loaded by another process; run the same command again when "
+                "it ends"
+            )
+        # ``since``: the instant as stored (ISO 8601, UTC), exact and the same in every
+        # language (the lock's holder is named for whoever compares it with a log).
+        super().__init__(said.format(pid=pid, host=host, since=since))
 
 
 @dataclass(frozen=True)
@@ -139,7 +158,7 @@ def _pg_holder(cur: Any, key: int) -> BatchBeingLoaded:
     since = iso(started.astimezone(dt.UTC).replace(tzinfo=None)) if started else None
     if row is None or not (row[0] or "").startswith(_APP_PREFIX):
         return BatchBeingLoaded(None, None, since)
-    pid, _, host = row[0][len(_APP_PREFIX) :].partition("@")
+    pid, _at, host = row[0][len(_APP_PREFIX) :].partition("@")
     return BatchBeingLoaded(int(pid) if pid.isdigit() else None, host, since)
 
 
@@ -172,7 +191,7 @@ def _lock_file(path: Path) -> int:
             if not isinstance(exc, PermissionError) and exc.errno != errno.EROFS:
                 raise
             folder = printable(path.parent)
-            raise TriageError(read_only_message("the workspace folder", folder)) from None
+            raise TriageError(read_only_message(WORKSPACE_FOLDER, folder)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -194,7 +213,7 @@ def _lock_file(path: Path) -> int:
 def _file_holder(fd: int) -> BatchBeingLoaded:
     """Who holds the file: what it says, once its holder has written it (just after its
     lock; a moment's wait at most)."""
-    for _ in range(_READ_TRIES):
+    for _try in range(_READ_TRIES):
         try:
             said = orjson.loads(os.pread(fd, 4096, 0))
             return BatchBeingLoaded(int(said["pid"]), str(said["host"]), str(said["since"]))

@@ -33,6 +33,7 @@ from triage_app.core.errors import (
     signature,
 )
 from triage_app.core.masking import mask_text, mask_with_values
+from triage_app.core.messages import _
 from triage_app.core.retry import DEFAULT_LADDER, LADDER_KEY, Ladder
 from triage_app.core.transforms import Transform
 from triage_app.core.vocabulary import ErrorClass, Status
@@ -112,10 +113,11 @@ def workspace_ladder(store: Engine | Connection) -> Ladder | None:
         return Ladder.parse(raw)
     except TriageError:
         shown = raw[:60].encode("unicode_escape").decode("ascii")
-        raise TriageError(
-            f"the store's retry ladder is not readable: {shown!r}; set it again "
+        said = _(
+            "the store's retry ladder is not readable: {ladder}; set it again "
             "(triage-app ladder set 5m,30m,2h) or reset it (triage-app ladder reset)"
-        ) from None
+        )
+        raise TriageError(said.format(ladder=repr(shown))) from None
 
 
 def ladder_in_force(store: Engine | Connection, transform: Transform | None) -> Ladder:

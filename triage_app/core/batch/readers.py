@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, Literal
 import orjson
 
 from triage_app.core.errors import DataError, TriageError
+from triage_app.core.messages import _, ngettext
 from triage_app.core.vocabulary import SOURCE_FORMATS, PayloadKind
 
 Format = Literal["jsonl", "csv"]  # one of SOURCE_FORMATS
@@ -35,14 +36,20 @@ csv.field_size_limit(MAX_CSV_RECORD)
 def detect_format(path: Path, explicit: str | None = None) -> Format:
     if explicit is not None:
         if explicit not in SOURCE_FORMATS:
-            raise TriageError(f"unknown format {explicit!r}: use jsonl or csv")
+            raise TriageError(unknown_format(explicit))
         return "csv" if explicit == "csv" else "jsonl"
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json"):
         return "jsonl"
     if suffix == ".csv":
         return "csv"
-    raise TriageError(f"cannot tell the format of {path.name}: pass --format jsonl or csv")
+    said = _("cannot tell the format of {file}: pass --format jsonl or csv")
+    raise TriageError(said.format(file=path.name))
+
+
+def unknown_format(given: object) -> str:
+    """The one line for a format that is neither JSONL nor CSV."""
+    return _("unknown format {format}: use jsonl or csv").format(format=repr(given))
 
 
 def skip_bom(f: io.BufferedReader) -> None:
@@ -182,21 +189,28 @@ def csv_header_names(header: bytes) -> list[str]:
     try:
         text = header.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TriageError(f"the CSV header is not UTF-8 ({exc.reason})") from None
+        said = _("the CSV header is not UTF-8 ({reason})")
+        raise TriageError(said.format(reason=exc.reason)) from None
     names = next(csv.reader([text]), [])
     names = [h.strip() for h in names]
     if not names or not any(names):
-        raise TriageError("the CSV file has no header line")
+        raise TriageError(_("the CSV file has no header line"))
     if len(names) == 1:
         for sep in (";", "\t", "|"):
             if sep in names[0]:
-                raise TriageError(
-                    f"the CSV header is one column with {sep!r} in it: only ',' separates "
+                said = _(
+                    "the CSV header is one column with {separator} in it: only ',' separates "
                     "columns here; convert the file to comma-separated"
                 )
+                raise TriageError(said.format(separator=repr(sep)))
     dupes = sorted({h for h in names if names.count(h) > 1})
     if dupes:
-        raise TriageError(f"the CSV header repeats column(s): {', '.join(dupes)}")
+        said = ngettext(
+            "the CSV header repeats column: {columns}",
+            "the CSV header repeats columns: {columns}",
+            len(dupes),
+        )
+        raise TriageError(said.format(columns=", ".join(dupes)))
     return names
 
 

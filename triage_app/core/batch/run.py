@@ -29,11 +29,13 @@ from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import Batch, Workspace, actor_for
 from triage_app.core.errors import TriageError
 from triage_app.core.fingerprint import OpenedFile
+from triage_app.core.locale_format import format_int, format_number
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.places import printable
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
-from triage_app.core.vocabulary import BatchState, ErrorClass, plural
+from triage_app.core.vocabulary import BatchState, ErrorClass
 
 # The batches table (the store's tables are Core tables: db/models.py).
 _BATCHES = Batch.__table__
@@ -79,44 +81,108 @@ class BatchSummary:
         """The run in one sentence a person reads: the window shows it, the CLI prints it."""
         text = self._said()
         if self.source_problem:
-            text += f" Its source was not kept: {self.source_problem}"
+            said = _("Its source was not kept: {problem}").format(problem=self.source_problem)
+            text += " " + said
         return text
 
     def _said(self) -> str:
+        batch = self.batch_id
+        rows = ngettext("{n} row", "{n} rows", self.rows).format(n=format_int(self.rows))
+        loaded, superseded = format_int(self.loaded), format_int(self.superseded)
+        quarantined = format_int(self.quarantined)
         if self.state == BatchState.DISCARDED:
-            return (
-                f"Batch {self.batch_id} was discarded whole: nothing of it loaded "
-                f"({plural(self.rows, 'row')}: {self.quarantined:,} dead letters discarded, "
-                f"{self.held:,} held rows dropped)."
+            discarded = ngettext(
+                "{n} dead letter discarded", "{n} dead letters discarded", self.quarantined
+            ).format(n=quarantined)
+            dropped = ngettext("{n} held row dropped", "{n} held rows dropped", self.held).format(
+                n=format_int(self.held)
             )
+            said = _(
+                "Batch {batch} was discarded whole: nothing of it loaded ({rows}: {discarded}, "
+                "{dropped})."
+            )
+            return said.format(batch=batch, rows=rows, discarded=discarded, dropped=dropped)
         if self.already_loaded and self.state == BatchState.HELD:
-            return (
-                f"Batch {self.batch_id} is held, all or nothing: nothing to do for its file "
-                f"({plural(self.rows, 'row')}: {self.quarantined:,} quarantined); held: "
-                f"{self.held:,} rows wait until every dead letter of the batch is fixed "
-                f"(then: redrive --batch {self.batch_id})."
+            said = ngettext(
+                "Batch {batch} is held, all or nothing: nothing to do for its file ({rows}: "
+                "{quarantined} quarantined); held: {n} row waits until every dead letter of "
+                "the batch is fixed (then: redrive --batch {batch}).",
+                "Batch {batch} is held, all or nothing: nothing to do for its file ({rows}: "
+                "{quarantined} quarantined); held: {n} rows wait until every dead letter of "
+                "the batch is fixed (then: redrive --batch {batch}).",
+                self.held,
+            )
+            return said.format(
+                batch=batch, rows=rows, quarantined=quarantined, n=format_int(self.held)
             )
         if self.already_loaded:
-            return (
-                f"Batch {self.batch_id} was already loaded: nothing to do "
-                f"({plural(self.rows, 'row')}: {self.loaded:,} loaded, "
-                f"{self.superseded:,} superseded, {self.quarantined:,} quarantined)."
+            said = _(
+                "Batch {batch} was already loaded: nothing to do ({rows}: {loaded} loaded, "
+                "{superseded} superseded, {quarantined} quarantined)."
             )
-        classes = ", ".join(f"{n:,} {c}" for c, n in self.by_class.items()) or "none"
-        head = "Cancelled" if self.cancelled else ("Resumed batch" if self.resumed else "Batch")
-        text = (
-            f"{head} {self.batch_id}: {plural(self.rows, 'row')}, {self.loaded:,} loaded, "
-            f"{self.superseded:,} superseded, {self.quarantined:,} quarantined ({classes}) "
-            f"in {self.seconds:.2f} s."
+            return said.format(
+                batch=batch,
+                rows=rows,
+                loaded=loaded,
+                superseded=superseded,
+                quarantined=quarantined,
+            )
+        if self.cancelled:
+            said = _(
+                "Cancelled {batch}: {rows}, {loaded} loaded, {superseded} superseded, "
+                "{quarantined} quarantined ({classes}) in {seconds} s."
+            )
+        elif self.resumed:
+            said = _(
+                "Resumed batch {batch}: {rows}, {loaded} loaded, {superseded} superseded, "
+                "{quarantined} quarantined ({classes}) in {seconds} s."
+            )
+        else:
+            said = _(
+                "Batch {batch}: {rows}, {loaded} loaded, {superseded} superseded, "
+                "{quarantined} quarantined ({classes}) in {seconds} s."
+            )
+        text = said.format(
+            batch=batch,
+            rows=rows,
+            loaded=loaded,
+            superseded=superseded,
+            quarantined=quarantined,
+            classes=describe_classes(self.by_class) or _("none"),
+            seconds=format_number(self.seconds, 2),
         )
         if self.cancelled:
-            text += " Run the same file again to resume where it stopped."
+            text += " " + _("Run the same file again to resume where it stopped.")
         if self.state == BatchState.HELD:
-            text += (
-                f" Nothing loaded, all or nothing: held: {self.held:,} rows wait until every "
-                f"dead letter of the batch is fixed (then: redrive --batch {self.batch_id})."
+            held = ngettext(
+                "Nothing loaded, all or nothing: held: {n} row waits until every dead letter "
+                "of the batch is fixed (then: redrive --batch {batch}).",
+                "Nothing loaded, all or nothing: held: {n} rows wait until every dead letter "
+                "of the batch is fixed (then: redrive --batch {batch}).",
+                self.held,
             )
+            text += " " + held.format(n=format_int(self.held), batch=batch)
         return text
+
+
+# A count of dead letters by error class, in a summary: "2 data, 1 code".
+_CLASS_COUNTS: dict[str, str] = {
+    ErrorClass.DATA: N_("{n} data"),
+    ErrorClass.CODE: N_("{n} code"),
+    ErrorClass.TRANSIENT: N_("{n} transient"),
+}
+
+
+def describe_classes(by_class: dict[str, int]) -> str:
+    """``2 data, 1 code``: counts by error class, in the order given; "" for none."""
+    said = []
+    for c, n in by_class.items():
+        label = _CLASS_COUNTS.get(c)
+        if label is None:  # a class this version does not know: its stored name
+            said.append(f"{format_int(n)} {c}")
+        else:
+            said.append(_(label).format(n=format_int(n)))
+    return ", ".join(said)
 
 
 def batch_identity(sha256: str, transform: Transform, fmt: str) -> str:
@@ -190,7 +256,7 @@ def run_batch(
         # Refusals that need no file, before anything is opened, spooled or written.
         check_input_format(transform, source_format(path, fmt), reg)
         if chunk_size < 1:
-            raise TriageError("the chunk size must be at least 1")
+            raise TriageError(_("the chunk size must be at least 1"))
     except BaseException:
         if opened is not None:
             opened.close()

@@ -14,6 +14,7 @@ read from there like any file; a pipe named as a path is refused, never waited o
 
 from __future__ import annotations
 
+import functools
 import io
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from triage_app.core.fingerprint import (
     open_file,
     spool_stdin,
 )
+from triage_app.core.messages import _
 from triage_app.core.transforms import Registry, Transform, default_registry
 
 __all__ = ["Source", "SourceChanged", "check_input_format", "check_source", "source_format"]
@@ -44,7 +46,7 @@ def is_stdin(path: str | Path) -> bool:
 def source_format(path: str | Path, explicit: str | None = None) -> Format:
     """The format given, else the one the file's name says."""
     if is_stdin(path) and explicit is None:
-        raise TriageError("cannot tell the format of standard input: pass --format jsonl or csv")
+        raise TriageError(_("cannot tell the format of standard input: pass --format jsonl or csv"))
     return detect_format(Path(path), explicit)
 
 
@@ -54,11 +56,27 @@ def check_input_format(transform: Transform, fmt: str, registry: Registry) -> No
     if transform.input_format == fmt:
         return
     fitting = [t.ref for t in registry.all() if t.input_format == fmt]
-    hint = f"use {' or '.join(fitting)}" if fitting else "no installed transform reads it"
+    if fitting:
+        said = _(
+            "{transform} reads {reads} and the file is {format}: use {fitting} (or give the "
+            "right format, if the file's name misleads)"
+        )
+    else:
+        said = _(
+            "{transform} reads {reads} and the file is {format}: no installed transform reads "
+            "it (or give the right format, if the file's name misleads)"
+        )
+    either = functools.reduce(_or, fitting) if fitting else ""
     raise TriageError(
-        f"{transform.ref} reads {transform.input_format} and the file is {fmt}: {hint} "
-        "(or give the right format, if the file's name misleads)"
+        said.format(
+            transform=transform.ref, reads=transform.input_format, format=fmt, fitting=either
+        )
     )
+
+
+def _or(first: str, second: str) -> str:
+    """``a or b``: folded over a list, ``a or b or c``."""
+    return _("{first} or {second}").format(first=first, second=second)
 
 
 def check_source(

@@ -4,12 +4,19 @@ warehouse's upserts, and the audit trail."""
 # The summary of the dead letters by cell (``counts.py``), as a namespace: summary.apply, ...
 from triage_app.core.db import counts as summary
 from triage_app.core.db.audit import actor_for, current_actor, event_insert, record_event
+from triage_app.core.db.bilingual import Said, said
+from triage_app.core.db.bilingual import _ as both_gettext
+from triage_app.core.db.bilingual import ngettext as both_ngettext
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.instants import INSTANT, for_driver
-from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait
+from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait, shown_seconds
 from triage_app.core.db.lock_waits import explain as explain_lock_wait
 from triage_app.core.db.lock_waits import holding as holding_lock
+from triage_app.core.db.messages import FOLDER as WORKSPACE_FOLDER
 from triage_app.core.db.messages import (
+    STORE,
+    WAREHOUSE,
+    database_name,
     read_only_message,
     redact_text,
     redact_url,
@@ -121,6 +128,9 @@ __all__ = [
     "NEEDS",
     "NO_KEYRING",
     "ROLES",
+    "STORE",
+    "WAREHOUSE",
+    "WORKSPACE_FOLDER",
     "Act",
     "AuditEvent",
     "Batch",
@@ -144,6 +154,7 @@ __all__ = [
     "RedriveRun",
     "Resolution",
     "Role",
+    "Said",
     "SchemaChange",
     "SetupReport",
     "Signature",
@@ -160,10 +171,13 @@ __all__ = [
     "apply_every_migration",
     "batch_named",
     "batch_versions",
+    "both_gettext",
+    "both_ngettext",
     "check_reachable",
     "complete_url",
     "count_rows",
     "current_actor",
+    "database_name",
     "event_insert",
     "explain_lock_wait",
     "for_driver",
@@ -202,11 +216,13 @@ __all__ = [
     "revoke_role",
     "role_of",
     "rows_before",
+    "said",
     "set_store_setting",
     "setup_roles",
     "shown_error",
     "shown_original",
     "shown_payload",
+    "shown_seconds",
     "signature_id_of",
     "signature_ids",
     "signature_text",

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, func, select
 from sqlalchemy.sql.expression import ColumnElement
 
 from triage_app.core.crashpoints import crash_point
+from triage_app.core.db.bilingual import Said, ngettext
 from triage_app.core.db.instants import day_of
 from triage_app.core.db.models import DeadLetter, DeadLetterCount
 
@@ -107,10 +108,20 @@ def differences(conn: Connection, batch_id: str | None = None) -> list[tuple[Cel
     ]
 
 
-def describe(cell: Cell) -> str:
-    """A cell as a person reads it in a problem report."""
+def describe(cell: Cell) -> Said:
+    """A cell as a person reads it in a problem report (in both languages: the report is in
+    ``--json`` too)."""
     c, s, st, a, d, b, t = cell
-    return f"{c}, signature {s}, {st}, {a} attempts, first failed {d}, batch {b[:8]}, {t}"
+    said = ngettext(
+        "{error_class}, signature {signature}, {status}, {n} attempt, first failed {day}, "
+        "batch {batch}, {transform}",
+        "{error_class}, signature {signature}, {status}, {n} attempts, first failed {day}, "
+        "batch {batch}, {transform}",
+        a,
+    )
+    return said.format(
+        error_class=c, signature=str(s), status=st, n=a, day=d, batch=b[:8], transform=t
+    )
 
 
 def _upsert(conn: Connection) -> Any:

@@ -17,14 +17,17 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from triage_app.core.db.lock_waits import BUSY_TIMEOUT_MS, on_connect_postgres
 from triage_app.core.db.messages import (
+    FOLDER,
     READ_ONLY_ERROR,
     ReadOnlyWorkspace,
     as_url,
+    database_name,
     read_only_message,
     redact_text,
     redact_url,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.places import printable
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
@@ -89,10 +92,14 @@ def make_engine(url: str, role: str, *, read_only: bool = False) -> Engine:
     try:
         parsed = make_url(as_url(url))  # a libpq keyword string connects as its URL would
     except (ArgumentError, ValueError):  # a port that is not a number is a ValueError
-        raise TriageError(f"bad {role} URL: {redact_url(url)}") from None
+        raise TriageError(
+            _("bad {database} URL: {url}").format(database=database_name(role), url=redact_url(url))
+        ) from None
     if parsed.get_backend_name() not in SUPPORTED_DIALECTS:
         raise TriageError(
-            f"{role}: {parsed.get_backend_name()} is not supported; use sqlite or postgresql"
+            _("{database}: {backend} is not supported; use sqlite or postgresql").format(
+                database=database_name(role), backend=parsed.get_backend_name()
+            )
         )
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -110,9 +117,17 @@ def make_engine(url: str, role: str, *, read_only: bool = False) -> Engine:
             engine = create_engine(parsed, pool_pre_ping=True)
             event.listen(engine, "connect", _on_connect_postgres)
     except (NoSuchModuleError, ImportError):  # an unknown dialect, or a driver not installed
-        raise TriageError(f"{role}: no driver for {parsed.drivername}") from None
+        raise TriageError(
+            _("{database}: no driver for {driver}").format(
+                database=database_name(role), driver=parsed.drivername
+            )
+        ) from None
     except OSError as exc:
-        raise TriageError(f"{role}: cannot create the database folder: {exc.strerror}") from None
+        raise TriageError(
+            _("{database}: cannot create the database folder: {reason}").format(
+                database=database_name(role), reason=exc.strerror
+            )
+        ) from None
     return engine
 
 
@@ -156,8 +171,8 @@ def _read_only(path: Path, role: str) -> str:
     """The refusal for a write to ``path``: its folder named when that is what this user
     cannot write (SQLite's journal goes beside the file), else the file."""
     if not os.access(path.parent, os.W_OK):
-        return read_only_message("the workspace folder", printable(path.parent))
-    return read_only_message(f"the {role}", printable(path))
+        return read_only_message(FOLDER, printable(path.parent))
+    return read_only_message(role, printable(path))
 
 
 def write_locked_engine(engine: Engine, *, foreign_keys: bool = True) -> Engine:
@@ -197,5 +212,9 @@ def check_reachable(engine: Engine, role: str) -> None:
         if READ_ONLY_ERROR in reason and engine.dialect.name == "sqlite" and engine.url.database:
             raise TriageError(_read_only(Path(engine.url.database), role)) from None
         raise TriageError(
-            f"cannot reach the {role} at {redact_url(str(engine.url))}: {redact_text(reason)}"
+            _("cannot reach the {database} at {url}: {reason}").format(
+                database=database_name(role),
+                url=redact_url(str(engine.url)),
+                reason=redact_text(reason),
+            )
         ) from None

@@ -32,6 +32,8 @@ from sqlalchemy import Connection, Engine, text
 
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int, format_number
+from triage_app.core.messages import _
 
 # How long SQLite itself waits on a lock before our retries take over; tests shorten it.
 # Here, not in engines.py, so that the message saying how long a wait lasted needs nothing
@@ -117,19 +119,28 @@ def holding(engine: Engine, conn: Connection) -> Iterator[None]:
                 note.unlink()
 
 
-def explain(engine: Engine, exc: BaseException, what: str = "the dead letters") -> LockWaitTimeout:
+def shown_seconds(seconds: float) -> str:
+    """``15``, ``0.5`` / ``0,5``: a number of seconds as the user's language writes it."""
+    if seconds == int(seconds):
+        return format_int(int(seconds))
+    digits = len(f"{seconds:g}".partition(".")[2]) or 1
+    return format_number(seconds, digits)
+
+
+def explain(engine: Engine, exc: BaseException) -> LockWaitTimeout:
     """The one line for a lock wait that gave up: who holds the lock, since when."""
     if engine.dialect.name == "postgresql":
-        waited = f"{lock_wait_seconds():g} s"
+        waited = lock_wait_seconds()
         holder = _postgres_holder(engine)
     else:
-        waited = f"{BUSY_TIMEOUT_MS / 1000:g} s"
+        waited = BUSY_TIMEOUT_MS / 1000
         holder = _sqlite_holder(engine)
-    who = holder or "another transaction (it did not say who)"
-    return LockWaitTimeout(
-        f"{what} are locked by {who}; waited {waited}: try again when it ends "
-        f"(a stopped process holds its lock until it is resumed or ended)"
+    who = holder or _("another transaction (it did not say who)")
+    said = _(
+        "the dead letters are locked by {holder}; waited {seconds} s: try again when it ends "
+        "(a stopped process holds its lock until it is resumed or ended)"
     )
+    return LockWaitTimeout(said.format(holder=who, seconds=shown_seconds(waited)))
 
 
 def _postgres_holder(engine: Engine) -> str | None:
@@ -154,10 +165,20 @@ def _postgres_holder(engine: Engine) -> str | None:
         return None
     name = row.application_name or ""
     who = name[len(APP_NAME) + 1 :] if name.startswith(APP_NAME + " ") else None
-    label = who or f"{name or 'a client'} (server pid {row.pid})"
-    db_user = f", database user {row.usename}" if row.usename else ""
-    client = f" from {row.client}" if row.client else ""
-    return f"{label}{db_user}{client}, in a transaction since {iso(row.xact_start)}"
+    label = who or _("{application} (server pid {pid})").format(
+        application=name or _("a client"), pid=row.pid
+    )
+    # The instant as it is stored (ISO 8601, UTC): exact, and the same in every language.
+    since = iso(row.xact_start)
+    if row.usename and row.client:
+        said = _("{holder}, database user {user} from {client}, in a transaction since {since}")
+    elif row.usename:
+        said = _("{holder}, database user {user}, in a transaction since {since}")
+    elif row.client:
+        said = _("{holder} from {client}, in a transaction since {since}")
+    else:
+        said = _("{holder}, in a transaction since {since}")
+    return said.format(holder=label, user=row.usename, client=row.client, since=since)
 
 
 def _sqlite_holder(engine: Engine) -> str | None:
@@ -171,7 +192,7 @@ def _sqlite_holder(engine: Engine) -> str | None:
         return None
     if pid == os.getpid() or (host == socket.gethostname() and not _alive(pid)):
         return None  # our own, or left by a process that is gone
-    return f"{who} on {host}, writing since {since}"
+    return _("{who} on {host}, writing since {since}").format(who=who, host=host, since=since)
 
 
 def _alive(pid: int) -> bool:

@@ -16,6 +16,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlche
 
 from triage_app.core.db.lock_waits import is_lock_wait
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import N_, _
 
 HIDDEN = "***"  # what stands where a password was
 # libpq's secrets in a connection string or a URL's query (the key names are lower case
@@ -129,7 +130,7 @@ def refusal_message(exc: BaseException) -> str | None:
     if isinstance(exc, TriageError | ReadOnlyWorkspace):
         return redact_text(str(exc))
     if isinstance(exc, SQLAlchemyError) and is_lock_wait(exc):
-        return (
+        return _(
             "another transaction holds a lock this needs, and the wait for it ran out: "
             "try again when it ends"
         )
@@ -144,10 +145,12 @@ def refusal_message(exc: BaseException) -> str | None:
         # table dead_letters").
         reason = getattr(exc, "orig", None) or exc
         first = str(reason).strip().split("\n")[0]
-        return "the database refused: " + redact_text(" ".join(first.split())[:300])
+        said = redact_text(" ".join(first.split())[:300])
+        return _("the database refused: {reason}").format(reason=said)
     if isinstance(exc, SQLAlchemyError):
         reason = getattr(exc, "orig", None) or exc
-        return "database error: " + redact_text(" ".join(str(reason).split())[:300])
+        said = redact_text(" ".join(str(reason).split())[:300])
+        return _("database error: {reason}").format(reason=said)
     if isinstance(exc, OSError):
         return redact_text(str(exc.strerror or exc))
     return None
@@ -175,8 +178,8 @@ def is_refused(exc: BaseException) -> bool:
 def user_message(exc: BaseException) -> str:
     """One line for a dialog or the status bar, whatever ``exc`` is: never a traceback,
     never a password."""
-    return refusal_message(exc) or (
-        f"unexpected error ({type(exc).__name__}): {redact_text(str(exc))[:300]}"
+    return refusal_message(exc) or _("unexpected error ({kind}): {message}").format(
+        kind=type(exc).__name__, message=redact_text(str(exc))[:300]
     )
 
 
@@ -184,14 +187,41 @@ def user_message(exc: BaseException) -> str:
 READ_ONLY_ERROR = "readonly database"
 
 
-def read_only_message(what: str, where: str) -> str:
+# The places a write may be refused in, for ``read_only_message``: the workspace's folder,
+# or one of its two databases (``make_engine``'s roles).
+FOLDER = "folder"
+WAREHOUSE = "warehouse"
+STORE = "dead-letter store"
+
+# A database's name in a sentence, by its role: the warehouse, the dead-letter store.
+_DATABASES = {WAREHOUSE: N_("warehouse"), STORE: N_("dead-letter store")}
+
+
+def database_name(role: str) -> str:
+    """The database ``role`` names (``warehouse``, ``dead-letter store``), as the user's
+    language calls it; any other role as it is (it names itself)."""
+    label = _DATABASES.get(role)
+    return _(label) if label is not None else role
+
+
+def read_only_message(place: str, where: str) -> str:
     """The one line for a command that would write where this user may only read (issue
-    21: it said "cannot reach the warehouse"). ``what`` names the kind of place ("the
-    workspace folder", "the dead-letter store"), ``where`` the place itself."""
-    return (
-        f"{what} {where} is read-only for this user, and this command writes there: ask for "
-        "write access, or use a command that only reads (list, show, stats, report, audit)"
+    21: it said "cannot reach the warehouse"). ``place``: ``FOLDER`` (the workspace's
+    folder), or the role of a database (``WAREHOUSE``, ``STORE``); ``where`` the place
+    itself."""
+    if place == FOLDER:
+        text = _(
+            "the workspace folder {where} is read-only for this user, and this command writes "
+            "there: ask for write access, or use a command that only reads (list, show, stats, "
+            "report, audit)"
+        )
+        return text.format(where=where)
+    text = _(
+        "the {database} {where} is read-only for this user, and this command writes there: "
+        "ask for write access, or use a command that only reads (list, show, stats, report, "
+        "audit)"
     )
+    return text.format(database=database_name(place), where=where)
 
 
 class ReadOnlyWorkspace(OperationalError):

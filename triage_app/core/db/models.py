@@ -48,6 +48,7 @@ from triage_app.core.clock import utcnow
 from triage_app.core.db.index_shapes import ENDS_IN_ROWID
 from triage_app.core.db.instants import INSTANT
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.places import printable
 from triage_app.core.vocabulary import BatchKind, BatchState, Status
 
@@ -141,9 +142,9 @@ def batch_named(conn: Connection, given: str) -> Row[Any]:
         return exact[0]
     shown = printable(text)[:40]
     if not found:
-        raise TriageError(f"no batch {shown}")
+        raise TriageError(_("no batch {batch}").format(batch=shown))
     if len(found) > 1:
-        raise TriageError(f"batch id {shown} is ambiguous: give more of it")
+        raise TriageError(_("batch id {batch} is ambiguous: give more of it").format(batch=shown))
     return found[0]
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, text
 
 from triage_app.core.db.audit import actor_for
+from triage_app.core.db.bilingual import Said, said
 from triage_app.core.db.models import metadata
 from triage_app.core.db.roles import (
     STORE_SCHEMA_SQL,
@@ -39,6 +40,8 @@ from triage_app.core.db.roles import (
     role_of,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.vocabulary import AuditAction
 
 # The store settings only a lead writes: the retention policies and the retry ladder.
@@ -80,7 +83,9 @@ STEWARD_READ_ONLY = ("purges",)
 
 @dataclass(frozen=True)
 class SetupReport:
-    """What ``setup_roles`` did, for the CLI's line and ``--json``."""
+    """What ``setup_roles`` did, for the CLI's line and ``--json``. ``warehouse`` and
+    ``notes`` are sentences: in the user's language in ``describe``, in English in
+    ``--json``."""
 
     database: str
     schema: str
@@ -88,19 +93,34 @@ class SetupReport:
     created: tuple[str, ...]
     tables: int
     views: tuple[str, ...]
-    warehouse: str
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    warehouse: Said
+    notes: tuple[Said, ...] = field(default_factory=tuple)
 
     def describe(self) -> str:
-        made = f" (created {', '.join(self.created)})" if self.created else ""
+        roles = ", ".join(f"{r} = {n}" for r, n in self.roles.items())
+        if self.created:
+            head = _("roles set up on {database}, schema {schema}: {roles} (created {created})")
+        else:
+            head = _("roles set up on {database}, schema {schema}: {roles}")
+        grants = ngettext(
+            "grants on {n} table; masked views for viewers in {masked}: {views}",
+            "grants on {n} tables; masked views for viewers in {masked}: {views}",
+            self.tables,
+        )
         lines = [
-            f"roles set up on {self.database}, schema {self.schema}: "
-            + ", ".join(f"{r} = {n}" for r, n in self.roles.items())
-            + made,
-            f"grants on {self.tables} tables; masked views for viewers in "
-            f"{masked_schema(self.schema)}: {', '.join(self.views)}",
-            f"warehouse: {self.warehouse}",
-            *self.notes,
+            head.format(
+                database=self.database,
+                schema=self.schema,
+                roles=roles,
+                created=", ".join(self.created),
+            ),
+            grants.format(
+                n=format_int(self.tables),
+                masked=masked_schema(self.schema),
+                views=", ".join(self.views),
+            ),
+            _("warehouse: {said}").format(said=self.warehouse),
+            *(str(note) for note in self.notes),
         ]
         return "\n".join(lines)
 
@@ -113,24 +133,25 @@ class SetupReport:
             "tables": self.tables,
             "masked_schema": masked_schema(self.schema),
             "views": list(self.views),
-            "warehouse": self.warehouse,
-            "notes": list(self.notes),
+            "warehouse": self.warehouse.english,
+            "notes": [note.english for note in self.notes],
         }
 
 
 def _not_postgres(engine: Engine, what: str) -> None:
     if engine.dialect.name != "postgresql":
-        raise TriageError(
-            f"{what}: this workspace's store is SQLite, where the OS user is the one "
+        said = _(
+            "{command}: this workspace's store is SQLite, where the OS user is the one "
             "steward-lead; roles are for a team store on PostgreSQL"
         )
+        raise TriageError(said.format(command=what))
 
 
 def store_place(conn: Connection) -> tuple[str, str]:
     """The store's database and schema (where its tables are)."""
     row = conn.execute(text(f"SELECT current_database(), {STORE_SCHEMA_SQL}")).one()
     if row[1] is None:
-        raise TriageError("the store's search_path names no schema that exists")
+        raise TriageError(_("the store's search_path names no schema that exists"))
     return str(row[0]), str(row[1])
 
 
@@ -167,8 +188,8 @@ def setup_roles(store: Engine, warehouse: Engine | None = None) -> SetupReport:
         views = _masked_views(conn, schema, names, tables)
         _functions_and_triggers(conn, schema, names)
     forget_role(store)
-    wh = "SQLite: nothing to grant"
-    notes: list[str] = []
+    wh = said(N_("SQLite: nothing to grant"))
+    notes: list[Said] = []
     if warehouse is not None and warehouse.dialect.name == "postgresql":
         wh, notes = _grant_warehouse(warehouse, names)
     return SetupReport(
@@ -201,18 +222,22 @@ def _may_set_up(conn: Connection, schema: str) -> None:
     ).one()
     if row.super:
         return
-    owner = row.store_owner or "its owner"
+    owner = row.store_owner or _("its owner")
     if not row.mine:
-        raise NotAllowed(
-            f"roles setup must be run by the store's owner ({owner}, who owns its tables) "
-            "or a superuser"
+        said = _(
+            "roles setup must be run by the store's owner ({owner}, who owns its tables) or a "
+            "superuser"
         )
+        raise NotAllowed(said.format(owner=owner))
     if not row.createrole:
-        raise NotAllowed(f"roles setup needs CREATEROLE for {owner} (or a superuser)")
+        said = _("roles setup needs CREATEROLE for {owner} (or a superuser)")
+        raise NotAllowed(said.format(owner=owner))
     if not row.create_schema:
         raise NotAllowed(
-            "roles setup needs the right to create a schema in this database (the viewers' "
-            "masked views): GRANT CREATE ON DATABASE to the store's owner"
+            _(
+                "roles setup needs the right to create a schema in this database (the viewers' "
+                "masked views): GRANT CREATE ON DATABASE to the store's owner"
+            )
         )
     foreign = conn.execute(
         text(
@@ -224,10 +249,11 @@ def _may_set_up(conn: Connection, schema: str) -> None:
         {"s": schema},
     ).first()
     if foreign is not None:
-        raise NotAllowed(
-            f"roles setup: the store's table {foreign.relname} belongs to {foreign.owner}: "
-            "run it as that user or a superuser"
+        said = _(
+            "roles setup: the store's table {table} belongs to {owner}: run it as that user or "
+            "a superuser"
         )
+        raise NotAllowed(said.format(table=foreign.relname, owner=foreign.owner))
 
 
 def _create_groups(conn: Connection, names: dict[Role, str]) -> list[str]:
@@ -253,9 +279,8 @@ def _store_tables(conn: Connection, schema: str) -> list[str]:
     )
     ours = [t for t in (*metadata.tables, "alembic_version") if t in present]
     if "dead_letters" not in ours:
-        raise TriageError(
-            f"no dead-letter store in schema {schema}: open it once (or run migrate) first"
-        )
+        said = _("no dead-letter store in schema {schema}: open it once (or run migrate) first")
+        raise TriageError(said.format(schema=schema))
     return ours
 
 
@@ -341,7 +366,7 @@ def drop_masked_views(conn: Connection) -> bool:
     any; ``setup_roles`` makes them again)."""
     if conn.dialect.name != "postgresql":
         return False
-    _, schema = store_place(conn)
+    _database, schema = store_place(conn)
     name = masked_schema(schema)
     there = conn.execute(text("SELECT 1 FROM pg_namespace WHERE nspname = :n"), {"n": name})
     if there.first() is None:
@@ -444,7 +469,7 @@ def _functions_and_triggers(conn: Connection, schema: str, names: dict[Role, str
         ),
         ("triage_policy_guard", "store_settings", "BEFORE INSERT OR UPDATE OR DELETE", "", "p"),
     )
-    for fn, table, when, condition, _ in triggers:
+    for fn, table, when, condition, _kind in triggers:
         t = f"{s}.{_q(conn, table)}"
         ex(f"DROP TRIGGER IF EXISTS {fn} ON {t}")
         ex(f"CREATE TRIGGER {fn} {when} ON {t} FOR EACH ROW{condition} EXECUTE FUNCTION {s}.{fn}()")
@@ -539,10 +564,10 @@ def _functions_and_triggers(conn: Connection, schema: str, names: dict[Role, str
         ex(f"GRANT EXECUTE ON FUNCTION {s}.{fn}({args}) TO {_q(conn, names[Role.LEAD])}")
 
 
-def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[str, list[str]]:
+def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[Said, list[Said]]:
     """Stewards and leads write what a re-drive writes (the transforms' tables, any table
     a first batch makes later); viewers get nothing there (its rows are not masked)."""
-    notes: list[str] = []
+    notes: list[Said] = []
     with warehouse.begin() as conn:
         database, schema = store_place(conn)
         missing = [
@@ -551,11 +576,11 @@ def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[str, li
             if conn.execute(text("SELECT to_regrole(:n)"), {"n": n}).scalar() is None
         ]
         if missing:
-            return (
-                f"{database}, schema {schema}: on another server, whose roles these are not; "
-                "grant the stewards and leads there by hand",
-                notes,
+            elsewhere = N_(
+                "{database}, schema {schema}: on another server, whose roles these are not; "
+                "grant the stewards and leads there by hand"
             )
+            return said(elsewhere, database=database, schema=schema), notes
         s = _q(conn, schema)
         v, st, ld = (_q(conn, names[r]) for r in (Role.VIEWER, Role.STEWARD, Role.LEAD))
         ex = _runner(conn)
@@ -580,10 +605,11 @@ def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[str, li
         granted = []
         for row in ours:
             if not (row.mine or superuser):
-                notes.append(
-                    f"warehouse table {row.relname} belongs to another user: run roles "
-                    "setup as a superuser to share it"
+                foreign = N_(
+                    "warehouse table {table} belongs to another user: run roles setup as a "
+                    "superuser to share it"
                 )
+                notes.append(said(foreign, table=row.relname))
                 continue
             t = f"{s}.{_q(conn, row.relname)}"
             ex(f"REVOKE ALL ON {t} FROM {v}")
@@ -593,8 +619,11 @@ def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[str, li
             f"ALTER DEFAULT PRIVILEGES IN SCHEMA {s} "
             f"GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {st}, {ld}"
         )
-    tables = ", ".join(granted) if granted else "none yet"
-    return f"{database}, schema {schema}: stewards and leads write {tables}", notes
+    if not granted:
+        none_yet = N_("{database}, schema {schema}: stewards and leads write none yet")
+        return said(none_yet, database=database, schema=schema), notes
+    written = N_("{database}, schema {schema}: stewards and leads write {tables}")
+    return said(written, database=database, schema=schema, tables=", ".join(granted)), notes
 
 
 # -- membership --------------------------------------------------------------------------
@@ -604,7 +633,7 @@ def _set_up(conn: Connection) -> tuple[str, dict[Role, str]]:
     there = conn.execute(text("SELECT to_regrole(:n)"), {"n": names[Role.LEAD]}).scalar()
     if there is None:
         raise TriageError(
-            "roles are not set up on this store: its owner runs `triage-app roles setup` first"
+            _("roles are not set up on this store: its owner runs `triage-app roles setup` first")
         )
     return schema, names
 
@@ -615,7 +644,7 @@ def grant_role(store: Engine, login: str, role: Role) -> str:
     role's name."""
     _not_postgres(store, "roles grant")
     with store.begin() as conn:
-        schema, _ = _set_up(conn)
+        schema, _names = _set_up(conn)
         fn = f"{_q(conn, schema)}.triage_roles_grant"
         got = conn.execute(
             text(f"SELECT {fn}(:login, :role, :actor)"),
@@ -628,7 +657,7 @@ def revoke_role(store: Engine, login: str) -> str:
     """Take every role of this store from ``login``; the group role it held."""
     _not_postgres(store, "roles revoke")
     with store.begin() as conn:
-        schema, _ = _set_up(conn)
+        schema, _names = _set_up(conn)
         fn = f"{_q(conn, schema)}.triage_roles_revoke"
         got = conn.execute(
             text(f"SELECT {fn}(:login, :actor)"), {"login": login, "actor": actor_for(conn)}
@@ -638,13 +667,18 @@ def revoke_role(store: Engine, login: str) -> str:
 
 @dataclass(frozen=True)
 class Members:
-    """Who holds which role on a store (PostgreSQL), or the one user of a SQLite one."""
+    """Who holds which role on a store (PostgreSQL), or the one user of a SQLite one.
+    ``remark``: a sentence about them (``note``: in the user's language; ``--json``: English)."""
 
     set_up: bool
     by_role: dict[str, tuple[str, ...]]
     you: str
     your_role: Role
-    note: str = ""
+    remark: Said | None = None
+
+    @property
+    def note(self) -> str:
+        return "" if self.remark is None else str(self.remark)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -652,7 +686,7 @@ class Members:
             "members": {r: list(m) for r, m in self.by_role.items()},
             "you": self.you,
             "your_role": self.your_role.value,
-            "note": self.note,
+            "note": "" if self.remark is None else self.remark.english,
         }
 
 
@@ -667,7 +701,7 @@ def members(store: Engine) -> Members:
             {r.value: ((you,) if r is Role.LEAD else ()) for r in Role},
             you,
             Role.LEAD,
-            "a SQLite workspace: the OS user is the one steward-lead",
+            said(N_("a SQLite workspace: the OS user is the one steward-lead")),
         )
     with store.connect() as conn:
         database, schema = store_place(conn)
@@ -689,7 +723,9 @@ def members(store: Engine) -> Members:
                 set_up = (
                     conn.execute(text("SELECT to_regrole(:n)"), {"n": name}).scalar() is not None
                 )
-    note = "" if set_up else "roles are not set up on this store: everyone may do all of it"
+    note = None
+    if not set_up:
+        note = said(N_("roles are not set up on this store: everyone may do all of it"))
     return Members(set_up, found, you, role_of(store), note)
 
 
@@ -702,11 +738,19 @@ _NO_USAGE = text(
 )
 
 
-def _no_role(login: str, what: str) -> NotAllowed:
-    return NotAllowed(
-        f"the database refused {what}: {login} holds no role on this store; a lead grants "
-        f"one: triage-app roles grant {login} viewer"
-    )
+def _no_role(login: str, schema: str | None = None) -> NotAllowed:
+    """``login`` holds no role: refused the store's ``schema``, or (None) reading it."""
+    if schema is not None:
+        said = _(
+            "the database refused the schema {schema}: {login} holds no role on this store; "
+            "a lead grants one: triage-app roles grant {login} viewer"
+        )
+    else:
+        said = _(
+            "the database refused reading: {login} holds no role on this store; a lead grants "
+            "one: triage-app roles grant {login} viewer"
+        )
+    return NotAllowed(said.format(login=login, schema=schema))
 
 
 def check_access(engine: Engine) -> None:
@@ -718,13 +762,12 @@ def check_access(engine: Engine) -> None:
     with engine.connect() as conn:
         row = conn.execute(_NO_USAGE).first()
     if row is not None:
-        raise _no_role(str(row.login), f"the schema {row.schema}")
+        raise _no_role(str(row.login), str(row.schema))
 
 
 def refused_reading(engine: Engine) -> NotAllowed:
     """The one line for a login refused even reading the store's tables (no role)."""
-    login = engine.url.username or "this login"
-    return _no_role(login, "reading")
+    return _no_role(engine.url.username or _("this login"))
 
 
 # -- the viewer's search_path ---------------------------------------------------------------
@@ -762,4 +805,4 @@ def use_masked_views(engine: Engine) -> None:
 
 
 def names_of(logins: Iterable[str]) -> str:
-    return ", ".join(logins) or "nobody"
+    return ", ".join(logins) or _("nobody")

@@ -21,6 +21,7 @@ import weakref
 from sqlalchemy import Connection, Engine, text
 
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import N_, _
 
 
 class Role(enum.StrEnum):
@@ -76,24 +77,73 @@ NEEDS: dict[Act, Role] = {
     Act.ROLES: Role.LEAD,
 }
 
-# What each act is called in a refusal: "a viewer may not {words}".
-_WORDS: dict[Act, str] = {
-    Act.READ: "read this store",
-    Act.REVEAL: "reveal personal fields",
-    Act.EDIT: "edit dead letters",
-    Act.FIX: "apply a fix to many rows",
-    Act.REDRIVE: "re-drive dead letters",
-    Act.PARK: "park dead letters",
-    Act.DISCARD: "discard dead letters",
-    Act.REOPEN: "reopen dead letters",
-    Act.RECLASSIFY: "reclassify dead letters",
-    Act.NOTE: "write notes or change error groups",
-    Act.RUN: "run batches or imports",
-    Act.REVERT_OWN: "revert change-sets",
-    Act.REVERT_OTHERS: "revert another person's change-set",
-    Act.PURGE: "purge dead letters",
-    Act.POLICY: "change the store's retention policy or retry ladder",
-    Act.ROLES: "grant or revoke roles",
+# Each act's refusal, one whole sentence: "a {role} may not ... on this store", filled with
+# the role that asked and the weakest role that may ({needed}, also in the command).
+_REFUSALS: dict[Act, str] = {
+    Act.READ: N_(
+        "a {role} may not read this store: that needs the {needed} role (a lead grants it: "
+        "triage-app roles grant USER {needed})"
+    ),
+    Act.REVEAL: N_(
+        "a {role} may not reveal personal fields on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.EDIT: N_(
+        "a {role} may not edit dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.FIX: N_(
+        "a {role} may not apply a fix to many rows on this store: that needs the {needed} "
+        "role (a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.REDRIVE: N_(
+        "a {role} may not re-drive dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.PARK: N_(
+        "a {role} may not park dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.DISCARD: N_(
+        "a {role} may not discard dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.REOPEN: N_(
+        "a {role} may not reopen dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.RECLASSIFY: N_(
+        "a {role} may not reclassify dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.NOTE: N_(
+        "a {role} may not write notes or change error groups on this store: that needs the "
+        "{needed} role (a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.RUN: N_(
+        "a {role} may not run batches or imports on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.REVERT_OWN: N_(
+        "a {role} may not revert change-sets on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.REVERT_OTHERS: N_(
+        "a {role} may not revert another person's change-set on this store: that needs the "
+        "{needed} role (a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.PURGE: N_(
+        "a {role} may not purge dead letters on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.POLICY: N_(
+        "a {role} may not change the store's retention policy or retry ladder on this store: "
+        "that needs the {needed} role (a lead grants it: triage-app roles grant USER {needed})"
+    ),
+    Act.ROLES: N_(
+        "a {role} may not grant or revoke roles on this store: that needs the {needed} role "
+        "(a lead grants it: triage-app roles grant USER {needed})"
+    ),
 }
 
 
@@ -111,11 +161,7 @@ def why_not(role: Role, act: Act) -> str | None:
     and the window's greyed-out actions."""
     if may(role, act):
         return None
-    needed = NEEDS[act]
-    return (
-        f"a {role.value} may not {_WORDS[act]} on this store: that needs the "
-        f"{needed.value} role (a lead grants it: triage-app roles grant USER {needed.value})"
-    )
+    return _(_REFUSALS[act]).format(role=role.value, needed=NEEDS[act].value)
 
 
 def _cut(stem: str, room: int) -> str:
@@ -260,4 +306,4 @@ def require_revert(bind: Engine | Connection, change_set_id: int) -> None:
     act = revert_act(bind, change_set_id)
     reason = why_not(role_of(bind), act)
     if reason is not None:
-        raise NotAllowed(f"change-set {change_set_id}: {reason}")
+        raise NotAllowed(_("change-set {id}: {reason}").format(id=change_set_id, reason=reason))

@@ -50,6 +50,8 @@ from triage_app.core.db.engines import write_locked_engine
 from triage_app.core.db.messages import redact_url
 from triage_app.core.db.models import Base
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
 from triage_app.core.places import STORE_SCHEMA_REVISION
 
 # The newest revision this code knows, and all of them in order. A test holds them equal to
@@ -119,11 +121,16 @@ class SchemaChange:
     @property
     def message(self) -> str:
         if self.before is None:
-            return f"created the dead-letter store at {self.store} at schema {self.after}"
-        kept = f"; the store as it was is kept in {self.backup}" if self.backup else ""
-        return (
-            f"upgraded the dead-letter store at {self.store} from schema {self.before} "
-            f"to {self.after}{kept}"
+            said = _("created the dead-letter store at {store} at schema {after}")
+        elif self.backup:
+            said = _(
+                "upgraded the dead-letter store at {store} from schema {before} to {after}; "
+                "the store as it was is kept in {backup}"
+            )
+        else:
+            said = _("upgraded the dead-letter store at {store} from schema {before} to {after}")
+        return said.format(
+            store=self.store, before=self.before, after=self.after, backup=self.backup
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -195,10 +202,11 @@ def store_revision(engine: Engine) -> str | None:
 
 
 def _newer(where: str, rev: str) -> TriageError:
-    return TriageError(
-        f"the dead-letter store at {where} was made by a newer Triage Desk: schema {rev}; "
-        f"this version knows up to {HEAD_REVISION}"
+    said = _(
+        "the dead-letter store at {where} was made by a newer Triage Desk: schema {revision}; "
+        "this version knows up to {head}"
     )
+    return TriageError(said.format(where=where, revision=rev, head=HEAD_REVISION))
 
 
 def _check_known(rev: str, where: str) -> str:
@@ -257,12 +265,17 @@ def _state(conn: Connection, where: str) -> _State:
 def _refuse_to_write(engine: Engine, state: _State, read_only: bool) -> None:
     where = store_name(engine)
     if state.revision is None:
-        raise TriageError(f"no dead-letter store at {where}: it holds no Triage Desk tables")
+        raise TriageError(_no_store(where))
     if read_only:
-        raise TriageError(
-            f"the dead-letter store at {where} is at schema {state.revision} and this version "
-            f"needs {HEAD_REVISION}, but it is read-only here: open it once with write access"
+        said = _(
+            "the dead-letter store at {where} is at schema {revision} and this version needs "
+            "{head}, but it is read-only here: open it once with write access"
         )
+        raise TriageError(said.format(where=where, revision=state.revision, head=HEAD_REVISION))
+
+
+def _no_store(where: str) -> str:
+    return _("no dead-letter store at {where}: it holds no Triage Desk tables").format(where=where)
 
 
 @contextlib.contextmanager
@@ -313,16 +326,17 @@ def _bring_to_head(
     where = _name_of(conn)
     if state.revision is None:
         if not create:
-            raise TriageError(f"no dead-letter store at {where}: it holds no Triage Desk tables")
+            raise TriageError(_no_store(where))
         Base.metadata.create_all(conn)
         _record(conn, HEAD_REVISION)
         return SchemaChange(where, None, HEAD_REVISION)
     current = state.revision == HEAD_REVISION
     if not current and not upgrade:
-        raise TriageError(
-            f"the dead-letter store at {where} is at schema {state.revision} and this version "
-            f"needs {HEAD_REVISION}: back it up, then run `triage-app migrate`"
+        said = _(
+            "the dead-letter store at {where} is at schema {revision} and this version needs "
+            "{head}: back it up, then run `triage-app migrate`"
         )
+        raise TriageError(said.format(where=where, revision=state.revision, head=HEAD_REVISION))
     if state.recognised:
         from triage_app.core.db.migrations import runner
 
@@ -358,10 +372,15 @@ def _check_references(conn: Connection, where: str) -> None:
     broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
     if broken:
         tables = sorted({str(r[0]) for r in broken})
-        raise TriageError(
-            f"the upgrade of the dead-letter store at {where} would leave {len(broken)} "
-            f"broken references (in {', '.join(tables)}); it was rolled back"
+        n = len(broken)
+        said = ngettext(
+            "the upgrade of the dead-letter store at {where} would leave {n} broken reference "
+            "(in {tables}); it was rolled back",
+            "the upgrade of the dead-letter store at {where} would leave {n} broken references "
+            "(in {tables}); it was rolled back",
+            n,
         )
+        raise TriageError(said.format(where=where, n=format_int(n), tables=", ".join(tables)))
 
 
 def _name_of(conn: Connection) -> str:

@@ -30,9 +30,10 @@ from triage_app.core.db.messages import (
     redact_url,
     render,
 )
+from triage_app.core.messages import N_, _
 
 SERVICE = "triage-desk"
-NO_KEYRING = "no system keyring: the password is not remembered"
+NO_KEYRING = N_("no system keyring: the password is not remembered")  # shown as _(NO_KEYRING)
 
 
 def _parse(url: str) -> URL | None:
@@ -113,9 +114,9 @@ def keyring_unavailable() -> str | None:
     try:
         backend = _keyring().get_keyring()
     except Exception:  # a broken keyring configuration is the same as none
-        return NO_KEYRING
+        return _(NO_KEYRING)
     # keyring's own judgement: the fail and null backends have no priority.
-    return None if getattr(backend, "priority", 0) > 0 else NO_KEYRING
+    return None if getattr(backend, "priority", 0) > 0 else _(NO_KEYRING)
 
 
 def remember_password(url: str) -> bool:
@@ -134,7 +135,7 @@ def remember_password(url: str) -> bool:
 
 def recall_secrets(url: str) -> dict[str, str]:
     """The secrets kept for ``url`` (hidden or not), by name."""
-    hidden, _ = split_secrets(url)
+    hidden, _found = split_secrets(url)
     if keyring_unavailable():
         return {}
     found = {}
@@ -163,7 +164,7 @@ def complete_url(url: str, password: str | None) -> str:
 
 def forget_password(url: str) -> None:
     """Remove the passwords kept for ``url``, if any."""
-    hidden, _ = split_secrets(url)
+    hidden, _found = split_secrets(url)
     if keyring_unavailable():
         return
     for name in SECRET_KEYS:

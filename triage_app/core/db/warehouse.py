@@ -36,6 +36,7 @@ from sqlalchemy import select as sa_select
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db.engines import write_locked_engine
 from triage_app.core.errors import TriageError, error_message
+from triage_app.core.messages import _
 from triage_app.core.retry import is_transient
 from triage_app.core.transforms import Transform
 
@@ -75,7 +76,8 @@ def version_literal(transform: Transform) -> str:
     """The transform's ref as an SQL string literal, for the statements' text: checked to
     hold nothing a literal could not (a plugin names its own transforms)."""
     if not _REF.fullmatch(transform.ref):
-        raise TriageError(f"transform {transform.ref!r}: a name of letters, digits, _ . - only")
+        said = _("transform {ref}: a name of letters, digits, _ . - only")
+        raise TriageError(said.format(ref=repr(transform.ref)))
     return f"'{transform.ref}'"
 
 
@@ -276,9 +278,14 @@ class WarehouseWriter:
             add_version_column(self.engine, self.table, versions() if versions else {})
             have.append("_transform")
         if sorted(have) != sorted(want):
+            said = _("warehouse table {table} has columns {have}; {transform} writes {want}")
             raise TriageError(
-                f"warehouse table {name} has columns {', '.join(have)}; "
-                f"{self.transform.ref} writes {', '.join(want)}"
+                said.format(
+                    table=name,
+                    have=", ".join(have),
+                    transform=self.transform.ref,
+                    want=", ".join(want),
+                )
             )
 
     def upsert(self, rows: Sequence[Sequence[Any]]) -> UpsertResult:

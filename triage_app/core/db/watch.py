@@ -29,6 +29,7 @@ from sqlalchemy import Connection, Engine, text
 
 from triage_app.core.db.roles import STORE_SCHEMA_SQL
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 
 CHANNEL = "triage_changes"
 
@@ -42,6 +43,14 @@ def notify_change(conn: Connection) -> None:
     commits. Only PostgreSQL needs telling; on SQLite it does nothing."""
     if conn.dialect.name == "postgresql":
         conn.execute(_NOTIFY, {"pid": str(os.getpid())})
+
+
+def _lost(reason: str) -> str:
+    return _("lost the connection that watches the store: {reason}").format(reason=reason)
+
+
+def _cannot_watch(exc: BaseException) -> str:
+    return _("cannot watch the store for changes: {reason}").format(reason=exc)
 
 
 class StoreWatch(Protocol):
@@ -70,7 +79,7 @@ class _SqliteWatch:
         try:
             return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
         except Exception as exc:  # sqlite3.Error, or a closed connection
-            raise TriageError(f"lost the connection that watches the store: {exc}") from None
+            raise TriageError(_lost(str(exc))) from None
 
     def changed(self, timeout: float = 0.0) -> bool:
         deadline = time.monotonic() + timeout
@@ -104,7 +113,7 @@ class _PostgresWatch:
             conn.execute(f"LISTEN {CHANNEL}")
         except Exception as exc:
             conn.close()
-            raise TriageError(f"cannot watch the store for changes: {exc}") from None
+            raise TriageError(_cannot_watch(exc)) from None
 
     def _drain(self, timeout: float) -> bool:
         """True when a notice about this store arrived, waiting at most ``timeout`` for
@@ -112,7 +121,7 @@ class _PostgresWatch:
         deadline = time.monotonic() + timeout
         got = False
         try:
-            for _ in range(10_000):  # bounded: a store that never stops changing
+            for _round in range(10_000):  # bounded: a store that never stops changing
                 wait = 0.0 if got else max(0.0, deadline - time.monotonic())
                 batch = list(self._conn.notifies(timeout=wait, stop_after=1))
                 if not batch:
@@ -120,13 +129,11 @@ class _PostgresWatch:
                 got = got or any(self._about_this_store(n.payload) for n in batch)
             return got
         except Exception as exc:  # psycopg.OperationalError: the server went away
-            raise TriageError(
-                f"lost the connection that watches the store: {' '.join(str(exc).split())}"
-            ) from None
+            raise TriageError(_lost(" ".join(str(exc).split()))) from None
 
     def _about_this_store(self, payload: str) -> bool:
         # '' is any writer that does not say its schema (psql, another tool).
-        schema, _, pid = payload.partition(" ")
+        schema, _space, pid = payload.partition(" ")
         return schema in ("", self._schema) and (pid == "" or pid != self._ignored_pid)
 
     def changed(self, timeout: float = 0.0) -> bool:
@@ -163,7 +170,7 @@ def watch_store(engine: Engine, *, own_changes: bool = True) -> StoreWatch:
     try:
         fairy = engine.raw_connection()
     except Exception as exc:
-        raise TriageError(f"cannot watch the store for changes: {exc}") from None
+        raise TriageError(_cannot_watch(exc)) from None
     dbapi = fairy.dbapi_connection
     fairy.detach()  # ours alone: closed by close(), never handed to another caller
     if engine.dialect.name == "postgresql":

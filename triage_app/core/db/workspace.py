@@ -16,10 +16,19 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from triage_app.core.db.engines import check_reachable, make_engine
-from triage_app.core.db.messages import as_url, is_refused, read_only_message, redact_url
+from triage_app.core.db.messages import (
+    FOLDER,
+    STORE,
+    WAREHOUSE,
+    as_url,
+    is_refused,
+    read_only_message,
+    redact_url,
+)
 from triage_app.core.db.role_setup import check_access, refused_reading, use_masked_views
 from triage_app.core.db.schema import SchemaChange, ensure_schema, migrate_store, store_name
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.places import (
     DEAD_LETTER_URL_ENV,
     STORE_FILE,
@@ -98,8 +107,9 @@ def _store_must_exist(config: WorkspaceConfig) -> None:
     store = _sqlite_file(config.dead_letter_url)
     if store is not None and not store.is_file():
         if config.folder is not None and store.parent == config.folder:
-            raise NoWorkspace(config.folder, f"no workspace at {config.folder}")
-        raise TriageError(f"no dead-letter store at {store}")
+            said = _("no workspace at {folder}").format(folder=config.folder)
+            raise NoWorkspace(config.folder, said)
+        raise TriageError(_("no dead-letter store at {store}").format(store=store))
 
 
 def missing_workspace(config: WorkspaceConfig) -> str | None:
@@ -112,10 +122,12 @@ def missing_workspace(config: WorkspaceConfig) -> str | None:
         return None
     folder = config.folder if config.folder is not None else store.parent
     if not folder.is_dir():
-        return f"the folder {printable(folder)} is not there"
+        return _("the folder {folder} is not there").format(folder=printable(folder))
     if config.folder is not None and store.parent == config.folder:
-        return f"no workspace in {printable(folder)} (it has no {STORE_FILE})"
-    return f"no dead-letter store at {printable(store)}"
+        return _("no workspace in {folder} (it has no {file})").format(
+            folder=printable(folder), file=STORE_FILE
+        )
+    return _("no dead-letter store at {store}").format(store=printable(store))
 
 
 def _must_exist(config: WorkspaceConfig) -> None:
@@ -124,7 +136,7 @@ def _must_exist(config: WorkspaceConfig) -> None:
     _store_must_exist(config)
     warehouse = _sqlite_file(config.warehouse_url)
     if warehouse is not None and not warehouse.is_file():
-        raise TriageError(f"no warehouse at {warehouse}")
+        raise TriageError(_("no warehouse at {warehouse}").format(warehouse=warehouse))
 
 
 def _cannot_write(path: Path | None) -> bool:
@@ -143,7 +155,7 @@ def _can_create(path: Path | None) -> None:
     if path is None or path.exists() or not path.parent.is_dir():
         return
     if not os.access(path.parent, os.W_OK):
-        raise TriageError(read_only_message("the workspace folder", printable(path.parent)))
+        raise TriageError(read_only_message(FOLDER, printable(path.parent)))
 
 
 class Workspace:
@@ -170,11 +182,9 @@ class Workspace:
         wh_ro = _cannot_write(wh_file) and (not create or _exists(wh_file))
         store_ro = _cannot_write(store_file) and (not create or _exists(store_file))
         self.store_read_only = store_ro  # this user can read the store's file, not write it
-        self.warehouse: Engine = make_engine(config.warehouse_url, "warehouse", read_only=wh_ro)
+        self.warehouse: Engine = make_engine(config.warehouse_url, WAREHOUSE, read_only=wh_ro)
         try:
-            self.store: Engine = make_engine(
-                config.dead_letter_url, "dead-letter store", read_only=store_ro
-            )
+            self.store: Engine = make_engine(config.dead_letter_url, STORE, read_only=store_ro)
             # A viewer of a team store reads the masked views (core/db/role_setup.py).
             use_masked_views(self.store)
         except Exception:
@@ -182,8 +192,8 @@ class Workspace:
             raise
         try:
             both: tuple[tuple[Engine, str], ...] = (
-                (self.warehouse, "warehouse"),
-                (self.store, "dead-letter store"),
+                (self.warehouse, WAREHOUSE),
+                (self.store, STORE),
             )
             if warehouse_optional:
                 # A retry pass opens the workspace whatever the warehouse's state: a
@@ -254,9 +264,9 @@ def migrate_workspace(
     is refused, an empty PostgreSQL database gets a new store."""
     config = resolve_config(workspace, None, dead_letter_url)
     _store_must_exist(config)
-    engine = make_engine(config.dead_letter_url, "dead-letter store")
+    engine = make_engine(config.dead_letter_url, STORE)
     try:
-        check_reachable(engine, "dead-letter store")
+        check_reachable(engine, STORE)
         return store_name(engine), migrate_store(engine)
     finally:
         engine.dispose()

@@ -36,6 +36,7 @@ from triage_app.core.batch import (
     batch_advance,
     batch_begun,
     batch_records,
+    describe_classes,
     hold_batch,
     keep_source,
     ledger_row,
@@ -47,6 +48,7 @@ from triage_app.core.db import (
     AuditEvent,
     Batch,
     DeadLetter,
+    Said,
     Workspace,
     actor_for,
     batch_named,
@@ -55,6 +57,8 @@ from triage_app.core.db import (
     version_literal,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int, format_number
+from triage_app.core.messages import _, ngettext
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.reprocess.suspects import (
     Suspect,
@@ -66,7 +70,7 @@ from triage_app.core.reprocess.suspects import (
 from triage_app.core.reprocess.verdicts import Judge, Verdict, VerdictKind
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
-from triage_app.core.vocabulary import AuditAction, BatchKind, BatchState, ErrorClass, plural
+from triage_app.core.vocabulary import AuditAction, BatchKind, BatchState, ErrorClass
 
 _BATCHES = Batch.__table__
 CHUNK = 2_000
@@ -99,7 +103,8 @@ class ReprocessSummary:
     seconds: float = 0.0
     # Changed, failing and no input, in (batch, line) order; the unchanged too if asked.
     verdicts: list[Verdict] = field(default_factory=list)
-    missing: dict[str, str] = field(default_factory=dict)  # batch -> why it has no input
+    # batch -> why it has no input (in the user's language where shown, in English in JSON)
+    missing: dict[str, Said] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -123,50 +128,83 @@ class ReprocessSummary:
                 "already",
                 "cancelled",
                 "seconds",
-                "missing",
             )
         }
+        out["missing"] = {batch: why.english for batch, why in self.missing.items()}
         out["with"] = self.with_
         out["rows"] = [v.to_json() for v in self.verdicts]
         return out
 
     def describe(self) -> str:
         """The run in a few sentences a person reads."""
-        scope = f" in batch {self.scope}" if self.scope else ""
-        head = f"{plural(self.checked, 'row')} last written by {self.produced_by}{scope}"
         if self.resumed and not self.dry_run:
-            head = f"Resumed reprocess run {self.run_id} ({self.produced_by} -> {self.with_})"
+            said = _("Resumed reprocess run {run} ({suspect} -> {fixer}).")
+            text = said.format(run=self.run_id, suspect=self.produced_by, fixer=self.with_)
         else:
-            head += (
-                f", run through {self.with_}: {self.unchanged:,} unchanged, "
-                f"{self.changed:,} changed, {self.failing:,} now failing"
-            )
-            if self.no_input:
-                head += f", {self.no_input:,} with no input"
-            if self.quarantined_before:
-                head += (
-                    f", {self.quarantined_before:,} quarantined by an earlier reprocess "
-                    "(their dead letters wait)"
-                )
-        text = head + "."
+            text = self._judged()
         for batch, why in sorted(self.missing.items()):
-            text += f" Batch {batch}: {why}."
+            text += " " + _("Batch {batch}: {why}.").format(batch=batch, why=why)
         if self.dry_run:
-            return text + " Nothing was written."
+            return text + " " + _("Nothing was written.")
         if self.already:
-            return text + f" Run {self.run_id} had applied this already: nothing to do."
+            said = _("Run {run} had applied this already: nothing to do.")
+            return text + " " + said.format(run=self.run_id)
         if self.run_id is None:
-            return text + " Nothing to apply."
-        classes = ", ".join(f"{n:,} {c}" for c, n in self.by_class.items())
-        text += (
-            f" Run {self.run_id}: {self.applied:,} updated, {self.left:,} left alone "
-            f"(written since by a later batch or re-drive), {self.quarantined:,} quarantined"
-            + (f" ({classes})" if classes else "")
-            + f" in {self.seconds:.2f} s."
+            return text + " " + _("Nothing to apply.")
+        classes = describe_classes(self.by_class)
+        if classes:
+            said = _(
+                "Run {run}: {applied} updated, {left} left alone (written since by a later batch "
+                "or re-drive), {quarantined} quarantined ({classes}) in {seconds} s."
+            )
+        else:
+            said = _(
+                "Run {run}: {applied} updated, {left} left alone (written since by a later batch "
+                "or re-drive), {quarantined} quarantined in {seconds} s."
+            )
+        text += " " + said.format(
+            run=self.run_id,
+            applied=format_int(self.applied),
+            left=format_int(self.left),
+            quarantined=format_int(self.quarantined),
+            classes=classes,
+            seconds=format_number(self.seconds, 2),
         )
         if self.cancelled:
-            text += " Cancelled: run the same reprocess again to resume where it stopped."
+            text += " " + _("Cancelled: run the same reprocess again to resume where it stopped.")
         return text
+
+    def _judged(self) -> str:
+        """What the judging found: the rows, and what each came to."""
+        n = format_int(self.checked)
+        if self.scope:
+            rows = ngettext(
+                "{n} row last written by {suspect} in batch {batch}",
+                "{n} rows last written by {suspect} in batch {batch}",
+                self.checked,
+            )
+        else:
+            rows = ngettext(
+                "{n} row last written by {suspect}",
+                "{n} rows last written by {suspect}",
+                self.checked,
+            )
+        found = [
+            _("{n} unchanged").format(n=format_int(self.unchanged)),
+            _("{n} changed").format(n=format_int(self.changed)),
+            _("{n} now failing").format(n=format_int(self.failing)),
+        ]
+        if self.no_input:
+            found.append(_("{n} with no input").format(n=format_int(self.no_input)))
+        if self.quarantined_before:
+            earlier = _("{n} quarantined by an earlier reprocess (their dead letters wait)")
+            found.append(earlier.format(n=format_int(self.quarantined_before)))
+        said = _("{rows}, run through {fixer}: {found}.")
+        return said.format(
+            rows=rows.format(n=n, suspect=self.produced_by, batch=self.scope),
+            fixer=self.with_,
+            found=", ".join(found),
+        )
 
 
 def reprocess(
@@ -194,7 +232,7 @@ def reprocess(
     suspect, fixer = reg.get(produced_by), reg.get(with_)
     check_pair(suspect, fixer)
     if chunk_size < 1:
-        raise TriageError("the chunk size must be at least 1")
+        raise TriageError(_("the chunk size must be at least 1"))
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
     summary = ReprocessSummary(suspect.ref, fixer.ref, scope, dry_run)
@@ -285,7 +323,7 @@ def _judge_all(
                 summary.failing += 1
             else:
                 summary.no_input += 1
-                summary.missing.setdefault(v.suspect.batch_id, v.suspect.missing or "")
+                summary.missing.setdefault(v.suspect.batch_id, v.suspect.why_missing or Said(""))
             if keep_verdicts is None or len(summary.verdicts) < keep_verdicts:
                 summary.verdicts.append(v)
             if write is not None and kind is not VerdictKind.NO_INPUT:
@@ -293,7 +331,7 @@ def _judge_all(
         if summary.checked % CHUNK == 0:
             progress.update(summary.checked, total, summary.checked)
             if progress.cancelled():
-                raise TriageError("cancelled before anything was written")
+                raise TriageError(_("cancelled before anything was written"))
     progress.update(summary.checked, max(total, summary.checked), summary.checked)
 
 

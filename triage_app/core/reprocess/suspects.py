@@ -23,8 +23,17 @@ import orjson
 from sqlalchemy import Engine, Row, inspect, select
 
 from triage_app.core.batch import SourceGone, batch_records, csv_header_names, decode_csv
-from triage_app.core.db import Batch, DeadLetter, Workspace, target_table, working_payload
+from triage_app.core.db import (
+    Batch,
+    DeadLetter,
+    Said,
+    Workspace,
+    said,
+    target_table,
+    working_payload,
+)
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import N_, _
 from triage_app.core.transforms import Transform
 from triage_app.core.vocabulary import BatchKind, PayloadKind
 
@@ -41,22 +50,38 @@ class Suspect:
     line: int
     raw: bytes | None  # the record; None when it cannot be read (``missing`` says why)
     kind: str  # PayloadKind of ``raw``: a CSV row always comes as a JSON object
-    missing: str | None = None
+    # Why ``raw`` is None, in both languages (shown, and in English in --json).
+    why_missing: Said | None = None
+
+    @property
+    def missing(self) -> str | None:
+        """Why the record cannot be read, in the user's language; None when it can."""
+        return None if self.why_missing is None else str(self.why_missing)
 
 
 def check_pair(suspect: Transform, fixer: Transform) -> None:
     """Refuse a pair that cannot be compared row for row."""
     if suspect.ref == fixer.ref:
-        raise TriageError(f"reprocess {suspect.ref} with another version, not itself")
+        said_ = _("reprocess {suspect} with another version, not itself")
+        raise TriageError(said_.format(suspect=suspect.ref))
     if (suspect.table, suspect.key, suspect.column_names) != (
         fixer.table,
         fixer.key,
         fixer.column_names,
     ):
+        said_ = _(
+            "{fixer} writes {fixer_table} ({fixer_columns}) and {suspect} wrote {suspect_table} "
+            "({suspect_columns}): a reprocess compares rows of one table with the same columns"
+        )
         raise TriageError(
-            f"{fixer.ref} writes {fixer.table} ({', '.join(fixer.column_names)}) and "
-            f"{suspect.ref} wrote {suspect.table} ({', '.join(suspect.column_names)}): "
-            "a reprocess compares rows of one table with the same columns"
+            said_.format(
+                fixer=fixer.ref,
+                fixer_table=fixer.table,
+                fixer_columns=", ".join(fixer.column_names),
+                suspect=suspect.ref,
+                suspect_table=suspect.table,
+                suspect_columns=", ".join(suspect.column_names),
+            )
         )
 
 
@@ -190,15 +215,19 @@ class _Records:
         self.origin = origin
         self._it: Iterator[tuple[int, bytes]] | None = None
         self._last: tuple[int, bytes] | None = None
-        self._missing: str | None = None
+        self._missing: Said | None = None
         if origin is None:
-            self._missing = f"batch {batch_id} is not in the store"
+            self._missing = said(N_("batch {batch} is not in the store"), batch=batch_id)
 
     def as_object(self, raw: bytes) -> bytes:
         names = self.origin.names if self.origin is not None else None
         return orjson.dumps(decode_csv(raw, names or []))
 
-    def at(self, line: int) -> tuple[bytes | None, str, str | None]:
+    def _not_in_source(self, line: int) -> tuple[None, str, Said]:
+        gone = N_("line {line} is not in batch {batch}'s source")
+        return None, PayloadKind.JSONL, said(gone, line=str(line), batch=self.batch_id)
+
+    def at(self, line: int) -> tuple[bytes | None, str, Said | None]:
         if self._missing is not None:
             return None, PayloadKind.JSONL, self._missing
         assert self.origin is not None
@@ -208,12 +237,12 @@ class _Records:
             while self._last is None or self._last[0] < line:
                 self._last = next(self._it)
         except SourceGone as exc:
-            self._missing = str(exc)
+            self._missing = exc.said
             return None, PayloadKind.JSONL, self._missing
         except StopIteration:
-            return None, PayloadKind.JSONL, f"line {line} is not in batch {self.batch_id}'s source"
+            return self._not_in_source(line)
         if self._last[0] != line:
-            return None, PayloadKind.JSONL, f"line {line} is not in batch {self.batch_id}'s source"
+            return self._not_in_source(line)
         raw = self._last[1]
         if self.origin.kind == BatchKind.REPROCESS:
             return _from_envelope(raw)
@@ -230,6 +259,6 @@ def envelope(key: Any, batch_id: str, line: int, raw: bytes, kind: str) -> bytes
     )
 
 
-def _from_envelope(raw: bytes) -> tuple[bytes | None, str, str | None]:
+def _from_envelope(raw: bytes) -> tuple[bytes | None, str, Said | None]:
     e = orjson.loads(raw)
     return e["record"].encode(), e["kind"], None

@@ -52,8 +52,8 @@ class Verdict:
         if self.failure is not None:
             out["error"] = self.failure.error
             out["error_class"] = self.failure.error_class.value
-        if self.kind is VerdictKind.NO_INPUT:
-            out["error"] = s.missing
+        if self.kind is VerdictKind.NO_INPUT:  # why, in English: --json is locale-free
+            out["error"] = None if s.why_missing is None else s.why_missing.english
         return out
 
 

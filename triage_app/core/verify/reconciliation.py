@@ -10,6 +10,10 @@ A retention purge deletes closed dead letters; each purge counts what it took pe
 ledger chunk and status (``purges.by_batch``). A chunk's quarantined lines are then its
 dead letters still stored plus those purged, and a purged resolved row, loaded by its
 re-drive, may be in the warehouse as a re-driven row still stored may.
+
+Its problems are sentences a person reads and ``--json`` carries: each is made in both
+languages (``_`` and ``ngettext`` here are the store's two-language ones, ``core/db/
+bilingual.py``), shown in the user's and written in English in the JSON.
 """
 
 from __future__ import annotations
@@ -27,14 +31,17 @@ from triage_app.core.db import (
     DeadLetter,
     HeldRow,
     Purge,
+    Said,
     Workspace,
     batch_named,
     summary,
     target_table,
 )
+from triage_app.core.db import both_gettext as _
+from triage_app.core.db import both_ngettext as ngettext
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
-from triage_app.core.vocabulary import BatchKind, BatchState, Status, plural
+from triage_app.core.vocabulary import BatchKind, BatchState, Status
 
 SUMMARY_NAMED = 20  # cells of the summary named in a report; the rest counted
 
@@ -59,10 +66,19 @@ class Reconciliation:
     state: str = ""
     missing_lines: list[list[int]] = field(default_factory=list)  # [first, last] ranges
     doubled_lines: list[list[int]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # in the user's language
+    problems_english: list[str] = field(default_factory=list, repr=False)
+
+    def problem(self, said: Said) -> None:
+        """One more problem, in both languages."""
+        self.problems.append(str(said))
+        self.problems_english.append(said.english)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Locale-free: the problems in English."""
+        out = asdict(self)
+        out["problems"] = out.pop("problems_english")
+        return out
 
 
 def _ranges(lines: list[int]) -> list[list[int]]:
@@ -125,14 +141,17 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
     for line in held_lines:
         i = bisect.bisect_right(chunk_starts, line) - 1
         if i < 0 or line > chunks[i].last_line:
-            r.problems.append(f"line {line} is held outside every committed chunk")
+            r.problem(_("line {line} is held outside every committed chunk").format(line=str(line)))
         else:
             held_per_chunk[i] += 1
     dropped = row.state == BatchState.DISCARDED  # its held rows are gone, their count kept
     if len(held_lines) != row.held and not dropped:
-        r.problems.append(
-            f"held: the batch says {row.held}, {plural(len(held_lines), 'held row')} stored"
+        stored = ngettext(
+            "held: the batch says {said}, {n} held row stored",
+            "held: the batch says {said}, {n} held rows stored",
+            len(held_lines),
         )
+        r.problem(stored.format(said=row.held, n=len(held_lines)))
     missing: list[int] = []
     doubled: list[int] = []
 
@@ -149,28 +168,61 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
             doubled += range(c.first_line, min(expected, c.last_line + 1))
         expected = max(expected, c.last_line + 1)
         if c.records != c.loaded + c.superseded + c.quarantined + held_here:
-            r.problems.append(
-                f"lines {c.first_line}-{c.last_line}: {plural(c.records, 'record')} but "
-                f"{c.loaded} loaded"
-                f" + {c.superseded} superseded + {c.quarantined} quarantined"
-                + (f" + {held_here} held" if held_here else "")
+            if held_here:
+                sums = ngettext(
+                    "lines {first}-{last}: {n} record but {loaded} loaded + {superseded} "
+                    "superseded + {quarantined} quarantined + {held} held",
+                    "lines {first}-{last}: {n} records but {loaded} loaded + {superseded} "
+                    "superseded + {quarantined} quarantined + {held} held",
+                    c.records,
+                )
+            else:
+                sums = ngettext(
+                    "lines {first}-{last}: {n} record but {loaded} loaded + {superseded} "
+                    "superseded + {quarantined} quarantined",
+                    "lines {first}-{last}: {n} records but {loaded} loaded + {superseded} "
+                    "superseded + {quarantined} quarantined",
+                    c.records,
+                )
+            r.problem(
+                sums.format(
+                    first=str(c.first_line),
+                    last=str(c.last_line),
+                    n=c.records,
+                    loaded=c.loaded,
+                    superseded=c.superseded,
+                    quarantined=c.quarantined,
+                    held=held_here,
+                )
             )
     if dropped and dropped_total != row.held:
-        r.problems.append(f"held: the batch says {row.held}, its chunks {dropped_total}")
+        said = _("held: the batch says {said}, its chunks {chunks}")
+        r.problem(said.format(said=row.held, chunks=dropped_total))
     if chunks and expected - 1 != row.lines_done:
-        r.problems.append(
-            f"the checkpoint says line {row.lines_done}, the ledger ends at {expected - 1}"
-        )
+        said = _("the checkpoint says line {line}, the ledger ends at {end}")
+        r.problem(said.format(line=str(row.lines_done), end=str(expected - 1)))
 
     # 2. The batch's counters are the ledger's sums.
     for name in ("loaded", "superseded", "quarantined"):
         total = sum(getattr(c, name) for c in chunks)
         if total != getattr(row, name):
-            r.problems.append(f"{name}: the batch says {getattr(row, name)}, its chunks {total}")
+            r.problem(_counter_differs(name).format(said=getattr(row, name), chunks=total))
     if row.rows != r.loaded + r.superseded + r.quarantined + r.held:
-        r.problems.append(
-            f"{plural(row.rows, 'row')} but {r.loaded} loaded + {r.superseded} superseded"
-            f" + {r.quarantined} quarantined + {r.held} held"
+        sums = ngettext(
+            "{n} row but {loaded} loaded + {superseded} superseded + {quarantined} quarantined "
+            "+ {held} held",
+            "{n} rows but {loaded} loaded + {superseded} superseded + {quarantined} quarantined "
+            "+ {held} held",
+            row.rows,
+        )
+        r.problem(
+            sums.format(
+                n=row.rows,
+                loaded=r.loaded,
+                superseded=r.superseded,
+                quarantined=r.quarantined,
+                held=r.held,
+            )
         )
 
     # 3. Dead letters: once each, inside a committed chunk, as many as each chunk counted,
@@ -182,44 +234,71 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         i = bisect.bisect_right(starts, line) - 1
         if i < 0 or line > chunks[i].last_line:
             doubled.append(line)
-            r.problems.append(f"line {line} is quarantined outside every committed chunk")
+            said = _("line {line} is quarantined outside every committed chunk")
+            r.problem(said.format(line=str(line)))
         else:
             per_chunk[i] += 1
-    gone = [{"resolved": 0, "discarded": 0} for _ in chunks]
+    gone = [{"resolved": 0, "discarded": 0} for _chunk in chunks]
     for first, by_status in sorted(purged.items()):
         i = bisect.bisect_right(starts, first) - 1
         n = sum(by_status.values())
         r.purged_resolved += by_status.get(Status.RESOLVED, 0)
         r.purged_discarded += by_status.get(Status.DISCARDED, 0)
         if i < 0 or first != chunks[i].first_line:
-            r.problems.append(
-                f"{plural(n, 'purged dead letter')} of this batch lay outside every committed chunk"
+            outside = ngettext(
+                "{n} purged dead letter of this batch lay outside every committed chunk",
+                "{n} purged dead letters of this batch lay outside every committed chunk",
+                n,
             )
+            r.problem(outside.format(n=n))
             continue
         for status, k in by_status.items():
             gone[i][status] = gone[i].get(status, 0) + k
     for c, n, took in zip(chunks, per_chunk, gone, strict=True):
         purged_here = sum(took.values())
         if n + purged_here != c.quarantined:
-            also = f" and {purged_here:,} purged" if purged_here else ""
-            r.problems.append(
-                f"lines {c.first_line}-{c.last_line}: {c.quarantined} quarantined "
-                f"counted, {plural(n, 'dead letter')} stored{also}"
+            if purged_here:
+                stored = ngettext(
+                    "lines {first}-{last}: {quarantined} quarantined counted, {n} dead letter "
+                    "stored and {purged} purged",
+                    "lines {first}-{last}: {quarantined} quarantined counted, {n} dead letters "
+                    "stored and {purged} purged",
+                    n,
+                )
+            else:
+                stored = ngettext(
+                    "lines {first}-{last}: {quarantined} quarantined counted, {n} dead letter "
+                    "stored",
+                    "lines {first}-{last}: {quarantined} quarantined counted, {n} dead letters "
+                    "stored",
+                    n,
+                )
+            r.problem(
+                stored.format(
+                    first=str(c.first_line),
+                    last=str(c.last_line),
+                    quarantined=c.quarantined,
+                    n=n,
+                    purged=purged_here,
+                )
             )
             if n + purged_here < c.quarantined:
                 missing += range(c.first_line, c.last_line + 1)
                 if unrecorded:
-                    r.problems.append(
-                        f"{plural(unrecorded, 'purge')} from before schema 0006 did not "
-                        "record their batches: the missing dead letters may be among what "
-                        "they took"
+                    older = ngettext(
+                        "{n} purge from before schema 0006 did not record its batches: the "
+                        "missing dead letters may be among what it took",
+                        "{n} purges from before schema 0006 did not record their batches: the "
+                        "missing dead letters may be among what they took",
+                        unrecorded,
                     )
+                    r.problem(older.format(n=unrecorded))
                     unrecorded = 0  # said once
 
     held_set = set(held_lines)
     for line in sorted(held_set & set(dl_lines)):
         doubled.append(line)
-        r.problems.append(f"line {line} is both held and quarantined")
+        r.problem(_("line {line} is both held and quarantined").format(line=str(line)))
 
     # 4. The warehouse: no line both loaded and quarantined (or held), none beyond the ledger.
     # An import (connectors) loads nothing: its lines are all dead letters, and what a
@@ -238,17 +317,35 @@ def reconcile(ws: Workspace, batch_id: str) -> Reconciliation:
         )
     # 5. The summary: each cell the batch's rows make, as many as the rows.
     for cell, kept, counted in drifted[:SUMMARY_NAMED]:
-        r.problems.append(
-            f"the summary holds {kept:,} dead letters where the rows make {counted:,}: "
-            f"{summary.describe(cell)}"
+        drift = ngettext(
+            "the summary holds {n} dead letter where the rows make {counted}: {cell}",
+            "the summary holds {n} dead letters where the rows make {counted}: {cell}",
+            kept,
         )
+        r.problem(drift.format(n=kept, counted=counted, cell=summary.describe(cell)))
     if len(drifted) > SUMMARY_NAMED:
-        r.problems.append(f"and {len(drifted) - SUMMARY_NAMED:,} more cells of the summary differ")
+        more = len(drifted) - SUMMARY_NAMED
+        r.problem(
+            ngettext(
+                "and {n} more cell of the summary differs",
+                "and {n} more cells of the summary differ",
+                more,
+            ).format(n=more)
+        )
 
     r.missing_lines = _ranges(missing)
     r.doubled_lines = _ranges(doubled)
     r.ok = not (r.missing_lines or r.doubled_lines or r.problems)
     return r
+
+
+def _counter_differs(name: str) -> Said:
+    """A counter of the batch that is not the sum of its chunks' (``{said}``: the batch's)."""
+    if name == "loaded":
+        return _("loaded: the batch says {said}, its chunks {chunks}")
+    if name == "superseded":
+        return _("superseded: the batch says {said}, its chunks {chunks}")
+    return _("quarantined: the batch says {said}, its chunks {chunks}")
 
 
 def _check_warehouse(
@@ -267,13 +364,17 @@ def _check_warehouse(
     try:
         transform = default_registry().get(transform_ref)
     except TriageError:
-        r.problems.append(f"transform {transform_ref} is not installed: warehouse not checked")
+        said = _("transform {transform} is not installed: warehouse not checked")
+        r.problem(said.format(transform=transform_ref))
         return
     if not inspect(ws.warehouse).has_table(transform.table):
         if r.loaded:
-            r.problems.append(
-                f"{plural(r.loaded, 'row')} loaded but there is no table {transform.table}"
+            said = ngettext(
+                "{n} row loaded but there is no table {table}",
+                "{n} rows loaded but there is no table {table}",
+                r.loaded,
             )
+            r.problem(said.format(n=r.loaded, table=transform.table))
         return
     table = target_table(transform)
     starts = [c.first_line for c in chunks]
@@ -285,20 +386,41 @@ def _check_warehouse(
         for line in result.scalars():
             if line in quarantined:
                 doubled.append(line)
-                r.problems.append(f"line {line} is both in the warehouse and quarantined")
+                said = _("line {line} is both in the warehouse and quarantined")
+                r.problem(said.format(line=str(line)))
             if line in redriven:
                 continue
             i = bisect.bisect_right(starts, line) - 1
             if i < 0 or line > chunks[i].last_line:
-                r.problems.append(f"line {line} is in the warehouse outside every chunk")
+                said = _("line {line} is in the warehouse outside every chunk")
+                r.problem(said.format(line=str(line)))
             else:
                 per_chunk[i] += 1
     for c, n, redriven_gone in zip(chunks, per_chunk, purged_resolved, strict=True):
         # Fewer is fine: a later version, in this batch or a later one, took the key.
         if n > c.loaded + redriven_gone:
-            also = f" (+ {redriven_gone:,} re-driven, since purged)" if redriven_gone else ""
-            r.problems.append(
-                f"lines {c.first_line}-{c.last_line}: {n} warehouse rows, {c.loaded} loaded{also}"
+            if redriven_gone:
+                extra = ngettext(
+                    "lines {first}-{last}: {n} warehouse row, {loaded} loaded (+ {redriven} "
+                    "re-driven, since purged)",
+                    "lines {first}-{last}: {n} warehouse rows, {loaded} loaded (+ {redriven} "
+                    "re-driven, since purged)",
+                    n,
+                )
+            else:
+                extra = ngettext(
+                    "lines {first}-{last}: {n} warehouse row, {loaded} loaded",
+                    "lines {first}-{last}: {n} warehouse rows, {loaded} loaded",
+                    n,
+                )
+            r.problem(
+                extra.format(
+                    first=str(c.first_line),
+                    last=str(c.last_line),
+                    n=n,
+                    loaded=c.loaded,
+                    redriven=redriven_gone,
+                )
             )
 
 

@@ -19,6 +19,8 @@ from sqlalchemy import Connection
 
 from triage_app.core.db.migrations import MIGRATIONS_DIR
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
 
 
 def _config(connection: Connection | None = None) -> Config:
@@ -107,14 +109,21 @@ def _differences(store: Shape, rev: str, known: dict[str, Shape], last: str) -> 
     for table, columns in want.tables.items():
         have = store.tables.get(table)
         if have is None:
-            out.append(f"table {table} is missing")
+            out.append(_("table {table} is missing").format(table=table))
             continue
-        out += [f"column {table}.{c} is missing" for c in sorted(columns - have)]
-        out += [f"column {table}.{c} is unknown" for c in sorted(have - columns)]
+        out += [
+            _("column {column} is missing").format(column=f"{table}.{c}")
+            for c in sorted(columns - have)
+        ]
+        out += [
+            _("column {column} is unknown").format(column=f"{table}.{c}")
+            for c in sorted(have - columns)
+        ]
     for table, have in store.tables.items():
         later = known[last].tables.get(table)
         if table not in want.tables and later is not None and have != later:
-            out.append(f"table {table} is not as schema {last} has it")
+            said = _("table {table} is not as schema {revision} has it")
+            out.append(said.format(table=table, revision=last))
     return out
 
 
@@ -132,10 +141,24 @@ def recognise(conn: Connection, where: str) -> str:
             return rev
     closest = min(reversed(revs), key=lambda r: len(found[r]))
     problems = found[closest]
-    more = f" and {len(problems) - 3} more" if len(problems) > 3 else ""
+    more = len(problems) - 3
+    if more > 0:
+        said = ngettext(
+            "the dead-letter store at {where} matches no schema this version knows (closest "
+            "is {closest}, but {problems} and {n} more problem); it was left as it is",
+            "the dead-letter store at {where} matches no schema this version knows (closest "
+            "is {closest}, but {problems} and {n} more problems); it was left as it is",
+            more,
+        )
+    else:
+        said = _(
+            "the dead-letter store at {where} matches no schema this version knows (closest "
+            "is {closest}, but {problems}); it was left as it is"
+        )
     raise TriageError(
-        f"the dead-letter store at {where} matches no schema this version knows "
-        f"(closest is {closest}, but {'; '.join(problems[:3])}{more}); it was left as it is"
+        said.format(
+            where=where, closest=closest, problems="; ".join(problems[:3]), n=format_int(more)
+        )
     )
 
 
