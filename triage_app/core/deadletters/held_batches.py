@@ -267,16 +267,33 @@ def _loading_lock(
             return
         except BatchBeingLoaded as exc:
             if time.monotonic() - started >= wait:
-                raise TriageError(
-                    _(
-                        "batch {batch} is being loaded by another process {process}; "
-                        "run the same command again when it ends"
-                    ).format(
-                        batch=batch_id,
-                        process=str(exc).split("process", 1)[1].split(";")[0].strip(),
-                    )
-                ) from None
+                raise TriageError(_being_loaded(batch_id, exc)) from None
             sleep(0.1)
+
+
+def _being_loaded(batch_id: str, exc: BatchBeingLoaded) -> str:
+    """Why the batch cannot be loaded now: another process loads it (which, since when)."""
+    if exc.pid is not None and exc.host and exc.since:
+        text = _(
+            "batch {batch} is being loaded by another process (pid {pid} on {host}) since "
+            "{since}; run the same command again when it ends"
+        )
+    elif exc.pid is not None and exc.host:
+        text = _(
+            "batch {batch} is being loaded by another process (pid {pid} on {host}); "
+            "run the same command again when it ends"
+        )
+    elif exc.since:
+        text = _(
+            "batch {batch} is being loaded by another process since {since}; "
+            "run the same command again when it ends"
+        )
+    else:
+        text = _(
+            "batch {batch} is being loaded by another process; "
+            "run the same command again when it ends"
+        )
+    return text.format(batch=batch_id, pid=exc.pid, host=exc.host, since=exc.since)
 
 
 def load_held_batch(
