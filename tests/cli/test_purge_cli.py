@@ -69,7 +69,7 @@ def test_text_summary_names_counts_and_days(
     head, *more = out.strip().splitlines()
     assert head.startswith("Purged 6 dead letters (6 resolved), closed more than 30 days ago ")
     assert head.endswith(
-        "Quarantined on 2026-01-05: 2 data; 2026-01-06: 2 code; 2026-01-07: 2 transient."
+        "Quarantined on 5 Jan 2026: 2 data; 6 Jan 2026: 2 code; 7 Jan 2026: 2 transient."
     )
     # The same run forgot the kept sources the store's policy let go (none here).
     assert more == ["Kept sources: none kept more than 90 days ago."]

@@ -83,19 +83,19 @@ def test_a_purge_names_its_statuses_cutoff_and_days() -> None:
     s = PurgeSummary(cutoff, ("resolved", "discarded"), False, 28, {"resolved": 28}, by_day)
     text = s.describe()
     assert text.startswith(
-        "Purged 28 dead letters (28 resolved), closed before 2026-09-01 12:00 UTC. "
-        "Quarantined on 2026-08-01: 1 data; 2026-08-02: 2 data;"
+        "Purged 28 dead letters (28 resolved), closed before 1 Sep 2026 12:00 UTC. "
+        "Quarantined on 1 Aug 2026: 1 data; 2 Aug 2026: 2 data;"
     )
-    assert text.endswith("2026-08-05: 5 data and 2 more days.")
+    assert text.endswith("5 Aug 2026: 5 data and 2 more days.")
     nothing = PurgeSummary(cutoff, ("discarded",), True, 0, {}, {})
     assert nothing.describe() == (
-        "Nothing to purge now: no discarded dead letter closed before 2026-09-01 12:00 UTC."
+        "Nothing to purge now: no discarded dead letter closed before 1 Sep 2026 12:00 UTC."
     )
     # A purge by a policy says its days too (the CLI said "older than 30 days").
     policy = PurgeSummary(cutoff, ("resolved",), False, 1, {"resolved": 1}, {}, days=30)
     assert policy.describe() == (
         "Purged 1 dead letter (1 resolved), closed more than 30 days ago "
-        "(before 2026-09-01 12:00 UTC)."
+        "(before 1 Sep 2026 12:00 UTC)."
     )
 
 

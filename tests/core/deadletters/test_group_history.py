@@ -74,7 +74,7 @@ def _check(ws: Workspace) -> None:
         ), f
         assert (new.last_24h, new.previous_24h, new.trend) == (5, 2, "growing")
         assert (old.last_24h, old.previous_24h, old.trend) == (1, 1, "steady")
-        assert new.first_said() == "2026-03-09 11:02, batch 00000000 (night_8.jsonl), pesanan@2"
+        assert new.first_said() == "9 Mar 2026 11:02, batch 00000000 (night_8.jsonl), pesanan@2"
     # Two days on, nothing new: stopped, then quiet.
     later = {g.signature: g for g in dls.error_groups(ws, now=NOW + dt.timedelta(days=1))}
     assert (later[NEW].last_24h, later[NEW].previous_24h, later[NEW].trend) == (0, 5, "stopped")
@@ -110,7 +110,7 @@ def test_groups_json_and_text_say_it(tmp_path: Path) -> None:
     assert (new["last_24h"], new["previous_24h"], new["trend"]) == (0, 0, "quiet")
     text = cli("--workspace", folder, "groups").stdout
     assert "unowned" in text and " - " not in text.splitlines()[1]
-    assert "first: 2026-03-09 11:02, batch 00000000 (night_8.jsonl), pesanan@2" in text
+    assert "first: 9 Mar 2026 11:02, batch 00000000 (night_8.jsonl), pesanan@2" in text
 
 
 def test_a_wait_of_minutes_is_said_in_minutes(tmp_path: Path) -> None:

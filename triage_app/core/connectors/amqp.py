@@ -53,7 +53,10 @@ from triage_app.core.connectors.letters import OutsideLetter, identity_of
 from triage_app.core.connectors.origins import OriginInfo
 from triage_app.core.db import redact_text
 from triage_app.core.deadletters import Parcel
+from triage_app.core.deadletters.said import Said, both, said
 from triage_app.core.errors import TriageError, classify_named, outside_error
+from triage_app.core.locale_format import format_number
+from triage_app.core.messages import N_, _
 from triage_app.core.places import printable
 from triage_app.core.vocabulary import ErrorClass
 
@@ -120,8 +123,13 @@ def split_address(to: str) -> tuple[str, str, str]:
     segments = parts.path.split("/")[1:] if parts.path else []
     if parts.scheme not in ("amqp", "amqps") or len(segments) != 3 or not segments[2]:
         raise TriageError(
-            f"--to {_shown(to)}: say amqp://host/vhost/exchange/routing-key (vhost %2F is /, "
-            "a / inside a name is %2F)"
+            both(
+                N_(
+                    "--to {url}: say amqp://host/vhost/exchange/routing-key (vhost %2F is /, "
+                    "a / inside a name is %2F)"
+                ),
+                url=_shown(to),
+            )
         )
     vhost, exchange, key = segments
     url = urlunsplit((parts.scheme, parts.netloc, "/" + vhost, parts.query, ""))
@@ -139,10 +147,26 @@ def _target(destination: str | None) -> tuple[str, str] | None:
     return unquote(exchange), unquote(key)
 
 
+def _seconds(seconds: float) -> Said:
+    """A wait, ``15 s`` or ``0.5 s``, as the language writes its number."""
+
+    def number(lang: str | None) -> str:
+        if seconds == int(seconds):
+            return format_number(seconds, 0, lang)
+        return format_number(seconds, 2, lang).rstrip("0")  # 0.50 -> 0.5 (a decimal stays)
+
+    return said(lambda _, _n, lang: _("{seconds} s").format(seconds=number(lang)))
+
+
+# What happened to the broker's messages and connections is said in the reader's language
+# and kept in English: it is why a row was not delivered (an ``undelivered`` event, --json),
+# or why an import stopped. What the broker or the network itself said stays as it said it.
+
+
 def _why(exc: BaseException) -> str:
     """One line of what the broker or the network said, any password hidden."""
     if isinstance(exc, px.ProbableAuthenticationError | px.AuthenticationError):
-        return "the broker refused the user name or password (ACCESS_REFUSED)"
+        return both(N_("the broker refused the user name or password (ACCESS_REFUSED)"))
     if isinstance(exc, px.ChannelClosed | px.ConnectionClosed):
         text = f"{exc.reply_text} ({exc.reply_code})"
     else:
@@ -164,7 +188,9 @@ def _parameters(url: str, purpose: str) -> pika.URLParameters:
     try:
         params = pika.URLParameters(_one_vhost(url))
     except Exception as exc:  # pika refuses a malformed URL with whatever its parser raised
-        raise TriageError(f"not a broker address: {_shown(url)} ({_why(exc)})") from None
+        raise TriageError(
+            both(N_("not a broker address: {url} ({why})"), url=_shown(url), why=_why(exc))
+        ) from None
     given = urlsplit(url).query
     # Bounded waits, unless the URL chose its own: an unreachable or blocked broker is said
     # in one line rather than waited for.
@@ -341,7 +367,7 @@ class AmqpQueue:
     def __init__(self, url: str, queue: str) -> None:
         self.url = url
         self.queue = queue
-        self.name = f"{printable(queue)} on {_shown(url)}"
+        self.name: str = both(N_("{queue} on {url}"), queue=printable(queue), url=_shown(url))
         self._conn: BlockingConnection | None = None
         self._channel: BlockingChannel | None = None
         self._buffer: deque[tuple[int, BasicProperties, bytes]] = deque()
@@ -350,7 +376,7 @@ class AmqpQueue:
         self._prefetch = 0
         self._arrived = 0
         self._broken: str | None = None
-        with self._talking("cannot read it"):
+        with self._talking(both(N_("cannot read it"))):
             self._conn = BlockingConnection(_parameters(url, f"import {queue}"))
             self._channel = self._conn.channel()
             self._channel.queue_declare(queue, passive=True)
@@ -362,7 +388,9 @@ class AmqpQueue:
         try:
             yield
         except _BROKER_ERRORS as exc:
-            self._broken = f"{self.name}: {doing}: {_why(exc)}"
+            self._broken = both(
+                N_("{source}: {doing}: {why}"), source=self.name, doing=doing, why=_why(exc)
+            )
             self.close()
             raise TriageError(self._broken) from None
 
@@ -402,7 +430,7 @@ class AmqpQueue:
         # Room for this take, and for the next while the import commits this one.
         needed, wanted = len(self._held) + most, len(self._held) + 2 * most
         quiet_since: float | None = None
-        with self._talking("reading stopped"):
+        with self._talking(both(N_("reading stopped"))):
             conn, channel = self._conn, self._channel
             assert conn is not None and channel is not None
             while len(out) < most:
@@ -427,8 +455,15 @@ class AmqpQueue:
                     if out:
                         break
                     raise TriageError(
-                        f"{self.name}: the broker says messages are ready but gave this reader "
-                        f"none for {STALL:g} s (is another consumer holding the queue?)"
+                        both(
+                            N_(
+                                "{source}: the broker says messages are ready but gave this "
+                                "reader none for {seconds} (is another consumer holding the "
+                                "queue?)"
+                            ),
+                            source=self.name,
+                            seconds=_seconds(STALL),
+                        )
                     )
         return out
 
@@ -438,7 +473,7 @@ class AmqpQueue:
         tags = sorted({x.receipt for x in letters if x.receipt in self._held})
         if not tags:
             return
-        with self._talking("acknowledging failed"):
+        with self._talking(both(N_("acknowledging failed"))):
             channel = self._channel
             assert channel is not None
             top = tags[-1]
@@ -496,14 +531,16 @@ class _Publisher:
                 on_close_callback=self._failed,
             )
         except _BROKER_ERRORS as exc:
-            raise TriageError(f"{shown}: cannot connect: {_why(exc)}") from None
+            raise TriageError(_cannot_connect(shown, _why(exc))) from None
         self._loop = self._conn.ioloop
         if not self._run_until(lambda: self._ready or self.lost is not None, CONNECT_WAIT):
-            self.lost = self.lost or f"no answer within {CONNECT_WAIT:g} s"
+            self.lost = self.lost or both(
+                N_("no answer within {seconds}"), seconds=_seconds(CONNECT_WAIT)
+            )
         if not self._ready:
             why = self.lost
             self.close()
-            raise TriageError(f"{shown}: cannot connect: {why}")
+            raise TriageError(_cannot_connect(shown, why or ""))
 
     # The loop and its callbacks.
 
@@ -551,9 +588,10 @@ class _Publisher:
         # A return comes before the confirm of the same message; the header names it.
         dead_letter = (props.headers or {}).get(DEAD_LETTER_ID)
         if isinstance(dead_letter, int):
-            self._returned[dead_letter] = (
-                f"no queue is bound to exchange {_named(method.exchange)} with key "
-                f"{printable(method.routing_key)} (returned)"
+            self._returned[dead_letter] = both(
+                N_("no queue is bound to exchange {exchange} with key {key} (returned)"),
+                exchange=_named(method.exchange),
+                key=printable(method.routing_key),
             )
 
     def _on_confirm(self, frame: Any) -> None:
@@ -573,7 +611,7 @@ class _Publisher:
             if dead_letter is None:
                 continue
             if nack:
-                self._settled[dead_letter] = "the broker refused it (nack)"
+                self._settled[dead_letter] = both(N_("the broker refused it (nack)"))
             else:
                 self._settled[dead_letter] = self._returned.pop(dead_letter, None)
         self._fill()
@@ -620,12 +658,22 @@ class _Publisher:
 
         self._conn.channel(on_open_callback=opened)
         if not self._run_until(lambda: "why" in answer or self.lost is not None, CONNECT_WAIT):
-            self._give_up(f"no answer about exchange {_named(name)} within {CONNECT_WAIT:g} s")
+            self._give_up(
+                both(
+                    N_("no answer about exchange {exchange} within {seconds}"),
+                    exchange=_named(name),
+                    seconds=_seconds(CONNECT_WAIT),
+                )
+            )
         if self.lost is not None:
             return None  # the publish says the connection was lost
         why = answer["why"]
         self._exchanges[name] = (
-            f"the broker has no exchange {_named(name)} ({why})" if why else None
+            both(
+                N_("the broker has no exchange {exchange} ({why})"), exchange=_named(name), why=why
+            )
+            if why
+            else None
         )
         return self._exchanges[name]
 
@@ -644,12 +692,17 @@ class _Publisher:
 
         while not self._run_until(done, CONFIRM_WAIT):
             if time.monotonic() - self._progressed >= CONFIRM_WAIT:
-                self._give_up(f"the broker did not confirm it within {CONFIRM_WAIT:g} s")
+                self._give_up(
+                    both(
+                        N_("the broker did not confirm it within {seconds}"),
+                        seconds=_seconds(CONFIRM_WAIT),
+                    )
+                )
         out = {i: why for i, why in self._settled.items() if why is not None}
-        unconfirmed = (
-            self._stalled or f"connection lost before the broker confirmed it: {self.lost}"
+        unconfirmed = self._stalled or both(
+            N_("connection lost before the broker confirmed it: {why}"), why=self.lost
         )
-        for dead_letter, *_ in plan:
+        for dead_letter, *_rest in plan:
             if dead_letter not in self._settled:
                 out[dead_letter] = unconfirmed
         self._plan = ()
@@ -675,8 +728,12 @@ class _Publisher:
             self._loop.close()  # its poller's and its wake-up pipe's descriptors
 
 
+def _cannot_connect(shown: str, why: str) -> Said:
+    return both(N_("{broker}: cannot connect: {why}"), broker=shown, why=why)
+
+
 def _named(exchange: str) -> str:
-    return printable(exchange) if exchange else "(default)"
+    return printable(exchange) if exchange else both(N_("(default)"))
 
 
 class AmqpSink:
@@ -686,15 +743,19 @@ class AmqpSink:
 
     def __init__(self, url: str, exchange: str | None = None, routing_key: str | None = None):
         if (exchange is None) != (routing_key is None):
-            raise TriageError("a broker sink takes an exchange and a routing key, or neither")
+            raise TriageError(_("a broker sink takes an exchange and a routing key, or neither"))
         self.url = url
         self.exchange = exchange
         self.routing_key = routing_key
         if exchange is not None and routing_key is not None:
-            where = f"exchange {_named(exchange)} key {printable(routing_key)}"
+            self.name: str = both(
+                N_("{url} exchange {exchange} key {key}"),
+                url=_shown(url),
+                exchange=_named(exchange),
+                key=printable(routing_key),
+            )
         else:
-            where = "(where each came from)"
-        self.name = f"{_shown(url)} {where}"
+            self.name = both(N_("{url} (where each came from)"), url=_shown(url))
         self._publisher: _Publisher | None = _Publisher(url, self.name)
 
     def _connected(self) -> _Publisher:
@@ -711,22 +772,26 @@ class AmqpSink:
     def deliver(
         self, parcels: Sequence[Parcel], origins: Mapping[int, OriginInfo]
     ) -> dict[int, str]:
+        from triage_app.core.connectors.opening import not_imported
+
         out: dict[int, str] = {}
         plan: list[_Publish] = []
         now = utcnow().isoformat(timespec="microseconds") + "Z"
         for p in parcels:
             origin = origins.get(p.id)
             if origin is None:
-                out[p.id] = "not imported from a connector: re-drive it into the warehouse"
+                out[p.id] = not_imported()
                 continue
             if self.exchange is not None and self.routing_key is not None:
                 target: tuple[str, str] | None = (self.exchange, self.routing_key)
             else:
                 target = _target(origin.destination)
             if target is None:
-                out[p.id] = (
-                    "where its message was going is not known (no x-death header): re-drive "
-                    "it --to amqp://host/vhost/exchange/routing-key"
+                out[p.id] = both(
+                    N_(
+                        "where its message was going is not known (no x-death header): "
+                        "re-drive it --to amqp://host/vhost/exchange/routing-key"
+                    )
                 )
                 continue
             plan.append((p.id, *target, p.payload, _properties(p, origin, now)))

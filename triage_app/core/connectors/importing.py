@@ -46,7 +46,10 @@ from triage_app.core.db import (
     notify_change,
 )
 from triage_app.core.deadletters import slices
+from triage_app.core.deadletters.said import counted_word, english, reason_of
 from triage_app.core.errors import TriageError, signature
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.transforms import personal_fields_of
 from triage_app.core.vocabulary import AuditAction, BatchKind, BatchState, ErrorClass, PayloadKind
@@ -63,7 +66,8 @@ class ImportSummary:
     already: int  # letters stored before (a replay, or another steward's import)
     by_class: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    stopped: str | None = None  # why it ended before the source was empty or the limit
+    # Why it ended before the source was empty or the limit (a ``Said``: English in --json).
+    stopped: str | None = None
     cancelled: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -75,21 +79,38 @@ class ImportSummary:
             "already": self.already,
             "by_class": dict(self.by_class),
             "seconds": round(self.seconds, 3),
-            "stopped": self.stopped,
+            "stopped": english(self.stopped),
             "cancelled": self.cancelled,
         }
 
     def describe(self) -> str:
-        classes = ", ".join(f"{n:,} {c}" for c, n in sorted(self.by_class.items()) if n)
-        text = (
-            f"Imported {self.imported:,} dead letters from {self.connector}"
-            + (f" ({classes})" if classes else "")
-            + f"; {self.already:,} were imported before (not doubled)."
+        classes = ", ".join(
+            counted_word(c, format_int(n)) for c, n in sorted(self.by_class.items()) if n
+        )
+        n, already = self.imported, format_int(self.already)
+        if classes:
+            text = ngettext(
+                "Imported {n} dead letter from {connector} ({classes}); "
+                "{already} were imported before (not doubled).",
+                "Imported {n} dead letters from {connector} ({classes}); "
+                "{already} were imported before (not doubled).",
+                n,
+            )
+        else:
+            text = ngettext(
+                "Imported {n} dead letter from {connector}; "
+                "{already} were imported before (not doubled).",
+                "Imported {n} dead letters from {connector}; "
+                "{already} were imported before (not doubled).",
+                n,
+            )
+        text = text.format(
+            n=format_int(n), connector=self.connector, classes=classes, already=already
         )
         if self.cancelled:
-            text += " Cancelled: what was not taken stays in the source."
+            text += " " + _("Cancelled: what was not taken stays in the source.")
         if self.stopped:
-            text += f" Stopped: {self.stopped}."
+            text += " " + _("Stopped: {why}.").format(why=self.stopped)
         return text
 
 
@@ -255,7 +276,8 @@ def _finish(
                 at=utcnow(),
                 actor=actor,
                 action=AuditAction.IMPORTED.value,
-                detail=f"batch {batch_id} from {connector.describe()}: {note}"[:2000],
+                # Stored: in English, for every reader (said.py).
+                detail=f"batch {batch_id} from {english(connector.describe())}: {note}"[:2000],
             )
         )
 
@@ -306,11 +328,12 @@ def import_letters(
                 cancelled = True
                 break
     except TriageError as exc:  # the source went away: what was committed stays, said so
-        stopped = str(exc)
+        stopped = reason_of(exc)
     finally:
         seconds = time.monotonic() - started
+        # Stored (the import's event): English.
         note = f"{imported:,} new, {taken - imported:,} imported before" + (
-            f"; stopped: {stopped}" if stopped else ""
+            f"; stopped: {english(stopped)}" if stopped else ""
         )
         _finish(ws, batch_id, connector, seconds, actor, note)
     return ImportSummary(

@@ -13,8 +13,15 @@ from triage_app.core.connectors.origins import OriginInfo, origins_of
 from triage_app.core.connectors.stored import AMQP, TABLE, Connector, connector_named
 from triage_app.core.db import Workspace, redact_url
 from triage_app.core.deadletters import Parcel
+from triage_app.core.deadletters.said import Said, both, reason_of
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import N_
 from triage_app.core.transforms import Transform
+
+
+def not_imported() -> Said:
+    """Why a batch's own row is not delivered to a connector's sink."""
+    return both(N_("not imported from a connector: re-drive it into the warehouse"))
 
 
 class KindSink(Protocol):
@@ -40,7 +47,13 @@ def open_source(connector: Connector, url: str | None = None) -> DeadLetterSourc
         from triage_app.core.connectors.tables import DeadLetterTableSource
 
         return DeadLetterTableSource(connector.url(url), connector.options)
-    raise TriageError(f"connector {connector.name} has an unknown kind {connector.kind}")
+    raise TriageError(_unknown_kind(connector))
+
+
+def _unknown_kind(connector: Connector) -> Said:
+    return both(
+        N_("connector {name} has an unknown kind {kind}"), name=connector.name, kind=connector.kind
+    )
 
 
 def _kind_sink(connector: Connector, url: str | None, transform: Transform | None) -> KindSink:
@@ -52,11 +65,18 @@ def _kind_sink(connector: Connector, url: str | None, transform: Transform | Non
         from triage_app.core.connectors.tables import TableSink
 
         if transform is None:
+            # A reason a row is not delivered (kept, in English: said.py), as is every
+            # refusal a sink is made with.
             raise TriageError(
-                "a table sink takes rows: choose the transform version to write them with (--with)"
+                both(
+                    N_(
+                        "a table sink takes rows: choose the transform version to write them "
+                        "with (--with)"
+                    )
+                )
             )
         return TableSink(connector.url(url), connector.options, transform)
-    raise TriageError(f"connector {connector.name} has an unknown kind {connector.kind}")
+    raise TriageError(_unknown_kind(connector))
 
 
 @dataclass
@@ -77,7 +97,9 @@ class RoutedSink:
 
     def __post_init__(self) -> None:
         if not self.name:
-            self.name = "where each came from" if self.to == "original" else redact_url(self.to)
+            self.name = (
+                both(N_("where each came from")) if self.to == "original" else redact_url(self.to)
+            )
 
     def deliver(self, parcels: Sequence[Parcel]) -> dict[int, str]:
         origins = origins_of(self.ws, [p.id for p in parcels])
@@ -86,7 +108,7 @@ class RoutedSink:
         for p in parcels:
             o = origins.get(p.id)
             if o is None:
-                out[p.id] = "not imported from a connector: re-drive it into the warehouse"
+                out[p.id] = not_imported()
                 continue
             by_sink.setdefault(o.connector_id, []).append(p)
         # One connector's sink failing whole (its broker unreachable) must not cost the rows
@@ -98,13 +120,15 @@ class RoutedSink:
             try:
                 sink = self._sink(connector_id)
             except TriageError as exc:  # it cannot be made (a table sink with no version)
-                out.update({p.id: str(exc) for p in mine})
+                why = reason_of(exc)
+                out.update({p.id: why for p in mine})
                 continue
             try:
                 refused = sink.deliver(mine, origins)
             except TriageError as exc:
                 stopped = stopped or exc
-                out.update({p.id: str(exc) for p in mine})
+                why = reason_of(exc)
+                out.update({p.id: why for p in mine})
                 continue
             delivered += len(mine) - len(refused)
             out.update(refused)
@@ -127,7 +151,10 @@ class RoutedSink:
             sink = AmqpSink(address, exchange, routing_key)
         else:
             raise TriageError(
-                f"--to {redact_url(self.to)}: say original, or amqp://host/vhost/exchange/routing-key"
+                both(
+                    N_("--to {url}: say original, or amqp://host/vhost/exchange/routing-key"),
+                    url=redact_url(self.to),
+                )
             )
         self._open[connector_id] = sink
         return sink

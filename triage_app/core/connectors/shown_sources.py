@@ -1,5 +1,6 @@
 """Where a dead letter came from, in the words of the table's Source column: the
-connector's name for an imported one, ``file <name>`` for a row of the desk's own batch."""
+connector's name for an imported one, ``file <name>`` for a row of the desk's own batch
+(in the reader's language: shown, never kept)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from sqlalchemy import select
 
 from triage_app.core.db import Batch, Connector, Workspace
 from triage_app.core.deadletters import slices
+from triage_app.core.messages import _
 
 
 def batch_sources(ws: Workspace, batch_ids: Iterable[str]) -> dict[str, str]:
@@ -26,5 +28,7 @@ def batch_sources(ws: Workspace, batch_ids: Iterable[str]) -> dict[str, str]:
                 .where(b.batch_id.in_(part))
             )
             for batch_id, source_name, connector in conn.execute(stmt):
-                out[batch_id] = connector if connector else f"file {source_name}"
+                out[batch_id] = (
+                    connector if connector else _("file {name}").format(name=source_name)
+                )
     return out

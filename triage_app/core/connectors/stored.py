@@ -24,7 +24,9 @@ from triage_app.core.db import (
     remember_password,
     split_password,
 )
+from triage_app.core.deadletters.said import both
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import N_, _
 from triage_app.core.places import printable
 
 AMQP = "amqp"
@@ -66,14 +68,23 @@ class Connector:
         return f"{self.kind}:{self.name}"[:100]
 
     def short(self) -> str:
-        """Its name and what it reads, without its address (a batch's source name)."""
+        """Its name and what it reads, without its address (a batch's source name: stored,
+        so in English)."""
         what = self.options.get("queue") or self.options.get("table") or ""
         noun = "queue" if self.kind == AMQP else "table"
         return self.name if what == self.name else f"{self.name} ({noun} {what})"
 
     def describe(self) -> str:
+        """``orders.dlq (amqp orders.dlq at amqp://host/%2F)``: shown, and kept in an import's
+        event (a ``Said``: its English)."""
         what = self.options.get("queue") or self.options.get("table") or ""
-        return f"{self.name} ({self.kind} {what} at {redact_url(self.address)})"
+        return both(
+            N_("{name} ({kind} {what} at {address})"),
+            name=self.name,
+            kind=self.kind,
+            what=what,
+            address=redact_url(self.address),
+        )
 
     def url(self, typed: str | None = None) -> str:
         """The URL to connect with: ``typed`` (a URL with its password, as given on the
@@ -102,7 +113,9 @@ def connector_named(ws: Workspace, given: str) -> Connector:
         if row is None and text.isdigit():
             row = conn.execute(select(c.__table__).where(c.id == int(text))).one_or_none()
     if row is None:
-        raise TriageError(f"no connector {printable(text)[:60]}: see `triage-app connectors`")
+        raise TriageError(
+            _("no connector {name}: see `triage-app connectors`").format(name=printable(text)[:60])
+        )
     return _from_row(row)
 
 
@@ -118,7 +131,11 @@ def keep_connector(
     the one kept already, or a new one named ``name`` (default: the queue's or table's
     name). The password ``url`` carries goes to the keyring, never to the store."""
     if kind not in KINDS:
-        raise TriageError(f"unknown connector kind {printable(kind)[:20]}: one of {KINDS}")
+        raise TriageError(
+            _("unknown connector kind {kind}: one of {kinds}").format(
+                kind=printable(kind)[:20], kinds=KINDS
+            )
+        )
     hidden, password = split_password(url)
     if password:
         remember_password(url)
@@ -126,11 +143,13 @@ def keep_connector(
     default = str(wanted.get("queue") or wanted.get("table") or kind)
     chosen = (name or default).strip()[:NAME_LENGTH]
     if not chosen:
-        raise TriageError("a connector needs a name")
+        raise TriageError(_("a connector needs a name"))
     if chosen == FILES_WORD:
         raise TriageError(
-            f"{FILES_WORD!r} names the desk's own batches in the Source filter: give the "
-            "connector another name (--name)"
+            _(
+                "{files} names the desk's own batches in the Source filter: give the "
+                "connector another name (--name)"
+            ).format(files=repr(FILES_WORD))
         )
     c = ConnectorRow
     with ws.store.begin() as conn:
@@ -142,8 +161,10 @@ def keep_connector(
         taken = conn.execute(select(c.id).where(c.name == chosen)).first()
         if taken is not None:
             raise TriageError(
-                f"a connector named {printable(chosen)[:60]} exists with another address or "
-                "options: give another name (--name)"
+                _(
+                    "a connector named {name} exists with another address or "
+                    "options: give another name (--name)"
+                ).format(name=printable(chosen)[:60])
             )
         new_id = conn.execute(
             insert(c)

@@ -71,7 +71,10 @@ from triage_app.core.db import (
     split_password,
 )
 from triage_app.core.deadletters import Parcel
+from triage_app.core.deadletters.said import both, reason_of, said
 from triage_app.core.errors import TriageError, classify_named, outside_error
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_
 from triage_app.core.retry import is_transient
 from triage_app.core.transforms import Transform
 
@@ -82,7 +85,7 @@ FIELDS = MAPPING_FIELDS
 REQUIRED = ("id", "payload")
 KEEP, DELETE, MARK = "keep", "delete", "mark:"
 EVIDENCE_TABLE = "dead_letter_table"  # the evidence's key for the table a row came from
-NO_ROW = "a table sink takes rows: choose a transform"
+NO_ROW = N_("a table sink takes rows: choose a transform")
 CONNECT_SECONDS = 5  # an unreachable server says so within this, not a driver's minutes
 BUSY_SECONDS = 30.0  # SQLite: how long a writer waits for another's lock
 KEYS_PER_STATEMENT = 500  # ids in one IN list: within every dialect's parameter limit
@@ -106,28 +109,47 @@ def _mapping(options: Mapping[str, Any]) -> _Mapping:
     (which columns exist is the reflected table's to say)."""
     table = options.get("table")
     if not isinstance(table, str) or not table.strip():
-        raise TriageError("a table connector needs the dead-letter table's name (table)")
+        raise TriageError(both(N_("a table connector needs the dead-letter table's name (table)")))
     given = options.get("columns")
     if not isinstance(given, Mapping):
         raise TriageError(
-            "a table connector needs its columns: which holds the id and the payload "
-            f"(and optionally {', '.join(FIELDS[2:])})"
+            both(
+                N_(
+                    "a table connector needs its columns: which holds the id and the payload "
+                    "(and optionally {roles})"
+                ),
+                roles=", ".join(FIELDS[2:]),
+            )
         )
     unknown = sorted(str(k) for k in given if k not in FIELDS)
     if unknown:
         raise TriageError(
-            f"table {table}: unknown column role {', '.join(unknown)}; the roles are "
-            + ", ".join(FIELDS)
+            both(
+                N_("table {table}: unknown column role {unknown}; the roles are {roles}"),
+                table=table,
+                unknown=", ".join(unknown),
+                roles=", ".join(FIELDS),
+            )
         )
     columns: dict[str, str] = {}
     for role in FIELDS:
         name = given.get(role)
         if name is None or name == "":
             if role in REQUIRED:
-                raise TriageError(f"table {table}: say which column holds the {role}")
+                raise TriageError(
+                    both(
+                        N_("table {table}: say which column holds the {role}"),
+                        table=table,
+                        role=role,
+                    )
+                )
             continue
         if not isinstance(name, str):
-            raise TriageError(f"table {table}: the {role} column is named by text")
+            raise TriageError(
+                both(
+                    N_("table {table}: the {role} column is named by text"), table=table, role=role
+                )
+            )
         columns[role] = name
     return _Mapping(table.strip(), columns)
 
@@ -146,29 +168,44 @@ class _SinkOptions:
 def _sink_options(options: Mapping[str, Any]) -> _SinkOptions:
     given = options.get("sink") or {}
     if not isinstance(given, Mapping):
-        raise TriageError("a table connector's sink is a table and what to do after loading")
+        raise TriageError(
+            both(N_("a table connector's sink is a table and what to do after loading"))
+        )
     unknown = sorted(str(k) for k in given if k not in ("table", "after_load", "url"))
     if unknown:
         raise TriageError(
-            f"unknown sink option {', '.join(unknown)}: the options are table, after_load, url"
+            both(
+                N_("unknown sink option {unknown}: the options are table, after_load, url"),
+                unknown=", ".join(unknown),
+            )
         )
     table = given.get("table") or None
     after = str(given.get("after_load") or KEEP).strip()
     if after not in (KEEP, DELETE) and not (after.startswith(MARK) and len(after) > len(MARK)):
         raise TriageError(
-            f"after_load {after[:40]!r}: say keep, delete, or mark:COLUMN (the dead-letter "
-            "table's column to set once its row is loaded)"
+            both(
+                N_(
+                    "after_load {after}: say keep, delete, or mark:COLUMN (the dead-letter "
+                    "table's column to set once its row is loaded)"
+                ),
+                after=repr(after[:40]),
+            )
         )
     url = given.get("url") or None
     if table is not None and not isinstance(table, str):
-        raise TriageError("the sink's table is named by text")
+        raise TriageError(both(N_("the sink's table is named by text")))
     if url is not None and not isinstance(url, str):
-        raise TriageError("the sink's url is text")
+        raise TriageError(both(N_("the sink's url is text")))
     if url is not None and split_password(url)[1]:
         # The options are kept in the store as they are, for every steward to read.
         raise TriageError(
-            f"the sink's url {redact_url(url)} carries a password: give it without one "
-            "(the password kept in this desk's keyring for that address is used)"
+            both(
+                N_(
+                    "the sink's url {url} carries a password: give it without one "
+                    "(the password kept in this desk's keyring for that address is used)"
+                ),
+                url=redact_url(url),
+            )
         )
     return _SinkOptions(table, after, url)
 
@@ -187,12 +224,20 @@ def _parsed(url: str) -> URL:
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
-        raise TriageError(f"bad dead-letter table URL: {redact_url(url)}") from None
+        raise TriageError(
+            both(N_("bad dead-letter table URL: {url}"), url=redact_url(url))
+        ) from None
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql", "mysql", "mariadb"):
         raise TriageError(
-            f"{redact_url(url)}: {backend} is not supported for a dead-letter table; use "
-            "sqlite, postgresql, mysql or mariadb"
+            both(
+                N_(
+                    "{url}: {backend} is not supported for a dead-letter table; use "
+                    "sqlite, postgresql, mysql or mariadb"
+                ),
+                url=redact_url(url),
+                backend=backend,
+            )
         )
     if parsed.drivername in _DRIVERS:
         parsed = parsed.set(drivername=_DRIVERS[parsed.drivername])
@@ -218,16 +263,20 @@ def _engine(url: str, *, writes: bool) -> Engine:
             extra["isolation_level"] = "READ COMMITTED"
         return create_engine(parsed, connect_args=args, pool_pre_ping=True, **extra)
     except (NoSuchModuleError, ImportError):
-        raise TriageError(f"no driver for {parsed.drivername}") from None
+        raise TriageError(both(N_("no driver for {driver}"), driver=parsed.drivername)) from None
 
 
 def _sqlite_engine(url: str, parsed: URL, writes: bool) -> Engine:
     name = parsed.database or ""
     if name in ("", ":memory:") or name.startswith("file:"):
-        raise TriageError(f"{redact_url(url)}: name the SQLite file the pipeline writes")
+        raise TriageError(
+            both(N_("{url}: name the SQLite file the pipeline writes"), url=redact_url(url))
+        )
     path = Path(name)
     if not path.is_file():
-        raise TriageError(f"no SQLite file at {path} ({redact_url(url)})")
+        raise TriageError(
+            both(N_("no SQLite file at {path} ({url})"), path=str(path), url=redact_url(url))
+        )
     uri = f"file:{quote(str(path.resolve()))}?mode={'rw' if writes else 'ro'}"
 
     def connect() -> sqlite3.Connection:
@@ -258,11 +307,22 @@ def _reflect(engine: Engine, table: str, where: str) -> Table:
     try:
         return Table(table, MetaData(), autoload_with=engine)
     except NoSuchTableError:
-        raise TriageError(f"no table {table} in {where}") from None
+        raise TriageError(
+            both(N_("no table {table} in {where}"), table=table, where=where)
+        ) from None
     except DBAPIError as exc:
-        raise TriageError(f"cannot reach {where}: {_reason(exc)}") from None
+        raise TriageError(
+            both(N_("cannot reach {where}: {why}"), where=where, why=_reason(exc))
+        ) from None
     except SQLAlchemyError as exc:
-        raise TriageError(f"cannot read table {table} in {where}: {_reason(exc)}") from None
+        raise TriageError(
+            both(
+                N_("cannot read table {table} in {where}: {why}"),
+                table=table,
+                where=where,
+                why=_reason(exc),
+            )
+        ) from None
 
 
 def _column(table: Table, name: str, role: str) -> Column[Any]:
@@ -274,7 +334,15 @@ def _column(table: Table, name: str, role: str) -> Column[Any]:
     if len(same) == 1:
         return same[0]
     has = ", ".join(c.name for c in table.c)
-    raise TriageError(f"table {table.name} has no column {name} ({role}); it has: {has}")
+    raise TriageError(
+        both(
+            N_("table {table} has no column {name} ({role}); it has: {columns}"),
+            table=table.name,
+            name=name,
+            role=role,
+            columns=has,
+        )
+    )
 
 
 def _python_type(col: Column[Any]) -> type | None:
@@ -369,18 +437,18 @@ class DeadLetterTableSource:
         mapping = _mapping(options)
         sink = _sink_options(options)
         self._table_name = mapping.table
-        self.name = f"table {mapping.table} at {redact_url(url)}"
+        self.name: str = both(
+            N_("table {table} at {url}"), table=mapping.table, url=redact_url(url)
+        )
         self._engine = _engine(url, writes=False)
         try:
             self._table = _reflect(self._engine, mapping.table, redact_url(url))
             self._cols = {
-                role: _column(self._table, name, f"the {role} column")
+                role: _column(self._table, name, both(N_("the {role} column"), role=role))
                 for role, name in mapping.columns.items()
             }
             mark = sink.mark_column
-            self._where = (
-                [_unmarked(_column(self._table, mark, "after_load's mark column"))] if mark else []
-            )
+            self._where = [_unmarked(_column(self._table, mark, _mark_column()))] if mark else []
         except BaseException:
             self._engine.dispose()
             raise
@@ -402,7 +470,9 @@ class DeadLetterTableSource:
             with self._engine.connect() as conn:
                 rows = conn.execute(query).mappings().all()
         except DBAPIError as exc:
-            raise TriageError(f"cannot read {self.name}: {_reason(exc)}") from None
+            raise TriageError(
+                both(N_("cannot read {source}: {why}"), source=self.name, why=_reason(exc))
+            ) from None
         if rows:
             self._last = rows[-1][ident.name]
             self._started = True
@@ -464,13 +534,15 @@ class TableSink:
         sink_url = complete_url(opts.url, recall_password(opts.url)) if opts.url else url
         self._same = opts.url is None or opts.url == url
         table = opts.table or transform.table
-        self.name = f"table {table} at {redact_url(sink_url)}"
+        self.name: str = both(N_("table {table} at {url}"), table=table, url=redact_url(sink_url))
         self._engines: list[Engine] = []
         try:
             self._engine = self._open(sink_url)
             self._table = _reflect(self._engine, table, redact_url(sink_url))
             self._columns = [
-                _column(self._table, n, f"which {transform.ref} writes")
+                _column(
+                    self._table, n, both(N_("which {transform} writes"), transform=transform.ref)
+                )
                 for n in transform.column_names
             ]
             self._key = self._columns[transform.column_names.index(transform.key)]
@@ -493,10 +565,12 @@ class TableSink:
         self._source_engine = self._engine if self._same else self._open(url)
         where = redact_url(url)
         self._source = _reflect(self._source_engine, mapping.table, where)
-        self._source_id = _column(self._source, mapping.columns["id"], "the id column")
+        self._source_id = _column(
+            self._source, mapping.columns["id"], both(N_("the {role} column"), role="id")
+        )
         self._prefix = f"{mapping.table}:"
         mark = _sink_options(options).mark_column
-        self._mark = _column(self._source, mark, "after_load's mark column") if mark else None
+        self._mark = _column(self._source, mark, _mark_column()) if mark else None
 
     def deliver(
         self, parcels: Sequence[Parcel], origins: Mapping[int, OriginInfo]
@@ -509,9 +583,9 @@ class TableSink:
         rows: list[Parcel] = []
         for p in parcels:
             if p.row is None:
-                out[p.id] = NO_ROW
+                out[p.id] = both(NO_ROW)
             elif len(p.row) != width:
-                out[p.id] = f"{self._transform.ref} made {len(p.row)} values for {width} columns"
+                out[p.id] = _wrong_width(self._transform.ref, len(p.row), width)
             else:
                 rows.append(p)
         if not rows:
@@ -538,7 +612,9 @@ class TableSink:
                 if attempt + 1 < TRIES and _whole(exc):
                     time.sleep(0.05 * (attempt + 1))
                     continue
-                raise TriageError(f"nothing written to {self.name}: {_reason(exc)}") from None
+                raise TriageError(
+                    both(N_("nothing written to {sink}: {why}"), sink=self.name, why=_reason(exc))
+                ) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(
@@ -561,7 +637,9 @@ class TableSink:
             except DBAPIError as exc:
                 if _whole(exc):
                     raise
-                refused[p.id] = f"refused by {self.name}: {_reason(exc)}"
+                refused[p.id] = both(
+                    N_("refused by {sink}: {why}"), sink=self.name, why=_reason(exc)
+                )
         return refused
 
     def _apply(
@@ -640,14 +718,33 @@ class TableSink:
         try:
             return self._transaction(self._source_engine, work)
         except TriageError as exc:
-            what = "delete" if self._mark is None else "mark"
-            why = f"written to {self.name}, but could not {what} its dead-letter row: {exc}"
+            if self._mark is None:
+                text = N_("written to {sink}, but could not delete its dead-letter row: {why}")
+            else:
+                text = N_("written to {sink}, but could not mark its dead-letter row: {why}")
+            why = both(text, sink=self.name, why=reason_of(exc))
             return {p.id: why for p in written}
 
     def close(self) -> None:
         for engine in self._engines:
             engine.dispose()
         self._engines.clear()
+
+
+def _wrong_width(ref: str, n: int, width: int) -> Any:
+    """Why a row the transform made does not fit the sink's table."""
+    return said(
+        lambda _, ngettext, lang: ngettext(
+            "{transform} made {n} value for {width} columns",
+            "{transform} made {n} values for {width} columns",
+            n,
+        ).format(transform=ref, n=format_int(n, lang), width=format_int(width, lang))
+    )
+
+
+def _mark_column() -> Any:
+    """The mark column's role, said when the column is missing."""
+    return both(N_("after_load's mark column"))
 
 
 def _mark(col: Column[Any]) -> Any:

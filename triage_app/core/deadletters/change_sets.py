@@ -56,11 +56,14 @@ from triage_app.core.deadletters.fixes import (
 from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.masks import MaskContext
 from triage_app.core.deadletters.queries import matching_ids, payload_text
+from triage_app.core.deadletters.said import both, english, reason_of, utc_time
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
 from triage_app.core.masking import mask_value
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.transforms import Transform, personal_fields_of
-from triage_app.core.vocabulary import CLOSED, AuditAction, edited_kind, named_ids, plural
+from triage_app.core.vocabulary import CLOSED, AuditAction, edited_kind, named_ids
 
 DL = DeadLetter
 CHUNK = 2_000
@@ -98,7 +101,7 @@ class RowPreview:
             "before": self.before,
             "after": self.after,
             "changes": self.changes,
-            "why": self.why,
+            "why": english(self.why),
             "row": self.row,
             "error": self.error,
         }
@@ -130,7 +133,7 @@ class FixPreview:
             "would_load": self.would_load,
             "still_fails": self.still_fails,
             "not_applicable": self.not_applicable,
-            "why_not": dict(self.why_not),
+            "why_not": {english(why): n for why, n in self.why_not.items()},
             "cancelled": self.cancelled,
             "shown": [r.to_json() for r in self.shown],
             "more": max(0, self.rows - len(self.shown)),
@@ -148,7 +151,7 @@ class MovedOn:
     still_open: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "reason": self.why, "still_open": self.still_open}
+        return {"id": self.id, "reason": english(self.why), "still_open": self.still_open}
 
 
 @dataclass(frozen=True)
@@ -180,46 +183,72 @@ class ChangeSetReport:
         the change-set is reverted now or what keeps it open."""
         if self.action != "reverted":
             return self._describe_applied()
-        cs = self.change_set_id
-        done = "reverted" if self.reverted_at is not None else "partly reverted"
-        text = f"Change-set {cs} {done}: {plural(len(self.changed), 'dead letter')} restored."
+        cs, n = self.change_set_id, len(self.changed)
+        if self.reverted_at is not None:
+            text = ngettext(
+                "Change-set {id} reverted: {n} dead letter restored.",
+                "Change-set {id} reverted: {n} dead letters restored.",
+                n,
+            )
+        else:
+            text = ngettext(
+                "Change-set {id} partly reverted: {n} dead letter restored.",
+                "Change-set {id} partly reverted: {n} dead letters restored.",
+                n,
+            )
+        text = text.format(id=cs, n=format_int(n))
         if self.already:
-            text += f" {len(self.already):,} already restored."
+            text += " " + _("{n} already restored.").format(n=format_int(len(self.already)))
         if self.moved_on:
             first = (self.waiting or self.moved_on)[0]
-            text += f" {len(self.moved_on):,} moved on since (first: {first.why})."
+            text += " " + _("{n} moved on since (first: {why}).").format(
+                n=format_int(len(self.moved_on)), why=first.why
+            )
         if self.reverted_at is None:
             waits = []
             if self.waiting:
                 waits.append(
-                    f"{len(self.waiting):,} moved on and still open: edit back, re-drive or discard"
+                    _("{n} moved on and still open: edit back, re-drive or discard").format(
+                        n=format_int(len(self.waiting))
+                    )
                 )
             if self.refused:
                 waits.append(
-                    f"{len(self.refused):,} held by a re-drive (first: {self.refused[0][1]})"
+                    _("{n} held by a re-drive (first: {why})").format(
+                        n=format_int(len(self.refused)), why=self.refused[0][1]
+                    )
                 )
-            text += f" It stays open ({'; '.join(waits)}); revert again then."
+            text += " " + _("It stays open ({waits}); revert again then.").format(
+                waits="; ".join(waits)
+            )
         return text
 
     def _describe_applied(self) -> str:
         if self.change_set_id is None:
-            return "Nothing to change: no change-set was made."
-        cs = self.change_set_id
-        text = f"Change-set {cs}: {plural(len(self.changed), 'dead letter')} changed."
+            return _("Nothing to change: no change-set was made.")
+        cs, n = self.change_set_id, len(self.changed)
+        text = ngettext(
+            "Change-set {id}: {n} dead letter changed.",
+            "Change-set {id}: {n} dead letters changed.",
+            n,
+        ).format(id=cs, n=format_int(n))
         if self.refused:
-            left_out = named_ids([i for i, _ in self.refused])
-            text += (
-                f" {len(self.refused):,} left out, changed since the preview or held by a "
-                f"re-drive: {left_out} (first: {self.refused[0][1]})."
+            text += " " + _(
+                "{n} left out, changed since the preview or held by a re-drive: "
+                "{ids} (first: {why})."
+            ).format(
+                n=format_int(len(self.refused)),
+                ids=named_ids([i for i, _why in self.refused]),
+                why=self.refused[0][1],
             )
-        return text + f" Revert change-set {cs} to undo it."
+        return text + " " + _("Revert change-set {id} to undo it.").format(id=cs)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "change_set": self.change_set_id,
             "action": self.action,
             "changed": list(self.changed),
-            "refused": [{"id": i, "reason": r} for i, r in self.refused],
+            "refused": [{"id": i, "reason": english(r)} for i, r in self.refused],
         }
         if self.action == "reverted":
             out["already"] = list(self.already)
@@ -260,7 +289,7 @@ def chosen_ids(
     if ids:
         return sorted(set(ids))
     if where is None:
-        raise TriageError("choose dead letters to fix: ids, a signature or a filter")
+        raise TriageError(_("choose dead letters to fix: ids, a signature or a filter"))
     return matching_ids(ws, where)
 
 
@@ -297,7 +326,7 @@ def preview_fix(
             try:
                 after = fixed_payload(fix, r.payload, r.payload_kind, r.csv_header)
             except NotApplicable as exc:
-                why = str(exc)
+                why = reason_of(exc)
                 counts["not_applicable"] += 1
                 why_not[why] = why_not.get(why, 0) + 1
                 if len(shown) < keep:
@@ -397,7 +426,7 @@ def apply_fix(
                 row = rows.get(dl_id)
                 why = transitions.refusal(conn, dl_id, row, versions[dl_id], "fixed", now)
                 if why is not None:
-                    refused.append((dl_id, str(why)))
+                    refused.append((dl_id, why.reason))
                     continue
                 assert row is not None
                 try:
@@ -405,7 +434,8 @@ def apply_fix(
                         fix, row.payload, row.payload_kind, headers.get(row.batch_id)
                     )
                 except NotApplicable as exc:  # the same version, the same payload: not seen
-                    refused.append((dl_id, f"dead letter {dl_id}: {exc}"))
+                    said = both(N_("dead letter {id}: {why}"), id=dl_id, why=reason_of(exc))
+                    refused.append((dl_id, said))
                     continue
                 payload_before, kind_before = stored[dl_id]
                 kind = edited_kind(row.payload_kind).value
@@ -506,8 +536,9 @@ def revert_change_set(
     info = change_set(ws, change_set_id)
     if info.reverted_at is not None:
         raise TriageError(
-            f"change-set {change_set_id} was reverted at {iso(info.reverted_at)} "
-            f"by {info.reverted_by}"
+            _("change-set {id} was reverted at {at} UTC by {actor}").format(
+                id=change_set_id, at=utc_time(info.reverted_at), actor=info.reverted_by
+            )
         )
     with engine.connect() as conn:
         lines = list(
@@ -551,11 +582,11 @@ def revert_change_set(
                         (dl_id, ln.payload_before, ln.kind_before, row.version, row.payload)
                     )
                 elif row is None:  # purged since its line was read
-                    moved_on.append(MovedOn(dl_id, str(why), still_open=False))
+                    moved_on.append(MovedOn(dl_id, why.reason, still_open=False))
                 elif isinstance(why, transitions.ChangedMeanwhile):
                     moved.append((ln, row, why))
                 else:  # held by a re-drive: not changed, only busy
-                    held.append((dl_id, str(why)))
+                    held.append((dl_id, why.reason))
             originals = _originals(
                 conn, [ln.dead_letter_id for ln, _, _ in moved if ln.payload_before is None]
             )
@@ -567,7 +598,8 @@ def revert_change_set(
                 if bytes(row.payload) == bytes(before):  # edited back by hand
                     already.append(dl_id)
                 else:
-                    moved_on.append(MovedOn(dl_id, str(why), still_open=row.status not in CLOSED))
+                    still_open = row.status not in CLOSED
+                    moved_on.append(MovedOn(dl_id, why.reason, still_open=still_open))
             if back:
                 if run is None:
                     run = _new_revert(conn, change_set_id, actor, now)
@@ -696,7 +728,7 @@ def change_set(ws: Workspace, change_set_id: int) -> ChangeSetInfo:
     with ws.store.connect() as conn:
         r = conn.execute(select(*_INFO).where(ChangeSet.id == change_set_id)).first()
     if r is None:
-        raise TriageError(f"no change-set {change_set_id}")
+        raise TriageError(_("no change-set {id}").format(id=change_set_id))
     return ChangeSetInfo(*r)
 
 
@@ -707,5 +739,5 @@ def change_set_fix(ws: Workspace, change_set_id: int) -> Fix:
             select(ChangeSet.patch, ChangeSet.description).where(ChangeSet.id == change_set_id)
         ).first()
     if r is None:
-        raise TriageError(f"no change-set {change_set_id}")
+        raise TriageError(_("no change-set {id}").format(id=change_set_id))
     return fix_from_spec(r.patch, r.description)

@@ -14,8 +14,10 @@ from triage_app.core.deadletters import transitions
 from triage_app.core.deadletters.filters import DeadLetterFilter
 from triage_app.core.deadletters.paging import DeadLetterRow, rows_by_id
 from triage_app.core.deadletters.queries import DeadLetterDetail, get_dead_letter, matching_ids
+from triage_app.core.deadletters.said import english
 from triage_app.core.deadletters.transitions import ChangeReport, RowChange
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 
 
 def edit_payload(
@@ -89,7 +91,7 @@ class ChangePreview:
             "would_change": self.count,
             "versions": {str(i): v for i, v in self.versions.items()},
             "unchanged": list(self.unchanged),
-            "refused": [{"id": i, "reason": r} for i, r in self.refused],
+            "refused": [{"id": i, "reason": english(r)} for i, r in self.refused],
             "sample": [
                 {
                     "id": r.id,
@@ -121,7 +123,9 @@ def preview_change(
     elif where is not None:
         chosen = matching_ids(ws, where)
     else:
-        raise TriageError(f"{change.verb}: name dead letters by id or by a filter")
+        raise TriageError(
+            _("{verb}: name dead letters by id or by a filter").format(verb=change.verb)
+        )
     verdict = transitions.judge_rows(ws.store, chosen, change)
     shown = rows_by_id(ws, sorted(verdict.versions)[: max(sample, 0)])
     return ChangePreview(

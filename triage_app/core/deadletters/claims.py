@@ -19,12 +19,14 @@ from triage_app.core.clock import utcnow
 from triage_app.core.db import DeadLetter, working_payload
 from triage_app.core.deadletters import leases
 from triage_app.core.deadletters.id_sets import id_in
+from triage_app.core.deadletters.said import both, headed
 from triage_app.core.deadletters.transitions import (
     is_postgresql,
     last_change,
     slices,
     write_transaction,
 )
+from triage_app.core.messages import N_
 from triage_app.core.vocabulary import CLOSED
 
 DL = DeadLetter
@@ -51,7 +53,8 @@ class Claim:
     taken: dict[int, str]  # id -> who holds it
     closed: dict[int, str]  # id -> its status (resolved or discarded)
     missing: tuple[int, ...]
-    # id -> who changed it, for rows no longer at the version the caller saw (not claimed)
+    # id -> who changed it, for rows no longer at the version the caller saw (not claimed):
+    # a ``Said`` (shown, and kept in English for ``--json``)
     changed: dict[int, str] = field(default_factory=dict)
     # Rows another transaction held locked at that instant (PostgreSQL's SKIP LOCKED passed
     # them by): an edit or another claim in flight. Not taken: worth asking again.
@@ -107,8 +110,13 @@ def claim(
                 if row.status in CLOSED:
                     closed[dl_id] = row.status
                 elif seen_version is not None and row.version != seen_version:
-                    changed[dl_id] = (
-                        f"changed since version {seen_version} ({last_change(conn, dl_id)})"
+                    changed[dl_id] = headed(
+                        both(
+                            N_("changed since version {seen} ({change})"),
+                            seen=seen_version,
+                            change=last_change(conn, dl_id),
+                        ),
+                        both(N_("changed since version {seen}"), seen=seen_version),
                     )
                 elif (
                     holder is not None

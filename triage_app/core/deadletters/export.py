@@ -29,6 +29,7 @@ from triage_app.core.db import (
 from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.queries import count_dead_letters, payload_text
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.progress import NoProgress, Progress
 
 EXPORT_FORMATS = ("csv", "jsonl")
@@ -107,7 +108,9 @@ def export_dead_letters(
 ) -> ExportSummary:
     """Write the dead letters matching ``f`` to ``path`` as ``csv`` or ``jsonl``."""
     if fmt not in EXPORT_FORMATS:
-        raise TriageError(f"unknown export format {fmt!r}: use csv or jsonl")
+        raise TriageError(
+            _("unknown export format {format}: use csv or jsonl").format(format=repr(fmt))
+        )
     progress = progress or NoProgress()
     dest = Path(path)
     tmp = dest.with_name(dest.name + ".part")
@@ -137,5 +140,7 @@ def export_dead_letters(
             progress.update(n, max(total, n), n)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise TriageError(f"cannot write {dest.name}: {exc.strerror or exc}") from None
+        raise TriageError(
+            _("cannot write {file}: {error}").format(file=dest.name, error=exc.strerror or exc)
+        ) from None
     return ExportSummary(str(dest), fmt, n, cancelled)

@@ -26,6 +26,8 @@ from triage_app.core.db import (
     working_payload,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_date, format_int
+from triage_app.core.messages import _
 from triage_app.core.vocabulary import ALL, CLASSES, NOBODY, STATUS_FILTERS, Status
 
 FILES = "files"  # the source filter's word for the desk's own batches (no connector)
@@ -75,38 +77,71 @@ class DeadLetterFilter:
 
     def describe(self) -> str:
         """The filter in words, as a steward set it: ``status open · class data · search
-        "qty"`` (what a dialog names as its scope). Values are quoted as typed."""
-        parts = ["any status" if self.status == ALL else f"status {self.status}"]
+        "qty"`` (what a dialog names as its scope). Values are quoted as typed. A ``Said``:
+        a re-drive's record keeps it, in English."""
+        # Here, not at the top: a batch's stats-cache warming loads the filters alone.
+        from triage_app.core.deadletters.said import said
+
+        return said(self._words)
+
+    def _words(self, _: Any, ngettext: Any, lang: str | None) -> str:
+        from triage_app.core.deadletters.said import class_word, status_word
+
+        if self.status == ALL:
+            parts = [_("any status")]
+        else:
+            parts = [_("status {status}").format(status=status_word(self.status, lang))]
         if self.error_class:
-            parts.append(f"class {self.error_class}")
+            parts.append(
+                _("class {error_class}").format(error_class=class_word(self.error_class, lang))
+            )
         if self.batch_id:
-            parts.append(f"batch {self.batch_id[:12]}")
+            parts.append(_("batch {batch}").format(batch=self.batch_id[:12]))
         if self.transform:
-            parts.append(f"transform {self.transform}")
+            parts.append(_("transform {transform}").format(transform=self.transform))
         if self.min_attempts:
-            parts.append(f"attempts ≥ {self.min_attempts}")
+            parts.append(_("attempts ≥ {n}").format(n=format_int(self.min_attempts, lang)))
         if self.attempts is not None:
-            parts.append(f"attempts = {self.attempts}")
+            parts.append(_("attempts = {n}").format(n=format_int(self.attempts, lang)))
         if self.signature:
             sig = self.signature if len(self.signature) <= 60 else self.signature[:59] + "…"
-            parts.append(f"error group “{sig}”")
+            parts.append(_("error group “{signature}”").format(signature=sig))
         if self.failed_from or self.failed_to:
-            span = {self.failed_from, self.failed_to} - {None}
-            days = " to ".join(sorted(d.isoformat() for d in span if d is not None))
-            parts.append(f"first failed {days}")
+            span = sorted({d for d in (self.failed_from, self.failed_to) if d is not None})
+            if len(span) == 1:
+                parts.append(_("first failed {day}").format(day=format_date(span[0], lang)))
+            else:
+                parts.append(
+                    _("first failed {first} to {last}").format(
+                        first=format_date(span[0], lang), last=format_date(span[1], lang)
+                    )
+                )
         if self.owner:
-            parts.append("owned by nobody" if self.owner == NOBODY else f"owner {self.owner}")
+            if self.owner == NOBODY:
+                parts.append(_("owned by nobody"))
+            else:
+                parts.append(_("owner {owner}").format(owner=self.owner))
         if self.tag:
-            parts.append(f"tag {self.tag}")
+            parts.append(_("tag {tag}").format(tag=self.tag))
         if self.source:
-            parts.append("source: files" if self.source == FILES else f"source {self.source}")
+            if self.source == FILES:
+                parts.append(_("source: files"))
+            else:
+                parts.append(_("source {source}").format(source=self.source))
         if self.ids:
             shown = ", ".join(f"#{i}" for i in self.ids[:5])
-            more = f" and {len(self.ids) - 5:,} more" if len(self.ids) > 5 else ""
-            parts.append(f"ids {shown}{more}")
+            more = len(self.ids) - 5
+            if more > 0:
+                parts.append(
+                    ngettext("ids {ids} and {n} more", "ids {ids} and {n} more", more).format(
+                        ids=shown, n=format_int(more, lang)
+                    )
+                )
+            else:
+                parts.append(_("ids {ids}").format(ids=shown))
         if self.search:
             text = self.search if len(self.search) <= 40 else self.search[:39] + "…"
-            parts.append(f"search “{text}”")
+            parts.append(_("search “{text}”").format(text=text))
         return " · ".join(parts)
 
 
@@ -207,11 +242,19 @@ def filter_clauses(f: DeadLetterFilter) -> list[ColumnElement[bool]]:
     out: list[ColumnElement[bool]] = []
     if f.status and f.status != ALL:
         if f.status not in STATUS_FILTERS:
-            raise TriageError(f"unknown status {f.status!r}: use {', '.join(STATUS_FILTERS)}")
+            raise TriageError(
+                _("unknown status {status}: use {statuses}").format(
+                    status=repr(f.status), statuses=", ".join(STATUS_FILTERS)
+                )
+            )
         out.append(dl.status == f.status)
     if f.error_class:
         if f.error_class not in CLASSES:
-            raise TriageError(f"unknown class {f.error_class!r}: use data, code or transient")
+            raise TriageError(
+                _("unknown class {error_class}: use data, code or transient").format(
+                    error_class=repr(f.error_class)
+                )
+            )
         out.append(dl.error_class == f.error_class)
     if f.batch_id:
         if len(f.batch_id) >= 16:
@@ -320,7 +363,7 @@ def filtered(stmt: SelectT, f: DeadLetterFilter) -> SelectT:
 def sort_column(sort: str) -> Any:
     """The column a view may sort by, or a one-line refusal."""
     if sort not in SORTABLE:
-        raise TriageError(f"cannot sort by {sort!r}")
+        raise TriageError(_("cannot sort by {sort}").format(sort=repr(sort)))
     return getattr(DeadLetter, SORTED_BY.get(sort, sort))
 
 

@@ -20,7 +20,9 @@ from typing import Any
 import orjson
 
 from triage_app.core.batch import csv_header_names, decode_csv
+from triage_app.core.deadletters.said import both, reason_of
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import N_, _
 from triage_app.core.vocabulary import PayloadKind, edited_kind
 
 # The form's steps: what each does to a row, and the JSON Patch it becomes there.
@@ -30,7 +32,8 @@ _INTEGER = re.compile(r"\s*[-+]?\d+\s*")
 
 
 class NotApplicable(Exception):
-    """The fix does not apply to this row; the message says why, in one line."""
+    """The fix does not apply to this row; the message says why, in one line (a ``Said``:
+    a preview's ``--json`` keeps its English)."""
 
 
 @dataclass(frozen=True)
@@ -43,13 +46,21 @@ class Step:
 
     def __post_init__(self) -> None:
         if self.op not in FORM_STEPS:
-            raise TriageError(f"unknown fix step {self.op!r}; known: {', '.join(FORM_STEPS)}")
+            raise TriageError(
+                _("unknown fix step {step}; known: {known}").format(
+                    step=repr(self.op), known=", ".join(FORM_STEPS)
+                )
+            )
         if not self.field:
-            raise TriageError(f"{self.op}: name a field")
+            raise TriageError(_("{step}: name a field").format(step=self.op))
         if self.op == "rename" and (not isinstance(self.value, str) or not self.value):
-            raise TriageError("rename: name the new field (OLD=NEW)")
+            raise TriageError(_("rename: name the new field (OLD=NEW)"))
         if self.op == "map" and (not isinstance(self.value, dict) or not self.value):
-            raise TriageError('map: give the values as a JSON object, e.g. {"lunas": "paid"}')
+            raise TriageError(
+                _("map: give the values as a JSON object, e.g. {example}").format(
+                    example='{"lunas": "paid"}'
+                )
+            )
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"op": self.op, "field": self.field}
@@ -68,7 +79,7 @@ class Fix:
 
     def __post_init__(self) -> None:
         if bool(self.patch) == bool(self.steps):
-            raise TriageError("a fix is a JSON Patch or form steps (--set, --default, ...)")
+            raise TriageError(_("a fix is a JSON Patch or form steps (--set, --default, ...)"))
         if self.patch:
             _check_patch(self.patch)
         if not self.description:
@@ -90,7 +101,7 @@ class Fix:
             for step in self.steps:  # each step sees what the one before it made
                 fixed = apply_patch(fixed, _step_operations(step, fixed))
         if _canonical(fixed) == _canonical(value):
-            raise NotApplicable("the fix changes nothing here")
+            raise NotApplicable(both(N_("the fix changes nothing here")))
         return fixed
 
 
@@ -107,7 +118,9 @@ def step_from_text(op: str, field: str, value: str = "") -> Step:
     except orjson.JSONDecodeError:
         if op == "map":
             raise TriageError(
-                f'map {field}: the values must be a JSON object, e.g. {{"lunas": "paid"}}'
+                _("map {field}: the values must be a JSON object, e.g. {example}").format(
+                    field=field, example='{"lunas": "paid"}'
+                )
             ) from None
         parsed = value  # a bare word is the text
     return Step(op, field, parsed)
@@ -126,14 +139,15 @@ def read_patch(text: str) -> tuple[dict[str, Any], ...]:
     try:
         ops = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise TriageError(f"the patch is not valid JSON: {exc}") from None
+        raise TriageError(_("the patch is not valid JSON: {error}").format(error=exc)) from None
     if not isinstance(ops, list) or not ops:
-        raise TriageError("a JSON Patch is a non-empty array of operations")
+        raise TriageError(_("a JSON Patch is a non-empty array of operations"))
     return tuple(_check_patch(ops))
 
 
 def describe(fix: Fix) -> str:
-    """The fix in a line, for the history and the list of change-sets."""
+    """The fix in a line, for the history and the list of change-sets: stored as the
+    change-set's description, so in English (the operations are the patch's own words)."""
     if fix.patch:
         parts = [f"{o.get('op')} {o.get('path')}" for o in fix.patch[:4]]
         more = f" and {len(fix.patch) - 4} more" if len(fix.patch) > 4 else ""
@@ -161,12 +175,14 @@ def payload_value(raw: bytes, kind: str, csv_header: bytes | None) -> Any:
             return decode_csv(raw, csv_header_names(csv_header or b""))
         except (TriageError, ValueError, UnicodeDecodeError) as exc:
             raise NotApplicable(
-                f"the CSV row cannot be read as its columns: {_line(exc)}"
+                both(N_("the CSV row cannot be read as its columns: {error}"), error=_line(exc))
             ) from None
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise NotApplicable(f"the payload is not valid JSON: {_line(exc)}") from None
+        raise NotApplicable(
+            both(N_("the payload is not valid JSON: {error}"), error=_line(exc))
+        ) from None
 
 
 def fixed_payload(fix: Fix, raw: bytes, kind: str, csv_header: bytes | None) -> bytes:
@@ -174,7 +190,7 @@ def fixed_payload(fix: Fix, raw: bytes, kind: str, csv_header: bytes | None) -> 
     NotApplicable with the reason."""
     fixed = fix.apply(payload_value(raw, kind, csv_header))
     if edited_kind(kind) == PayloadKind.JSON_CSV and not isinstance(fixed, dict):
-        raise NotApplicable("a CSV row must stay an object of column -> value")
+        raise NotApplicable(both(N_("a CSV row must stay an object of column -> value")))
     return orjson.dumps(fixed)
 
 
@@ -228,21 +244,21 @@ def _step_operations(step: Step, value: Any) -> list[dict[str, Any]]:
         return [{"op": "add", "path": path, "value": step.value}]
     if step.op == "default":
         if found and current is not None:
-            raise NotApplicable(f"{step.field} already has a value")
+            raise NotApplicable(both(N_("{field} already has a value"), field=step.field))
         return [{"op": "replace" if found else "add", "path": path, "value": step.value}]
     if not found:
-        raise NotApplicable(f"there is no {step.field}")
+        raise NotApplicable(both(N_("there is no {field}"), field=step.field))
     if step.op == "rename":
         target = _pointer(step.value)
         if _lookup(value, target)[0]:
-            raise NotApplicable(f"{step.value} is there already")
+            raise NotApplicable(both(N_("{field} is there already"), field=step.value))
         return [{"op": "move", "from": path, "path": target}]
     if step.op == "trim":
         if not isinstance(current, str):
-            raise NotApplicable(f"{step.field} is not text")
+            raise NotApplicable(both(N_("{field} is not text"), field=step.field))
         trimmed = current.strip()
         if trimmed == current:
-            raise NotApplicable(f"{step.field} has nothing to trim")
+            raise NotApplicable(both(N_("{field} has nothing to trim"), field=step.field))
         return [{"op": "replace", "path": path, "value": trimmed}]
     if step.op == "to_number":
         return [{"op": "replace", "path": path, "value": _number(step.field, current)}]
@@ -250,20 +266,29 @@ def _step_operations(step: Step, value: Any) -> list[dict[str, Any]]:
     if isinstance(current, str) and current in step.value:
         return [{"op": "replace", "path": path, "value": step.value[current]}]
     shown = orjson.dumps(current).decode()
-    raise NotApplicable(f"{step.field} is {shown[:60]}, none of the values mapped")
+    raise NotApplicable(
+        both(
+            N_("{field} is {value}, none of the values mapped"),
+            field=step.field,
+            value=shown[:60],
+        )
+    )
 
 
 def _number(name: str, current: Any) -> int | float:
     if isinstance(current, bool) or not isinstance(current, str):
-        kind = "a number already" if isinstance(current, int | float) else "not text"
-        raise NotApplicable(f"{name} is {kind}")
+        if isinstance(current, int | float):
+            raise NotApplicable(both(N_("{field} is a number already"), field=name))
+        raise NotApplicable(both(N_("{field} is not text"), field=name))
     if _INTEGER.fullmatch(current):
         return int(current)
     if _NUMBER.fullmatch(current):
         number = float(current)
         if math.isfinite(number):
             return number
-    raise NotApplicable(f"{name} is not a number: {current[:40]!r}")
+    raise NotApplicable(
+        both(N_("{field} is not a number: {value}"), field=name, value=repr(current[:40]))
+    )
 
 
 # -- JSON Patch -----------------------------------------------------------------------------
@@ -278,20 +303,27 @@ def _check_patch(ops: Sequence[Any]) -> Sequence[dict[str, Any]]:
             or not isinstance(op.get("path"), str)
         ):
             raise TriageError(
-                f"patch operation {i + 1} is not RFC 6902: each needs op "
-                f"({', '.join(sorted(_OPS))}) and path"
+                _("patch operation {n} is not RFC 6902: each needs op ({ops}) and path").format(
+                    n=i + 1, ops=", ".join(sorted(_OPS))
+                )
             )
         if op["op"] in ("move", "copy") and not isinstance(op.get("from"), str):
-            raise TriageError(f"patch operation {i + 1} ({op['op']}) needs from")
+            raise TriageError(
+                _("patch operation {n} ({op}) needs from").format(n=i + 1, op=op["op"])
+            )
         for key in ("path", "from"):
             pointer = op.get(key)
             if isinstance(pointer, str) and pointer and not pointer.startswith("/"):
                 raise TriageError(
-                    f"patch operation {i + 1}: {key} {pointer!r} is not a JSON Pointer "
-                    "(it starts with /)"
+                    _(
+                        "patch operation {n}: {key} {pointer} is not a JSON Pointer "
+                        "(it starts with /)"
+                    ).format(n=i + 1, key=key, pointer=repr(pointer))
                 )
         if op["op"] in ("add", "replace", "test") and "value" not in op:
-            raise TriageError(f"patch operation {i + 1} ({op['op']}) needs value")
+            raise TriageError(
+                _("patch operation {n} ({op}) needs value").format(n=i + 1, op=op["op"])
+            )
     return ops
 
 
@@ -306,7 +338,15 @@ def apply_patch(doc: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
         try:
             _operation(holder, op)
         except NotApplicable as exc:
-            raise NotApplicable(f"{exc} (operation {n}: {op['op']} {op['path']})") from None
+            raise NotApplicable(
+                both(
+                    N_("{why} (operation {n}: {op} {path})"),
+                    why=reason_of(exc),
+                    n=n,
+                    op=op["op"],
+                    path=op["path"],
+                )
+            ) from None
     return holder[0]
 
 
@@ -314,7 +354,12 @@ def _tokens(pointer: str) -> list[str]:
     if pointer == "":
         return []
     if not pointer.startswith("/"):
-        raise NotApplicable(f"the patch does not apply: {pointer!r} is not a JSON Pointer")
+        raise NotApplicable(
+            both(
+                N_("the patch does not apply: {pointer} is not a JSON Pointer"),
+                pointer=repr(pointer),
+            )
+        )
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
 
 
@@ -322,11 +367,21 @@ def _index(container: list[Any], token: str, *, adding: bool = False) -> int:
     if adding and token == "-":
         return len(container)
     if not token.isdigit() or (token != "0" and token.startswith("0")):
-        raise NotApplicable(f"the patch does not apply: {token!r} is not an array index")
+        raise NotApplicable(
+            both(N_("the patch does not apply: {token} is not an array index"), token=repr(token))
+        )
     i = int(token)
     if i > len(container) or (i == len(container) and not adding):
-        raise NotApplicable(f"the patch does not apply: index {i} is past the end")
+        raise NotApplicable(both(N_("the patch does not apply: index {i} is past the end"), i=i))
     return i
+
+
+def _no_such(token: str) -> Any:
+    return both(N_("the patch does not apply: there is no {token}"), token=repr(token))
+
+
+def _inside(token: str) -> Any:
+    return both(N_("the patch does not apply: {token} is inside a value"), token=repr(token))
 
 
 def _get(doc: Any, tokens: list[str]) -> Any:
@@ -334,12 +389,12 @@ def _get(doc: Any, tokens: list[str]) -> Any:
     for token in tokens:
         if isinstance(current, dict):
             if token not in current:
-                raise NotApplicable(f"the patch does not apply: there is no {token!r}")
+                raise NotApplicable(_no_such(token))
             current = current[token]
         elif isinstance(current, list):
             current = current[_index(current, token)]
         else:
-            raise NotApplicable(f"the patch does not apply: {token!r} is inside a value")
+            raise NotApplicable(_inside(token))
     return current
 
 
@@ -355,11 +410,11 @@ def _parent(holder: list[Any], tokens: list[str]) -> Any:
         elif isinstance(child, list):
             child = list(child)
         else:
-            raise NotApplicable(f"the patch does not apply: {token!r} is inside a value")
+            raise NotApplicable(_inside(token))
         owner[key] = child
         if isinstance(child, dict):
             if token not in child:
-                raise NotApplicable(f"the patch does not apply: there is no {token!r}")
+                raise NotApplicable(_no_such(token))
             owner, key = child, token
         else:
             owner, key = child, _index(child, token)
@@ -369,7 +424,7 @@ def _parent(holder: list[Any], tokens: list[str]) -> Any:
     elif isinstance(child, list):
         child = list(child)
     else:
-        raise NotApplicable("the patch does not apply: the path goes inside a value")
+        raise NotApplicable(both(N_("the patch does not apply: the path goes inside a value")))
     owner[key] = child
     return child
 
@@ -388,12 +443,12 @@ def _add(holder: list[Any], tokens: list[str], value: Any) -> None:
 
 def _remove(holder: list[Any], tokens: list[str]) -> Any:
     if not tokens:
-        raise NotApplicable("the patch does not apply: it would remove the whole payload")
+        raise NotApplicable(both(N_("the patch does not apply: it would remove the whole payload")))
     parent = _parent(holder, tokens)
     last = tokens[-1]
     if isinstance(parent, dict):
         if last not in parent:
-            raise NotApplicable(f"the patch does not apply: there is no {last!r}")
+            raise NotApplicable(_no_such(last))
         return parent.pop(last)
     return parent.pop(_index(parent, last))
 
@@ -414,7 +469,13 @@ def _operation(holder: list[Any], op: Mapping[str, Any]) -> None:
             parent[key] = op["value"]
     elif kind == "test":
         if not _json_equal(_get(holder[0], path), op["value"]):
-            raise NotApplicable(f"test failed: {op['path']} is not {_short(op['value'])}")
+            raise NotApplicable(
+                both(
+                    N_("test failed: {path} is not {value}"),
+                    path=op["path"],
+                    value=_short(op["value"]),
+                )
+            )
     else:  # move, copy
         source = _tokens(op["from"])
         value = _get(holder[0], source)
@@ -422,7 +483,9 @@ def _operation(holder: list[Any], op: Mapping[str, Any]) -> None:
             if path == source:
                 return  # to where it is: nothing moves
             if path[: len(source)] == source and len(path) > len(source):
-                raise NotApplicable("the patch does not apply: a value cannot move into itself")
+                raise NotApplicable(
+                    both(N_("the patch does not apply: a value cannot move into itself"))
+                )
             _remove(holder, source)
         _add(holder, path, value)
 

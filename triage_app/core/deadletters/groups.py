@@ -51,7 +51,10 @@ from triage_app.core.db import (
     summary,
 )
 from triage_app.core.deadletters.filters import DeadLetterFilter, cell_clauses, filter_clauses
+from triage_app.core.deadletters.said import utc_time
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _
 from triage_app.core.vocabulary import ALL, GROUP_SORTS, NOBODY, AuditAction, GroupSort, Status
 
 # Offered when tagging, beside the tags already in use: the two states a group waits in.
@@ -123,20 +126,32 @@ class ErrorGroup:
         return _TREND_MARKS[self.trend]
 
     def trend_said(self) -> str:
-        """``growing: +12 in 24 h (3 the day before)``; ``quiet`` alone."""
-        if self.trend == "quiet":
-            return "quiet: none in 48 h"
-        return f"{self.trend}: +{self.last_24h:,} in 24 h ({self.previous_24h:,} the 24 h before)"
+        """``growing: +12 in 24 h (3 the 24 h before)``; ``quiet: none in 48 h``."""
+        trend = self.trend
+        if trend == "quiet":
+            return _("quiet: none in 48 h")
+        text = {
+            "growing": _("growing: +{last} in 24 h ({before} the 24 h before)"),
+            "steady": _("steady: +{last} in 24 h ({before} the 24 h before)"),
+            "slowing": _("slowing: +{last} in 24 h ({before} the 24 h before)"),
+            "stopped": _("stopped: +{last} in 24 h ({before} the 24 h before)"),
+        }[trend]
+        return text.format(last=format_int(self.last_24h), before=format_int(self.previous_24h))
 
     def first_said(self) -> str:
-        """Since when and which release: ``2026-03-01 02:00, batch 0123abcd (night_1.jsonl),
-        pesanan@2``."""
+        """Since when and which release: ``1 Mar 2026 02:00, batch 0123abcd
+        (night_1.jsonl), pesanan@2`` (UTC)."""
         if self.first_seen is None:
             return ""
-        parts = [self.first_seen.strftime("%Y-%m-%d %H:%M")]
-        if self.first_batch:
-            source = f" ({self.first_source})" if self.first_source else ""
-            parts.append(f"batch {self.first_batch[:8]}{source}")
+        parts = [utc_time(self.first_seen)]
+        if self.first_batch and self.first_source:
+            parts.append(
+                _("batch {batch} ({source})").format(
+                    batch=self.first_batch[:8], source=self.first_source
+                )
+            )
+        elif self.first_batch:
+            parts.append(_("batch {batch}").format(batch=self.first_batch[:8]))
         if self.first_transform:
             parts.append(self.first_transform)
         return ", ".join(parts)
@@ -249,7 +264,11 @@ def sort_groups(
     try:
         order = _ORDERS[GroupSort(by)]
     except ValueError:
-        raise TriageError(f"unknown sort {by!r}: use one of {', '.join(GroupSort)}") from None
+        raise TriageError(
+            _("unknown sort {sort}: use one of {sorts}").format(
+                sort=repr(by), sorts=", ".join(GroupSort)
+            )
+        ) from None
     listed = list(groups)
     if order.ties is not None:
         listed.sort(key=order.ties)
@@ -286,7 +305,11 @@ def error_groups(
     first failure, when counted already; otherwise the summary's cells (``counts``), or the
     rows for a filter the cells cannot answer (a search, ids), count them here."""
     if sort not in GROUP_SORTS:
-        raise TriageError(f"unknown sort {sort!r}: use one of {', '.join(GROUP_SORTS)}")
+        raise TriageError(
+            _("unknown sort {sort}: use one of {sorts}").format(
+                sort=repr(sort), sorts=", ".join(GROUP_SORTS)
+            )
+        )
     if isinstance(source, Workspace):
         with source.store.connect() as conn:
             return error_groups(
@@ -764,15 +787,27 @@ def set_group(
             select(Signature.id).where(Signature.text == signature)
         ).scalar_one_or_none()
         if sig_id is None:
-            raise TriageError(f"no error group with the signature {signature!r}")
+            raise TriageError(
+                _("no error group with the signature {signature}").format(signature=repr(signature))
+            )
         row = _locked_row(conn, sig_id, now, actor)
         version = int(row.version)
         if if_version is not None and if_version != version:
             # Version 0 is the row this transaction made: nobody changed the group yet.
-            who = f" (by {row.changed_by} at {iso(row.changed_at)})" if version else ""
+            if version:
+                text = _(
+                    "the error group changed since version {seen} (by {actor} at {at} UTC); "
+                    "it is now version {now}"
+                )
+            else:
+                text = _("the error group changed since version {seen}; it is now version {now}")
             raise TriageError(
-                f"the error group changed since version {if_version}{who}; "
-                f"it is now version {version}"
+                text.format(
+                    seen=if_version,
+                    actor=row.changed_by,
+                    at=utc_time(row.changed_at),
+                    now=version,
+                )
             )
         before_owner = row.owner
         before_tags = set(orjson.loads(row.tags))
@@ -782,7 +817,7 @@ def set_group(
         new_note = before_note if note is None else note.strip()
         said = _changes(before_owner, new_owner, before_tags, new_tags, before_note, new_note)
         if not said:
-            raise TriageError("nothing to change: the group is like that already")
+            raise TriageError(_("nothing to change: the group is like that already"))
         values = {
             "owner": new_owner,
             "tags": orjson.dumps(sorted(new_tags)).decode(),
@@ -797,7 +832,7 @@ def set_group(
             .values(**values)
         )
         if done.rowcount != 1:  # cannot happen under the lock; never write blind
-            raise TriageError("the error group changed while it was being changed")
+            raise TriageError(_("the error group changed while it was being changed"))
         conn.execute(
             event_insert(),
             {
@@ -805,7 +840,7 @@ def set_group(
                 "at": now,
                 "actor": actor,
                 "action": AuditAction.GROUP.value,
-                "detail": f"group {signature}: {said}",
+                "detail": f"group {signature}: {said}",  # stored: English (said.py)
                 "version": version + 1,
                 "replaced_payload": None,
             },
@@ -813,7 +848,11 @@ def set_group(
     # The group as it is now: its own rows counted, not every group's.
     found = next(iter(error_groups(ws, signature=signature)), None)
     if found is None:  # the group emptied (purged) meanwhile: say what was written
-        raise TriageError(f"the error group {signature!r} has no dead letters now")
+        raise TriageError(
+            _("the error group {signature} has no dead letters now").format(
+                signature=repr(signature)
+            )
+        )
     return found
 
 

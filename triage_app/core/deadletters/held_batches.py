@@ -34,6 +34,7 @@ batch, its counts and the reason, in one transaction; the batch is ``discarded``
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -71,6 +72,7 @@ from triage_app.core.db import (
     summary,
 )
 from triage_app.core.deadletters import claims, leases, settling
+from triage_app.core.deadletters.said import stored_count, utc_time
 from triage_app.core.deadletters.transitions import (
     audit_event,
     change_rows_in,
@@ -78,6 +80,8 @@ from triage_app.core.deadletters.transitions import (
     write_transaction,
 )
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int, format_number
+from triage_app.core.messages import _, ngettext
 from triage_app.core.retry import RetryPolicy, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
 from triage_app.core.vocabulary import (
@@ -86,7 +90,6 @@ from triage_app.core.vocabulary import (
     BatchState,
     ErrorClass,
     PayloadKind,
-    plural,
 )
 
 DEFAULT_WAIT_SECONDS = 120.0  # how long a second steward waits for the first one's load
@@ -129,33 +132,66 @@ class HeldBatchLoad:
 
     def describe(self) -> str:
         if self.already:
-            who = f" by {self.loaded_by}" if self.loaded_by else ""
-            when = f" at {self.loaded_at}" if self.loaded_at else ""
-            return f"Batch {self.batch_id} was already loaded whole{who}{when}: nothing to do."
+            when = _iso_words(self.loaded_at)
+            if self.loaded_by and when:
+                text = _(
+                    "Batch {batch} was already loaded whole by {actor} at {at} UTC: nothing to do."
+                )
+            elif self.loaded_by:
+                text = _("Batch {batch} was already loaded whole by {actor}: nothing to do.")
+            elif when:
+                text = _("Batch {batch} was already loaded whole at {at} UTC: nothing to do.")
+            else:
+                text = _("Batch {batch} was already loaded whole: nothing to do.")
+            return text.format(batch=self.batch_id, actor=self.loaded_by, at=when)
         if self.loaded:
-            return (
-                f"Loaded batch {self.batch_id} whole with {self.transform} in one transaction: "
-                f"{plural(self.rows, 'row')} ({self.held:,} held, {self.resolved:,} fixed dead "
-                f"letters resolved) in {self.seconds:.2f} s."
+            return ngettext(
+                "Loaded batch {batch} whole with {transform} in one transaction: {n} row "
+                "({held} held, {resolved} fixed dead letters resolved) in {seconds} s.",
+                "Loaded batch {batch} whole with {transform} in one transaction: {n} rows "
+                "({held} held, {resolved} fixed dead letters resolved) in {seconds} s.",
+                self.rows,
+            ).format(
+                batch=self.batch_id,
+                transform=self.transform,
+                n=format_int(self.rows),
+                held=format_int(self.held),
+                resolved=format_int(self.resolved),
+                seconds=format_number(self.seconds, 2),
             )
         named = "; ".join(
-            f"line {f.line}{f' (#{f.dead_letter})' if f.dead_letter else ''}: {f.why}"
+            (_("line {line} (#{id}): {why}") if f.dead_letter else _("line {line}: {why}")).format(
+                line=f.line, id=f.dead_letter, why=f.why
+            )
             for f in self.failing[:_NAMED]
         )
         more = len(self.failing) - _NAMED
-        text = (
-            f"Nothing loaded: batch {self.batch_id} stays held, "
-            f"{plural(len(self.failing), 'line')} still failing: {named}"
-        )
+        n = len(self.failing)
+        text = ngettext(
+            "Nothing loaded: batch {batch} stays held, {n} line still failing: {lines}",
+            "Nothing loaded: batch {batch} stays held, {n} lines still failing: {lines}",
+            n,
+        ).format(batch=self.batch_id, n=format_int(n), lines=named)
         if more > 0:
-            text += f"; and {more:,} more"
+            text += "; " + _("and {n} more").format(n=format_int(more))
         text += "."
         if self.newly_quarantined:
-            text += (
-                f" {plural(self.newly_quarantined, 'held line')} the whole-batch check named "
-                "became dead letters to fix."
-            )
+            text += " " + ngettext(
+                "{n} held line the whole-batch check named became a dead letter to fix.",
+                "{n} held lines the whole-batch check named became dead letters to fix.",
+                self.newly_quarantined,
+            ).format(n=format_int(self.newly_quarantined))
         return text
+
+
+def _iso_words(at: str | None) -> str:
+    """A time kept as ISO text (``2026-03-01T10:00:00Z``) as the language writes it."""
+    if not at:
+        return ""
+    try:
+        return utc_time(dt.datetime.fromisoformat(at.removesuffix("Z")))
+    except ValueError:
+        return at
 
 
 def _given(batch_id: str) -> str:
@@ -171,8 +207,10 @@ def _atomic_transform(batch: Row[Any], registry: Registry) -> Transform:
     transform = registry.get(batch.transform)
     if not transform.atomic:
         raise TriageError(
-            f"batch {batch.batch_id} ({batch.transform}) is not all or nothing: "
-            "re-drive its dead letters row by row"
+            _(
+                "batch {batch} ({transform}) is not all or nothing: "
+                "re-drive its dead letters row by row"
+            ).format(batch=batch.batch_id, transform=batch.transform)
         )
     return transform
 
@@ -205,10 +243,14 @@ def _loaded_by(conn: Connection, batch: Row[Any]) -> tuple[str | None, str | Non
 
 def _state_refusal(batch: Row[Any]) -> None:
     if batch.state == BatchState.DISCARDED:
-        raise TriageError(f"batch {batch.batch_id} was discarded whole: nothing to load")
+        raise TriageError(
+            _("batch {batch} was discarded whole: nothing to load").format(batch=batch.batch_id)
+        )
     if batch.state == BatchState.RUNNING:
         raise TriageError(
-            f"batch {batch.batch_id} has not finished running: run its file again to finish it"
+            _("batch {batch} has not finished running: run its file again to finish it").format(
+                batch=batch.batch_id
+            )
         )
 
 
@@ -225,12 +267,33 @@ def _loading_lock(
             return
         except BatchBeingLoaded as exc:
             if time.monotonic() - started >= wait:
-                raise TriageError(
-                    f"batch {batch_id} is being loaded by another process "
-                    f"{str(exc).split('process', 1)[1].split(';')[0].strip()}; "
-                    "run the same command again when it ends"
-                ) from None
+                raise TriageError(_being_loaded(batch_id, exc)) from None
             sleep(0.1)
+
+
+def _being_loaded(batch_id: str, exc: BatchBeingLoaded) -> str:
+    """Why the batch cannot be loaded now: another process loads it (which, since when)."""
+    if exc.pid is not None and exc.host and exc.since:
+        text = _(
+            "batch {batch} is being loaded by another process (pid {pid} on {host}) since "
+            "{since}; run the same command again when it ends"
+        )
+    elif exc.pid is not None and exc.host:
+        text = _(
+            "batch {batch} is being loaded by another process (pid {pid} on {host}); "
+            "run the same command again when it ends"
+        )
+    elif exc.since:
+        text = _(
+            "batch {batch} is being loaded by another process since {since}; "
+            "run the same command again when it ends"
+        )
+    else:
+        text = _(
+            "batch {batch} is being loaded by another process; "
+            "run the same command again when it ends"
+        )
+    return text.format(batch=batch_id, pid=exc.pid, host=exc.host, since=exc.since)
 
 
 def load_held_batch(
@@ -259,8 +322,9 @@ def load_held_batch(
     tf = _atomic_transform(batch, reg)
     if transform is not None and reg.get(transform).ref != batch.transform:
         raise TriageError(
-            f"batch {batch.batch_id} loads whole through its own transform {batch.transform}, "
-            f"not {transform}"
+            _("batch {batch} loads whole through its own transform {own}, not {transform}").format(
+                batch=batch.batch_id, own=batch.transform, transform=transform
+            )
         )
     batch_id = batch.batch_id
     with _loading_lock(ws, batch_id, wait, sleep) as waited:
@@ -294,11 +358,15 @@ def load_held_batch(
         mine = [r.id for r in got.rows]
         try:
             if got.taken or got.busy or len(mine) != len(ids):
-                who = next(iter(got.taken.values()), "another change")
+                who = next(iter(got.taken.values()), None) or _("another change")
+                n = len(ids) - len(mine)
                 raise TriageError(
-                    f"{plural(len(ids) - len(mine), 'dead letter')} of batch {batch_id} "
-                    f"{'is' if len(ids) - len(mine) == 1 else 'are'} held by {who}: "
-                    "try again when it ends"
+                    ngettext(
+                        "{n} dead letter of batch {batch} is held by {who}: try again when it ends",
+                        "{n} dead letters of batch {batch} are held by {who}: "
+                        "try again when it ends",
+                        n,
+                    ).format(n=format_int(n), batch=batch_id, who=who)
                 )
             return _load(ws, batch, tf, got.rows, held, token, actor, limit, started)
         finally:
@@ -357,8 +425,10 @@ def _load(
         mine = [r.id for r in claimed]
         if claims.renew(ws.store, mine, token) != set(mine):
             raise TriageError(
-                f"batch {batch_id}: the leases on its dead letters ran out before the load; "
-                "nothing loaded: run the same command again"
+                _(
+                    "batch {batch}: the leases on its dead letters ran out before the load; "
+                    "nothing loaded: run the same command again"
+                ).format(batch=batch_id)
             )
         result = load_whole_batch(ws, transform, batch_id, kept)
         for i, msg in result.failed:
@@ -382,8 +452,10 @@ def _load(
         done = settling._resolve(conn, token, mine, transform.ref, actor, now, run, made)
         if len(done) != len(mine):
             raise TriageError(  # rolled back: the batch stays held, the warehouse as loaded
-                f"batch {batch_id}: the leases on its dead letters ran out during the load; "
-                "run the same command again to finish it"
+                _(
+                    "batch {batch}: the leases on its dead letters ran out during the load; "
+                    "run the same command again to finish it"
+                ).format(batch=batch_id)
             )
         if not made:  # no dead letter to resolve: the load is still one re-drive run
             settling._run_id(conn, run, made, actor, transform.ref)
@@ -450,11 +522,16 @@ class HeldBatchDiscard:
         return asdict(self)
 
     def describe(self) -> str:
-        return (
-            f"Discarded batch {self.batch_id} whole: {plural(self.discarded, 'dead letter')} "
-            f"discarded, {plural(self.dropped, 'held row')} dropped; nothing of it loaded "
-            f"({self.reason})."
+        dead = ngettext(
+            "{n} dead letter discarded", "{n} dead letters discarded", self.discarded
+        ).format(n=format_int(self.discarded))
+        held = ngettext("{n} held row dropped", "{n} held rows dropped", self.dropped).format(
+            n=format_int(self.dropped)
         )
+        return _(
+            "Discarded batch {batch} whole: {dead_letters}, {held_rows}; nothing of it loaded "
+            "({reason})."
+        ).format(batch=self.batch_id, dead_letters=dead, held_rows=held, reason=self.reason)
 
 
 def discard_held_batch(
@@ -473,10 +550,11 @@ def discard_held_batch(
     with ws.store.connect() as conn:
         batch = find_batch(conn, batch_id)
         if not atomic_batches(conn, [batch.batch_id]):
-            state = "loaded" if batch.state == BatchState.COMPLETE else "not all or nothing"
-            raise TriageError(
-                f"batch {batch.batch_id} is {state}: discard its dead letters one by one"
-            )
+            if batch.state == BatchState.COMPLETE:
+                text = _("batch {batch} is loaded: discard its dead letters one by one")
+            else:
+                text = _("batch {batch} is not all or nothing: discard its dead letters one by one")
+            raise TriageError(text.format(batch=batch.batch_id))
     batch_id = batch.batch_id
     with (
         _loading_lock(ws, batch_id, wait, sleep),
@@ -486,7 +564,10 @@ def discard_held_batch(
         batch = find_batch(conn, batch_id)
         if batch.state != BatchState.HELD:
             _state_refusal(batch)
-            raise TriageError(f"batch {batch_id} is {batch.state}: nothing to discard")
+            # Neither discarded nor running (refused above): complete.
+            raise TriageError(
+                _("batch {batch} is complete: nothing to discard").format(batch=batch_id)
+            )
         ids = list(
             conn.execute(
                 select(DeadLetter.id).where(
@@ -511,8 +592,9 @@ def discard_held_batch(
                 audit_event(
                     None,  # type: ignore[arg-type]  # an event about the store
                     AuditAction.DISCARDED,
-                    f"{detail} ({plural(len(report.changed), 'dead letter')} discarded, "
-                    f"{plural(dropped, 'held row')} dropped)",
+                    # Stored: in English, for every reader (said.py).
+                    f"{detail} ({stored_count(len(report.changed), 'dead letter', 'dead letters')}"
+                    f" discarded, {stored_count(dropped, 'held row', 'held rows')} dropped)",
                     actor,
                     utcnow(),
                     None,

@@ -33,6 +33,8 @@ from triage_app.core.db import (
     set_store_setting,
     why_not,
 )
+from triage_app.core.locale_format import format_int, format_time
+from triage_app.core.messages import _
 from triage_app.core.retry import DEFAULT_LADDER as DEFAULT_LADDER
 from triage_app.core.retry import LADDER_KEY, said_wait
 from triage_app.core.retry import Ladder as Ladder
@@ -42,6 +44,7 @@ from triage_app.core.vocabulary import ErrorClass, Status
 DL = DeadLetter
 TRANSIENT = ErrorClass.TRANSIENT.value
 OPEN = Status.OPEN.value
+# Stored (the park's reason, in the row's history): English, as every stored detail.
 END_OF_LADDER = "parked: end of the retry ladder"
 
 
@@ -183,16 +186,21 @@ class LadderBacklog:
 
     def headline(self) -> str:
         """``Retry ladder: 12 waiting, 3 due now, next due 14:05; 2 parked at its end``."""
+        n = format_int(self.waiting)
         if not self.waiting:
-            text = "Retry ladder: nothing waiting"
+            text = _("Retry ladder: nothing waiting")
+        elif self.due_now:
+            text = _("Retry ladder: {n} waiting, {due} due now").format(
+                n=n, due=format_int(self.due_now)
+            )
+        elif self.next_due is not None:
+            text = _("Retry ladder: {n} waiting, next due {time} UTC").format(
+                n=n, time=format_time(self.next_due)
+            )
         else:
-            text = f"Retry ladder: {self.waiting:,} waiting"
-            if self.due_now:
-                text += f", {self.due_now:,} due now"
-            elif self.next_due is not None:
-                text += f", next due {self.next_due.strftime('%H:%M')} UTC"
+            text = _("Retry ladder: {n} waiting").format(n=n)
         if self.parked_at_end:
-            text += f"; {self.parked_at_end:,} parked at its end"
+            text += "; " + _("{n} parked at its end").format(n=format_int(self.parked_at_end))
         return text
 
 
@@ -266,7 +274,7 @@ def why_no_retry_pass(ws: Workspace) -> str | None:
     that may not re-drive), in one line; None when it can. The window runs passes only
     then."""
     if getattr(ws, "store_read_only", False):
-        return "the store is read-only for this user"
+        return _("the store is read-only for this user")
     return why_not(role_of(ws.store), Act.REDRIVE)
 
 

@@ -24,6 +24,7 @@ from triage_app.core.db import (
 )
 from triage_app.core.errors import TriageError
 from triage_app.core.masking import mask_payload, mask_text, personal_values
+from triage_app.core.messages import _
 from triage_app.core.transforms import personal_fields_of
 from triage_app.core.vocabulary import AuditAction, PayloadKind
 
@@ -140,9 +141,9 @@ def reveal(ws: Workspace, dl_id: int, *, actor: str | None = None) -> Revealed:
         ctx = context_of(conn, dl_id)
         row = conn.execute(select(DeadLetter.id).where(DeadLetter.id == dl_id)).first()
         if row is None:
-            raise TriageError(f"no dead letter with id {dl_id}")
+            raise TriageError(_("no dead letter with id {id}").format(id=dl_id))
         fields = ctx.fields
-        detail = (
+        detail = (  # stored: in English, for every reader
             f"shown unmasked: {', '.join(fields)}"
             if fields
             else "shown unmasked (its transform declares no personal field)"

@@ -21,6 +21,7 @@ from triage_app.core.batch import csv_header_names, decode_csv
 from triage_app.core.deadletters.queries import payload_text
 from triage_app.core.deadletters.transitions import validate_payload
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.vocabulary import PayloadKind, edited_kind
 
 _POSITION = re.compile(r"line (\d+) column (\d+)")
@@ -53,12 +54,14 @@ def editable_payload(raw: bytes, kind: str, csv_header: str | None) -> EditableP
             # U+FFFD, not \xNN: an escape typed into JSON text could pass as valid JSON
             # (a backslash before a bad byte would become "\\xNN"). Original shows the bytes.
             text = raw.decode("utf-8", errors="replace")
-            note = "bytes that are not UTF-8 are shown as \ufffd (Original shows them as \\xNN)"
+            note = _(
+                "bytes that are not UTF-8 are shown as {replacement} (Original shows them as \\xNN)"
+            ).format(replacement="\ufffd")
             return EditablePayload(text, edit_kind, note)
     try:
         names = csv_header_names((csv_header or "").encode("utf-8"))
     except TriageError as exc:
-        note = f"cannot use the header: {exc}"
+        note = _("cannot use the header: {error}").format(error=exc)
         return EditablePayload(payload_text(raw), PayloadKind.JSON_CSV, note)
     try:
         obj: dict[str, Any] = decode_csv(raw, names)
@@ -69,7 +72,9 @@ def editable_payload(raw: bytes, kind: str, csv_header: str | None) -> EditableP
         obj = {name: (fields[i] if i < len(fields) else None) for i, name in enumerate(names)}
         for i, extra in enumerate(fields[len(names) :], 1):
             obj[f"_extra_{i}"] = extra
-        split_note = f"the row does not split into the header's columns ({exc}); check every value"
+        split_note = _(
+            "the row does not split into the header's columns ({error}); check every value"
+        ).format(error=exc)
     text = orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode()
     return EditablePayload(text, PayloadKind.JSON_CSV, split_note)
 

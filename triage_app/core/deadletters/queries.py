@@ -31,7 +31,9 @@ from triage_app.core.deadletters.filters import (
     order_clause,
 )
 from triage_app.core.errors import TriageError
-from triage_app.core.vocabulary import WAITING, BatchState, PayloadKind, plural
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import _, ngettext
+from triage_app.core.vocabulary import WAITING, BatchState, PayloadKind
 from triage_app.core.vocabulary import original_kind as vocab_original_kind
 
 
@@ -105,13 +107,19 @@ class DeadLetterDetail(DeadLetterView):
         """What a steward must know of a dead letter of a held batch, in one sentence."""
         if self.batch_state != BatchState.HELD:
             return ""
-        return (
-            f"All or nothing: batch {self.batch_id} is held. {plural(self.batch_held, 'row')} "
-            f"wait with it until every dead letter of it is fixed "
-            f"({plural(self.batch_waiting, 'dead letter')} still waiting); then load the whole "
+        rows = ngettext(
+            "{n} row waits with it until every dead letter of it is fixed",
+            "{n} rows wait with it until every dead letter of it is fixed",
+            self.batch_held,
+        ).format(n=format_int(self.batch_held))
+        waiting = ngettext(
+            "{n} dead letter still waiting", "{n} dead letters still waiting", self.batch_waiting
+        ).format(n=format_int(self.batch_waiting))
+        return _(
+            "All or nothing: batch {batch} is held. {rows} ({waiting}); then load the whole "
             "batch at once (Re-drive > Load the whole batch…). Its rows are never re-driven "
             "or discarded one by one."
-        )
+        ).format(batch=self.batch_id, rows=rows, waiting=waiting)
 
     def to_json(self) -> dict[str, Any]:
         d = super().to_json()
@@ -125,7 +133,7 @@ class DeadLetterDetail(DeadLetterView):
 
 def not_found(ids: list[int]) -> TriageError:
     """The refusal for ids that name no dead letter (the first ten of them)."""
-    return TriageError(f"no dead letter with id {', '.join(map(str, ids[:10]))}")
+    return TriageError(_("no dead letter with id {ids}").format(ids=", ".join(map(str, ids[:10]))))
 
 
 def payload_text(raw: bytes) -> str:
@@ -227,7 +235,11 @@ def page_of_dead_letters(
     The count walks every match, so it runs only when the page is full and one row more
     was found; a last page costs one query."""
     if limit < 1 or offset < 0:
-        raise TriageError(f"a page needs limit >= 1 and offset >= 0, not {limit} and {offset}")
+        raise TriageError(
+            _("a page needs limit >= 1 and offset >= 0, not {limit} and {offset}").format(
+                limit=limit, offset=offset
+            )
+        )
     views = list_dead_letters(ws, f, limit=min(limit + 1, MAX_ROWS), offset=offset)
     if len(views) <= limit:
         return DeadLetterPage(tuple(views), offset, 0)

@@ -58,10 +58,13 @@ from triage_app.core.deadletters.filters import DeadLetterFilter, filtered
 from triage_app.core.deadletters.ladder import Ladders
 from triage_app.core.deadletters.queries import count_dead_letters, not_found
 from triage_app.core.deadletters.retention import id_ranges
+from triage_app.core.deadletters.said import Said, both, english, headed, said, status_word
 from triage_app.core.deadletters.seen_rows import SeenRows, SeenRowsBuilder
 from triage_app.core.deadletters.sinks import Parcel, Sink
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int, format_percent
 from triage_app.core.masking import mask_text, mask_value, personal_values
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import Ladder, RetryPolicy, is_transient, with_retry
 from triage_app.core.transforms import Registry, Transform, default_registry
@@ -73,7 +76,6 @@ from triage_app.core.vocabulary import (
     RedriveOutcome,
     Status,
     named_ids,
-    plural,
 )
 
 DEFAULT_MAX_ATTEMPTS = 3
@@ -92,6 +94,8 @@ class RedriveResult:
     id: int
     line: int
     outcome: RedriveOutcome
+    # The transform's error (data: as it said it), or why the row was not attempted or not
+    # delivered (a ``Said``: shown in the reader's language, English in ``--json``).
     error: str | None = None
     row: dict[str, Any] | None = None  # the warehouse row it produces (dry run)
 
@@ -101,7 +105,7 @@ class RedriveResult:
             "id": self.id,
             "line": self.line,
             "outcome": self.outcome,
-            "error": self.error,
+            "error": english(self.error),
         }
         if self.row is not None:
             d["row"] = dict(self.row)
@@ -122,7 +126,8 @@ class RedriveSummary:
     lapsed: int = 0  # its own lease ran out before the outcome was written: left as it is
     skipped: int = 0  # resolved or discarded already
     more_results: int = 0  # outcomes counted but not kept in ``results``
-    stopped: str | None = None  # why a guarded re-drive stopped by itself, and how far it got
+    # Why a guarded re-drive stopped by itself, and how far it got (a ``Said``).
+    stopped: str | None = None
     # A re-drive to a sink (a broker, an outside table): where, and the rows it did not
     # confirm (left open, each with why).
     destination: str | None = None
@@ -149,8 +154,8 @@ class RedriveSummary:
             "skipped": self.skipped,
             "results": [r.to_json() for r in self.results],
             "more_results": self.more_results,
-            "stopped": self.stopped,
-            "destination": self.destination,
+            "stopped": english(self.stopped),
+            "destination": english(self.destination),
             "undelivered": self.undelivered,
         }
 
@@ -159,41 +164,110 @@ class RedriveSummary:
         it): how many, through which version, each outcome in the vocabulary's word
         (``resolved``, ``failed``, ``parked``; a dry run's ``would succeed``), the rows not
         attempted named with why, a lapsed row's fate, and why it stopped."""
-        through = f"with {self.transform}" if self.transform else "as they are"
-        if self.destination:
-            through = f"to {self.destination} {through}"
-        if self.dry_run:
-            text = (
-                f"Preview of {plural(self.attempted, 'dead letter')} {through}: "
-                f"{self.succeeded:,} would succeed, {self.failed:,} would still fail."
-            )
-        else:
-            text = (
-                f"Re-drove {plural(self.attempted, 'dead letter')} {through}: "
-                f"{self.succeeded:,} resolved, {self.failed:,} failed ({self.parked:,} parked)."
-            )
-            if self.destination:
-                text += f" {self.undelivered:,} not delivered (left open)."
-                for r in self.results:
-                    if r.outcome == RedriveOutcome.UNDELIVERED:
-                        text += f" First not delivered: #{r.id}: {r.error}."
-                        break
-        skip = "Would skip" if self.dry_run else "Skipped"
-        for why, (n, ids) in self.not_attempted.items():
-            text += f" {skip} {n:,} ({why}): {named_ids(ids, total=n)}."
+        n = self.attempted
+        text = self._headline(n).format(
+            n=format_int(n),
+            transform=self.transform,
+            destination=self.destination,
+            succeeded=format_int(self.succeeded),
+            failed=format_int(self.failed),
+            parked=format_int(self.parked),
+        )
+        if self.destination and not self.dry_run:
+            text += " " + _("{n} not delivered (left open).").format(n=format_int(self.undelivered))
+            for r in self.results:
+                if r.outcome == RedriveOutcome.UNDELIVERED:
+                    text += " " + _("First not delivered: #{id}: {why}.").format(
+                        id=r.id, why=r.error
+                    )
+                    break
+        skip = (
+            _("Would skip {n} ({why}): {ids}.")
+            if self.dry_run
+            else _("Skipped {n} ({why}): {ids}.")
+        )
+        for why, (count, ids) in self.not_attempted.items():
+            text += " " + skip.format(n=format_int(count), why=why, ids=named_ids(ids, total=count))
         # A row whose lease ran out: what happened to it meanwhile, and to what it loaded.
         lapsed = [r for r in self.results if r.outcome == RedriveOutcome.LAPSED]
         for r in lapsed:
-            text += f" #{r.id} lapsed: {r.error or ''}."
+            text += " " + _("#{id} lapsed: {why}.").format(id=r.id, why=r.error or "")
         if self.lapsed > len(lapsed):
-            text += f" {self.lapsed - len(lapsed):,} more lapsed."
+            text += " " + _("{n} more lapsed.").format(n=format_int(self.lapsed - len(lapsed)))
         if self.cancelled:
-            text += " Cancelled: the rest were not touched."
+            text += " " + _("Cancelled: the rest were not touched.")
         if self.stopped:
-            text += f" Stopped by itself: {self.stopped}."
+            text += " " + _("Stopped by itself: {why}.").format(why=self.stopped)
         if self.dry_run:  # last, so that it reads as what holds for the whole sentence
-            text += " Nothing was written."
+            text += " " + _("Nothing was written.")
         return text
+
+    def _headline(self, n: int) -> str:
+        """The sentence's first part, for ``n`` rows: a preview or a re-drive, through a
+        version or as they are, to a destination or the warehouse."""
+        if self.dry_run:
+            if self.destination and self.transform:
+                return ngettext(
+                    "Preview of {n} dead letter to {destination} with {transform}: "
+                    "{succeeded} would succeed, {failed} would still fail.",
+                    "Preview of {n} dead letters to {destination} with {transform}: "
+                    "{succeeded} would succeed, {failed} would still fail.",
+                    n,
+                )
+            if self.destination:
+                return ngettext(
+                    "Preview of {n} dead letter to {destination} as they are: "
+                    "{succeeded} would succeed, {failed} would still fail.",
+                    "Preview of {n} dead letters to {destination} as they are: "
+                    "{succeeded} would succeed, {failed} would still fail.",
+                    n,
+                )
+            if self.transform:
+                return ngettext(
+                    "Preview of {n} dead letter with {transform}: "
+                    "{succeeded} would succeed, {failed} would still fail.",
+                    "Preview of {n} dead letters with {transform}: "
+                    "{succeeded} would succeed, {failed} would still fail.",
+                    n,
+                )
+            return ngettext(
+                "Preview of {n} dead letter as they are: "
+                "{succeeded} would succeed, {failed} would still fail.",
+                "Preview of {n} dead letters as they are: "
+                "{succeeded} would succeed, {failed} would still fail.",
+                n,
+            )
+        if self.destination and self.transform:
+            return ngettext(
+                "Re-drove {n} dead letter to {destination} with {transform}: "
+                "{succeeded} resolved, {failed} failed ({parked} parked).",
+                "Re-drove {n} dead letters to {destination} with {transform}: "
+                "{succeeded} resolved, {failed} failed ({parked} parked).",
+                n,
+            )
+        if self.destination:
+            return ngettext(
+                "Re-drove {n} dead letter to {destination} as they are: "
+                "{succeeded} resolved, {failed} failed ({parked} parked).",
+                "Re-drove {n} dead letters to {destination} as they are: "
+                "{succeeded} resolved, {failed} failed ({parked} parked).",
+                n,
+            )
+        if self.transform:
+            return ngettext(
+                "Re-drove {n} dead letter with {transform}: "
+                "{succeeded} resolved, {failed} failed ({parked} parked).",
+                "Re-drove {n} dead letters with {transform}: "
+                "{succeeded} resolved, {failed} failed ({parked} parked).",
+                n,
+            )
+        return ngettext(
+            "Re-drove {n} dead letter as they are: "
+            "{succeeded} resolved, {failed} failed ({parked} parked).",
+            "Re-drove {n} dead letters as they are: "
+            "{succeeded} resolved, {failed} failed ({parked} parked).",
+            n,
+        )
 
 
 # A dead letter as a re-drive works on it: the same fields whether claimed or, in a dry
@@ -269,11 +343,11 @@ class RedriveGuard:
 
     def __post_init__(self) -> None:
         if not 0 <= self.max_failure_rate <= 1:
-            raise TriageError("the failure rate is a share between 0 and 1, e.g. 0.2")
+            raise TriageError(_("the failure rate is a share between 0 and 1, e.g. 0.2"))
         if self.canary is not None and self.canary < 0:
-            raise TriageError("the canary is a number of rows, 0 for 10 or 1%")
+            raise TriageError(_("the canary is a number of rows, 0 for 10 or 1%"))
         if self.pace is not None and self.pace <= 0:
-            raise TriageError("the pace is rows per second, more than 0")
+            raise TriageError(_("the pace is rows per second, more than 0"))
 
     def canary_size(self, total: int) -> int | None:
         if self.canary is None:
@@ -300,26 +374,48 @@ class _Watch:
             yield self.canary
         yield from _growing(min(first, cap), cap)
 
-    def verdict(self, chunk: Sequence[RedriveResult], done: int) -> str | None:
+    def verdict(self, chunk: Sequence[RedriveResult], done: int) -> Said | None:
         """Why to stop after this chunk, or None to go on."""
         self.chunks += 1
         tried = [r.outcome not in SUCCEEDED for r in chunk if r.outcome not in _NOT_ATTEMPTED]
         self.recent.extend(tried)
-        rate, limit = self.guard.max_failure_rate, f"{self.guard.max_failure_rate:.0%}"
-        left = self.total - done
+        rate = self.guard.max_failure_rate
+        left, total = self.total - done, self.total
         if self.canary and self.chunks == 1:
-            failed = sum(tried)
+            failed, n = sum(tried), len(tried)
             if tried and failed / len(tried) > rate:
-                return (
-                    f"the canary failed: {failed:,} of its {plural(len(tried), 'row')} failed, "
-                    f"more than {limit}; the other {left:,} were not touched"
+                return said(
+                    lambda _, ngettext, lang: ngettext(
+                        "the canary failed: {failed} of its {n} row failed, more than {limit}; "
+                        "the other {left} were not touched",
+                        "the canary failed: {failed} of its {n} rows failed, more than {limit}; "
+                        "the other {left} were not touched",
+                        n,
+                    ).format(
+                        failed=format_int(failed, lang),
+                        n=format_int(n, lang),
+                        limit=format_percent(rate, 0, lang),
+                        left=format_int(left, lang),
+                    )
                 )
             return None
         window = self.recent
         if len(window) >= min(self.guard.window, self.total) and sum(window) / len(window) > rate:
-            return (
-                f"{sum(window):,} of the last {plural(len(window), 'row')} failed, more than "
-                f"{limit}: stopped after {done:,} of {self.total:,}"
+            failed, n = sum(window), len(window)
+            return said(
+                lambda _, ngettext, lang: ngettext(
+                    "{failed} of the last {n} row failed, more than {limit}: "
+                    "stopped after {done} of {total}",
+                    "{failed} of the last {n} rows failed, more than {limit}: "
+                    "stopped after {done} of {total}",
+                    n,
+                ).format(
+                    failed=format_int(failed, lang),
+                    n=format_int(n, lang),
+                    limit=format_percent(rate, 0, lang),
+                    done=format_int(done, lang),
+                    total=format_int(total, lang),
+                )
             )
         return None
 
@@ -372,7 +468,7 @@ def redrive(
     (``settling.settle``; ``ladder_now``: the time its next wait counts from, default now),
     whether a person or a retry pass (``retrying.retry_due``) re-drove it."""
     if transform_ref is None and sink is None:
-        raise TriageError("choose a transform version to re-drive through")
+        raise TriageError(_("choose a transform version to re-drive through"))
     transform = (registry or default_registry()).get(transform_ref) if transform_ref else None
     progress = progress or NoProgress()
     retry = retry or RetryPolicy()
@@ -397,7 +493,7 @@ def redrive(
         _refuse_whole_batches(ws, chosen, None)
         total = len(chosen)
     elif where is None:
-        raise TriageError("choose dead letters to re-drive: ids, a filter, or all open")
+        raise TriageError(_("choose dead letters to re-drive: ids, a filter, or all open"))
     else:
         _refuse_whole_batches(ws, None, where.batch_id)
         total = count_dead_letters(ws, where)
@@ -426,7 +522,7 @@ def redrive(
     deferred: list[int] = []  # rows locked by another transaction when claimed
     deferred_seen: dict[int, int] = {}
     cancelled = False
-    stopped: str | None = None
+    stopped: Said | None = None
     done = 0
     watch = _Watch(guard, total, clock) if guard is not None and not dry_run else None
     most = CHUNK if dry_run else MAX_CHUNK
@@ -477,7 +573,13 @@ def redrive(
     )
 
 
-WHOLE_BATCH_WHY = "all or nothing: it loads only with its whole batch (redrive --batch ID)"
+WHOLE_BATCH_WHY = N_("all or nothing: it loads only with its whole batch (redrive --batch ID)")
+
+
+def whole_batch_why() -> Said:
+    return headed(
+        both(WHOLE_BATCH_WHY), both(N_("all or nothing: it loads only with its whole batch"))
+    )
 
 
 def _refuse_whole_batches(
@@ -498,7 +600,14 @@ def _refuse_whole_batches(
                 atomic = atomic_batches(conn, pairs.values())
                 for i in part:
                     if pairs.get(i) in atomic:
-                        raise TriageError(_whole_batch_refusal(f"dead letter {i}", pairs[i]))
+                        raise TriageError(
+                            _(
+                                "dead letter {id} belongs to batch {batch}, which loads all or "
+                                "nothing: it is never re-driven row by row; fix its dead "
+                                "letters, then load the whole batch: "
+                                "triage-app redrive --batch {batch}"
+                            ).format(id=i, batch=pairs[i])
+                        )
         elif batch_prefix:
             found = conn.execute(
                 select(Batch.batch_id).where(
@@ -506,28 +615,51 @@ def _refuse_whole_batches(
                 )
             ).scalars()
             for b in sorted(atomic_batches(conn, found)):
-                raise TriageError(_whole_batch_refusal(f"batch {b}", b, own=True))
-
-
-def _whole_batch_refusal(what: str, batch_id: str, own: bool = False) -> str:
-    belongs = "loads" if own else f"belongs to batch {batch_id}, which loads"
-    return (
-        f"{what} {belongs} all or nothing: it is never re-driven row by row; fix its dead "
-        f"letters, then load the whole batch: triage-app redrive --batch {batch_id}"
-    )
+                raise TriageError(
+                    _(
+                        "batch {batch} loads all or nothing: it is never re-driven row by "
+                        "row; fix its dead letters, then load the whole batch: "
+                        "triage-app redrive --batch {batch}"
+                    ).format(batch=b)
+                )
 
 
 def _given(chosen: Sequence[int] | None, where: DeadLetterFilter | None) -> str:
     """What a re-drive was given, for its set record: the ids as [first, last] runs, or the
-    filter in words (JSON text)."""
+    filter in words (JSON text; stored, so in English)."""
     if chosen is not None:
         return orjson.dumps({"ids": id_ranges(chosen)}).decode()
-    return orjson.dumps({"filter": where.describe() if where is not None else ""}).decode()
+    words = english(where.describe()) if where is not None else ""
+    return orjson.dumps({"filter": words}).decode()
 
 
 _NOT_ATTEMPTED = (RedriveOutcome.SKIPPED, RedriveOutcome.TAKEN, RedriveOutcome.LAPSED)
+
+
+def already(status: str) -> Said:
+    """Why a closed row is skipped: ``already resolved``."""
+    return said(lambda _, _n, lang: _("already {status}").format(status=status_word(status, lang)))
+
+
+def held_by(who: str) -> Said:
+    """Why a row another re-drive holds is left to it: ``held by ani``."""
+    return headed(both(N_("held by {who}"), who=who), both(TAKEN_WHY))
+
+
 NAMED = 10  # ids a summary names per reason a row was not attempted
-TAKEN_WHY = "taken by another re-drive"
+TAKEN_WHY = N_("taken by another re-drive")
+
+
+def _head(r: RedriveResult) -> str:
+    """The reason ``r`` was not attempted, without its particulars: one per kind of reason,
+    not one per row (who changed each row and when stays in its result)."""
+    head = getattr(r.error, "head", None)
+    if head is not None:
+        return str(head)
+    why = r.error or r.outcome
+    if r.outcome == RedriveOutcome.TAKEN and english(why).startswith("held by"):
+        return both(TAKEN_WHY)
+    return why.split(" (", 1)[0]
 
 
 class _Tally:
@@ -547,11 +679,7 @@ class _Tally:
         for r in chunk:
             self.counts[r.outcome] += 1
             if r.outcome in _NOT_ATTEMPTED:
-                held = r.outcome == RedriveOutcome.TAKEN and (r.error or "").startswith("held by")
-                why = TAKEN_WHY if held else (r.error or r.outcome)
-                # One reason, not one per row: who changed each row and when stays in its
-                # result ("changed since version 1 (edited by ani at ...)").
-                why = why.split(" (", 1)[0]
+                why = _head(r)
                 n, ids = self.not_attempted.get(why, (0, []))
                 if len(ids) < NAMED:
                     ids.append(r.id)
@@ -664,13 +792,16 @@ class _Run:
             claims.release(ws.store, [r.id for r in rows], self.token)
             raise
         lines = _lines(ws, [*got.taken, *got.closed, *got.changed])
+        purged = headed(
+            both(N_("no longer in the store (purged)")), both(N_("no longer in the store"))
+        )
         others = (
             [
-                RedriveResult(i, lines[i], RedriveOutcome.TAKEN, f"held by {who}")
+                RedriveResult(i, lines[i], RedriveOutcome.TAKEN, held_by(who))
                 for i, who in got.taken.items()
             ]
             + [
-                RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, f"already {status}")
+                RedriveResult(i, lines[i], RedriveOutcome.SKIPPED, already(status))
                 for i, status in got.closed.items()
             ]
             + [
@@ -679,7 +810,7 @@ class _Run:
             ]
             + [
                 # Only a re-drive of rows seen earlier gets this far with a missing one.
-                RedriveResult(i, 0, RedriveOutcome.SKIPPED, "no longer in the store (purged)")
+                RedriveResult(i, 0, RedriveOutcome.SKIPPED, purged)
                 for i in got.missing
             ]
         )
@@ -706,10 +837,8 @@ class _Run:
             out += results
             left = list(busy)
         lines = _lines(self.ws, left)
-        out += [
-            RedriveResult(i, lines.get(i, 0), RedriveOutcome.TAKEN, "locked by another change")
-            for i in left
-        ]
+        locked = both(N_("locked by another change"))
+        out += [RedriveResult(i, lines.get(i, 0), RedriveOutcome.TAKEN, locked) for i in left]
         return sorted(out, key=lambda r: r.id)
 
     def whole_only(self, items: list[_Item]) -> tuple[list[_Item], list[RedriveResult]]:
@@ -723,8 +852,9 @@ class _Run:
         if not atomic:
             return items, []
         keep = [item for item in items if item.batch_id not in atomic]
+        why = whole_batch_why()
         alone = [
-            RedriveResult(item.id, item.line, RedriveOutcome.SKIPPED, WHOLE_BATCH_WHY)
+            RedriveResult(item.id, item.line, RedriveOutcome.SKIPPED, why)
             for item in items
             if item.batch_id in atomic
         ]
@@ -808,7 +938,7 @@ class _Run:
         for item in items:
             if item.status in CLOSED:
                 results[item.id] = RedriveResult(
-                    item.id, item.line, RedriveOutcome.SKIPPED, f"already {item.status}"
+                    item.id, item.line, RedriveOutcome.SKIPPED, already(item.status)
                 )
             else:
                 attempt(item, 0)
@@ -838,14 +968,13 @@ class _Run:
             held = set(ids)
         else:
             held = claims.renew(ws.store, ids, self.token)
+        lapsed = headed(
+            both(N_("its lease ran out before it was loaded (nothing was written)")),
+            both(N_("its lease ran out before it was loaded")),
+        )
         for item in items:
             if item.id not in held and item.status not in CLOSED:
-                results[item.id] = RedriveResult(
-                    item.id,
-                    item.line,
-                    RedriveOutcome.LAPSED,
-                    "its lease ran out before it was loaded (nothing was written)",
-                )
+                results[item.id] = RedriveResult(item.id, item.line, RedriveOutcome.LAPSED, lapsed)
         kept = [(row, item) for row, item in zip(rows, row_owner, strict=True) if item.id in held]
         failures = {i: f for i, f in failures.items() if i in held}
         if self.sink is not None:
@@ -859,7 +988,7 @@ class _Run:
         crash_point("redrive-after-warehouse")
         refused = dict(result.failed)
         resolved: list[int] = []
-        for i, (_, item) in enumerate(kept):
+        for i, (_row, item) in enumerate(kept):
             message = refused.get(i)
             if message is None:
                 resolved.append(item.id)
@@ -953,14 +1082,24 @@ class _Run:
                     item.id,
                     item.line,
                     RedriveOutcome.LAPSED,
-                    f"not delivered ({why}), and its lease ran out meanwhile",
+                    headed(
+                        both(N_("not delivered ({why}), and its lease ran out meanwhile"), why=why),
+                        both(N_("not delivered")),
+                    ),
                 )
         for item_id, outcome in settled.items():
             item = by_id[item_id]
             error = outcome.error
             if outcome.outcome == RedriveOutcome.LAPSED and item_id in resolved:
                 # A sink cannot take back what it confirmed: say so.
-                error = f"{error or 'its lease ran out'}; it was delivered to {sink.name}"
+                error = headed(
+                    both(
+                        N_("{why}; it was delivered to {sink}"),
+                        why=error or both(N_("its lease ran out")),
+                        sink=sink.name,
+                    ),
+                    getattr(error, "head", None),
+                )
             results[item_id] = RedriveResult(item.id, item.line, outcome.outcome, error)
         return [results[i.id] for i in items if i.id in results]
 
@@ -1003,9 +1142,10 @@ class _Run:
         )
         for i, entry in entries.items():
             note = (
-                "what it loaded was taken back from the warehouse"
+                both(N_("what it loaded was taken back from the warehouse"))
                 if entry.key in put_back
-                else "the warehouse row was written again since, and is left as it is"
+                else both(N_("the warehouse row was written again since, and is left as it is"))
             )
             s = settled[i]
-            settled[i] = replace(s, error=f"{s.error}; {note}")
+            error = both(N_("{why}; {note}"), why=s.error or "", note=note)
+            settled[i] = replace(s, error=headed(error, getattr(s.error, "head", None)))

@@ -51,10 +51,13 @@ from triage_app.core.db import (
     summary,
 )
 from triage_app.core.deadletters import transitions
+from triage_app.core.deadletters.said import counted_word, utc_time
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_date, format_int
+from triage_app.core.messages import _, ngettext
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import RetryPolicy, with_retry
-from triage_app.core.vocabulary import CLOSED, AuditAction, Status, plural
+from triage_app.core.vocabulary import CLOSED, AuditAction, Status
 
 # Rows per transaction: short enough that a steward's edit never waits long for the lock,
 # long enough that a million rows take a few hundred commits.
@@ -71,12 +74,14 @@ def check_statuses(statuses: Iterable[str]) -> tuple[str, ...]:
     """The statuses a purge may take, in a stable order; TriageError for any other."""
     chosen = tuple(dict.fromkeys(str(s).strip().lower() for s in statuses))
     if not chosen:
-        raise TriageError("purge which dead letters? give --status resolved and/or discarded")
+        raise TriageError(_("purge which dead letters? give --status resolved and/or discarded"))
     refused = [s for s in chosen if s not in CLOSED]
     if refused:
         raise TriageError(
-            f"cannot purge {', '.join(refused)} dead letters: only resolved and discarded "
-            "ones are ever purged (open and parked rows wait for a person)"
+            _(
+                "cannot purge {statuses} dead letters: only resolved and discarded "
+                "ones are ever purged (open and parked rows wait for a person)"
+            ).format(statuses=", ".join(refused))
         )
     return tuple(s.value for s in CLOSED if s in chosen)
 
@@ -84,9 +89,13 @@ def check_statuses(statuses: Iterable[str]) -> tuple[str, ...]:
 def check_days(days: Any) -> int:
     """A whole number of days, zero or more; TriageError otherwise."""
     if isinstance(days, bool) or not isinstance(days, int):
-        raise TriageError(f"older than {days!r} days: give a whole number of days")
+        raise TriageError(
+            _("older than {days} days: give a whole number of days").format(days=repr(days))
+        )
     if days < 0:
-        raise TriageError(f"older than {days} days: the number of days cannot be negative")
+        raise TriageError(
+            _("older than {days} days: the number of days cannot be negative").format(days=days)
+        )
     return days
 
 
@@ -105,8 +114,27 @@ class RetentionPolicy:
         return {"days": self.days, "statuses": list(self.statuses)}
 
     def describe(self) -> str:
-        closed = f"closed more than {plural(self.days, 'day')} ago"
-        return f"{' and '.join(self.statuses)} dead letters {closed}"
+        """``discarded dead letters closed more than 30 days ago``."""
+        n = self.days
+        if tuple(self.statuses) == (Status.RESOLVED.value,):
+            text = ngettext(
+                "resolved dead letters closed more than {n} day ago",
+                "resolved dead letters closed more than {n} days ago",
+                n,
+            )
+        elif tuple(self.statuses) == (Status.DISCARDED.value,):
+            text = ngettext(
+                "discarded dead letters closed more than {n} day ago",
+                "discarded dead letters closed more than {n} days ago",
+                n,
+            )
+        else:
+            text = ngettext(
+                "resolved and discarded dead letters closed more than {n} day ago",
+                "resolved and discarded dead letters closed more than {n} days ago",
+                n,
+            )
+        return text.format(n=format_int(n))
 
 
 def retention_policy(ws: Workspace) -> RetentionPolicy | None:
@@ -118,7 +146,9 @@ def retention_policy(ws: Workspace) -> RetentionPolicy | None:
         data = orjson.loads(raw)
         return RetentionPolicy.of(data["days"], data["statuses"])
     except (orjson.JSONDecodeError, KeyError, TypeError, TriageError):
-        raise TriageError(f"the store's retention policy is not readable: {raw[:100]!r}") from None
+        raise TriageError(
+            _("the store's retention policy is not readable: {raw}").format(raw=repr(raw[:100]))
+        ) from None
 
 
 def set_retention_policy(ws: Workspace, policy: RetentionPolicy | None) -> None:
@@ -170,29 +200,60 @@ class PurgeSummary:
     def describe(self) -> str:
         """One sentence: how many, of which status, closed before when, and the days their
         rows were first quarantined (the window shows it, the CLI prints it)."""
-        parts = ", ".join(f"{n:,} {st}" for st, n in self.by_status.items())
-        cutoff = f"before {self.cutoff:%Y-%m-%d %H:%M} UTC"
-        before = f"closed {cutoff}"
+        parts = ", ".join(counted_word(st, format_int(n)) for st, n in self.by_status.items())
+        cutoff = utc_time(self.cutoff)
+        # "closed before …": how each sentence below says which rows (a phrase of its own).
         if self.days is not None:
-            before = f"closed more than {plural(self.days, 'day')} ago ({cutoff})"
-        if self.dry_run and not self.rows:
-            return f"Nothing to purge now: no {' or '.join(self.statuses)} dead letter {before}."
-        if self.dry_run:
-            text = f"Would purge {plural(self.rows, 'dead letter')} now ({parts}), {before}."
+            before = ngettext(
+                "closed more than {n} day ago (before {cutoff} UTC)",
+                "closed more than {n} days ago (before {cutoff} UTC)",
+                self.days,
+            ).format(n=format_int(self.days), cutoff=cutoff)
         else:
-            text = f"Purged {plural(self.rows, 'dead letter')} ({parts or 'none'}), {before}."
+            before = _("closed before {cutoff} UTC").format(cutoff=cutoff)
+        n = self.rows
+        if self.dry_run and not n:
+            if tuple(self.statuses) == (Status.RESOLVED.value,):
+                text = _("Nothing to purge now: no resolved dead letter {closed}.")
+            elif tuple(self.statuses) == (Status.DISCARDED.value,):
+                text = _("Nothing to purge now: no discarded dead letter {closed}.")
+            else:
+                text = _("Nothing to purge now: no resolved or discarded dead letter {closed}.")
+            return text.format(closed=before)
+        if self.dry_run:
+            text = ngettext(
+                "Would purge {n} dead letter now ({counts}), {closed}.",
+                "Would purge {n} dead letters now ({counts}), {closed}.",
+                n,
+            )
+        else:
+            text = ngettext(
+                "Purged {n} dead letter ({counts}), {closed}.",
+                "Purged {n} dead letters ({counts}), {closed}.",
+                n,
+            )
+        text = text.format(n=format_int(n), counts=parts or _("none"), closed=before)
         # The days the rows were first quarantined, the first few named: a year of them is
         # no sentence (``by_day`` and ``--json`` have them all).
         days = [
-            f"{day}: {', '.join(f'{n:,} {c}' for c, n in classes.items())}"
+            _("{day}: {counts}").format(
+                day=_day_words(day),
+                counts=", ".join(counted_word(c, format_int(k)) for c, k in classes.items()),
+            )
             for day, classes in list(self.by_day.items())[:NAMED_DAYS]
         ]
         if days:
             more = len(self.by_day) - len(days)
-            text += f" Quarantined on {'; '.join(days)}"
-            text += f" and {plural(more, 'more day')}." if more else "."
+            if more:
+                text += " " + ngettext(
+                    "Quarantined on {days} and {n} more day.",
+                    "Quarantined on {days} and {n} more days.",
+                    more,
+                ).format(days="; ".join(days), n=format_int(more))
+            else:
+                text += " " + _("Quarantined on {days}.").format(days="; ".join(days))
         if self.cancelled:
-            text += " Cancelled: the rest were kept."
+            text += " " + _("Cancelled: the rest were kept.")
         return text
 
 
@@ -225,6 +286,14 @@ class _Tally:
     def add_line(self, batch_id: str, chunk_start: int, status: str) -> None:
         per = self.by_batch.setdefault(batch_id, {}).setdefault(str(chunk_start), {})
         per[status] = per.get(status, 0) + 1
+
+
+def _day_words(day: str) -> str:
+    """A UTC day kept as ``2026-03-01`` as the language writes it (``1 Mar 2026``)."""
+    try:
+        return format_date(dt.date.fromisoformat(day))
+    except ValueError:
+        return day
 
 
 def _day(t: Any) -> str:
@@ -284,9 +353,15 @@ def _batch_of(conn: Connection, prefix: str) -> str:
         else []
     )
     if not found:
-        raise TriageError(f"no batch {prefix!r} to purge: give a batch id (or its start)")
+        raise TriageError(
+            _("no batch {batch} to purge: give a batch id (or its start)").format(
+                batch=repr(prefix)
+            )
+        )
     if len(found) > 1:
-        raise TriageError(f"batch id {prefix!r} is ambiguous: give more of it")
+        raise TriageError(
+            _("batch id {batch} is ambiguous: give more of it").format(batch=repr(prefix))
+        )
     return str(found[0])
 
 

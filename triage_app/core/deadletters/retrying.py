@@ -32,18 +32,22 @@ from triage_app.core.db import DeadLetter, Workspace, actor_for, redact_text
 from triage_app.core.deadletters import claims, leases, settling
 from triage_app.core.deadletters.ladder import Ladders, on_the_ladder
 from triage_app.core.deadletters.redriving import RedriveResult, redrive
+from triage_app.core.deadletters.said import both, english, utc_time
 from triage_app.core.deadletters.seen_rows import SeenRowsBuilder
 from triage_app.core.deadletters.transitions import change_rows, park, slices
 from triage_app.core.errors import error_message
+from triage_app.core.locale_format import format_int
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.progress import NoProgress, Progress
 from triage_app.core.retry import Ladder, RetryPolicy, is_transient, said_wait
 from triage_app.core.transforms import Registry
-from triage_app.core.vocabulary import ErrorClass, RedriveOutcome, Status, plural
+from triage_app.core.vocabulary import ErrorClass, RedriveOutcome, Status
 
 DL = DeadLetter
 # The attempt limit of a retry pass: none (the ladder parks a transient row; a row that now
 # fails as data or code waits, open, for a person).
 NO_LIMIT = 2**31 - 1
+# Stored (a park's reason, in the row's history): English, as every stored detail.
 CANNOT_RETRY = "parked: the retry ladder cannot re-drive it ({why})"
 
 
@@ -79,7 +83,7 @@ class RetryPass:
             "left_ladder": self.left_ladder,
             "left_to_another_process": self.left_to_another,
             "not_retried": self.not_retried,
-            "waits": dict(self.waits),
+            "waits": {english(w): n for w, n in self.waits},
             "waiting": self.waiting,
             "next_due": iso(self.next_due) or None,
             "by_transform": dict(self.by_transform),
@@ -90,36 +94,53 @@ class RetryPass:
     def outcome_words(self) -> str:
         """``Retried 5: 3 resolved, 2 wait 30 min`` (the window's status bar)."""
         if not self.retried:
-            text = "Retried none"
+            text = _("Retried none")
         else:
-            parts = [f"{self.resolved:,} resolved"] if self.resolved else []
-            parts += [f"{n:,} wait {w}" for w, n in self.waits]
+            parts = [_("{n} resolved").format(n=format_int(self.resolved))] if self.resolved else []
+            parts += [_("{n} wait {wait}").format(n=format_int(n), wait=w) for w, n in self.waits]
             if self.parked:
-                parts.append(f"{self.parked:,} parked at the ladder's end")
+                parts.append(_("{n} parked at the ladder's end").format(n=format_int(self.parked)))
             if self.left_ladder:
-                parts.append(f"{self.left_ladder:,} failed as data or code (open)")
-            text = f"Retried {self.retried:,}: " + ", ".join(parts or ["nothing settled"])
+                parts.append(
+                    _("{n} failed as data or code (open)").format(n=format_int(self.left_ladder))
+                )
+            text = _("Retried {n}: {outcomes}").format(
+                n=format_int(self.retried), outcomes=", ".join(parts or [_("nothing settled")])
+            )
         if self.left_to_another:
-            text += f"; {self.left_to_another:,} left to another process"
+            text += "; " + _("{n} left to another process").format(
+                n=format_int(self.left_to_another)
+            )
         if self.not_retried:
-            text += f"; {self.not_retried:,} parked: no version to re-drive through"
+            text += "; " + _("{n} parked: no version to re-drive through").format(
+                n=format_int(self.not_retried)
+            )
         return text
 
     def describe(self) -> str:
         """One line for the command line, cron's mail and the log."""
         if not self.due:
-            text = "Retry pass: nothing due."
+            text = _("Retry pass: nothing due.")
         else:
-            text = f"Retry pass: {plural(self.due, 'row')} due. " + self.outcome_words() + "."
+            text = ngettext(
+                "Retry pass: {n} row due. {outcome}.",
+                "Retry pass: {n} rows due. {outcome}.",
+                self.due,
+            ).format(n=format_int(self.due), outcome=self.outcome_words())
         if self.first_failure and (self.moved_down or self.parked or self.left_ladder):
-            text += f" First failure: {self.first_failure}."
-        if self.waiting:
-            text += f" {plural(self.waiting, 'row')} waiting"
-            if self.next_due is not None:
-                text += f", next due {iso(self.next_due)}"
-            text += "."
+            text += " " + _("First failure: {error}.").format(error=self.first_failure)
+        if self.waiting and self.next_due is not None:
+            text += " " + ngettext(
+                "{n} row waiting, next due {at} UTC.",
+                "{n} rows waiting, next due {at} UTC.",
+                self.waiting,
+            ).format(n=format_int(self.waiting), at=utc_time(self.next_due))
+        elif self.waiting:
+            text += " " + ngettext("{n} row waiting.", "{n} rows waiting.", self.waiting).format(
+                n=format_int(self.waiting)
+            )
         if self.cancelled:
-            text += " Cancelled: the rest wait for the next pass."
+            text += " " + _("Cancelled: the rest wait for the next pass.")
         return text
 
 
@@ -329,7 +350,8 @@ def _where_failed_went(
                 else:
                     left += 1
     said = tuple(
-        (said_wait(w) if w.total_seconds() >= 1 else "now", n) for w, n in sorted(waits.items())
+        (said_wait(w) if w.total_seconds() >= 1 else both(N_("now")), n)
+        for w, n in sorted(waits.items())
     )
     return moved, parked, left, said
 

@@ -48,6 +48,7 @@ from triage_app.core.deadletters import leases, masks
 from triage_app.core.deadletters.expanded_events import keep_quarantined
 from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.ladder import END_OF_LADDER
+from triage_app.core.deadletters.said import Said, both, english, headed
 from triage_app.core.deadletters.transitions import (
     audit_event,
     is_postgresql,
@@ -57,6 +58,7 @@ from triage_app.core.deadletters.transitions import (
     write_transaction,
 )
 from triage_app.core.errors import signature
+from triage_app.core.messages import N_
 from triage_app.core.retry import Ladder
 from triage_app.core.vocabulary import AuditAction, ErrorClass, RedriveOutcome, Status
 
@@ -255,7 +257,18 @@ def settle(
     return out
 
 
-LAPSED_WHY = "its lease ran out before the outcome was written"
+LAPSED_WHY = N_("its lease ran out before the outcome was written")
+
+
+def lapsed_why(since: str | None = None) -> Said:
+    """Why a row's outcome was not written, with what happened to it meanwhile."""
+    head = both(LAPSED_WHY)
+    if since is None:
+        return head
+    return headed(
+        both(N_("its lease ran out before the outcome was written ({since})"), since=since),
+        head,
+    )
 
 
 def _lapsed(
@@ -271,16 +284,20 @@ def _lapsed(
     for i in ids:
         row = rows.get(i)
         if row is None:
-            out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} (it was purged since)")
+            out[i] = Settled(RedriveOutcome.LAPSED, lapsed_why(both(N_("it was purged since"))))
             continue
+        since: Said
         if row.claimed_by is not None and row.claimed_by != token and leases.held(row, now):
-            since = f"another re-drive holds it now ({leases.holder(row.claimed_by)})"
+            since = both(
+                N_("another re-drive holds it now ({holder})"),
+                holder=leases.holder(row.claimed_by),
+            )
         elif row.claimed_by == token:
-            since = "nothing changed since: re-drive it again"
+            since = both(N_("nothing changed since: re-drive it again"))
         else:
             since = last_change(conn, i)
         state = RowNow(row.status, bytes(row.payload), row.payload_kind, row.transform)
-        out[i] = Settled(RedriveOutcome.LAPSED, f"{LAPSED_WHY} ({since})", state)
+        out[i] = Settled(RedriveOutcome.LAPSED, lapsed_why(since), state)
     mine = [i for i, r in rows.items() if r.claimed_by == token]
     if mine:
         conn.execute(
@@ -410,8 +427,8 @@ def undeliver(engine: Engine, token: str, reasons: Mapping[int, str], actor: str
             conn.execute(
                 event_insert(),
                 [
-                    # No version: the row did not change.
-                    audit_event(i, AuditAction.UNDELIVERED, reasons[i], actor, now, None)
+                    # No version: the row did not change. Stored: in English (said.py).
+                    audit_event(i, AuditAction.UNDELIVERED, english(reasons[i]), actor, now, None)
                     for i in mine
                 ],
             )

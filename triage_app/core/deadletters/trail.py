@@ -22,6 +22,7 @@ from triage_app.core.db import Workspace
 from triage_app.core.deadletters import expanded_events
 from triage_app.core.deadletters.queries import MAX_ROWS
 from triage_app.core.errors import TriageError
+from triage_app.core.messages import _
 from triage_app.core.vocabulary import AuditAction
 
 ACTIONS: tuple[str, ...] = tuple(a.value for a in AuditAction)
@@ -91,7 +92,9 @@ def parse_since(text: str) -> dt.datetime:
         t = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise TriageError(
-            f"--since {text!r} is not a date or time (YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC)"
+            _("--since {text} is not a date or time (YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC)").format(
+                text=repr(text)
+            )
         ) from None
     if t.tzinfo is not None:
         t = t.astimezone(dt.UTC).replace(tzinfo=None)
@@ -102,7 +105,11 @@ def parse_action(text: str) -> str:
     """An action's stored text, or a one-line refusal naming the actions there are."""
     value = text.strip().lower()
     if value not in ACTIONS:
-        raise TriageError(f"unknown action {text!r}: use one of {', '.join(ACTIONS)}")
+        raise TriageError(
+            _("unknown action {action}: use one of {actions}").format(
+                action=repr(text), actions=", ".join(ACTIONS)
+            )
+        )
     return value
 
 
@@ -120,7 +127,11 @@ def _branches(
 
 def _check_page(limit: int, offset: int) -> None:
     if limit < 1 or offset < 0:
-        raise TriageError(f"a page needs limit >= 1 and offset >= 0, not {limit} and {offset}")
+        raise TriageError(
+            _("a page needs limit >= 1 and offset >= 0, not {limit} and {offset}").format(
+                limit=limit, offset=offset
+            )
+        )
 
 
 def _no_such_row(f: AuditFilter) -> bool:

@@ -33,7 +33,7 @@ from sqlalchemy.exc import DBAPIError
 
 from triage_app.core import text_input
 from triage_app.core.batch import atomic_batches
-from triage_app.core.clock import iso, utcnow
+from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     DeadLetter,
@@ -50,8 +50,19 @@ from triage_app.core.db import (
 from triage_app.core.deadletters import expanded_events, leases, masks
 from triage_app.core.deadletters.id_sets import id_in
 from triage_app.core.deadletters.ladder import Ladders, place_after
+from triage_app.core.deadletters.said import (
+    Said,
+    both,
+    done_by,
+    english,
+    said,
+    status_word,
+    utc_time,
+)
 from triage_app.core.errors import TriageError
+from triage_app.core.locale_format import format_int
 from triage_app.core.masking import BULLETS, restore_masked
+from triage_app.core.messages import N_, _, ngettext
 from triage_app.core.vocabulary import (
     CLOSED,
     WAITING,
@@ -63,7 +74,6 @@ from triage_app.core.vocabulary import (
     is_csv_kind,
     named_ids,
     original_kind,
-    plural,
 )
 
 CHUNK = 500  # rows per transaction: SQLite refuses more than 32,766 parameters a statement
@@ -72,11 +82,17 @@ DL = DeadLetter
 
 
 class Refused(TriageError):
-    """A change that did not apply, and why, in one line."""
+    """A change that did not apply, and why, in one line (``reason``: a ``Said`` where it
+    is also kept, in ``--json``'s list of refused rows)."""
 
     def __init__(self, dl_id: int, message: str) -> None:
         super().__init__(message)
         self.dl_id = dl_id
+
+    @property
+    def reason(self) -> str:
+        """The message as given: a ``Said`` keeps its English for ``--json``."""
+        return str(self.args[0]) if not isinstance(self.args[0], Said) else self.args[0]
 
 
 class ChangedMeanwhile(Refused):
@@ -153,12 +169,65 @@ def slices(ids: Sequence[T]) -> Iterator[Sequence[T]]:
         yield ids[start : start + IN_LIMIT]
 
 
-def last_change(conn: Connection, dl_id: int) -> str:
+def last_change(conn: Connection, dl_id: int) -> Said:
     """The newest event of the row, said for a refusal: "discarded by ani at …" (a
     re-drive's resolution too, which its set record stands for)."""
     newest = expanded_events.newest_first(expanded_events.branches(dead_letter_id=dl_id), 1)
     e = conn.execute(newest.limit(1)).first()
-    return "changed" if e is None else f"{e.action} by {e.actor} at {iso(e.at)}"
+    return both(N_("changed")) if e is None else done_by(e.action, e.actor, e.at)
+
+
+# A refusal, whole, for each change (``RowChange.verb``): held by a re-drive, or in a status
+# the change does not apply to. A verb not here is said as "changed".
+_HELD_NOW = {
+    "edited": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be edited now"
+    ),
+    "parked": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be parked now"
+    ),
+    "discarded": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be discarded now"
+    ),
+    "reopened": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be reopened now"
+    ),
+    "reclassified": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be reclassified now"
+    ),
+    "noted": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be noted now"
+    ),
+    "fixed": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be fixed now"
+    ),
+    "reverted": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be reverted now"
+    ),
+    "": N_(
+        "dead letter {id} is held by a re-drive ({holder}) until {until} UTC: "
+        "it cannot be changed now"
+    ),
+}
+_NOT_IN_STATUS = {
+    "edited": N_("dead letter {id} is {status}; it cannot be edited"),
+    "parked": N_("dead letter {id} is {status}; it cannot be parked"),
+    "discarded": N_("dead letter {id} is {status}; it cannot be discarded"),
+    "reopened": N_("dead letter {id} is {status}; it cannot be reopened"),
+    "reclassified": N_("dead letter {id} is {status}; it cannot be reclassified"),
+    "noted": N_("dead letter {id} is {status}; it cannot be noted"),
+    "fixed": N_("dead letter {id} is {status}; it cannot be fixed"),
+    "reverted": N_("dead letter {id} is {status}; it cannot be reverted"),
+    "": N_("dead letter {id} is {status}; it cannot be changed"),
+}
 
 
 def refusal(
@@ -175,29 +244,55 @@ def refusal(
     ``seen`` (None: any), or None when it can: missing, held by a re-drive, changed since,
     or in a status other than ``allowed``."""
     if row is None:
-        return Refused(dl_id, f"no dead letter with id {dl_id}")
+        return Refused(dl_id, both(N_("no dead letter with id {id}"), id=dl_id))
     if check_claim and leases.held(row, now):
+        held = _HELD_NOW.get(verb, _HELD_NOW[""])
+        holder, until = leases.holder(row.claimed_by), row.claim_until
         return Refused(
             dl_id,
-            f"dead letter {dl_id} is held by a re-drive ({leases.holder(row.claimed_by)}) until "
-            f"{iso(row.claim_until)}: it cannot be {verb} now",
+            said(
+                lambda _, _n, lang: _(held).format(
+                    id=dl_id, holder=holder, until=utc_time(until, lang)
+                )
+            ),
         )
     if seen is not None and row.version > seen:
         return ChangedMeanwhile(
             dl_id,
-            f"dead letter {dl_id} changed since version {seen} "
-            f"({last_change(conn, dl_id)}); it is now version {row.version}",
+            both(
+                N_(
+                    "dead letter {id} changed since version {seen} ({change}); "
+                    "it is now version {now}"
+                ),
+                id=dl_id,
+                seen=seen,
+                change=last_change(conn, dl_id),
+                now=row.version,
+            ),
             row.version,
         )
     if seen is not None and row.version != seen:  # versions only grow: never at ``seen``
         return ChangedMeanwhile(
             dl_id,
-            f"dead letter {dl_id} is at version {row.version}, not {seen}: it has never been "
-            f"at version {seen} (last change: {last_change(conn, dl_id)})",
+            both(
+                N_(
+                    "dead letter {id} is at version {now}, not {seen}: it has never been "
+                    "at version {seen} (last change: {change})"
+                ),
+                id=dl_id,
+                now=row.version,
+                seen=seen,
+                change=last_change(conn, dl_id),
+            ),
             row.version,
         )
     if row.status not in allowed:
-        return Refused(dl_id, f"dead letter {dl_id} is {row.status}; it cannot be {verb}")
+        status = row.status
+        text = _NOT_IN_STATUS.get(verb, _NOT_IN_STATUS[""])
+        return Refused(
+            dl_id,
+            said(lambda _, _n, lang: _(text).format(id=dl_id, status=status_word(status, lang))),
+        )
     return None
 
 
@@ -230,9 +325,9 @@ def validate_payload(text: str, kind: str) -> Any:
     try:
         value = orjson.loads(text.encode("utf-8", errors="surrogatepass"))
     except orjson.JSONDecodeError as exc:
-        raise TriageError(f"not valid JSON: {exc}") from None
+        raise TriageError(_("not valid JSON: {error}").format(error=exc)) from None
     if is_csv_kind(kind) and not isinstance(value, dict):
-        raise TriageError("a CSV row is edited as a JSON object of column -> value")
+        raise TriageError(_("a CSV row is edited as a JSON object of column -> value"))
     return value
 
 
@@ -265,7 +360,7 @@ def edit(
         validate_payload(text, row.payload_kind)
         new = text.encode("utf-8", errors="surrogatepass")
         if new == row.payload:
-            raise TriageError(f"dead letter {dl_id}: the payload is unchanged")
+            raise TriageError(_("dead letter {id}: the payload is unchanged").format(id=dl_id))
         done = conn.execute(
             update(DL)
             .where(
@@ -288,7 +383,9 @@ def edit(
             )
         )
         if done.rowcount != 1:  # cannot happen under the lock; never write blind
-            raise Refused(dl_id, f"dead letter {dl_id} changed while it was being edited")
+            raise Refused(
+                dl_id, _("dead letter {id} changed while it was being edited").format(id=dl_id)
+            )
         detail = f"payload {len(row.payload)} -> {len(new)} bytes"
         conn.execute(
             event_insert(),
@@ -324,8 +421,14 @@ def edit_many(
         [(p, k, m, i, v, at) for (p, k, i, v), m in zip(payloads, masked, strict=True)],
     )
     if done != len(payloads):
-        changed = plural(len(payloads) - done, "dead letter")
-        raise TriageError(f"{changed} changed while being fixed")
+        n = len(payloads) - done
+        raise TriageError(
+            ngettext(
+                "{n} dead letter changed while being fixed",
+                "{n} dead letters changed while being fixed",
+                n,
+            ).format(n=format_int(n))
+        )
 
 
 def write_masks(conn: Any, updates: list[dict[str, Any]]) -> None:
@@ -397,7 +500,7 @@ def park(reason: str = "parked by hand") -> RowChange:
 def discard(reason: str) -> RowChange:
     reason = text_input.reason(reason)
     if not reason:
-        raise TriageError("discarding needs a reason")
+        raise TriageError(_("discarding needs a reason"))
     return RowChange(
         AuditAction.DISCARDED, "discarded", WAITING, status=Status.DISCARDED, detail=reason
     )
@@ -424,7 +527,7 @@ def reclassify_as(error_class: ErrorClass | str) -> RowChange:
 def note(text: str) -> RowChange:
     text = text_input.note(text)
     if not text:
-        raise TriageError("a note cannot be empty")
+        raise TriageError(_("a note cannot be empty"))
     every = (*WAITING, *CLOSED)
     return RowChange(AuditAction.NOTE, "noted", every, detail=text, check_claim=False)
 
@@ -443,7 +546,7 @@ class ChangeReport:
             "action": self.action,
             "changed": list(self.changed),
             "unchanged": list(self.unchanged),
-            "refused": [{"id": i, "reason": r} for i, r in self.refused],
+            "refused": [{"id": i, "reason": english(r)} for i, r in self.refused],
         }
 
     def describe(self) -> str:
@@ -451,19 +554,61 @@ class ChangeReport:
         (the window's Discard) or to rows named on the command line: how many changed,
         named; those already so; those left out, with the first's why (changed since the
         preview, held by a re-drive, in another status); and, for a discard, the way back."""
-        verb = "noted" if self.action == AuditAction.NOTE else self.action
-        text = f"{verb.capitalize()} {plural(len(self.changed), 'dead letter')}"
-        text += f": {named_ids(list(self.changed))}." if self.changed else "."
+        n = len(self.changed)
+        text = _changed_words(self.action, n).format(
+            n=format_int(n), ids=named_ids(list(self.changed))
+        )
         if self.unchanged:
-            text += f" Already {verb}: {named_ids(list(self.unchanged))}."
+            text += " " + _already_words(self.action).format(ids=named_ids(list(self.unchanged)))
         if self.refused:
-            text += (
-                f" Left out {len(self.refused):,}: "
-                f"{named_ids([i for i, _ in self.refused])} (first: {self.refused[0][1]})."
+            text += " " + _("Left out {n}: {ids} (first: {why}).").format(
+                n=format_int(len(self.refused)),
+                ids=named_ids([i for i, _why in self.refused]),
+                why=self.refused[0][1],
             )
         if self.changed and self.action == AuditAction.DISCARDED:
-            text += " Reopen brings them back until retention purges them."
+            text += " " + _("Reopen brings them back until retention purges them.")
         return text
+
+
+def _changed_words(action: str, n: int) -> str:
+    """``Parked {n} dead letters: {ids}.`` for ``action`` ("Parked 0 dead letters." for none)."""
+    if n == 0:
+        none: dict[str, str] = {
+            AuditAction.PARKED: _("Parked 0 dead letters."),
+            AuditAction.DISCARDED: _("Discarded 0 dead letters."),
+            AuditAction.REOPENED: _("Reopened 0 dead letters."),
+            AuditAction.RECLASSIFIED: _("Reclassified 0 dead letters."),
+            AuditAction.NOTE: _("Noted 0 dead letters."),
+        }
+        return none.get(action, _("Changed 0 dead letters."))
+    if action == AuditAction.PARKED:
+        return ngettext("Parked {n} dead letter: {ids}.", "Parked {n} dead letters: {ids}.", n)
+    if action == AuditAction.DISCARDED:
+        return ngettext(
+            "Discarded {n} dead letter: {ids}.", "Discarded {n} dead letters: {ids}.", n
+        )
+    if action == AuditAction.REOPENED:
+        return ngettext("Reopened {n} dead letter: {ids}.", "Reopened {n} dead letters: {ids}.", n)
+    if action == AuditAction.RECLASSIFIED:
+        return ngettext(
+            "Reclassified {n} dead letter: {ids}.", "Reclassified {n} dead letters: {ids}.", n
+        )
+    if action == AuditAction.NOTE:
+        return ngettext("Noted {n} dead letter: {ids}.", "Noted {n} dead letters: {ids}.", n)
+    return ngettext("Changed {n} dead letter: {ids}.", "Changed {n} dead letters: {ids}.", n)
+
+
+def _already_words(action: str) -> str:
+    """``Already parked: {ids}.`` for ``action``."""
+    words: dict[str, str] = {
+        AuditAction.PARKED: _("Already parked: {ids}."),
+        AuditAction.DISCARDED: _("Already discarded: {ids}."),
+        AuditAction.REOPENED: _("Already reopened: {ids}."),
+        AuditAction.RECLASSIFIED: _("Already reclassified: {ids}."),
+        AuditAction.NOTE: _("Already noted: {ids}."),
+    }
+    return words.get(action, _("Already so: {ids}."))
 
 
 def change_rows(
@@ -490,9 +635,13 @@ def whole_batch_refusal(conn: Connection, rows: Mapping[int, Row[Any]]) -> dict[
     no one of them may be discarded alone."""
     atomic = atomic_batches(conn, {r.batch_id for r in rows.values()})
     return {
-        i: (
-            f"dead letter {i} belongs to batch {r.batch_id}, which loads all or nothing: "
-            f"fix it, or discard the whole batch (discard --whole-batch {r.batch_id})"
+        i: both(
+            N_(
+                "dead letter {id} belongs to batch {batch}, which loads all or nothing: "
+                "fix it, or discard the whole batch (discard --whole-batch {batch})"
+            ),
+            id=i,
+            batch=r.batch_id,
         )
         for i, r in rows.items()
         if r.batch_id in atomic
@@ -503,7 +652,11 @@ def _of_discarded_batches(conn: Connection, rows: Mapping[int, Row[Any]]) -> dic
     """Rows of a batch discarded whole: they stay discarded with it."""
     gone = atomic_batches(conn, {r.batch_id for r in rows.values()})
     return {
-        i: f"dead letter {i} belongs to batch {r.batch_id}, which was discarded whole"
+        i: both(
+            N_("dead letter {id} belongs to batch {batch}, which was discarded whole"),
+            id=i,
+            batch=r.batch_id,
+        )
         for i, r in rows.items()
         if gone.get(r.batch_id) == BatchState.DISCARDED
     }
@@ -548,7 +701,7 @@ def change_rows_in(
             if why is not None:
                 if all_or_nothing:
                     raise why
-                refused.append((dl_id, str(why)))
+                refused.append((dl_id, why.reason))
                 continue
             assert row is not None
             plan = change.values(row)
@@ -618,7 +771,7 @@ def judge_rows(engine: Engine, ids: Sequence[int], change: RowChange) -> RowsVer
                 if why is None and dl_id in alone:
                     why = Refused(dl_id, alone[dl_id])
                 if why is not None:
-                    refused.append((dl_id, str(why)))
+                    refused.append((dl_id, why.reason))
                     continue
                 assert row is not None
                 if change.values(row) is None:
@@ -651,4 +804,4 @@ def _apply(
         done = conn.execute(stmt, params)
         sane = len(params) == 1 or conn.dialect.supports_sane_multi_rowcount
         if sane and done.rowcount != len(params):  # cannot happen under the lock
-            raise TriageError("dead letters changed while they were being changed; try again")
+            raise TriageError(_("dead letters changed while they were being changed; try again"))
