@@ -43,11 +43,13 @@ NEVER = (
 NOT_FOR_A_RUN = ("triage_app.core.verify", "triage_app.core.demo", "triage_app.gui")
 NOT_FOR_A_RERUN = (*NOT_FOR_A_RUN, "triage_app.core.trends", "triage_app.core.deadletters")
 # All a new batch loads of the dead letters' package, for the stats cache: the filters, and
-# the error groups' query (not their write path, which would load transitions).
+# the error groups' query (not their write path, which would load transitions), and the
+# words its sentences use (said: a status or a time as the reader's language says it).
 DEAD_LETTERS_FOR_A_RUN = [
     "triage_app.core.deadletters",
     "triage_app.core.deadletters.filters",
     "triage_app.core.deadletters.groups",
+    "triage_app.core.deadletters.said",
 ]
 
 _CHILD = """

@@ -102,7 +102,7 @@ def test_a_discarded_batch_counts_each_of_its_parts(indonesian: None) -> None:
     s = _summary(rows=4, quarantined=1, held=3, state="discarded")
     assert s.describe() == (
         "Batch 1a2b3c4d5e6f7a8b dibuang seluruhnya: tidak ada bagiannya yang dimuat "
-        "(4 baris: 1 dead letter dibuang, 3 baris yang ditahan dilepas)."
+        "(4 baris: 1 dead letter dibuang, 3 baris tertahan dilepas)."
     )
     messages.use_language("en")
     assert s.describe() == (

@@ -16,6 +16,7 @@ from tests.core.connectors.memory import ListSource
 from tests.core.connectors.test_importing import _letters
 from triage_app.core import messages
 from triage_app.core.batch import run_batch
+from triage_app.core.bilingual import english, reason_of
 from triage_app.core.connectors import (
     ImportSummary,
     RoutedSink,
@@ -26,7 +27,6 @@ from triage_app.core.connectors import (
 from triage_app.core.connectors.tables import _mapping
 from triage_app.core.db import Batch
 from triage_app.core.deadletters import AuditFilter, audit_trail, redrive
-from triage_app.core.deadletters.said import english, reason_of
 from triage_app.core.errors import TriageError
 
 

@@ -1,6 +1,6 @@
 """What the store says to a person, in Bahasa Indonesia (issue 28): refusals, roles, schema
 changes, lock waits, with Indonesian numbers and dates; the sentences ``--json`` carries are
-English there whatever the language (``core/db/bilingual.py``)."""
+English there whatever the language (``core/bilingual.py``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 
 from tests.support import cli
 from triage_app.core import messages
+from triage_app.core.bilingual import both, both_gettext, both_ngettext
 from triage_app.core.db import (
     STORE,
     WAREHOUSE,
@@ -24,14 +25,11 @@ from triage_app.core.db import (
     Role,
     SchemaChange,
     Workspace,
-    both_gettext,
-    both_ngettext,
     explain_lock_wait,
     make_engine,
     members,
     read_only_message,
     refusal_message,
-    said,
     shown_seconds,
     user_message,
     why_not,
@@ -150,7 +148,7 @@ def test_a_said_sentence_is_read_translated_and_written_in_english(indonesian: N
         == "ringkasan menyimpan 1.234 dead letter, sedangkan barisnya berjumlah 1: tidak ada"
     )
     assert one.english == "the summary holds 1,234 dead letters where the rows make 1: none"
-    marked = said(N_("no dead-letter store at {store}"), store="/ws")
+    marked = both(N_("no dead-letter store at {store}"), store="/ws")
     assert (str(marked), marked.english) == (
         "tidak ada penyimpanan dead letter di /ws",
         "no dead-letter store at /ws",

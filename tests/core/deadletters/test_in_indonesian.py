@@ -16,6 +16,7 @@ import pytest
 from tests.support import cli
 from triage_app.core import messages
 from triage_app.core.batch import run_batch
+from triage_app.core.bilingual import Said, english
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import (
     AuditFilter,
@@ -32,7 +33,6 @@ from triage_app.core.deadletters import (
     preview_fix,
     redrive,
 )
-from triage_app.core.deadletters.said import Said, english
 from triage_app.core.vocabulary import RedriveOutcome
 
 # The seed batch through pesanan@1 quarantines lines 3, 4, 6 and 8, as ids 1 to 4; 4 (a

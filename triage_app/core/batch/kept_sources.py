@@ -50,17 +50,16 @@ from sqlalchemy import Connection, Engine, and_, delete, exists, func, insert, s
 from sqlalchemy.exc import DBAPIError
 
 from triage_app.core.batch.readers import BLANK, read_csv, skip_bom, strip_eol, unknown_format
+from triage_app.core.bilingual import Said, both
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     Batch,
     KeptSource,
-    Said,
     SourceBlob,
     Workspace,
     batch_named,
     is_lock_wait,
-    said,
     set_store_setting,
     store_setting,
     user_message,
@@ -123,7 +122,7 @@ class NotKept(TriageError):
             not_kept = N_(
                 "the source {source}… is not kept: give a batch of it its file again ({command})"
             )
-            message = said(not_kept, source=sha256[:12], command=GIVE_AGAIN.format(batch="BATCH"))
+            message = both(not_kept, source=sha256[:12], command=GIVE_AGAIN.format(batch="BATCH"))
         super().__init__(str(message))
         self.said = message
         self.sha256 = sha256
@@ -135,7 +134,7 @@ class SourceGone(NotKept):
     def __init__(self, batch_id: str, sha256: str = "") -> None:
         gone = N_("the source of batch {batch} is not kept: give the file again with {command}")
         super().__init__(
-            sha256, said(gone, batch=batch_id, command=GIVE_AGAIN.format(batch=batch_id))
+            sha256, both(gone, batch=batch_id, command=GIVE_AGAIN.format(batch=batch_id))
         )
         self.batch_id = batch_id
 
@@ -588,7 +587,7 @@ def open_kept(ws: Workspace, sha256: str) -> Iterator[BinaryIO]:
                         "the source {source}… is recorded as kept but its file is gone from "
                         "{folder}: give a batch of it its file again ({command})"
                     )
-                    message = said(
+                    message = both(
                         gone,
                         source=sha256[:12],
                         folder=printable(path.parent),

@@ -48,12 +48,12 @@ from pika.adapters.select_connection import SelectConnection
 from pika.channel import Channel
 from pika.spec import Basic, BasicProperties
 
+from triage_app.core.bilingual import Said, both, said
 from triage_app.core.clock import utcnow
 from triage_app.core.connectors.letters import OutsideLetter, identity_of
 from triage_app.core.connectors.origins import OriginInfo
 from triage_app.core.db import redact_text
 from triage_app.core.deadletters import Parcel
-from triage_app.core.deadletters.said import Said, both, said
 from triage_app.core.errors import TriageError, classify_named, outside_error
 from triage_app.core.locale_format import format_number
 from triage_app.core.messages import N_, _

@@ -32,6 +32,7 @@ from triage_app.core.batch import (
     ledger_row,
     quarantine_failures,
 )
+from triage_app.core.bilingual import english, reason_of
 from triage_app.core.clock import utcnow
 from triage_app.core.connectors.letters import DeadLetterSource, OutsideLetter, bounded_identity
 from triage_app.core.connectors.stored import Connector
@@ -45,8 +46,7 @@ from triage_app.core.db import (
     actor_for,
     notify_change,
 )
-from triage_app.core.deadletters import slices
-from triage_app.core.deadletters.said import counted_word, english, reason_of
+from triage_app.core.deadletters import counted_word, slices
 from triage_app.core.errors import TriageError, signature
 from triage_app.core.locale_format import format_int
 from triage_app.core.messages import _, ngettext

@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from triage_app.core.bilingual import Said, both, reason_of
 from triage_app.core.connectors.letters import DeadLetterSource
 from triage_app.core.connectors.origins import OriginInfo, origins_of
 from triage_app.core.connectors.stored import AMQP, TABLE, Connector, connector_named
 from triage_app.core.db import Workspace, redact_url
 from triage_app.core.deadletters import Parcel
-from triage_app.core.deadletters.said import Said, both, reason_of
 from triage_app.core.errors import TriageError
 from triage_app.core.messages import N_
 from triage_app.core.transforms import Transform

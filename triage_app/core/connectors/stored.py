@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 from sqlalchemy import insert, select
 
+from triage_app.core.bilingual import both
 from triage_app.core.clock import utcnow
 from triage_app.core.db import (
     Connector as ConnectorRow,
@@ -24,7 +25,6 @@ from triage_app.core.db import (
     remember_password,
     split_password,
 )
-from triage_app.core.deadletters.said import both
 from triage_app.core.errors import TriageError
 from triage_app.core.messages import N_, _
 from triage_app.core.places import printable

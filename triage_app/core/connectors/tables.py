@@ -59,6 +59,7 @@ from sqlalchemy.exc import (
     SQLAlchemyError,
 )
 
+from triage_app.core.bilingual import both, reason_of, said
 from triage_app.core.clock import iso, utcnow
 from triage_app.core.connectors.letters import OutsideLetter
 from triage_app.core.connectors.origins import OriginInfo
@@ -71,7 +72,6 @@ from triage_app.core.db import (
     split_password,
 )
 from triage_app.core.deadletters import Parcel
-from triage_app.core.deadletters.said import both, reason_of, said
 from triage_app.core.errors import TriageError, classify_named, outside_error
 from triage_app.core.locale_format import format_int
 from triage_app.core.messages import N_

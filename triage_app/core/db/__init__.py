@@ -4,9 +4,6 @@ warehouse's upserts, and the audit trail."""
 # The summary of the dead letters by cell (``counts.py``), as a namespace: summary.apply, ...
 from triage_app.core.db import counts as summary
 from triage_app.core.db.audit import actor_for, current_actor, event_insert, record_event
-from triage_app.core.db.bilingual import Said, said
-from triage_app.core.db.bilingual import _ as both_gettext
-from triage_app.core.db.bilingual import ngettext as both_ngettext
 from triage_app.core.db.engines import check_reachable, make_engine
 from triage_app.core.db.instants import INSTANT, for_driver
 from triage_app.core.db.lock_waits import LockWaitTimeout, is_lock_wait, shown_seconds
@@ -154,7 +151,6 @@ __all__ = [
     "RedriveRun",
     "Resolution",
     "Role",
-    "Said",
     "SchemaChange",
     "SetupReport",
     "Signature",
@@ -171,8 +167,6 @@ __all__ = [
     "apply_every_migration",
     "batch_named",
     "batch_versions",
-    "both_gettext",
-    "both_ngettext",
     "check_reachable",
     "complete_url",
     "count_rows",
@@ -216,7 +210,6 @@ __all__ = [
     "revoke_role",
     "role_of",
     "rows_before",
-    "said",
     "set_store_setting",
     "setup_roles",
     "shown_error",

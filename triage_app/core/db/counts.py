@@ -23,8 +23,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, bindparam, delete, func, select
 from sqlalchemy.sql.expression import ColumnElement
 
+from triage_app.core.bilingual import Said
+from triage_app.core.bilingual import both_ngettext as ngettext
 from triage_app.core.crashpoints import crash_point
-from triage_app.core.db.bilingual import Said, ngettext
 from triage_app.core.db.instants import day_of
 from triage_app.core.db.models import DeadLetter, DeadLetterCount
 

@@ -27,8 +27,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
+from triage_app.core.bilingual import Said, both
 from triage_app.core.db.audit import actor_for
-from triage_app.core.db.bilingual import Said, said
 from triage_app.core.db.models import metadata
 from triage_app.core.db.roles import (
     STORE_SCHEMA_SQL,
@@ -188,7 +188,7 @@ def setup_roles(store: Engine, warehouse: Engine | None = None) -> SetupReport:
         views = _masked_views(conn, schema, names, tables)
         _functions_and_triggers(conn, schema, names)
     forget_role(store)
-    wh = said(N_("SQLite: nothing to grant"))
+    wh = both(N_("SQLite: nothing to grant"))
     notes: list[Said] = []
     if warehouse is not None and warehouse.dialect.name == "postgresql":
         wh, notes = _grant_warehouse(warehouse, names)
@@ -580,7 +580,7 @@ def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[Said, l
                 "{database}, schema {schema}: on another server, whose roles these are not; "
                 "grant the stewards and leads there by hand"
             )
-            return said(elsewhere, database=database, schema=schema), notes
+            return both(elsewhere, database=database, schema=schema), notes
         s = _q(conn, schema)
         v, st, ld = (_q(conn, names[r]) for r in (Role.VIEWER, Role.STEWARD, Role.LEAD))
         ex = _runner(conn)
@@ -609,7 +609,7 @@ def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[Said, l
                     "warehouse table {table} belongs to another user: run roles setup as a "
                     "superuser to share it"
                 )
-                notes.append(said(foreign, table=row.relname))
+                notes.append(both(foreign, table=row.relname))
                 continue
             t = f"{s}.{_q(conn, row.relname)}"
             ex(f"REVOKE ALL ON {t} FROM {v}")
@@ -621,9 +621,9 @@ def _grant_warehouse(warehouse: Engine, names: dict[Role, str]) -> tuple[Said, l
         )
     if not granted:
         none_yet = N_("{database}, schema {schema}: stewards and leads write none yet")
-        return said(none_yet, database=database, schema=schema), notes
+        return both(none_yet, database=database, schema=schema), notes
     written = N_("{database}, schema {schema}: stewards and leads write {tables}")
-    return said(written, database=database, schema=schema, tables=", ".join(granted)), notes
+    return both(written, database=database, schema=schema, tables=", ".join(granted)), notes
 
 
 # -- membership --------------------------------------------------------------------------
@@ -701,7 +701,7 @@ def members(store: Engine) -> Members:
             {r.value: ((you,) if r is Role.LEAD else ()) for r in Role},
             you,
             Role.LEAD,
-            said(N_("a SQLite workspace: the OS user is the one steward-lead")),
+            both(N_("a SQLite workspace: the OS user is the one steward-lead")),
         )
     with store.connect() as conn:
         database, schema = store_place(conn)
@@ -725,7 +725,7 @@ def members(store: Engine) -> Members:
                 )
     note = None
     if not set_up:
-        note = said(N_("roles are not set up on this store: everyone may do all of it"))
+        note = both(N_("roles are not set up on this store: everyone may do all of it"))
     return Members(set_up, found, you, role_of(store), note)
 
 

@@ -111,6 +111,7 @@ _PARTS: dict[str, tuple[str, ...]] = {
         "redrive",
         "try_payload",
     ),
+    "said": ("counted_word",),
     "retention": (
         "PurgeSummary",
         "RetentionPolicy",
@@ -265,6 +266,7 @@ if TYPE_CHECKING:
         set_retention_policy,
     )
     from triage_app.core.deadletters.retrying import RetryPass, due_rows, retry_due
+    from triage_app.core.deadletters.said import counted_word
     from triage_app.core.deadletters.seen_rows import SeenRows
     from triage_app.core.deadletters.sinks import Parcel, Sink
     from triage_app.core.deadletters.trail import (

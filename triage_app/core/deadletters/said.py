@@ -1,21 +1,6 @@
-"""Sentences said twice, in the reader's language and in English; the words for statuses,
-classes and actions in sentences.
+"""The words for statuses, classes and actions in sentences, in the reader's language and
+in English (a ``Said``: ``core/bilingual.py`` says why some sentences are said twice).
 
-Most of what this package says is only shown (a summary, an error raised to the user):
-``_()`` where it is said. Some sentences are shown AND kept: why a row was refused, skipped
-or not delivered is shown to the steward, and is also a value of ``--json`` (the same in
-every language: scripts read it) or is stored (an ``undelivered`` event, a re-drive's
-record: one store serves stewards of both languages). Such a sentence is a ``Said``: a
-``str`` in the reader's language, so that whatever shows it needs nothing more, carrying
-its English (``english(text)``) for ``--json`` and the store.
-
-- ``both(N_("dead letter {id} is gone"), id=7)``: a text marked for the catalogue, filled
-  in both languages (a ``Said`` value gives each its own);
-- ``said(lambda _, ngettext, lang: ...)``: a counted sentence, or one with numbers or
-  dates: the function is called twice, with the reader's words and ``lang`` None (the
-  current language), then with English ones and ``lang`` "en" (for ``locale_format``).
-  Its ``_`` and ``ngettext`` calls take literal texts, as everywhere (the catalogue
-  script reads them).
 """
 
 from __future__ import annotations
@@ -25,75 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 from triage_app.core import language
+from triage_app.core.bilingual import (  # re-exported: this package's modules import them here
+    Said,
+    both,
+    english,
+    headed,
+    reason_of,
+    said,
+)
 from triage_app.core.locale_format import format_datetime
-from triage_app.core.messages import N_, _, ngettext
-
-
-class Said(str):
-    """A sentence in the reader's language that keeps its English (``english``); ``head``,
-    when set, is the reason it gives without its particulars ("changed since version 1"
-    of "changed since version 1 (edited by ani at …)"), by which a summary counts rows."""
-
-    english: str
-    head: Said | None = None
-
-    def __new__(cls, shown: str, english: str) -> Said:
-        self = super().__new__(cls, shown)
-        self.english = english
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_remade, (str(self), self.english, self.head))
-
-
-def _remade(shown: str, english: str, head: Said | None) -> Said:
-    return headed(Said(shown, english), head)
-
-
-def headed(text: Said, head: Said | None) -> Said:
-    """``text`` with ``head``: the reason without its particulars."""
-    text.head = head
-    return text
-
-
-def english(text: Any) -> Any:
-    """What ``--json`` and the store keep of ``text``: its English when it is a ``Said``,
-    else ``text`` itself (a transform's error, a name: data, the same in every language)."""
-    return text.english if isinstance(text, Said) else text
-
-
-def reason_of(exc: BaseException) -> str:
-    """An exception's message as a ``Said`` when it was raised with one (its English kept
-    for ``--json`` and the store), else as text."""
-    first = exc.args[0] if exc.args else None
-    return first if isinstance(first, Said) else str(exc)
-
-
-def _english_gettext(message: str) -> str:
-    return message
-
-
-def _english_ngettext(singular: str, plural: str, n: int) -> str:
-    return singular if n == 1 else plural
-
-
-Build = Callable[[Callable[[str], str], Callable[[str, str, int], str], str | None], str]
-
-
-def said(build: Build) -> Said:
-    """``build(_, ngettext, lang)`` in the reader's language, and in English."""
-    return Said(
-        build(_, ngettext, None), build(_english_gettext, _english_ngettext, language.ENGLISH)
-    )
-
-
-def both(message: str, **values: Any) -> Said:
-    """``message`` (marked with ``N_`` where it is written) filled with ``values`` in the
-    reader's language and in English; a ``Said`` value gives each language its own."""
-    return Said(
-        _(message).format(**values),
-        message.format(**{k: english(v) for k, v in values.items()}),
-    )
+from triage_app.core.messages import N_, _
 
 
 def stored_count(n: int, one: str, many: str) -> str:
@@ -197,3 +123,19 @@ def done_by(action: str, actor: str, at: Any) -> Said:
         return t(text).format(actor=actor, at=when)
 
     return said(build)
+
+
+__all__ = [
+    "Said",
+    "both",
+    "class_word",
+    "counted_word",
+    "done_by",
+    "english",
+    "headed",
+    "reason_of",
+    "said",
+    "status_word",
+    "stored_count",
+    "utc_time",
+]

@@ -42,13 +42,13 @@ from triage_app.core.batch import (
     ledger_row,
     quarantine_failures,
 )
+from triage_app.core.bilingual import Said
 from triage_app.core.clock import utcnow
 from triage_app.core.crashpoints import crash_point
 from triage_app.core.db import (
     AuditEvent,
     Batch,
     DeadLetter,
-    Said,
     Workspace,
     actor_for,
     batch_named,
@@ -323,7 +323,9 @@ def _judge_all(
                 summary.failing += 1
             else:
                 summary.no_input += 1
-                summary.missing.setdefault(v.suspect.batch_id, v.suspect.why_missing or Said(""))
+                summary.missing.setdefault(
+                    v.suspect.batch_id, v.suspect.why_missing or Said("", "")
+                )
             if keep_verdicts is None or len(summary.verdicts) < keep_verdicts:
                 summary.verdicts.append(v)
             if write is not None and kind is not VerdictKind.NO_INPUT:

@@ -23,12 +23,11 @@ import orjson
 from sqlalchemy import Engine, Row, inspect, select
 
 from triage_app.core.batch import SourceGone, batch_records, csv_header_names, decode_csv
+from triage_app.core.bilingual import Said, both
 from triage_app.core.db import (
     Batch,
     DeadLetter,
-    Said,
     Workspace,
-    said,
     target_table,
     working_payload,
 )
@@ -217,7 +216,7 @@ class _Records:
         self._last: tuple[int, bytes] | None = None
         self._missing: Said | None = None
         if origin is None:
-            self._missing = said(N_("batch {batch} is not in the store"), batch=batch_id)
+            self._missing = both(N_("batch {batch} is not in the store"), batch=batch_id)
 
     def as_object(self, raw: bytes) -> bytes:
         names = self.origin.names if self.origin is not None else None
@@ -225,7 +224,7 @@ class _Records:
 
     def _not_in_source(self, line: int) -> tuple[None, str, Said]:
         gone = N_("line {line} is not in batch {batch}'s source")
-        return None, PayloadKind.JSONL, said(gone, line=str(line), batch=self.batch_id)
+        return None, PayloadKind.JSONL, both(gone, line=str(line), batch=self.batch_id)
 
     def at(self, line: int) -> tuple[bytes | None, str, Said | None]:
         if self._missing is not None:

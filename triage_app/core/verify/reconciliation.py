@@ -26,19 +26,19 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, func, inspect, select
 
+from triage_app.core.bilingual import Said
+from triage_app.core.bilingual import both_gettext as _
+from triage_app.core.bilingual import both_ngettext as ngettext
 from triage_app.core.db import (
     BatchChunk,
     DeadLetter,
     HeldRow,
     Purge,
-    Said,
     Workspace,
     batch_named,
     summary,
     target_table,
 )
-from triage_app.core.db import both_gettext as _
-from triage_app.core.db import both_ngettext as ngettext
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import BatchKind, BatchState, Status
