@@ -26,7 +26,6 @@ from triage_app.core.vocabulary import (
     edited_kind,
     is_csv_kind,
     original_kind,
-    plural,
 )
 
 
@@ -99,27 +98,3 @@ def test_succeeded_is_resolved_and_would_succeed() -> None:
     for failed in (RedriveOutcome.FAILED, RedriveOutcome.PARKED, RedriveOutcome.WOULD_FAIL):
         assert failed not in SUCCEEDED
     assert RedriveOutcome.SKIPPED not in SUCCEEDED
-
-
-@pytest.mark.parametrize(
-    ("n", "noun", "said"),
-    [
-        (0, "dead letter", "0 dead letters"),
-        (1, "dead letter", "1 dead letter"),
-        (2, "dead letter", "2 dead letters"),
-        (1_000_000, "row", "1,000,000 rows"),
-        (1, "batch", "1 batch"),
-        (3, "batch", "3 batches"),
-        (2, "entry", "2 entries"),
-        (2, "day", "2 days"),
-        (1, "change-set", "1 change-set"),
-        (2, "change-set", "2 change-sets"),
-    ],
-)
-def test_plural_is_singular_for_one(n: int, noun: str, said: str) -> None:
-    assert plural(n, noun) == said
-
-
-def test_plural_takes_an_irregular_plural() -> None:
-    assert plural(1, "person", "people") == "1 person"
-    assert plural(4, "person", "people") == "4 people"

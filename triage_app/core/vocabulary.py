@@ -171,15 +171,6 @@ def original_kind(kind: str) -> PayloadKind:
     return PayloadKind.CSV if is_csv_kind(kind) else PayloadKind.JSONL
 
 
-def plural(n: int, noun: str, many: str | None = None) -> str:
-    """``n`` and the noun it counts, in the singular for one: "1 dead letter", "2,000 dead
-    letters", "1 batch", "3 batches". ``many`` when the plural is not the noun's regular one
-    (the last word gets "s", "es" after s, x, ch and sh, "ies" for a consonant and y)."""
-    if n == 1:
-        return f"1 {noun}"
-    return f"{n:,} {many or _regular_plural(noun)}"
-
-
 def named_ids(ids: Sequence[int], most: int = 10, total: int | None = None) -> str:
     """Dead letters named for people: ``#17``, ``#17 and #18``, ``#1, #2 and #3``, or the
     first ``most`` then how many more (``#1, #2, #3 and 40 more``). ``total``: how many
@@ -193,11 +184,3 @@ def named_ids(ids: Sequence[int], most: int = 10, total: int | None = None) -> s
     if len(marks) > 1:
         return _("{first} and {second}").format(first=", ".join(marks[:-1]), second=marks[-1])
     return "".join(marks)
-
-
-def _regular_plural(noun: str) -> str:
-    if noun.endswith(("s", "x", "ch", "sh")):
-        return noun + "es"
-    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return noun[:-1] + "ies"
-    return noun + "s"
