@@ -382,8 +382,9 @@ def disagreeing(out_dir: Path) -> list[str]:
 # --- the pseudo-locale --------------------------------------------------------------------
 
 _ACCENTS = str.maketrans("AaCcEeIiNnOoSsUuYyZz", "ÅåÇçÉéÎîÑñÖöŠšÛûÝýŽž")
-# What must survive untouched: Qt's %1 and %n, Python's {name}, HTML tags and entities.
-_KEEP = re.compile(r"(%L?\d+|%L?n|\{[^{}]*\}|<[^<>]*>|&[a-z]+;|&&)")
+# What must survive untouched: Qt's %1 and %n, Python's {name} and %(name)s (argparse's),
+# HTML tags and entities.
+_KEEP = re.compile(r"(%L?\d+|%L?n|%\(\w+\)[a-z]|%[a-z%]|\{[^{}]*\}|<[^<>]*>|&[a-z]+;|&&)")
 OPEN, CLOSE = "⟦", "⟧"
 
 

@@ -179,7 +179,7 @@ def cmd_transforms(args: argparse.Namespace) -> int:
     ]
 
     def text() -> str:
-        lines = [f"{t.ref:14} -> {t.table} ({_how_it_loads(t)})  {t.description}" for t in ts]
+        lines = [f"{t.ref:14} -> {t.table} ({_how_it_loads(t)})  {_(t.description)}" for t in ts]
         lines.append(_("plugins folder: {folder}").format(folder=plugins_dir()))
         return "\n".join(lines)
 
