@@ -331,12 +331,44 @@ def untranslated(out_dir: Path) -> list[str]:
     return lacking
 
 
+def known_translations(out_dir: Path, lang: str) -> dict[tuple[str, str], list[str]]:
+    """Every finished .ts translation of ``lang``, by (context, source), whichever part
+    holds it: code moved from one part to another keeps its translations."""
+    known: dict[tuple[str, str], list[str]] = {}
+    for path in sorted((out_dir / lang).glob("*.ts")):
+        for context in ET.parse(path).getroot().iter("context"):
+            for message in context.iter("message"):
+                t = message.find("translation")
+                if t is None or t.get("type") == "unfinished":
+                    continue
+                forms = [f.text or "" for f in t.findall("numerusform")] or [t.text or ""]
+                known[(context.findtext("name") or "", message.findtext("source") or "")] = forms
+    return known
+
+
+def _carry(target: Path, known: dict[tuple[str, str], list[str]]) -> None:
+    if not target.is_file():
+        return
+    wanted = {}
+    for context in ET.parse(target).getroot().iter("context"):
+        for message in context.iter("message"):
+            t = message.find("translation")
+            key = (context.findtext("name") or "", message.findtext("source") or "")
+            if t is not None and t.get("type") == "unfinished" and key in known:
+                wanted[key] = known[key]
+    if wanted:
+        put_translations(target, wanted)  # type: ignore[arg-type]
+
+
 def update(out_dir: Path) -> None:
     # A part may have both kinds: the window's parts say a few things before Qt exists
     # (through gettext), the engine's never use Qt.
+    known = {lang: known_translations(out_dir, lang) for lang in LANGS}
     for part, files in part_files().items():
         update_ts(part, files, out_dir)
         update_po(part, files, out_dir)
+        for lang in LANGS:
+            _carry(out_dir / lang / f"{part}.ts", known[lang])
 
 
 def _snapshot(folder: Path) -> dict[str, str]:

@@ -958,34 +958,6 @@ that day: +%4 quarantined, -%5 resolved, -%6 discarded</translation>
     <context>
         <name>words</name>
         <message>
-            <source>data</source>
-            <translation>data</translation>
-        </message>
-        <message>
-            <source>code</source>
-            <translation>code</translation>
-        </message>
-        <message>
-            <source>transient</source>
-            <translation>transient</translation>
-        </message>
-        <message>
-            <source>open</source>
-            <translation>open</translation>
-        </message>
-        <message>
-            <source>resolved</source>
-            <translation>resolved</translation>
-        </message>
-        <message>
-            <source>parked</source>
-            <translation>parked</translation>
-        </message>
-        <message>
-            <source>discarded</source>
-            <translation>discarded</translation>
-        </message>
-        <message>
             <source>first failed %1</source>
             <translation>first failed %1</translation>
         </message>

@@ -396,34 +396,6 @@
             <translation>source</translation>
         </message>
         <message>
-            <source>data</source>
-            <translation>data</translation>
-        </message>
-        <message>
-            <source>code</source>
-            <translation>code</translation>
-        </message>
-        <message>
-            <source>transient</source>
-            <translation>transient</translation>
-        </message>
-        <message>
-            <source>open</source>
-            <translation>open</translation>
-        </message>
-        <message>
-            <source>parked</source>
-            <translation>parked</translation>
-        </message>
-        <message>
-            <source>resolved</source>
-            <translation>resolved</translation>
-        </message>
-        <message>
-            <source>discarded</source>
-            <translation>discarded</translation>
-        </message>
-        <message>
             <source>the error's signature: the message with its values masked</source>
             <translation>the error's signature: the message with its values masked</translation>
         </message>
@@ -1896,6 +1868,97 @@ Quarantine, fix and re-drive the rows a nightly batch could not load.</source>
             <translation>Triage Desk %1
 
 Quarantine, fix and re-drive the rows a nightly batch could not load.</translation>
+        </message>
+    </context>
+    <context>
+        <name>labels</name>
+        <message>
+            <source>open</source>
+            <translation>open</translation>
+        </message>
+        <message>
+            <source>resolved</source>
+            <translation>resolved</translation>
+        </message>
+        <message>
+            <source>parked</source>
+            <translation>parked</translation>
+        </message>
+        <message>
+            <source>discarded</source>
+            <translation>discarded</translation>
+        </message>
+        <message>
+            <source>data</source>
+            <translation>data</translation>
+        </message>
+        <message>
+            <source>code</source>
+            <translation>code</translation>
+        </message>
+        <message>
+            <source>transient</source>
+            <translation>transient</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>failed</translation>
+        </message>
+        <message>
+            <source>skipped</source>
+            <translation>skipped</translation>
+        </message>
+        <message>
+            <source>taken</source>
+            <translation>taken</translation>
+        </message>
+        <message>
+            <source>lapsed</source>
+            <translation>lapsed</translation>
+        </message>
+        <message>
+            <source>undelivered</source>
+            <translation>undelivered</translation>
+        </message>
+        <message>
+            <source>would succeed</source>
+            <translation>would succeed</translation>
+        </message>
+        <message>
+            <source>would fail</source>
+            <translation>would fail</translation>
+        </message>
+        <message>
+            <source>would load</source>
+            <translation>would load</translation>
+        </message>
+        <message>
+            <source>applies</source>
+            <translation>applies</translation>
+        </message>
+        <message>
+            <source>still fails</source>
+            <translation>still fails</translation>
+        </message>
+        <message>
+            <source>not applicable</source>
+            <translation>not applicable</translation>
+        </message>
+        <message>
+            <source>unchanged</source>
+            <translation>unchanged</translation>
+        </message>
+        <message>
+            <source>changed</source>
+            <translation>changed</translation>
+        </message>
+        <message>
+            <source>failing</source>
+            <translation>failing</translation>
+        </message>
+        <message>
+            <source>no input</source>
+            <translation>no input</translation>
         </message>
     </context>
     <context>

@@ -938,34 +938,6 @@ hari itu: +%4 dikarantina, -%5 selesai, -%6 dibuang</translation>
     <context>
         <name>words</name>
         <message>
-            <source>data</source>
-            <translation>cacat data</translation>
-        </message>
-        <message>
-            <source>code</source>
-            <translation>bug kode</translation>
-        </message>
-        <message>
-            <source>transient</source>
-            <translation>sementara</translation>
-        </message>
-        <message>
-            <source>open</source>
-            <translation>terbuka</translation>
-        </message>
-        <message>
-            <source>resolved</source>
-            <translation>selesai</translation>
-        </message>
-        <message>
-            <source>parked</source>
-            <translation>diparkir</translation>
-        </message>
-        <message>
-            <source>discarded</source>
-            <translation>dibuang</translation>
-        </message>
-        <message>
             <source>first failed %1</source>
             <translation>pertama kali gagal %1</translation>
         </message>

@@ -393,34 +393,6 @@
             <translation>sumber</translation>
         </message>
         <message>
-            <source>data</source>
-            <translation>cacat data</translation>
-        </message>
-        <message>
-            <source>code</source>
-            <translation>bug kode</translation>
-        </message>
-        <message>
-            <source>transient</source>
-            <translation>sementara</translation>
-        </message>
-        <message>
-            <source>open</source>
-            <translation>terbuka</translation>
-        </message>
-        <message>
-            <source>parked</source>
-            <translation>diparkir</translation>
-        </message>
-        <message>
-            <source>resolved</source>
-            <translation>selesai</translation>
-        </message>
-        <message>
-            <source>discarded</source>
-            <translation>dibuang</translation>
-        </message>
-        <message>
             <source>the error's signature: the message with its values masked</source>
             <translation>tanda galat: pesannya dengan nilai-nilai yang disamarkan</translation>
         </message>
@@ -1880,6 +1852,97 @@ Quarantine, fix and re-drive the rows a nightly batch could not load.</source>
             <translation>Triage Desk %1
 
 Karantina, perbaiki, dan kirim ulang baris yang tidak dapat dimuat oleh batch malam.</translation>
+        </message>
+    </context>
+    <context>
+        <name>labels</name>
+        <message>
+            <source>open</source>
+            <translation>terbuka</translation>
+        </message>
+        <message>
+            <source>resolved</source>
+            <translation>selesai</translation>
+        </message>
+        <message>
+            <source>parked</source>
+            <translation>diparkir</translation>
+        </message>
+        <message>
+            <source>discarded</source>
+            <translation>dibuang</translation>
+        </message>
+        <message>
+            <source>data</source>
+            <translation>cacat data</translation>
+        </message>
+        <message>
+            <source>code</source>
+            <translation>bug kode</translation>
+        </message>
+        <message>
+            <source>transient</source>
+            <translation>sementara</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>gagal</translation>
+        </message>
+        <message>
+            <source>skipped</source>
+            <translation>dilewati</translation>
+        </message>
+        <message>
+            <source>taken</source>
+            <translation>diambil</translation>
+        </message>
+        <message>
+            <source>lapsed</source>
+            <translation>sewa habis</translation>
+        </message>
+        <message>
+            <source>undelivered</source>
+            <translation>tidak terkirim</translation>
+        </message>
+        <message>
+            <source>would succeed</source>
+            <translation>akan berhasil</translation>
+        </message>
+        <message>
+            <source>would fail</source>
+            <translation>akan gagal</translation>
+        </message>
+        <message>
+            <source>would load</source>
+            <translation>akan dimuat</translation>
+        </message>
+        <message>
+            <source>applies</source>
+            <translation>berlaku</translation>
+        </message>
+        <message>
+            <source>still fails</source>
+            <translation>masih gagal</translation>
+        </message>
+        <message>
+            <source>not applicable</source>
+            <translation>tidak berlaku</translation>
+        </message>
+        <message>
+            <source>unchanged</source>
+            <translation>tidak berubah</translation>
+        </message>
+        <message>
+            <source>changed</source>
+            <translation>diubah</translation>
+        </message>
+        <message>
+            <source>failing</source>
+            <translation>gagal</translation>
+        </message>
+        <message>
+            <source>no input</source>
+            <translation>tanpa input</translation>
         </message>
     </context>
     <context>

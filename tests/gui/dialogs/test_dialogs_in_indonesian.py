@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessag
 
 from triage_app.core.deadletters import ChangePreview, DeadLetterFilter, ErrorGroup, FixPreview
 from triage_app.core.vocabulary import Status
-from triage_app.gui.dialogs import labels
+from triage_app.gui import labels
 from triage_app.gui.dialogs.discard_dialog import describe_discard_preview
 from triage_app.gui.dialogs.fix_dialog import describe_preview
 from triage_app.gui.dialogs.group_dialog import GroupDialog

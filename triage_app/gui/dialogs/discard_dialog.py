@@ -29,7 +29,7 @@ from triage_app.core.deadletters import ChangePreview, ChangeReport, DeadLetterR
 from triage_app.core.errors import TriageError
 from triage_app.core.jobs import ChangeApplyJob, ChangePreviewJob, Job
 from triage_app.core.vocabulary import named_ids
-from triage_app.gui.dialogs import labels
+from triage_app.gui import labels
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.i18n import fill, translate

@@ -53,8 +53,7 @@ from triage_app.core.jobs import FixApplyJob, FixPreviewJob, Job
 from triage_app.core.locale_format import format_int
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import named_ids
-from triage_app.gui import style
-from triage_app.gui.dialogs import labels
+from triage_app.gui import labels, style
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.i18n import fill, translate

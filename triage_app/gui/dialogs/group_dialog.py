@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.jobs import GroupJob
 from triage_app.core.locale_format import format_datetime
-from triage_app.gui.dialogs import labels
+from triage_app.gui import labels
 from triage_app.gui.i18n import fill, translate
 
 NOTE_CHARS = 2_000

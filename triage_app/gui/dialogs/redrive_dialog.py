@@ -54,8 +54,7 @@ from triage_app.core.jobs import RedriveJob
 from triage_app.core.messages import _
 from triage_app.core.transforms import default_registry
 from triage_app.core.vocabulary import named_ids
-from triage_app.gui import style
-from triage_app.gui.dialogs import labels
+from triage_app.gui import labels, style
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob, suffix_follows_count
 from triage_app.gui.dialogs.scope import RowsScope, ScopeSource
 from triage_app.gui.i18n import fill, translate

@@ -39,8 +39,7 @@ from triage_app.core.locale_format import format_datetime, format_int
 from triage_app.core.messages import _
 from triage_app.core.reprocess import ReprocessSummary, Verdict, VerdictKind, count_suspects
 from triage_app.core.transforms import Registry, Transform, default_registry
-from triage_app.gui import style
-from triage_app.gui.dialogs import labels
+from triage_app.gui import labels, style
 from triage_app.gui.dialogs.job_dialog import JobDialog, StartJob
 from triage_app.gui.i18n import fill, translate
 from triage_app.gui.lifetime import dispose

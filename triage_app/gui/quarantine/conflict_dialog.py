@@ -34,7 +34,8 @@ from triage_app.core.vocabulary import WAITING
 from triage_app.gui import style
 from triage_app.gui.audit.model import action_label
 from triage_app.gui.i18n import fill, translate
-from triage_app.gui.quarantine.model import shown_time, status_label
+from triage_app.gui.labels import status_label
+from triage_app.gui.quarantine.model import shown_time
 from triage_app.gui.window.placement import dialog_size
 
 # What a row of the two columns is: the same on both sides, changed, only theirs, only

@@ -46,6 +46,7 @@ from triage_app.core.vocabulary import WAITING, is_csv_kind, original_kind
 from triage_app.gui import style
 from triage_app.gui.audit.model import action_label
 from triage_app.gui.i18n import fill, translate
+from triage_app.gui.labels import class_label, status_label
 from triage_app.gui.quarantine.conflict_flow import (
     ConflictFlow,
     SaveConflict,
@@ -54,7 +55,7 @@ from triage_app.gui.quarantine.conflict_flow import (
     changed_by,
 )
 from triage_app.gui.quarantine.json_editor import editor_safe, one_line
-from triage_app.gui.quarantine.model import class_label, shown_time, status_label
+from triage_app.gui.quarantine.model import shown_time
 from triage_app.gui.quarantine.payload_editor import PayloadEditor, mono
 from triage_app.gui.workers import QueryThread
 

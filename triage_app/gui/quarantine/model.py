@@ -41,8 +41,8 @@ from triage_app.core.deadletters import (
     fetch_rows,
 )
 from triage_app.core.locale_format import format_datetime, format_int
-from triage_app.core.vocabulary import ErrorClass, Status
 from triage_app.gui.i18n import translate
+from triage_app.gui.labels import class_label, status_label
 from triage_app.gui.style import CLASS_COLOURS
 
 PAGE = 200
@@ -63,19 +63,6 @@ HEADERS = (
     QT_TRANSLATE_NOOP("DeadLetterTableModel", "transform"),
     QT_TRANSLATE_NOOP("DeadLetterTableModel", "source"),
 )
-# What the table (and the window's other views of a dead letter) call each error class and
-# status: the stored value is the key (``--json`` prints it), the label is translated.
-CLASS_LABELS = {
-    ErrorClass.DATA.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "data"),
-    ErrorClass.CODE.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "code"),
-    ErrorClass.TRANSIENT.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "transient"),
-}
-STATUS_LABELS = {
-    Status.OPEN.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "open"),
-    Status.PARKED.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "parked"),
-    Status.RESOLVED.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "resolved"),
-    Status.DISCARDED.value: QT_TRANSLATE_NOOP("DeadLetterTableModel", "discarded"),
-}
 # The store's sort key of each column; None: not sortable (the source is the batch's).
 SORT_KEYS: tuple[str | None, ...] = (
     "id",
@@ -111,18 +98,6 @@ def shown_time(iso_text: str, *, seconds: bool = False) -> str:
     except ValueError:
         return readable(iso_text)
     return format_datetime(moment, seconds=seconds)
-
-
-def class_label(error_class: str) -> str:
-    """An error class as a person reads it (an unknown one as stored)."""
-    label = CLASS_LABELS.get(error_class)
-    return translate("DeadLetterTableModel", label) if label is not None else error_class
-
-
-def status_label(status: str) -> str:
-    """A status as a person reads it (an unknown one as stored)."""
-    label = STATUS_LABELS.get(status)
-    return translate("DeadLetterTableModel", label) if label is not None else status
 
 
 def _cell(row: DeadLetterRow, col: int) -> Any:

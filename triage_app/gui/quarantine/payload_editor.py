@@ -34,9 +34,9 @@ from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
 from triage_app.gui import style
 from triage_app.gui.i18n import fill, translate
+from triage_app.gui.labels import class_label
 from triage_app.gui.quarantine.changed_banner import ChangedBanner
 from triage_app.gui.quarantine.json_editor import JsonEditor, one_line
-from triage_app.gui.quarantine.model import class_label
 from triage_app.gui.shortcuts import button_keys, with_keys
 from triage_app.gui.workers import QueryThread
 

@@ -9,20 +9,17 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView
 
 from triage_app.core.batch import BatchInfo
 from triage_app.core.deadletters import DeadLetterRow
-from triage_app.gui import style
+from triage_app.gui import labels, style
 from triage_app.gui.i18n import translate
+from triage_app.gui.labels import class_label, status_label
 from triage_app.gui.quarantine.model import (
-    CLASS_LABELS,
     COL_BATCH,
     COL_CLASS,
     COL_ERROR,
     COL_SOURCE,
     COL_STATUS,
     SORT_KEYS,
-    STATUS_LABELS,
     DeadLetterTableModel,
-    class_label,
-    status_label,
 )
 
 # Widths of the columns but the error's, which takes the rest.
@@ -109,7 +106,7 @@ class QuarantineTable(QTableView):
         language they are said in ("cacat data" is longer than "data")."""
         label = str(self.dead_letters.headerData(col, Qt.Orientation.Horizontal) or "")
         least = self.horizontalHeader().fontMetrics().horizontalAdvance(label) + 12
-        words = {COL_CLASS: CLASS_LABELS, COL_STATUS: STATUS_LABELS}.get(col, {})
+        words = {COL_CLASS: labels.CLASSES, COL_STATUS: labels.STATUSES}.get(col, {})
         for value in words:
             shown = class_label(value) if col == COL_CLASS else status_label(value)
             least = max(least, self.fontMetrics().horizontalAdvance(shown) + 12)

@@ -10,11 +10,11 @@ import numpy as np
 from triage_app.core.deadletters import ErrorGroup
 from triage_app.core.trends import Trends
 from triage_app.gui.i18n import fill, translate
+from triage_app.gui.labels import class_label
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import TrendChart, bars, dead_letters
 from triage_app.gui.trends.groups_view import group_link
 from triage_app.gui.trends.link import Link
-from triage_app.gui.trends.words import class_label
 
 BARS = 10  # the chart shows the largest few; the table has them all
 LABEL_CHARS = 30

@@ -37,10 +37,11 @@ from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import NOBODY, GroupSort
 from triage_app.gui import pickers, style
 from triage_app.gui.i18n import fill, translate
+from triage_app.gui.labels import CLASSES, class_label
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.link import Link
-from triage_app.gui.trends.words import CLASS_LABELS, class_label, day_said, minute_said
+from triage_app.gui.trends.words import day_said, minute_said
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -351,7 +352,7 @@ class GroupsView(QWidget):
         metrics = hh.fontMetrics()
         widths[COL_CLASS] = max(
             widths[COL_CLASS],
-            *(self.fontMetrics().horizontalAdvance(class_label(c)) + 16 for c in CLASS_LABELS),
+            *(self.fontMetrics().horizontalAdvance(class_label(c)) + 16 for c in CLASSES),
         )
         for col, width in widths.items():
             header = str(self.table.model().headerData(col, Qt.Orientation.Horizontal) or "")

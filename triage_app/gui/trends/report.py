@@ -45,6 +45,7 @@ from triage_app.core.trends import (
 )
 from triage_app.gui import style
 from triage_app.gui.i18n import fill, install_language, translate
+from triage_app.gui.labels import class_label, status_label
 from triage_app.gui.lifetime import dispose
 from triage_app.gui.trends.attempts_chart import AttemptsChart
 from triage_app.gui.trends.backlog_chart import BacklogChart
@@ -52,7 +53,7 @@ from triage_app.gui.trends.base import dead_letters
 from triage_app.gui.trends.failures_chart import FailuresChart
 from triage_app.gui.trends.groups_chart import GroupsChart
 from triage_app.gui.trends.rate_chart import RateChart
-from triage_app.gui.trends.words import class_label, day_said, minute_said, status_label
+from triage_app.gui.trends.words import day_said, minute_said
 
 CHART_SIZE = (1100, 440)
 GROUPS_SIZE = (1100, 480)

@@ -11,35 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
-
 from triage_app.core.locale_format import format_date, format_datetime
 from triage_app.gui.i18n import fill, translate
-
-# An error class, as the legend, a tooltip and a table's class column say it.
-CLASS_LABELS = {
-    "data": QT_TRANSLATE_NOOP("words", "data"),
-    "code": QT_TRANSLATE_NOOP("words", "code"),
-    "transient": QT_TRANSLATE_NOOP("words", "transient"),
-}
-# A dead letter's status, as the report's status table says it.
-STATUS_LABELS = {
-    "open": QT_TRANSLATE_NOOP("words", "open"),
-    "resolved": QT_TRANSLATE_NOOP("words", "resolved"),
-    "parked": QT_TRANSLATE_NOOP("words", "parked"),
-    "discarded": QT_TRANSLATE_NOOP("words", "discarded"),
-}
-
-
-def class_label(error_class: str) -> str:
-    """``data`` as the reader's language says it; a class the desk does not know, as is."""
-    label = CLASS_LABELS.get(error_class)
-    return error_class if label is None else translate("words", label)
-
-
-def status_label(status: str) -> str:
-    label = STATUS_LABELS.get(status)
-    return status if label is None else translate("words", label)
+from triage_app.gui.labels import class_label
 
 
 def day_said(day: dt.date) -> str:

@@ -1,5 +1,6 @@
-"""The store's words as the dialogs' tables show them, in the window's language: a status,
-an error class, a re-drive's or a fix's outcome, a reprocess verdict.
+"""The store's words as the window shows them, in its language: a status, an error class
+(the quarantine table, Trends, the dialogs), a re-drive's or a fix's outcome, a reprocess
+verdict.
 
 The values stay core's (``core/vocabulary.py``; they are also ``--json``'s keys and what
 the store holds); only the text a cell shows is translated, through ``shown``. A value with
@@ -57,3 +58,13 @@ def shown(labels: Mapping[str, str], value: str) -> str:
     """``value``'s label from ``labels``, translated; ``value`` itself when it has none."""
     label = labels.get(str(value))
     return translate("labels", label) if label is not None else str(value)
+
+
+def class_label(error_class: str) -> str:
+    """``data`` as the window's language says it (``cacat data``)."""
+    return shown(CLASSES, error_class)
+
+
+def status_label(status: str) -> str:
+    """``parked`` as the window's language says it (``diparkir``)."""
+    return shown(STATUSES, status)
