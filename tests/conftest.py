@@ -42,6 +42,19 @@ def own_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture
+def indonesian() -> Iterator[str]:
+    """The engine and the command line's words in Bahasa Indonesia for one test, English
+    again after it (the window's own is ``install_language``, in its tests)."""
+    from triage_app.core import messages
+
+    assert messages.use_language("id") == "id"
+    try:
+        yield "id"
+    finally:
+        messages.use_language("en")
+
+
+@pytest.fixture
 def workspace(tmp_path: Path) -> Iterator[Workspace]:
     ws = open_workspace(tmp_path / "ws")
     yield ws

@@ -5,30 +5,20 @@ two; a translator fixes the rest."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+from tests.support.catalogues import catalogue_tool
 from triage_app.core.po_files import read_po
 
 REPO = Path(__file__).resolve().parent.parent
 LOCALE = REPO / "resources" / "locale"
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location(
-        "catalogues_tool", REPO / "scripts" / "catalogues.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _tool()
+tool = catalogue_tool()
 
 
 def test_every_text_is_translated_in_both_languages_and_none_is_unused() -> None:

@@ -6,7 +6,6 @@ the transforms wrote, file names) are not the desk's to translate."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import cli
+from tests.support.catalogues import catalogue_tool
 from triage_app.core.catalogues import LOCALE_DIR_ENV
 from triage_app.core.db import open_workspace
 from triage_app.core.demo import make_demo
@@ -53,16 +53,6 @@ NAMES = {
 }
 
 
-def _tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "catalogues_tool", REPO / "scripts" / "catalogues.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def outside(text: str) -> tuple[str, str]:
     """``text`` with every bracketed piece blanked (a piece argparse wrapped over lines
     included), and with each top-level piece as one ``\x01``; both keep the lines."""
@@ -85,7 +75,7 @@ def outside(text: str) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def pseudo_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("pseudo-locale")
-    _tool().write_pseudo(folder)
+    catalogue_tool().write_pseudo(folder)
     return {**os.environ, "TRIAGE_LANG": "xx", LOCALE_DIR_ENV: str(folder)}
 
 

@@ -6,7 +6,6 @@ Indonesian way (1.234.567)."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,15 +17,6 @@ from triage_app.core.jobs import ConnectionTest, PurgeJob, RedriveJob, RetryJob
 from triage_app.core.progress import Pace, describe_left, describe_pace
 from triage_app.core.retry import DEFAULT_LADDER, Ladder, said_wait
 from triage_app.core.transforms import Registry, default_registry
-
-
-@pytest.fixture
-def indonesian() -> Iterator[None]:
-    messages.use_language("id")
-    try:
-        yield
-    finally:
-        messages.use_language("en")
 
 
 def test_job_titles_in_indonesian(indonesian: None) -> None:

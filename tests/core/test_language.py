@@ -39,12 +39,6 @@ def test_triage_lang_wins_then_the_locale_in_gettext_order() -> None:
     assert language.choose(None, {"TRIAGE_LANG": "id"}) == "id"
 
 
-@pytest.fixture
-def indonesian():
-    yield messages.use_language("id")
-    messages.use_language("en")
-
-
 def test_indonesian_catalogue_loads_and_english_is_the_source(indonesian: str) -> None:
     assert indonesian == "id" and language.current() == "id"
     english = "the language to speak: en or id (env TRIAGE_LANG; default: the system's locale)"

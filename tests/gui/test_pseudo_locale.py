@@ -6,7 +6,6 @@ instead of translated as one sentence; a label or button narrower than its text 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from collections.abc import Iterator
@@ -27,21 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.support.catalogues import catalogue_tool
 from triage_app.core.catalogues import LOCALE_DIR_ENV
 from triage_app.gui.elided_label import ElidedLabel
 
 REPO = Path(__file__).resolve().parents[2]
 OPEN, CLOSE = "⟦", "⟧"
-
-
-def _tool():
-    spec = importlib.util.spec_from_file_location(
-        "catalogues_tool", REPO / "scripts" / "catalogues.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # Names no language translates: the product's, formats', servers' and the keys' names.
@@ -89,7 +79,7 @@ def pseudo_language(tmp_path_factory: pytest.TempPathFactory, qapp: QApplication
     from triage_app.gui.i18n import install_language
 
     folder = tmp_path_factory.mktemp("pseudo-locale")
-    _tool().write_pseudo(folder)
+    catalogue_tool().write_pseudo(folder)
     os.environ[LOCALE_DIR_ENV] = str(folder)
     try:
         assert install_language(qapp, "xx") == "xx"

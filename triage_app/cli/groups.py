@@ -81,16 +81,11 @@ def add_commands(subparsers: Subparsers) -> None:
 
 def _waited(g: Any, now: Any) -> str:
     """How long its oldest open row has waited, to the unit that matters: ``3 d``, ``5 h``,
-    ``12 min`` (core's ``clock.waited``, in the user's language)."""
+    ``12 min`` (in the user's language)."""
+    from triage_app.core.clock import waited
+
     age = g.age(now)
-    if age is None:
-        return "-"
-    minutes = max(int(age.total_seconds() // 60), 0)
-    if minutes >= 2 * 24 * 60:
-        return _("{n} d").format(n=format_int(minutes // (24 * 60)))
-    if minutes >= 120:
-        return _("{n} h").format(n=format_int(minutes // 60))
-    return _("{n} min").format(n=format_int(minutes))
+    return "-" if age is None else waited(age)
 
 
 def cmd_groups(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,6 @@ from triage_app.core.batch.source import check_input_format
 from triage_app.core.db import Workspace
 from triage_app.core.errors import TriageError
 from triage_app.core.transforms import default_registry
-
-
-@pytest.fixture
-def indonesian() -> Iterator[None]:
-    messages.use_language("id")
-    yield
-    messages.use_language("en")
 
 
 def _summary(**changes: object) -> BatchSummary:

@@ -4,7 +4,6 @@ are the reader's language; why a row was not delivered is shown in it too, while
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +27,6 @@ from triage_app.core.connectors.tables import _mapping
 from triage_app.core.db import Batch
 from triage_app.core.deadletters import AuditFilter, audit_trail, redrive
 from triage_app.core.errors import TriageError
-
-
-@pytest.fixture
-def indonesian() -> Iterator[None]:
-    assert messages.use_language("id") == "id"
-    try:
-        yield
-    finally:
-        messages.use_language("en")
 
 
 def test_an_import_is_counted_in_indonesian(place: dict[str, Any], indonesian: None) -> None:

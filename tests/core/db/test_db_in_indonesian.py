@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,13 +36,6 @@ from triage_app.core.db import (
 from triage_app.core.db.lock_waits import BUSY_TIMEOUT_MS
 from triage_app.core.errors import TriageError
 from triage_app.core.messages import N_
-
-
-@pytest.fixture
-def indonesian() -> Iterator[None]:
-    messages.use_language("id")
-    yield
-    messages.use_language("en")
 
 
 def _syntax_error() -> OperationalError:

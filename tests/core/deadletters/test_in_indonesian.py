@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -38,15 +37,6 @@ from triage_app.core.vocabulary import RedriveOutcome
 # The seed batch through pesanan@1 quarantines lines 3, 4, 6 and 8, as ids 1 to 4; 4 (a
 # null diskon) resolves through pesanan@2.
 TRUNCATED, NULL_DISKON = 1, 4
-
-
-@pytest.fixture
-def indonesian() -> Iterator[None]:
-    assert messages.use_language("id") == "id"
-    try:
-        yield
-    finally:
-        messages.use_language("en")
 
 
 @pytest.fixture

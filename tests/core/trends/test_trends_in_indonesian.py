@@ -29,15 +29,6 @@ from triage_app.core.trends.model import PurgeNote
 
 
 @pytest.fixture
-def indonesian() -> Iterator[None]:
-    messages.use_language("id")
-    try:
-        yield
-    finally:
-        messages.use_language("en")
-
-
-@pytest.fixture
 def ws(tmp_path: Path) -> Iterator[Workspace]:
     with open_workspace(tmp_path / "ws") as w:
         yield w

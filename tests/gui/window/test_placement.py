@@ -123,12 +123,13 @@ def place_window(
     prefix: tuple[str, ...] = (),
     move: tuple[int, ...] = (),
     trends: bool = False,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """The probe's report of the window opened on ``ws`` in a process of its own, with its
     own settings in ``home`` (the remembered geometry among them); with ``trends``, of the
     Trends tab shown too."""
     env = {**os.environ, "QT_QPA_PLATFORM": platform, "XDG_CONFIG_HOME": str(home)}
-    env.update(HOME=str(home), TRIAGE_SETTINGS_DIR=str(home))
+    env.update(HOME=str(home), TRIAGE_SETTINGS_DIR=str(home), TRIAGE_LANG=lang)
     args = [str(ws), *(["--move", *map(str, move)] if move else [])]
     args += ["--trends"] if trends else []
     out = subprocess.run(
@@ -195,18 +196,20 @@ def xvfb_run() -> str:
     return path
 
 
+@pytest.mark.parametrize("lang", ["en", "id"])  # issue 28: Indonesian's longer words too
 @pytest.mark.parametrize("size", ["1280x720", "1366x768"])
 def test_under_x_the_window_opens_whole_on_a_laptop_screen(
-    tmp_path: Path, demo_workspace: Path, size: str
+    tmp_path: Path, demo_workspace: Path, size: str, lang: str
 ) -> None:
     width, height = (int(v) for v in size.split("x"))
     xvfb = (xvfb_run(), "--auto-servernum", f"--server-args=-screen 0 {size}x24")
-    got = place_window(tmp_path / "home", demo_workspace, "xcb", prefix=xvfb)
+    got = place_window(tmp_path / "home", demo_workspace, "xcb", prefix=xvfb, lang=lang)
     screen = QRect(0, 0, width, height)
     assert [QRect(*s) for s in got["screens"]] == [screen]  # really the X server's screen
     assert inside(QRect(*got["window"]), screen)
     assert inside(QRect(*got["workspace_label"]), screen)
     assert inside(QRect(*got["status_bar"]), screen)
+    assert got["minimum"][0] <= width, got["minimum"]  # nothing squeezed past its minimum
 
 
 def test_on_a_narrow_window_the_error_column_stays_readable(window, qtbot) -> None:  # type: ignore[no-untyped-def]
