@@ -34,7 +34,7 @@ def shoot(workspace: Path, out: Path, lang: str) -> None:
     w.table.selectRow(0)
     settle(1.0)
     tabs = w.findChild(QTabWidget)
-    for i, tab in enumerate(("quarantine", "trends")):
+    for i, tab in enumerate(("quarantine", "trends", "audit")):
         tabs.setCurrentIndex(i)
         settle(1.5)
         path = out / f"language-{lang}-{tab}.png"
