@@ -51,7 +51,7 @@ from pika.spec import Basic, BasicProperties
 from triage_app.core.bilingual import Said, both, said
 from triage_app.core.clock import utcnow
 from triage_app.core.connectors.letters import OutsideLetter, identity_of
-from triage_app.core.connectors.origins import OriginInfo
+from triage_app.core.connectors.origins import OriginInfo, not_imported
 from triage_app.core.db import redact_text
 from triage_app.core.deadletters import Parcel
 from triage_app.core.errors import TriageError, classify_named, outside_error
@@ -772,7 +772,6 @@ class AmqpSink:
     def deliver(
         self, parcels: Sequence[Parcel], origins: Mapping[int, OriginInfo]
     ) -> dict[int, str]:
-        from triage_app.core.connectors.opening import not_imported
 
         out: dict[int, str] = {}
         plan: list[_Publish] = []

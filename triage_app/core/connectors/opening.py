@@ -10,18 +10,13 @@ from typing import Protocol
 
 from triage_app.core.bilingual import Said, both, reason_of
 from triage_app.core.connectors.letters import DeadLetterSource
-from triage_app.core.connectors.origins import OriginInfo, origins_of
+from triage_app.core.connectors.origins import OriginInfo, not_imported, origins_of
 from triage_app.core.connectors.stored import AMQP, TABLE, Connector, connector_named
 from triage_app.core.db import Workspace, redact_url
 from triage_app.core.deadletters import Parcel
 from triage_app.core.errors import TriageError
 from triage_app.core.messages import N_
 from triage_app.core.transforms import Transform
-
-
-def not_imported() -> Said:
-    """Why a batch's own row is not delivered to a connector's sink."""
-    return both(N_("not imported from a connector: re-drive it into the warehouse"))
 
 
 class KindSink(Protocol):

@@ -11,8 +11,10 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
+from triage_app.core.bilingual import Said, both
 from triage_app.core.db import Origin, Workspace
 from triage_app.core.deadletters import slices
+from triage_app.core.messages import N_
 
 
 @dataclass(frozen=True)
@@ -44,3 +46,8 @@ def origins_of(ws: Workspace, ids: Sequence[int]) -> dict[int, OriginInfo]:
                     orjson.loads(r.evidence),
                 )
     return out
+
+
+def not_imported() -> Said:
+    """Why a batch's own row is not delivered to a connector's sink."""
+    return both(N_("not imported from a connector: re-drive it into the warehouse"))
