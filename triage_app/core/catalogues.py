@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -110,6 +108,8 @@ def compile_po(found: list[Path], target: Path, lang: str) -> None:
 
 def lrelease() -> str:
     """Qt's catalogue compiler, shipped with PySide6."""
+    import shutil
+
     spec = importlib.util.find_spec("PySide6")  # located, not imported: core stays Qt-free
     for folder in (spec.submodule_search_locations or []) if spec else []:
         for name in ("lrelease", "lrelease.exe"):
@@ -123,6 +123,8 @@ def lrelease() -> str:
 
 def compile_ts(found: list[Path], target: Path, lang: str) -> None:
     """The ``.ts`` files in ``found``, one ``.qm`` at ``target`` (``pyside6-lrelease``)."""
+    import subprocess
+
     partial = target.with_name(target.name + ".part.qm")
     done = subprocess.run(
         [lrelease(), "-silent", *map(str, found), "-qm", str(partial)],

@@ -38,12 +38,14 @@ def N_(message: str) -> str:
 def use_language(chosen: str | None = None) -> str:
     """Speak ``chosen`` (a code or a locale name; None: the environment's) from now on; the
     language actually used. A missing catalogue means English, said once on stderr."""
-    from triage_app.core.catalogues import CatalogueMissing, gettext_catalogue
-
     lang = language.choose(chosen)
     global _translation
     _translation = gettext.NullTranslations()
     if lang != language.ENGLISH:
+        # Only here: English, the sources' own, needs no catalogue (nor its finder's imports,
+        # which every command's start would pay).
+        from triage_app.core.catalogues import CatalogueMissing, gettext_catalogue
+
         try:
             with gettext_catalogue(lang).open("rb") as handle:
                 _translation = gettext.GNUTranslations(handle)
