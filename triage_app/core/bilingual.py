@@ -39,6 +39,7 @@ __all__ = [
     "headed",
     "reason_of",
     "said",
+    "speech",
 ]
 
 
@@ -121,12 +122,21 @@ def _english_ngettext(singular: str, plural: str, n: int) -> str:
 Build = Callable[[Callable[[str], str], Callable[[str, str, int], str], str | None], str]
 
 
+Speech = tuple[Callable[[str], str], Callable[[str, str, int], str], str | None]
+
+
+def speech(english: bool = False) -> Speech:
+    """``_``, ``ngettext`` and the ``locale_format`` language of one saying: the reader's
+    (``lang`` None: the current language), or English for ``--json`` and the store. Used as
+    ``_, ngettext, lang = speech(english)`` so that the catalogue finds the texts."""
+    if english:
+        return _english_gettext, _english_ngettext, language.ENGLISH
+    return messages._, messages.ngettext, None
+
+
 def said(build: Build) -> Said:
     """``build(_, ngettext, lang)`` in the reader's language, and in English."""
-    return Said(
-        build(messages._, messages.ngettext, None),
-        build(_english_gettext, _english_ngettext, language.ENGLISH),
-    )
+    return Said(build(*speech()), build(*speech(english=True)))
 
 
 def both(message: str, **values: Any) -> Said:

@@ -10,15 +10,14 @@ and ``stats --json``.
 
 from __future__ import annotations
 
-import gettext
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, func, select
 
-from triage_app.core import language, messages
+from triage_app.core.bilingual import speech
 from triage_app.core.db import DeadLetterCount, signature_texts
 from triage_app.core.locale_format import format_int
 from triage_app.core.messages import N_
@@ -38,20 +37,6 @@ class BatchCounters(Protocol):
     def transform(self) -> str: ...
     @property
     def by_class(self) -> dict[str, int]: ...
-
-
-_ENGLISH = gettext.NullTranslations()
-Speech = tuple[Callable[[str], str], Callable[[str, str, int], str], str | None]
-
-
-def speech(english: bool = False) -> Speech:
-    """``_``, ``ngettext`` and the ``locale_format`` language of a sentence that is both
-    shown and kept: in the user's language, or (``english``) in English for ``--json`` and
-    the stats cache, which stay locale-free. Used as ``_, ngettext, lang = speech(english)``
-    so that the catalogue finds the texts."""
-    if english:
-        return _ENGLISH.gettext, _ENGLISH.ngettext, language.ENGLISH
-    return messages._, messages.ngettext, None
 
 
 # A class and its count, "code 180" (the classes are keys; a store may hold another).

@@ -7,10 +7,11 @@ import datetime as dt
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from triage_app.core.bilingual import speech
 from triage_app.core.clock import iso
 from triage_app.core.locale_format import format_date, format_int, format_number, format_percent
 from triage_app.core.messages import _, ngettext
-from triage_app.core.trends.causes import SpikeCause, class_count, speech
+from triage_app.core.trends.causes import SpikeCause, class_count
 from triage_app.core.trends.spikes import SpikeCheck, SpikeRule
 from triage_app.core.vocabulary import BatchKind
 
