@@ -65,8 +65,3 @@ def waited(span: dt.timedelta) -> str:
     if minutes >= 120:
         return _("{n} h").format(n=format_int(minutes // 60))
     return _("{n} min").format(n=format_int(minutes))
-
-
-def local_time_of_day() -> str:
-    """The local wall clock, ``14:05:09``: when a view was last brought up to date."""
-    return dt.datetime.now().strftime("%H:%M:%S")

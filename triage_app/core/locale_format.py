@@ -78,14 +78,13 @@ def format_date(day: dt.date, lang: str | None = None) -> str:
 
 def format_datetime(moment: dt.datetime, lang: str | None = None, *, seconds: bool = False) -> str:
     """``30 Nov 2026 14:05`` / ``30 Nov 2026 14.05`` (in the moment's own time zone)."""
+    return f"{format_date(moment.date(), lang)} {format_time(moment, lang, seconds=seconds)}"
+
+
+def format_time(
+    moment: dt.datetime | dt.time, lang: str | None = None, *, seconds: bool = False
+) -> str:
+    """``14:05`` / ``14.05`` (``seconds``: ``14:05:09`` / ``14.05.09``)."""
     sep = _SEPARATORS[_lang(lang)][2]
     clock = f"{moment.hour:02d}{sep}{moment.minute:02d}"
-    if seconds:
-        clock += f"{sep}{moment.second:02d}"
-    return f"{format_date(moment.date(), lang)} {clock}"
-
-
-def format_time(moment: dt.datetime | dt.time, lang: str | None = None) -> str:
-    """``14:05`` / ``14.05``."""
-    sep = _SEPARATORS[_lang(lang)][2]
-    return f"{moment.hour:02d}{sep}{moment.minute:02d}"
+    return clock + f"{sep}{moment.second:02d}" if seconds else clock

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from triage_app.core.locale_format import format_date
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL
 from triage_app.gui import style
@@ -13,7 +14,7 @@ from triage_app.gui.i18n import fill, translate
 from triage_app.gui.trends.base import DAY_SECONDS, HEADROOM, TrendChart, day_x
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import DayAxis
-from triage_app.gui.trends.words import day_said, first_failed_link
+from triage_app.gui.trends.words import first_failed_link
 
 # Up to this many days each day is marked with a point on both lines: a line of one day is
 # nothing but its point, and on a few days the points say where the days are.
@@ -106,7 +107,7 @@ class BacklogChart(TrendChart):
                 "end of %1: %2 waiting, %3 resolved\n"
                 "that day: +%4 quarantined, -%5 resolved, -%6 discarded",
             ),
-            day_said(p.day),
+            format_date(p.day),
             p.open,
             p.resolved,
             p.arrived,

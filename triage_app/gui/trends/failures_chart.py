@@ -8,11 +8,12 @@ import datetime as dt
 import numpy as np
 import pyqtgraph as pg
 
-from triage_app.core.locale_format import format_int
+from triage_app.core.locale_format import format_date, format_datetime, format_int
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, CLASSES
 from triage_app.gui import style
 from triage_app.gui.i18n import fill, translate
+from triage_app.gui.labels import class_label
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.base import (
     DAY_SECONDS,
@@ -24,13 +25,7 @@ from triage_app.gui.trends.base import (
 )
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import SOURCE_FILE, BatchAxis, DayAxis
-from triage_app.gui.trends.words import (
-    batch_link,
-    class_label,
-    day_said,
-    first_failed_link,
-    minute_said,
-)
+from triage_app.gui.trends.words import batch_link, first_failed_link
 
 
 class FailuresChart(TrendChart):
@@ -183,7 +178,7 @@ class FailuresChart(TrendChart):
             lines = [
                 fill(
                     translate("FailuresChart", "%1: %2 quarantined (%3)"),
-                    day_said(key),
+                    format_date(key),
                     total,
                     parts,
                 )
@@ -204,7 +199,7 @@ class FailuresChart(TrendChart):
                 b.batch_id[:8],
                 b.source_name,
                 b.transform,
-                minute_said(b.started_at),
+                format_datetime(b.started_at),
             ),
             fill(translate("FailuresChart", "%1 quarantined (%2)"), total, parts),
         ]

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from triage_app.core.clock import utcnow, waited
 from triage_app.core.deadletters import ErrorGroup, sort_groups
-from triage_app.core.locale_format import format_int
+from triage_app.core.locale_format import format_date, format_datetime, format_int
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import NOBODY, GroupSort
 from triage_app.gui import pickers, style
@@ -41,7 +41,6 @@ from triage_app.gui.labels import CLASSES, class_label
 from triage_app.gui.pickers import OWNER_CHOICES, TAG_CHOICES
 from triage_app.gui.style import class_colour
 from triage_app.gui.trends.link import Link
-from triage_app.gui.trends.words import day_said, minute_said
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -215,7 +214,7 @@ class GroupsModel(QAbstractTableModel):
 
 
 def _when(t: Any) -> str:
-    return "" if t is None else minute_said(t)
+    return "" if t is None else format_datetime(t)
 
 
 def _trend(g: ErrorGroup) -> str:
@@ -230,7 +229,7 @@ def _release(g: ErrorGroup) -> str:
     batch (its source file is in the tooltip)."""
     if g.first_seen is None:
         return ""
-    parts = [day_said(g.first_seen.date())]
+    parts = [format_date(g.first_seen.date())]
     if g.first_transform:
         parts.append(g.first_transform)
     if g.first_batch:
@@ -251,7 +250,7 @@ def _tooltip(g: ErrorGroup, col: int) -> str | None:
             return translate("groups_view", "no open row")
         return fill(
             translate("groups_view", "its oldest open row first failed %1 (UTC)"),
-            minute_said(g.oldest_open),
+            format_datetime(g.oldest_open),
         )
     if col == COL_NOTE and g.note:
         return g.note

@@ -11,13 +11,12 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from triage_app.core.clock import utcnow, waited
 from triage_app.core.deadletters import LadderBacklog
-from triage_app.core.locale_format import format_int, format_percent
+from triage_app.core.locale_format import format_datetime, format_int, format_percent
 from triage_app.core.retry import short_wait
 from triage_app.core.text_input import shown
 from triage_app.core.trends import Headline, Verdict
 from triage_app.gui import style
 from triage_app.gui.i18n import fill, translate
-from triage_app.gui.trends.words import minute_said
 
 # The spike tile's short verdict (%1: the transform version, as HTML); the banner and the
 # tooltip carry the whole sentence.
@@ -113,7 +112,9 @@ class HeadlineBar(QFrame):
         self.wait_tile.setToolTip(
             ""
             if h.oldest_open is None
-            else fill(translate("HeadlineBar", "first failed %1 UTC"), minute_said(h.oldest_open))
+            else fill(
+                translate("HeadlineBar", "first failed %1 UTC"), format_datetime(h.oldest_open)
+            )
         )
         self._say_spike(h)
         if h.unowned:
@@ -181,7 +182,7 @@ class HeadlineBar(QFrame):
                         translate("HeadlineBar", "Before retry %1: %2 waiting, next due %3 UTC"),
                         s.step + 1,
                         s.waiting,
-                        minute_said(s.next_due),
+                        format_datetime(s.next_due),
                     )
                 )
             else:

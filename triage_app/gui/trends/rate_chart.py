@@ -7,7 +7,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from triage_app.core.locale_format import format_percent
+from triage_app.core.locale_format import format_datetime, format_percent
 from triage_app.core.trends import Trends
 from triage_app.core.vocabulary import ALL, BatchKind
 from triage_app.gui import style
@@ -16,7 +16,7 @@ from triage_app.gui.trends.base import HEADROOM, TrendChart, bars
 from triage_app.gui.trends.count_axis import EndsAxis
 from triage_app.gui.trends.link import Link
 from triage_app.gui.trends.time_axis import BatchAxis
-from triage_app.gui.trends.words import batch_link, minute_said
+from triage_app.gui.trends.words import batch_link
 
 
 class RateChart(TrendChart):
@@ -85,7 +85,7 @@ class RateChart(TrendChart):
                         translate("RateChart", "import %1 · %2 · %3"),
                         b.batch_id[:8],
                         b.source_name,
-                        minute_said(b.started_at),
+                        format_datetime(b.started_at),
                     ),
                     translate("RateChart", "%Ln dead letter(s) imported (judged by volume)", "", n),
                 )
@@ -106,7 +106,7 @@ class RateChart(TrendChart):
                     b.batch_id[:8],
                     b.source_name,
                     b.transform,
-                    minute_said(b.started_at),
+                    format_datetime(b.started_at),
                 ),
                 # "40.00% of 10 rows (threshold 6.00%)"
                 fill(

@@ -29,7 +29,7 @@ from triage_app.core import language
 from triage_app.core.clock import day_start, iso, utcnow, waited
 from triage_app.core.db import Workspace
 from triage_app.core.deadletters import ErrorGroup
-from triage_app.core.locale_format import format_int, format_percent
+from triage_app.core.locale_format import format_date, format_datetime, format_int, format_percent
 from triage_app.core.text_input import shown
 from triage_app.core.trends import (
     BatchPoint,
@@ -53,7 +53,6 @@ from triage_app.gui.trends.base import dead_letters
 from triage_app.gui.trends.failures_chart import FailuresChart
 from triage_app.gui.trends.groups_chart import GroupsChart
 from triage_app.gui.trends.rate_chart import RateChart
-from triage_app.gui.trends.words import day_said, minute_said
 
 CHART_SIZE = (1100, 440)
 GROUPS_SIZE = (1100, 480)
@@ -245,18 +244,31 @@ def _column(name: str) -> str:
     return translate("report", COLUMNS[name])
 
 
+# The digest's two tables, the same columns in the Markdown summary and the HTML page.
+_SINCE_COLUMNS = ("signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h")
+_NEW_GROUP_COLUMNS = (
+    "signature",
+    "class",
+    "count",
+    "first seen (UTC)",
+    "first batch",
+    "version",
+    "owner",
+)
+
+
 def _columns(*names: str) -> list[str]:
     return [_column(n) for n in names]
 
 
 def _period(t: Trends) -> str:
     if t.since is not None:
-        return fill(translate("report", "since %1 (UTC days)"), day_said(t.since))
+        return fill(translate("report", "since %1 (UTC days)"), format_date(t.since))
     if t.per_day:
         return fill(
             translate("report", "%1 to %2 (UTC days)"),
-            day_said(t.per_day[0].day),
-            day_said(t.per_day[-1].day),
+            format_date(t.per_day[0].day),
+            format_date(t.per_day[-1].day),
         )
     return translate("report", "no dead letters yet")
 
@@ -326,7 +338,7 @@ def _findings(
                     "report", "The oldest open dead letter has waited %1 (it first failed %2 UTC)."
                 ),
                 waited(wait),
-                minute_said(h.oldest_open),
+                format_datetime(h.oldest_open),
             )
         )
     out.append(_last_7_days(h))
@@ -383,7 +395,7 @@ def _trend(g: ErrorGroup) -> str:
 
 
 def _first(g: ErrorGroup) -> str:
-    return "" if g.first_seen is None else minute_said(g.first_seen)
+    return "" if g.first_seen is None else format_datetime(g.first_seen)
 
 
 def _batch(b: BatchPoint) -> str:
@@ -430,7 +442,7 @@ def _since_lines(d: Digest) -> list[str]:
 
 
 def _since_when(d: Digest) -> str:
-    return fill(translate("report", "Since %1 UTC"), minute_said(d.since))
+    return fill(translate("report", "Since %1 UTC"), format_datetime(d.since))
 
 
 def _title() -> str:
@@ -440,7 +452,7 @@ def _title() -> str:
 def _meta(p: _Page, where: str) -> str:
     """``1 Mar 2026 to 4 Mar 2026 (UTC days) · <workspace> · written 5 Mar 2026 08:00 UTC``."""
     return fill(
-        translate("report", "%1 · %2 · written %3 UTC"), _period(p.t), where, minute_said(p.now)
+        translate("report", "%1 · %2 · written %3 UTC"), _period(p.t), where, format_datetime(p.now)
     )
 
 
@@ -466,7 +478,7 @@ def _status_column(t: Trends) -> str:
     for a person" line is the whole store)."""
     if t.since is None:
         return translate("report", "dead letters")
-    return fill(translate("report", "dead letters first failed since %1"), day_said(t.since))
+    return fill(translate("report", "dead letters first failed since %1"), format_date(t.since))
 
 
 def _md_row(cells: list[str]) -> str:
@@ -513,11 +525,7 @@ def markdown_summary(p: _Page) -> str:
         "",
         f"## {_since_heading()}",
         "",
-        _md_row(
-            _columns(
-                "signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h"
-            )
-        ),
+        _md_row(_columns(*_SINCE_COLUMNS)),
         "|---|---|---|---|---|---|",
     ]
     lines += [
@@ -566,17 +574,7 @@ def _md_digest(d: Digest, now: dt.datetime) -> list[str]:
             "",
             translate("report", "New error groups:"),
             "",
-            _md_row(
-                _columns(
-                    "signature",
-                    "class",
-                    "count",
-                    "first seen (UTC)",
-                    "first batch",
-                    "version",
-                    "owner",
-                )
-            ),
+            _md_row(_columns(*_NEW_GROUP_COLUMNS)),
             "|---|---|---:|---|---|---|---|",
         ]
         lines += [
@@ -699,7 +697,7 @@ def html_summary(p: _Page) -> str:
         frozenset({0, 6, 7}),
     )
     since = _table(
-        _columns("signature", "first seen (UTC)", "first batch", "source", "version", "last 24 h"),
+        _columns(*_SINCE_COLUMNS),
         [
             [
                 _h_sig(g),
@@ -774,15 +772,7 @@ def _html_digest(d: Digest, now: dt.datetime) -> str:
         parts.append(f"<h3>{e(heading)}</h3>")
         parts.append(
             _table(
-                _columns(
-                    "signature",
-                    "class",
-                    "count",
-                    "first seen (UTC)",
-                    "first batch",
-                    "version",
-                    "owner",
-                ),
+                _columns(*_NEW_GROUP_COLUMNS),
                 [
                     [
                         _h_sig(g),

@@ -11,8 +11,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from triage_app.core.locale_format import format_date
 from triage_app.core.trends import BatchPoint
-from triage_app.gui.trends.words import day_and_month, day_said
+from triage_app.gui.trends.words import day_and_month
 
 SHORT_ID = 8  # a batch id's characters shown where the source names do not tell batches apart
 LABEL_GAP = 10.0  # pixels between two batch labels
@@ -161,7 +162,7 @@ class DayAxis(pg.AxisItem):
             day = dt.datetime.fromtimestamp(v, dt.UTC).date()
             label = day_and_month(day)
             if previous_year is not None and day.year != previous_year:
-                label = day_said(day)
+                label = format_date(day)
             previous_year = day.year
             out.append(label)
         return out

@@ -11,24 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-from triage_app.core.locale_format import format_date, format_datetime
+from triage_app.core.locale_format import format_date, format_time
 from triage_app.gui.i18n import fill, translate
 from triage_app.gui.labels import class_label
 
 
-def day_said(day: dt.date) -> str:
-    """``1 Mar 2026`` / ``1 Mei 2026``."""
-    return format_date(day)
-
-
-def minute_said(moment: dt.datetime) -> str:
-    """``1 Mar 2026 10:00`` / ``1 Mar 2026 10.00``: a time for tables and tooltips."""
-    return format_datetime(moment)
-
-
 def time_of_day_said(moment: dt.datetime) -> str:
     """``14:05:09`` / ``14.05.09``: when a view was last brought up to date."""
-    return format_datetime(moment, seconds=True).rsplit(" ", 1)[1]
+    return format_time(moment, seconds=True)
 
 
 def day_and_month(day: dt.date) -> str:
@@ -39,8 +29,10 @@ def day_and_month(day: dt.date) -> str:
 # -- what a click on a chart narrows the table to, as the status bar says it ---------------
 def first_failed_link(day: dt.date, error_class: str | None = None) -> str:
     if error_class is None:
-        return fill(translate("words", "first failed %1"), day_said(day))
-    return fill(translate("words", "first failed %1 · %2"), day_said(day), class_label(error_class))
+        return fill(translate("words", "first failed %1"), format_date(day))
+    return fill(
+        translate("words", "first failed %1 · %2"), format_date(day), class_label(error_class)
+    )
 
 
 def batch_link(batch_id: str, error_class: str | None = None) -> str:
