@@ -256,8 +256,14 @@ def _settle_ts(target: Path, lang: str, calls: list[tuple[str, str, bool, int]])
                 if lang == "en":
                     translation.text = source
                 _finish(translation, bool(translation.text))
+    _write_ts(tree, target)
+
+
+def _write_ts(tree: ET.ElementTree, target: Path) -> None:
+    """``tree`` as lupdate writes a .ts file: its declaration, doctype and 4-space indents
+    (so that an update changes only the lines whose texts changed)."""
     ET.indent(tree, space="    ")
-    body = ET.tostring(root, encoding="unicode")
+    body = ET.tostring(tree.getroot(), encoding="unicode")
     target.write_text(
         '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8"
     )
@@ -300,11 +306,7 @@ def put_translations(target: Path, table: dict[tuple[str, str], str | list[str]]
                 translation.text = value if isinstance(value, str) else value[0]
             translation.attrib.pop("type", None)
             written += 1
-    ET.indent(tree, space="    ")
-    body = ET.tostring(tree.getroot(), encoding="unicode")
-    target.write_text(
-        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8"
-    )
+    _write_ts(tree, target)
     return written
 
 
